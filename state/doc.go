@@ -1,0 +1,34 @@
+// Package state holds the per-scenario shared state that every tool of a
+// scenario reads and writes: a JSON "DB", an ordered action log, free-form
+// values, per-name call counters, and two typed fields that the Python
+// original kept as sentinel keys inside its state dict (the tool domain and
+// the notifier that carries server messages to the harness).
+//
+// # Concurrency
+//
+// A Go voice bot may run tool calls and harness requests on different
+// goroutines, so every read and write of a [Shared] goes through a method
+// that holds its lock. [Shared.View] and [Shared.Update] hand the live DB to a
+// callback while the lock is held; values that leave the state
+// ([Shared.Actions], [Shared.Snapshot], [Shared.Value]) are deep copies.
+//
+// # Lifecycle
+//
+// One Shared lives as long as the bot's connection. A new scenario calls
+// [Shared.Reset], which clears the scenario data in place, so tools that
+// already hold the pointer keep seeing the same object. The zero value is an
+// empty, ready-to-use state.
+//
+// # Sentinels are fields
+//
+// The tool domain ([Shared.Domain]) and the notifier ([Shared.Notifier]) are
+// struct fields, never keys of the DB map, so they can never reach a DB hash.
+//
+// # Loading DBs
+//
+// [LoadDB] reads a DB from a single JSON file or from a directory of JSON
+// shards (one file per table, keyed by file stem, the tau2 airline layout).
+// The path is resolved under a root and any path that escapes the root is
+// refused with [ErrPathEscape]. Numbers decode as [encoding/json.Number], so
+// large integers and the int/float distinction survive exactly.
+package state

@@ -1,0 +1,183 @@
+package state
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// LoadDB loads a DB that lives under the data root root. rel names it
+// relative to root, with or without a ".json" suffix:
+//
+//   - if "<rel>.json" is a file, it is parsed and must hold a JSON object;
+//   - otherwise, if "<rel>" is a directory, the result is an object whose
+//     keys are the stems of the directory's top-level "*.json" files (read
+//     in sorted file-name order, no recursion) and whose values are their
+//     parsed contents — the tau2 airline layout (db/flights.json,
+//     db/reservations.json, db/users.json);
+//   - otherwise the error wraps [ErrDBNotFound].
+//
+// Both layouts of the same data produce equal maps. An empty rel loads the
+// root directory itself as a sharded DB.
+//
+// A rel that is absolute, climbs out of root with "..", or reaches outside
+// root through a symbolic link is refused with an error wrapping
+// [ErrPathEscape]; nothing outside root is opened. Malformed JSON, trailing
+// data and a non-object single-file DB wrap [ErrInvalidDB].
+//
+// Numbers decode as [encoding/json.Number], so large integers stay exact and
+// "1.0" stays distinct from "1".
+//
+// Unlike the Python loader, which replaces the last suffix of the path, only
+// a literal ".json" suffix is stripped: "db.v1" names "db.v1.json".
+func LoadDB(root, rel string) (map[string]any, error) {
+	rel = strings.TrimSuffix(filepath.ToSlash(rel), ".json")
+	if rel == "" {
+		rel = "."
+	}
+	if !filepath.IsLocal(filepath.FromSlash(rel)) {
+		return nil, fmt.Errorf("state: load DB %q: %w", rel, ErrPathEscape)
+	}
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		return nil, fmt.Errorf("state: open data root: %w", err)
+	}
+	defer r.Close()
+
+	file := rel + ".json"
+	if rel == "." {
+		file = "" // the root itself: sharded form only
+	}
+	if info, err := r.Stat(file); file != "" && err == nil && info.Mode().IsRegular() {
+		v, err := readJSON(r, root, file)
+		if err != nil {
+			return nil, err
+		}
+		db, ok := v.(map[string]any)
+		if !ok {
+			return nil, fmt.Errorf("state: load DB %q: top level is %s, not an object: %w", file, jsonKind(v), ErrInvalidDB)
+		}
+		return db, nil
+	} else if file != "" && err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, classify(root, file, err)
+	}
+
+	info, err := r.Stat(rel)
+	if errors.Is(err, fs.ErrNotExist) || (err == nil && !info.IsDir()) {
+		return nil, fmt.Errorf("state: load DB: no DB at %s or %s/ (tried single-file and sharded forms): %w", file, rel, ErrDBNotFound)
+	}
+	if err != nil {
+		return nil, classify(root, rel, err)
+	}
+	return loadShards(r, root, rel)
+}
+
+// loadShards reads every top-level *.json file of dir into one object.
+func loadShards(r *os.Root, root, dir string) (map[string]any, error) {
+	f, err := r.Open(dir)
+	if err != nil {
+		return nil, classify(root, dir, err)
+	}
+	entries, err := f.ReadDir(-1)
+	f.Close()
+	if err != nil {
+		return nil, fmt.Errorf("state: load DB %q: %w", dir, err)
+	}
+	slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	db := make(map[string]any)
+	for _, e := range entries {
+		name := e.Name()
+		if !strings.HasSuffix(name, ".json") || e.IsDir() {
+			continue
+		}
+		p := filepath.ToSlash(filepath.Join(dir, name))
+		info, err := r.Stat(p)
+		if err != nil {
+			return nil, classify(root, p, err)
+		}
+		if !info.Mode().IsRegular() {
+			continue
+		}
+		v, err := readJSON(r, root, p)
+		if err != nil {
+			return nil, err
+		}
+		db[strings.TrimSuffix(name, ".json")] = v
+	}
+	return db, nil
+}
+
+// readJSON parses one JSON document with exact numbers.
+func readJSON(r *os.Root, root, name string) (any, error) {
+	data, err := r.ReadFile(name)
+	if err != nil {
+		return nil, classify(root, name, err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, fmt.Errorf("state: load DB %q: %w: %w", name, ErrInvalidDB, err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, fmt.Errorf("state: load DB %q: %w: trailing data after the JSON value", name, ErrInvalidDB)
+	}
+	return v, nil
+}
+
+// classify turns an os.Root error into ErrPathEscape when the name resolves
+// outside root (os.Root reports that with an unexported error value).
+func classify(root, name string, err error) error {
+	if escapes(root, name) {
+		return fmt.Errorf("state: load DB %q: %w", name, ErrPathEscape)
+	}
+	return fmt.Errorf("state: load DB %q: %w", name, err)
+}
+
+// escapes reports whether name, resolved through symbolic links, lies
+// outside root.
+func escapes(root, name string) bool {
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return false
+	}
+	target, err := filepath.EvalSymlinks(filepath.Join(root, filepath.FromSlash(name)))
+	if err != nil {
+		// A dangling link: look at where it points.
+		dest, lerr := os.Readlink(filepath.Join(root, filepath.FromSlash(name)))
+		if lerr != nil {
+			return false
+		}
+		if !filepath.IsAbs(dest) {
+			dest = filepath.Join(filepath.Dir(filepath.Join(realRoot, filepath.FromSlash(name))), dest)
+		}
+		target = dest
+	}
+	relp, err := filepath.Rel(realRoot, target)
+	return err != nil || !filepath.IsLocal(relp) && relp != "."
+}
+
+// jsonKind names the JSON type of a decoded value for error messages.
+func jsonKind(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case map[string]any:
+		return "an object"
+	case []any:
+		return "an array"
+	case string:
+		return "a string"
+	case bool:
+		return "a boolean"
+	default:
+		return "a number"
+	}
+}

@@ -1,0 +1,180 @@
+package state
+
+import (
+	"maps"
+	"sync"
+)
+
+// DefaultDomain is the tool domain reported when none has been set.
+const DefaultDomain = "default"
+
+// Shared is the state every tool of one scenario shares: the JSON DB, the
+// action log, free-form values and per-name call counters, plus the tool
+// domain and the notifier. It is safe for concurrent use.
+//
+// The zero value is an empty state with no DB, no notifier and the domain
+// [DefaultDomain]. A Shared must not be copied after first use.
+type Shared struct {
+	mu       sync.RWMutex
+	db       map[string]any
+	actions  []Action
+	values   map[string]any
+	counts   map[string]int
+	domain   string
+	notifier Notifier
+}
+
+// New returns an empty state. It is equivalent to new(Shared).
+func New() *Shared { return new(Shared) }
+
+// View calls fn with the live DB while holding a read lock and returns fn's
+// error. The DB is nil when none has been loaded. fn must not modify the DB,
+// keep references to it after returning, or call other methods of s.
+func (s *Shared) View(fn func(db map[string]any) error) error {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return fn(s.db)
+}
+
+// Update calls fn with the live DB while holding the write lock and returns
+// fn's error. The DB is nil when none has been loaded; use [Shared.SetDB] to
+// install one.
+//
+// Update does not roll back: changes fn made before returning an error stay.
+// A tool that may fail should check everything first and mutate last, so a
+// failed call leaves the DB untouched. fn must not keep references to the DB
+// after returning or call other methods of s.
+func (s *Shared) Update(fn func(db map[string]any) error) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return fn(s.db)
+}
+
+// SetDB replaces the DB with db. The state takes ownership of db: the caller
+// must not use it afterwards (pass [Clone](db) to keep a private copy).
+func (s *Shared) SetDB(db map[string]any) {
+	s.mu.Lock()
+	s.db = db
+	s.mu.Unlock()
+}
+
+// HasDB reports whether a non-empty DB is loaded. Like the Python original,
+// an empty DB counts as not loaded.
+func (s *Shared) HasDB() bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return len(s.db) > 0
+}
+
+// Snapshot returns a deep copy of the DB, or nil when none is loaded.
+func (s *Shared) Snapshot() map[string]any {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return cloneMap(s.db)
+}
+
+// SetValue stores a deep copy of v under key, outside the DB. Values carry
+// the scenario data that is not part of the hashed DB (what Python's
+// shared_state_init merged into its state dict).
+func (s *Shared) SetValue(key string, v any) {
+	v = Clone(v)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.values == nil {
+		s.values = make(map[string]any)
+	}
+	s.values[key] = v
+}
+
+// Value returns a deep copy of the value stored under key.
+func (s *Shared) Value(key string) (any, bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	v, ok := s.values[key]
+	if !ok {
+		return nil, false
+	}
+	return Clone(v), true
+}
+
+// Values returns a deep copy of all values, or an empty map.
+func (s *Shared) Values() map[string]any {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	out := cloneMap(s.values)
+	if out == nil {
+		out = map[string]any{}
+	}
+	return out
+}
+
+// Domain returns the tool domain of the current scenario, or [DefaultDomain]
+// when none has been set.
+func (s *Shared) Domain() string {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if s.domain == "" {
+		return DefaultDomain
+	}
+	return s.domain
+}
+
+// SetDomain sets the tool domain of the current scenario. An empty domain
+// means [DefaultDomain].
+func (s *Shared) SetDomain(domain string) {
+	s.mu.Lock()
+	s.domain = domain
+	s.mu.Unlock()
+}
+
+// Notifier returns the notifier, or nil when none is set. Tools skip their
+// server messages silently when it is nil (unit tests, gold replay).
+func (s *Shared) Notifier() Notifier {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.notifier
+}
+
+// SetNotifier sets the notifier; nil removes it.
+func (s *Shared) SetNotifier(n Notifier) {
+	s.mu.Lock()
+	s.notifier = n
+	s.mu.Unlock()
+}
+
+// NextCallIndex increments and returns the call counter for name. Counters
+// start at 1, are kept per name and are cleared by [Shared.Reset]; tools use
+// them to mint ids such as "TRF-ABC123-001".
+func (s *Shared) NextCallIndex(name string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.counts == nil {
+		s.counts = make(map[string]int)
+	}
+	s.counts[name]++
+	return s.counts[name]
+}
+
+// CallCounts returns a copy of the call counters.
+func (s *Shared) CallCounts() map[string]int {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	out := maps.Clone(s.counts)
+	if out == nil {
+		out = map[string]int{}
+	}
+	return out
+}
+
+// Reset clears the scenario in place: the DB, the action log, the values,
+// the call counters and the domain. The notifier belongs to the connection,
+// not the scenario, and is kept. Tools holding s keep seeing the same state.
+func (s *Shared) Reset() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.db = nil
+	s.actions = nil
+	s.values = nil
+	s.counts = nil
+	s.domain = ""
+}

@@ -1,0 +1,190 @@
+package state_test
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/voiceeval/schematools/state"
+)
+
+func TestZeroValueIsUsable(t *testing.T) {
+	var s state.Shared
+	assert.False(t, s.HasDB())
+	assert.Nil(t, s.Snapshot())
+	assert.Equal(t, state.DefaultDomain, s.Domain())
+	assert.Nil(t, s.Notifier())
+	assert.Empty(t, s.Actions())
+	assert.NotNil(t, s.Actions())
+	assert.Equal(t, map[string]any{}, s.Values())
+	assert.Equal(t, map[string]int{}, s.CallCounts())
+	require.NoError(t, s.View(func(db map[string]any) error {
+		assert.Nil(t, db)
+		return nil
+	}))
+	s.AppendAction(state.NewAction("x", nil, nil))
+	assert.Equal(t, 1, s.ActionCount())
+}
+
+func TestEmptyDBCountsAsNotLoaded(t *testing.T) {
+	s := state.New()
+	s.SetDB(map[string]any{})
+	assert.False(t, s.HasDB())
+	s.SetDB(map[string]any{"users": map[string]any{}})
+	assert.True(t, s.HasDB())
+}
+
+func TestUpdateAndViewSeeTheSameDB(t *testing.T) {
+	s := state.New()
+	s.SetDB(map[string]any{"orders": map[string]any{}})
+	require.NoError(t, s.Update(func(db map[string]any) error {
+		db["orders"].(map[string]any)["o1"] = "pending"
+		return nil
+	}))
+	var got any
+	require.NoError(t, s.View(func(db map[string]any) error {
+		got = db["orders"].(map[string]any)["o1"]
+		return nil
+	}))
+	assert.Equal(t, "pending", got)
+
+	boom := errors.New("boom")
+	assert.ErrorIs(t, s.Update(func(map[string]any) error { return boom }), boom)
+	assert.ErrorIs(t, s.View(func(map[string]any) error { return boom }), boom)
+}
+
+func TestSnapshotIsADeepCopy(t *testing.T) {
+	s := state.New()
+	s.SetDB(map[string]any{"t": map[string]any{"k": []any{"a"}}})
+	snap := s.Snapshot()
+	snap["t"].(map[string]any)["k"].([]any)[0] = "mutated"
+	snap["new"] = true
+	assert.Equal(t, map[string]any{"t": map[string]any{"k": []any{"a"}}}, s.Snapshot())
+}
+
+func TestActionsAreCopiedInAndOut(t *testing.T) {
+	s := state.New()
+	args := map[string]any{"order_id": "o1"}
+	a := state.NewAction("cancel_order", args, map[string]any{"ok": true})
+	s.AppendAction(a)
+	args["order_id"] = "changed after append"
+
+	got := s.Actions()
+	require.Len(t, got, 1)
+	assert.Equal(t, "cancel_order", got[0].Type())
+	assert.Equal(t, "cancel_order", got[0].Name())
+	assert.Equal(t, map[string]any{"order_id": "o1"}, got[0]["arguments"])
+
+	got[0]["arguments"].(map[string]any)["order_id"] = "changed after read"
+	assert.Equal(t, map[string]any{"order_id": "o1"}, s.Actions()[0]["arguments"])
+
+	s.SetActions([]state.Action{{"action_type": "a"}, {"action_type": "b"}})
+	assert.Equal(t, []state.Action{{"action_type": "a"}, {"action_type": "b"}}, s.Actions())
+}
+
+func TestActionAccessorsTolerateOddRecords(t *testing.T) {
+	a := state.Action{"action_type": 3}
+	assert.Equal(t, "", a.Type())
+	assert.Equal(t, "", a.Name())
+	assert.Equal(t, map[string]any{}, state.NewAction("x", nil, nil)["arguments"])
+}
+
+// Checklist 101: call counters start at 1, count per name, and are cleared
+// per scenario.
+func TestNextCallIndex(t *testing.T) {
+	s := state.New()
+	assert.Equal(t, 1, s.NextCallIndex("refund"))
+	assert.Equal(t, 2, s.NextCallIndex("refund"))
+	assert.Equal(t, 1, s.NextCallIndex("transfer"))
+	assert.Equal(t, map[string]int{"refund": 2, "transfer": 1}, s.CallCounts())
+	s.Reset()
+	assert.Equal(t, 1, s.NextCallIndex("refund"))
+}
+
+func TestValuesAreCopied(t *testing.T) {
+	s := state.New()
+	v := map[string]any{"menu": []any{"latte"}}
+	s.SetValue("config", v)
+	v["menu"].([]any)[0] = "changed"
+	got, ok := s.Value("config")
+	require.True(t, ok)
+	assert.Equal(t, map[string]any{"menu": []any{"latte"}}, got)
+	_, ok = s.Value("missing")
+	assert.False(t, ok)
+	assert.Equal(t, map[string]any{"config": map[string]any{"menu": []any{"latte"}}}, s.Values())
+}
+
+func TestResetClearsInPlaceAndKeepsNotifier(t *testing.T) {
+	s := state.New()
+	held := s // a tool holding the pointer
+	n := state.NotifierFunc(func(context.Context, any) error { return nil })
+	s.SetNotifier(n)
+	s.SetDomain("coffee")
+	s.SetDB(map[string]any{"a": 1})
+	s.AppendAction(state.Action{"action_type": "x"})
+	s.SetValue("k", "v")
+	s.NextCallIndex("x")
+
+	s.Reset()
+
+	assert.Same(t, held, s)
+	assert.False(t, held.HasDB())
+	assert.Empty(t, held.Actions())
+	assert.Empty(t, held.Values())
+	assert.Empty(t, held.CallCounts())
+	assert.Equal(t, state.DefaultDomain, held.Domain())
+	assert.NotNil(t, held.Notifier())
+}
+
+func TestDomainAndNotifier(t *testing.T) {
+	s := state.New()
+	s.SetDomain("tau2_airline")
+	assert.Equal(t, "tau2_airline", s.Domain())
+	s.SetDomain("")
+	assert.Equal(t, state.DefaultDomain, s.Domain())
+
+	var got []any
+	s.SetNotifier(state.NotifierFunc(func(_ context.Context, m any) error {
+		got = append(got, m)
+		return nil
+	}))
+	require.NoError(t, s.Notifier().Notify(context.Background(), "hi"))
+	assert.Equal(t, []any{"hi"}, got)
+	s.SetNotifier(nil)
+	assert.Nil(t, s.Notifier())
+}
+
+// Every method holds the lock: run them all at once under -race.
+func TestConcurrentUse(t *testing.T) {
+	s := state.New()
+	s.SetDB(map[string]any{"n": 0})
+	const workers, rounds = 8, 500
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			for i := range rounds {
+				_ = s.Update(func(db map[string]any) error {
+					db["n"] = db["n"].(int) + 1
+					return nil
+				})
+				_ = s.View(func(db map[string]any) error { _ = db["n"]; return nil })
+				s.AppendAction(state.Action{"action_type": "inc", "w": w, "i": i})
+				if i%50 == 0 {
+					_ = s.Actions()
+				}
+				s.NextCallIndex("inc")
+				s.SetValue("last", i)
+				_, _ = s.Value("last")
+				_ = s.Snapshot()
+				_ = s.Domain()
+			}
+		})
+	}
+	wg.Wait()
+	assert.Equal(t, workers*rounds, s.Snapshot()["n"])
+	assert.Equal(t, workers*rounds, s.ActionCount())
+	assert.Equal(t, workers*rounds, s.CallCounts()["inc"])
+}

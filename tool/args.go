@@ -1,0 +1,550 @@
+package tool
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// kind is how a Go type is bound from a decoded JSON value.
+type kind uint8
+
+const (
+	kindAny kind = iota // empty interface: any JSON value
+	kindString
+	kindBool
+	kindInt
+	kindUint
+	kindFloat
+	kindNumber // encoding/json.Number
+	kindSlice
+	kindMap
+	kindStruct
+	kindPtr
+	kindUnmarshaler // implements json.Unmarshaler through a pointer
+)
+
+var (
+	numberType      = reflect.TypeFor[json.Number]()
+	unmarshalerType = reflect.TypeFor[json.Unmarshaler]()
+)
+
+// spec is the compiled binding plan of one Go type: what JSON it accepts
+// and where each object key goes. It is built once per tool.
+type spec struct {
+	typ    reflect.Type
+	kind   kind
+	elem   *spec          // slice, map and pointer element
+	fields []field        // struct fields in declaration order
+	index  map[string]int // JSON name -> position in fields
+	// validated reports whether any field at or below this type carries a
+	// `validate` tag, so the validator can be skipped entirely when none does.
+	validated bool
+}
+
+// field is one struct field bound from the JSON key name.
+type field struct {
+	name     string
+	index    []int
+	required bool
+	spec     *spec
+}
+
+// errInvalidParams is wrapped by compile errors.
+var errUnsupported = errors.New("unsupported type")
+
+// compileSpec builds the binding plan of t. Recursive types and types that
+// have no JSON form (channels, functions, complex numbers, non-empty
+// interfaces, maps with non-string keys) are errors.
+func compileSpec(t reflect.Type) (*spec, error) {
+	return compile(t, map[reflect.Type]bool{})
+}
+
+func compile(t reflect.Type, active map[reflect.Type]bool) (*spec, error) {
+	s := &spec{typ: t}
+	switch {
+	case t == numberType:
+		s.kind = kindNumber
+		return s, nil
+	case t.Kind() != reflect.Pointer && t.Kind() != reflect.Interface && reflect.PointerTo(t).Implements(unmarshalerType):
+		s.kind = kindUnmarshaler
+		return s, nil
+	}
+	switch t.Kind() {
+	case reflect.Interface:
+		if t.NumMethod() != 0 {
+			return nil, fmt.Errorf("%w %s: only the empty interface can hold a JSON value", errUnsupported, t)
+		}
+		s.kind = kindAny
+	case reflect.String:
+		s.kind = kindString
+	case reflect.Bool:
+		s.kind = kindBool
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		s.kind = kindInt
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		s.kind = kindUint
+	case reflect.Float32, reflect.Float64:
+		s.kind = kindFloat
+	case reflect.Slice:
+		elem, err := compile(t.Elem(), active)
+		if err != nil {
+			return nil, err
+		}
+		s.kind, s.elem, s.validated = kindSlice, elem, elem.validated
+	case reflect.Map:
+		if t.Key().Kind() != reflect.String {
+			return nil, fmt.Errorf("%w %s: map keys must be strings", errUnsupported, t)
+		}
+		elem, err := compile(t.Elem(), active)
+		if err != nil {
+			return nil, err
+		}
+		s.kind, s.elem, s.validated = kindMap, elem, elem.validated
+	case reflect.Pointer:
+		if active[t.Elem()] {
+			return nil, fmt.Errorf("%w %s: recursive types are not supported", errUnsupported, t)
+		}
+		elem, err := compile(t.Elem(), active)
+		if err != nil {
+			return nil, err
+		}
+		s.kind, s.elem, s.validated = kindPtr, elem, elem.validated
+	case reflect.Struct:
+		if active[t] {
+			return nil, fmt.Errorf("%w %s: recursive types are not supported", errUnsupported, t)
+		}
+		active[t] = true
+		defer delete(active, t)
+		s.kind = kindStruct
+		s.index = map[string]int{}
+		if err := s.addFields(t, nil, active); err != nil {
+			return nil, err
+		}
+	default:
+		return nil, fmt.Errorf("%w %s: it has no JSON form", errUnsupported, t)
+	}
+	return s, nil
+}
+
+// addFields adds the exported fields of struct type t, flattening embedded
+// structs without a JSON name as encoding/json does.
+func (s *spec) addFields(t reflect.Type, prefix []int, active map[reflect.Type]bool) error {
+	for i := range t.NumField() {
+		sf := t.Field(i)
+		tag := sf.Tag.Get("json")
+		if tag == "-" {
+			continue
+		}
+		name, _, _ := strings.Cut(tag, ",")
+		index := append(slices.Clone(prefix), i)
+		if sf.Anonymous && name == "" {
+			ft := sf.Type
+			if ft.Kind() == reflect.Pointer {
+				return fmt.Errorf("%w %s: embedded pointer %s is not supported", errUnsupported, t, ft)
+			}
+			if ft.Kind() == reflect.Struct {
+				if err := s.addFields(ft, index, active); err != nil {
+					return err
+				}
+				continue
+			}
+		}
+		if !sf.IsExported() {
+			continue
+		}
+		if name == "" {
+			name = sf.Name
+		}
+		fs, err := compile(sf.Type, active)
+		if err != nil {
+			return fmt.Errorf("field %s: %w", sf.Name, err)
+		}
+		if _, dup := s.index[name]; dup {
+			return fmt.Errorf("%w %s: two fields map to the JSON name %q", errUnsupported, t, name)
+		}
+		if sf.Tag.Get("validate") != "" {
+			s.validated = true
+		}
+		s.validated = s.validated || fs.validated
+		s.index[name] = len(s.fields)
+		s.fields = append(s.fields, field{name: name, index: index, spec: fs})
+	}
+	return nil
+}
+
+// Issue type codes and messages, worded like pydantic's so that results read
+// the same as the Python original's.
+const (
+	issueMissing  = "missing"
+	issueExtra    = "extra_forbidden"
+	msgMissing    = "Field required"
+	msgExtra      = "Extra inputs are not permitted"
+	msgFractional = "Input should be a valid integer, got a number with a fractional part"
+)
+
+// typeIssue returns the type code and message for a value of the wrong JSON
+// type where k was expected.
+func typeIssue(k kind) (code, msg string) {
+	switch k {
+	case kindString:
+		return "string_type", "Input should be a valid string"
+	case kindBool:
+		return "bool_type", "Input should be a valid boolean"
+	case kindInt, kindUint:
+		return "int_type", "Input should be a valid integer"
+	case kindFloat, kindNumber:
+		return "float_type", "Input should be a valid number"
+	case kindSlice:
+		return "list_type", "Input should be a valid list"
+	default:
+		return "dict_type", "Input should be a valid dictionary"
+	}
+}
+
+// binder collects issues while binding one argument object. Issues are kept
+// in three groups so the result lists unknown keys first, then missing keys,
+// then type mismatches.
+type binder struct {
+	allowExtra bool
+	path       []string
+	extra      []Issue
+	missing    []Issue
+	types      []Issue
+}
+
+func (b *binder) issues() []Issue {
+	n := len(b.extra) + len(b.missing) + len(b.types)
+	if n == 0 {
+		return nil
+	}
+	out := make([]Issue, 0, n)
+	out = append(out, b.extra...)
+	out = append(out, b.missing...)
+	return append(out, b.types...)
+}
+
+// at returns the dotted path of the current position plus last.
+func (b *binder) at(last string) string {
+	if len(b.path) == 0 {
+		return last
+	}
+	p := strings.Join(b.path, ".")
+	if last == "" {
+		return p
+	}
+	return p + "." + last
+}
+
+// bindObject binds the JSON object m into the struct dst described by s.
+func (b *binder) bindObject(dst reflect.Value, m map[string]any, s *spec) {
+	present := 0
+	for i := range s.fields {
+		f := &s.fields[i]
+		raw, ok := m[f.name]
+		if !ok {
+			if f.required {
+				b.missing = append(b.missing, Issue{Field: b.at(f.name), Error: msgMissing, Type: issueMissing})
+			}
+			continue
+		}
+		present++
+		b.path = append(b.path, f.name)
+		b.bindValue(dst.FieldByIndex(f.index), raw, f.spec)
+		b.path = b.path[:len(b.path)-1]
+	}
+	if present == len(m) || b.allowExtra {
+		return
+	}
+	var unknown []string
+	for k := range m {
+		if _, ok := s.index[k]; !ok {
+			unknown = append(unknown, k)
+		}
+	}
+	slices.Sort(unknown)
+	for _, k := range unknown {
+		b.extra = append(b.extra, Issue{Field: b.at(k), Error: msgExtra, Type: issueExtra})
+	}
+}
+
+// bindValue binds one decoded JSON value into dst.
+func (b *binder) bindValue(dst reflect.Value, raw any, s *spec) {
+	if raw == nil {
+		if s.kind == kindAny || s.kind == kindPtr {
+			return // stays nil
+		}
+		b.mismatch(s.kind)
+		return
+	}
+	switch s.kind {
+	case kindAny:
+		dst.Set(reflect.ValueOf(raw))
+	case kindString:
+		v, ok := raw.(string)
+		if !ok {
+			b.mismatch(s.kind)
+			return
+		}
+		dst.SetString(v)
+	case kindBool:
+		v, ok := raw.(bool)
+		if !ok {
+			b.mismatch(s.kind)
+			return
+		}
+		dst.SetBool(v)
+	case kindInt:
+		b.bindInt(dst, raw)
+	case kindUint:
+		b.bindUint(dst, raw)
+	case kindFloat:
+		f, ok := toFloat(raw)
+		if !ok {
+			b.mismatch(s.kind)
+			return
+		}
+		if math.IsInf(f, 0) || dst.OverflowFloat(f) {
+			b.types = append(b.types, Issue{Field: b.at(""), Error: "Input should be a finite number", Type: "finite_number"})
+			return
+		}
+		dst.SetFloat(f)
+	case kindNumber:
+		n, ok := toNumber(raw)
+		if !ok {
+			b.mismatch(s.kind)
+			return
+		}
+		dst.SetString(string(n))
+	case kindSlice:
+		b.bindSlice(dst, raw, s)
+	case kindMap:
+		m, ok := raw.(map[string]any)
+		if !ok {
+			b.mismatch(s.kind)
+			return
+		}
+		out := reflect.MakeMapWithSize(s.typ, len(m))
+		keys := make([]string, 0, len(m))
+		for k := range m {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			ev := reflect.New(s.elem.typ).Elem()
+			b.path = append(b.path, k)
+			b.bindValue(ev, m[k], s.elem)
+			b.path = b.path[:len(b.path)-1]
+			out.SetMapIndex(reflect.ValueOf(k).Convert(s.typ.Key()), ev)
+		}
+		dst.Set(out)
+	case kindStruct:
+		m, ok := raw.(map[string]any)
+		if !ok {
+			b.mismatch(s.kind)
+			return
+		}
+		b.bindObject(dst, m, s)
+	case kindPtr:
+		p := reflect.New(s.elem.typ)
+		b.bindValue(p.Elem(), raw, s.elem)
+		dst.Set(p)
+	case kindUnmarshaler:
+		data, err := json.Marshal(raw)
+		if err == nil {
+			err = dst.Addr().Interface().(json.Unmarshaler).UnmarshalJSON(data)
+		}
+		if err != nil {
+			b.types = append(b.types, Issue{Field: b.at(""), Error: "Value error, " + err.Error(), Type: "value_error"})
+		}
+	}
+}
+
+func (b *binder) mismatch(k kind) {
+	code, msg := typeIssue(k)
+	b.types = append(b.types, Issue{Field: b.at(""), Error: msg, Type: code})
+}
+
+func (b *binder) bindSlice(dst reflect.Value, raw any, s *spec) {
+	var n int
+	var get func(int) any
+	switch v := raw.(type) {
+	case []any:
+		n, get = len(v), func(i int) any { return v[i] }
+	default:
+		rv := reflect.ValueOf(raw)
+		if rv.Kind() != reflect.Slice && rv.Kind() != reflect.Array {
+			b.mismatch(s.kind)
+			return
+		}
+		n, get = rv.Len(), func(i int) any { return rv.Index(i).Interface() }
+	}
+	out := reflect.MakeSlice(s.typ, n, n)
+	for i := range n {
+		b.path = append(b.path, strconv.Itoa(i))
+		b.bindValue(out.Index(i), get(i), s.elem)
+		b.path = b.path[:len(b.path)-1]
+	}
+	dst.Set(out)
+}
+
+func (b *binder) bindInt(dst reflect.Value, raw any) {
+	i, code := toInt(raw)
+	switch {
+	case code == intFractional:
+		b.types = append(b.types, Issue{Field: b.at(""), Error: msgFractional, Type: "int_from_float"})
+	case code == intNotNumber:
+		b.mismatch(kindInt)
+	case code == intOverflow || dst.OverflowInt(i):
+		b.types = append(b.types, Issue{Field: b.at(""), Error: "Input should be a valid integer, the number is out of range", Type: "int_overflow"})
+	default:
+		dst.SetInt(i)
+	}
+}
+
+func (b *binder) bindUint(dst reflect.Value, raw any) {
+	i, code := toInt(raw)
+	switch {
+	case code == intFractional:
+		b.types = append(b.types, Issue{Field: b.at(""), Error: msgFractional, Type: "int_from_float"})
+	case code == intNotNumber:
+		b.mismatch(kindUint)
+	case code == intOverflow && isPositiveNumber(raw):
+		u, err := strconv.ParseUint(numberText(raw), 10, 64)
+		if err != nil || dst.OverflowUint(u) {
+			b.types = append(b.types, Issue{Field: b.at(""), Error: "Input should be a valid integer, the number is out of range", Type: "int_overflow"})
+			return
+		}
+		dst.SetUint(u)
+	case code == intOverflow || i < 0:
+		b.types = append(b.types, Issue{Field: b.at(""), Error: "Input should be greater than or equal to 0", Type: "greater_than_equal"})
+	case dst.OverflowUint(uint64(i)):
+		b.types = append(b.types, Issue{Field: b.at(""), Error: "Input should be a valid integer, the number is out of range", Type: "int_overflow"})
+	default:
+		dst.SetUint(uint64(i))
+	}
+}
+
+type intCode uint8
+
+const (
+	intOK intCode = iota
+	intNotNumber
+	intFractional
+	intOverflow
+)
+
+// toInt converts a decoded JSON number to int64. Whole floats (2.0) are
+// accepted; fractional ones and non-numbers are not.
+func toInt(raw any) (int64, intCode) {
+	switch v := raw.(type) {
+	case json.Number:
+		if i, err := strconv.ParseInt(string(v), 10, 64); err == nil {
+			return i, intOK
+		}
+		f, err := strconv.ParseFloat(string(v), 64)
+		if err != nil && !errors.Is(err, strconv.ErrRange) {
+			return 0, intNotNumber
+		}
+		return floatToInt(f)
+	case float64:
+		return floatToInt(v)
+	case float32:
+		return floatToInt(float64(v))
+	case int:
+		return int64(v), intOK
+	case int8:
+		return int64(v), intOK
+	case int16:
+		return int64(v), intOK
+	case int32:
+		return int64(v), intOK
+	case int64:
+		return v, intOK
+	case uint, uint8, uint16, uint32, uint64:
+		u := reflect.ValueOf(v).Uint()
+		if u > math.MaxInt64 {
+			return 0, intOverflow
+		}
+		return int64(u), intOK
+	}
+	return 0, intNotNumber
+}
+
+func floatToInt(f float64) (int64, intCode) {
+	switch {
+	case math.IsNaN(f):
+		return 0, intNotNumber
+	case math.IsInf(f, 0):
+		return 0, intOverflow
+	case f != math.Trunc(f):
+		return 0, intFractional
+	case f < -(1<<63) || f >= 1<<63:
+		return 0, intOverflow
+	}
+	return int64(f), intOK
+}
+
+// isPositiveNumber and numberText let uint fields take values above
+// math.MaxInt64.
+func isPositiveNumber(raw any) bool {
+	switch v := raw.(type) {
+	case json.Number:
+		return !strings.HasPrefix(string(v), "-")
+	case uint, uint64:
+		return true
+	}
+	return false
+}
+
+func numberText(raw any) string {
+	if n, ok := raw.(json.Number); ok {
+		return string(n)
+	}
+	return fmt.Sprint(raw)
+}
+
+// toFloat converts a decoded JSON number to float64.
+func toFloat(raw any) (float64, bool) {
+	switch v := raw.(type) {
+	case json.Number:
+		f, err := strconv.ParseFloat(string(v), 64)
+		if err != nil && !errors.Is(err, strconv.ErrRange) {
+			return 0, false
+		}
+		return f, true
+	case float64:
+		return v, true
+	case float32:
+		return float64(v), true
+	case int, int8, int16, int32, int64:
+		return float64(reflect.ValueOf(v).Int()), true
+	case uint, uint8, uint16, uint32, uint64:
+		return float64(reflect.ValueOf(v).Uint()), true
+	}
+	return 0, false
+}
+
+// toNumber converts a decoded JSON number to json.Number, keeping its text.
+func toNumber(raw any) (json.Number, bool) {
+	switch v := raw.(type) {
+	case json.Number:
+		if _, err := strconv.ParseFloat(string(v), 64); err != nil && !errors.Is(err, strconv.ErrRange) {
+			return "", false
+		}
+		return v, true
+	case float64:
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return "", false
+		}
+		return json.Number(strconv.FormatFloat(v, 'g', -1, 64)), true
+	case float32, int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64:
+		return json.Number(fmt.Sprint(v)), true
+	}
+	return "", false
+}

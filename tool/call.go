@@ -1,0 +1,169 @@
+package tool
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"runtime/debug"
+)
+
+// CallOption configures [Call], [CallJSON] and the [Set] call methods.
+type CallOption func(*callConfig)
+
+type callConfig struct {
+	logger *slog.Logger
+}
+
+func newCallConfig(opts []CallOption) callConfig {
+	var c callConfig
+	for _, o := range opts {
+		o(&c)
+	}
+	if c.logger == nil {
+		c.logger = slog.Default()
+	}
+	return c
+}
+
+// WithLogger sets the logger that records tool failures, recovered panics
+// and unknown-tool calls. The default is [slog.Default].
+func WithLogger(l *slog.Logger) CallOption {
+	return func(c *callConfig) { c.logger = l }
+}
+
+// Call runs t on the live path and delivers its result exactly once:
+//
+//  1. nil args are treated as an empty object;
+//  2. Execute runs; a panic is recovered into an error;
+//  3. if Execute failed, {"error": message} ([ErrorResult]) is delivered,
+//     the failure is logged, and the after-result hook does NOT run;
+//  4. otherwise the result passes through [NormalizeEmpty] and is
+//     delivered, and then, if t implements [AfterResulter], its hook runs.
+//
+// Call returns nil when the result was delivered and the hook (if any)
+// succeeded. It returns an error wrapping [ErrDelivery] when deliver
+// failed (the hook is then skipped) and [ErrAfterResult] when the hook
+// failed or panicked (after delivery). If Execute fails because ctx was
+// cancelled, nothing is delivered and ctx's error is returned, as Python
+// lets a cancelled call go undelivered.
+func Call(ctx context.Context, t Tool, args map[string]any, deliver func(any) error, opts ...CallOption) error {
+	cfg := newCallConfig(opts)
+	if args == nil {
+		args = map[string]any{}
+	}
+	name := t.Name()
+	res, err := execute(ctx, t, args, cfg.logger)
+	if err != nil {
+		if ctxErr := ctx.Err(); ctxErr != nil && errors.Is(err, ctxErr) {
+			return fmt.Errorf("tool %s: %w", name, err)
+		}
+		cfg.logger.ErrorContext(ctx, "tool call failed", "tool", name, "err", err)
+		if derr := deliver(ErrorResult{Error: err.Error()}); derr != nil {
+			return fmt.Errorf("tool %s: %w: %w", name, ErrDelivery, derr)
+		}
+		return nil
+	}
+	if derr := deliver(NormalizeEmpty(res)); derr != nil {
+		return fmt.Errorf("tool %s: %w: %w", name, ErrDelivery, derr)
+	}
+	if h, ok := t.(AfterResulter); ok {
+		if herr := afterResult(ctx, h, args, res); herr != nil {
+			cfg.logger.ErrorContext(ctx, "tool after-result hook failed", "tool", name, "err", herr)
+			return fmt.Errorf("tool %s: %w: %w", name, ErrAfterResult, herr)
+		}
+	}
+	return nil
+}
+
+// CallJSON decodes raw arguments with [DecodeArgs] and runs [Call]. Raw
+// arguments that are malformed or not a JSON object are answered with a
+// delivered [ValidationResult] (one issue, field "", type "json_invalid" or
+// "dict_type"); Execute and the hook do not run.
+func CallJSON(ctx context.Context, t Tool, raw []byte, deliver func(any) error, opts ...CallOption) error {
+	args, err := DecodeArgs(raw)
+	if err != nil {
+		et := ""
+		if e, ok := t.(interface{ ErrorType() string }); ok {
+			et = e.ErrorType()
+		}
+		if derr := deliver(*newValidationResult(et, []Issue{argsIssue(err)})); derr != nil {
+			return fmt.Errorf("tool %s: %w: %w", t.Name(), ErrDelivery, derr)
+		}
+		return nil
+	}
+	return Call(ctx, t, args, deliver, opts...)
+}
+
+// argsError is the error DecodeArgs returns, carrying the issue a model
+// should see.
+type argsError struct {
+	issue Issue
+	err   error
+}
+
+func (e *argsError) Error() string { return "tool: " + ErrInvalidArgs.Error() + ": " + e.issue.Error }
+func (e *argsError) Unwrap() []error {
+	if e.err != nil {
+		return []error{ErrInvalidArgs, e.err}
+	}
+	return []error{ErrInvalidArgs}
+}
+
+func argsIssue(err error) Issue {
+	var ae *argsError
+	if errors.As(err, &ae) {
+		return ae.issue
+	}
+	return Issue{Field: "", Error: err.Error(), Type: "json_invalid"}
+}
+
+// DecodeArgs decodes a model's raw tool arguments. Empty input and JSON
+// null mean no arguments (an empty map). Numbers decode as json.Number so
+// large integers stay exact. Malformed JSON, trailing data, nesting deeper
+// than encoding/json allows, and any top-level value other than an object
+// return an error wrapping [ErrInvalidArgs].
+func DecodeArgs(raw []byte) (map[string]any, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return map[string]any{}, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, &argsError{issue: Issue{Error: "Invalid JSON: " + err.Error(), Type: "json_invalid"}, err: err}
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, &argsError{issue: Issue{Error: "Invalid JSON: trailing data after the arguments object", Type: "json_invalid"}}
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, &argsError{issue: Issue{Error: "Input should be a valid dictionary", Type: "dict_type"}}
+	}
+	return m, nil
+}
+
+// execute runs t.Execute, turning a panic into an error.
+func execute(ctx context.Context, t Tool, args map[string]any, logger *slog.Logger) (res any, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			logger.ErrorContext(ctx, "tool panicked", "tool", t.Name(), "panic", r, "stack", string(debug.Stack()))
+			res, err = nil, fmt.Errorf("tool %s panicked: %v", t.Name(), r)
+		}
+	}()
+	return t.Execute(ctx, args)
+}
+
+// afterResult runs the hook, turning a panic into an error.
+func afterResult(ctx context.Context, h AfterResulter, args map[string]any, res any) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("panic: %v", r)
+		}
+	}()
+	return h.AfterResult(ctx, args, res)
+}

@@ -1,0 +1,47 @@
+// Package tool defines the contract of the tools that voice and LLM agents
+// call, the live call path that delivers their results, typed tools built
+// from a Go struct, and the harness tools every scenario shares.
+//
+// # The contract
+//
+// A [Tool] has a name, a description, JSON Schema properties, a required
+// list, and Execute, which returns the RAW result. Two paths share Execute:
+//
+//   - the live path, [Call] (or [Set.Call]): a Go error or a panic becomes
+//     {"error": message}; an empty result is wrapped by [NormalizeEmpty];
+//     the result is delivered exactly once; an [AfterResulter] hook runs
+//     only after a successful delivery and never after an error;
+//   - replay paths call Execute directly and see the raw shape (a bare empty
+//     list stays a bare empty list).
+//
+// # Typed tools
+//
+// [New] builds a tool from a parameters struct and a function. The struct
+// yields the JSON Schema the model sees (invopop/jsonschema, flat, no $ref)
+// and the checks its arguments go through before the function runs:
+// unknown keys, missing required keys, JSON type mismatches, then
+// validator/v10 `validate` tags. Any failure is a [ValidationResult] value
+// for the model, listing every problem with its JSON path — never a Go
+// error and never a panic.
+//
+// # Results for the model
+//
+// Results this package produces are small structs whose JSON keys come out
+// in the same order as the Python original's dicts: [ErrorResult],
+// [ValidationResult], [UnknownToolResult], [FailureResult], the empty-result
+// envelopes [EmptyListResult], [EmptyObjectResult] and [NoDataResult], and
+// the acknowledgements [AckResult] and [StatusResult].
+//
+// # Write tools and signals
+//
+// Tools that change the DB record what they did with a [Recorder]: the
+// record is appended to the shared state's action log and announced as an
+// [ActionApplied] message through the state's notifier. [SendExit] and
+// [SendFinalResponse] send the text signals the harness reacts to.
+//
+// # Harness tools
+//
+// [EndConversation], [TransferToHumanAgents] and [SendScenarioSummary] are
+// the cross-domain tools of every scenario. Their zero values are ready to
+// use; set State to connect them to a scenario.
+package tool

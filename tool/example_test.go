@@ -1,0 +1,71 @@
+package tool_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/voiceeval/schematools/state"
+	"github.com/voiceeval/schematools/tool"
+)
+
+// The parameters struct yields both the JSON Schema the model sees and the
+// checks its arguments go through.
+func ExampleNew() {
+	type params struct {
+		City string `json:"city" jsonschema_description:"City name, e.g. Paris."`
+		Days int    `json:"days,omitempty" validate:"omitempty,min=1,max=7"`
+	}
+	forecast, err := tool.New("get_forecast", "Get the weather forecast for a city.",
+		func(_ context.Context, _ *state.Shared, p params) (map[string]any, error) {
+			return map[string]any{"city": p.City, "weather": "sunny"}, nil
+		})
+	if err != nil {
+		panic(err)
+	}
+	schema, _ := json.Marshal(tool.Schema(forecast))
+	fmt.Println(string(schema))
+
+	res, _ := forecast.Execute(context.Background(), map[string]any{"city": "Paris", "days": 30})
+	out, _ := json.Marshal(res)
+	fmt.Println(string(out))
+	// Output:
+	// {"name":"get_forecast","description":"Get the weather forecast for a city.","parameters":{"type":"object","properties":{"city":{"description":"City name, e.g. Paris.","type":"string"},"days":{"type":"integer"}},"required":["city"]}}
+	// {"status":"error","error_type":"validation_error","message":"Tool arguments failed validation.","details":[{"field":"days","error":"Input should be less than or equal to 7","type":"max"}]}
+}
+
+// Call is the live path: one delivery per call, empty results wrapped so
+// they never read as success, errors turned into {"error": ...}.
+func ExampleCall() {
+	type params struct {
+		Name string `json:"name"`
+	}
+	find, _ := tool.New("find_customer", "Find customers by name.",
+		func(_ context.Context, _ *state.Shared, p params) ([]any, error) {
+			return []any{}, nil // no match
+		})
+	deliver := func(v any) error {
+		b, _ := json.Marshal(v)
+		fmt.Println(string(b))
+		return nil
+	}
+	_ = tool.Call(context.Background(), find, map[string]any{"name": "Ada"}, deliver)
+	_ = tool.CallJSON(context.Background(), find, []byte(`{"nme": "Ada"}`), deliver)
+	// Output:
+	// {"status":"success","results":[],"count":0,"message":"No matching records found."}
+	// {"status":"error","error_type":"validation_error","message":"Tool arguments failed validation.","details":[{"field":"nme","error":"Extra inputs are not permitted","type":"extra_forbidden"},{"field":"name","error":"Field required","type":"missing"}]}
+}
+
+// A Set answers calls to tools it does not hold with a structured error
+// that lists the real ones.
+func ExampleSet_Call() {
+	st := state.New()
+	set, _ := tool.NewSet(&tool.EndConversation{State: st}, &tool.TransferToHumanAgents{State: st})
+	_ = set.Call(context.Background(), "GetUserOrders", nil, func(v any) error {
+		b, _ := json.Marshal(v)
+		fmt.Println(string(b))
+		return nil
+	})
+	// Output:
+	// {"status":"error","error_type":"unknown_tool","message":"There is no tool named 'GetUserOrders'. Use one of the available tools instead.","available_tools":["EndConversationTool","TransferToHumanAgentsTool"]}
+}

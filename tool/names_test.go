@@ -1,0 +1,51 @@
+package tool_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/voiceeval/schematools/tool"
+)
+
+func TestValidateName(t *testing.T) {
+	tests := []struct {
+		name string
+		ok   bool
+	}{
+		{"GetUserDetailsTool", true},
+		{"get_customer_by_name", true},
+		{"_GoodTool", true},
+		{"a-b_c9", true},
+		{strings.Repeat("a", 64), true},
+		{strings.Repeat("a", 65), false},
+		{"", false},
+		{"9lives", false},
+		{"-dash", false},
+		{"has space", false},
+		{"dotted.name", false},
+		{"ünïcode", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := tool.ValidateName(tt.name)
+			if tt.ok {
+				assert.NoError(t, err)
+			} else {
+				assert.ErrorIs(t, err, tool.ErrInvalidName)
+			}
+		})
+	}
+}
+
+type GetMenuTool struct{}
+
+type Generic[T any] struct{}
+
+func TestTypeName(t *testing.T) {
+	assert.Equal(t, "GetMenuTool", tool.TypeName(GetMenuTool{}))
+	assert.Equal(t, "GetMenuTool", tool.TypeName(&GetMenuTool{}))
+	assert.Equal(t, "EndConversation", tool.TypeName(&tool.EndConversation{}))
+	assert.Equal(t, "Generic", tool.TypeName(Generic[int]{}))
+	assert.Equal(t, "", tool.TypeName(nil))
+}

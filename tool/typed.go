@@ -1,0 +1,199 @@
+package tool
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+
+	"github.com/go-playground/validator/v10"
+	"github.com/voiceeval/schematools/state"
+)
+
+// Func is the work of a typed tool: it receives the tool's shared state and
+// the validated parameters, and returns the raw result.
+type Func[P, R any] func(ctx context.Context, st *state.Shared, p P) (R, error)
+
+// Option configures a typed tool built by [New].
+type Option func(*config)
+
+type config struct {
+	state      *state.Shared
+	errorType  string
+	allowExtra bool
+	after      func(ctx context.Context, st *state.Shared, result any) error
+	validator  *validator.Validate
+}
+
+// WithState makes the tool read and write st. Without it the tool gets a
+// private empty state, as Python tools built without shared_state do.
+func WithState(st *state.Shared) Option { return func(c *config) { c.state = st } }
+
+// WithErrorType sets the "error_type" of the tool's [ValidationResult]
+// (default "validation_error"); tau2 telecom, for one, uses
+// "invalid_arguments".
+func WithErrorType(errorType string) Option { return func(c *config) { c.errorType = errorType } }
+
+// WithExtraArgs makes the tool ignore argument keys its parameters do not
+// declare, at every nesting level, as Python tools that take **kwargs do.
+// By default unknown keys fail validation.
+func WithExtraArgs() Option { return func(c *config) { c.allowExtra = true } }
+
+// WithAfterResult sets a hook that [Call] runs after the tool's result has
+// been delivered, with the raw result Execute returned (which may be a
+// [ValidationResult]). It never runs after Execute failed.
+func WithAfterResult(fn func(ctx context.Context, st *state.Shared, result any) error) Option {
+	return func(c *config) { c.after = fn }
+}
+
+// WithValidator sets the validator that applies `validate` struct tags;
+// build it with [NewValidator] to keep JSON field names in issues. The
+// default is a shared [NewValidator] instance.
+func WithValidator(v *validator.Validate) Option { return func(c *config) { c.validator = v } }
+
+// Typed is a tool whose parameters are one Go struct P: the same struct
+// yields the JSON Schema the model sees (invopop/jsonschema) and the rules
+// its arguments are checked against (JSON types, then validator/v10 tags).
+// Build it with [New]. It is safe for concurrent use.
+type Typed[P, R any] struct {
+	name, description string
+	fn                Func[P, R]
+	cfg               config
+	spec              *spec
+	schema            paramSchema
+}
+
+// New builds a typed tool. Its properties and required list are derived
+// once, here, from P:
+//
+//   - the json tag names each argument; a field is required unless its json
+//     tag has omitempty or omitzero (`jsonschema:"required"` forces it);
+//   - jsonschema_description and jsonschema tags (enum=…, minimum=…) shape
+//     the schema; validate tags are checked by validator/v10.
+//
+// Before fn runs, Execute checks the raw arguments in this order — unknown
+// keys, missing required keys, JSON type mismatches, then validate rules —
+// and returns a [ValidationResult] value listing every problem instead of
+// calling fn. Nothing the model sends can make it panic.
+//
+// New fails with [ErrInvalidName] for a bad name, [ErrMissingDescription]
+// for an empty description, and [ErrInvalidParams] when P is not a struct,
+// is recursive, or holds a field with no JSON form.
+func New[P, R any](name, description string, fn Func[P, R], opts ...Option) (*Typed[P, R], error) {
+	pt := reflect.TypeFor[P]()
+	who := fmt.Sprintf("New[%s]", pt)
+	if name == "" {
+		return nil, fmt.Errorf("tool: name is required for tool %s: %w", who, ErrInvalidName)
+	}
+	if err := ValidateName(name); err != nil {
+		return nil, fmt.Errorf("tool: %s: %w", who, err)
+	}
+	if description == "" {
+		return nil, fmt.Errorf("tool: description is required for tool %s: %w", name, ErrMissingDescription)
+	}
+	if fn == nil {
+		return nil, fmt.Errorf("tool: %s: nil function: %w", name, ErrInvalidParams)
+	}
+	if pt.Kind() != reflect.Struct {
+		return nil, fmt.Errorf("tool: %s: parameters must be a struct, got %s: %w", name, pt, ErrInvalidParams)
+	}
+	t := &Typed[P, R]{name: name, description: description, fn: fn}
+	for _, o := range opts {
+		o(&t.cfg)
+	}
+	if t.cfg.state == nil {
+		t.cfg.state = state.New()
+	}
+	s, err := compileSpec(pt)
+	if err != nil {
+		return nil, fmt.Errorf("tool: %s: %w: %w", name, ErrInvalidParams, err)
+	}
+	t.spec = s
+	if t.schema, err = reflectParams(pt, s, t.cfg.allowExtra); err != nil {
+		return nil, fmt.Errorf("tool: %s: %w", name, err)
+	}
+	return t, nil
+}
+
+// Name returns the tool's name.
+func (t *Typed[P, R]) Name() string { return t.name }
+
+// Description returns the tool's description.
+func (t *Typed[P, R]) Description() string { return t.description }
+
+// Properties returns a fresh copy of the JSON Schema properties derived
+// from P.
+func (t *Typed[P, R]) Properties() map[string]any {
+	return state.Clone(t.schema.properties).(map[string]any)
+}
+
+// Required returns a fresh copy of the required argument names, in field
+// order.
+func (t *Typed[P, R]) Required() []string {
+	return append([]string{}, t.schema.required...)
+}
+
+// State returns the shared state the tool works on.
+func (t *Typed[P, R]) State() *state.Shared { return t.cfg.state }
+
+// ErrorType returns the "error_type" of the tool's validation results.
+func (t *Typed[P, R]) ErrorType() string {
+	if t.cfg.errorType == "" {
+		return ErrorTypeValidation
+	}
+	return t.cfg.errorType
+}
+
+// Decode checks args and binds them into P without running the tool. It
+// returns a non-nil [ValidationResult] when the arguments are unusable.
+// A nil args map is treated as empty.
+func (t *Typed[P, R]) Decode(args map[string]any) (P, *ValidationResult) {
+	return decode[P](t.spec, args, t.cfg.allowExtra, t.cfg.validator, t.cfg.errorType)
+}
+
+// decode binds args into a P following plan s, then applies the validate
+// tags when P has any.
+func decode[P any](s *spec, args map[string]any, allowExtra bool, v *validator.Validate, errorType string) (P, *ValidationResult) {
+	var p, zero P
+	b := binder{allowExtra: allowExtra}
+	b.bindObject(reflect.ValueOf(&p).Elem(), args, s)
+	if issues := b.issues(); issues != nil {
+		return zero, newValidationResult(errorType, issues)
+	}
+	if !s.validated {
+		return p, nil
+	}
+	if v == nil {
+		v = defaultValidator()
+	}
+	issues, err := runValidator(v, &p)
+	if err != nil {
+		issues = []Issue{{Field: "", Error: "Validator error: " + err.Error(), Type: "validator_error"}}
+	}
+	if issues != nil {
+		return zero, newValidationResult(errorType, issues)
+	}
+	return p, nil
+}
+
+// Execute validates args and runs the tool's function. Invalid arguments
+// yield a [ValidationResult] value and a nil error; the function's own
+// error is returned as is.
+func (t *Typed[P, R]) Execute(ctx context.Context, args map[string]any) (any, error) {
+	p, invalid := t.Decode(args)
+	if invalid != nil {
+		return *invalid, nil
+	}
+	r, err := t.fn(ctx, t.cfg.state, p)
+	if err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// AfterResult runs the hook set with [WithAfterResult], if any.
+func (t *Typed[P, R]) AfterResult(ctx context.Context, _ map[string]any, result any) error {
+	if t.cfg.after == nil {
+		return nil
+	}
+	return t.cfg.after(ctx, t.cfg.state, result)
+}

@@ -1,0 +1,350 @@
+package tool_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/go-playground/validator/v10"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/voiceeval/schematools/state"
+	"github.com/voiceeval/schematools/tool"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files under testdata/")
+
+func jsonNumber(s string) json.Number { return json.Number(s) }
+
+type item struct {
+	Name     string `json:"name" jsonschema_description:"Menu item name."`
+	Quantity int    `json:"quantity" validate:"min=1"`
+}
+
+type orderParams struct {
+	Customer string         `json:"customer" jsonschema_description:"Who orders, e.g. Ada, Bob."`
+	Size     string         `json:"size,omitempty" jsonschema:"enum=small,enum=large" validate:"omitempty,oneof=small large"`
+	Items    []item         `json:"items" validate:"min=1,dive"`
+	Tip      *float64       `json:"tip,omitempty"`
+	Note     string         `json:"note,omitempty" validate:"max=20"`
+	Extra    map[string]any `json:"extra,omitempty"`
+	Anything any            `json:"anything,omitempty"`
+	Count    uint8          `json:"count,omitempty"`
+	Exact    json.Number    `json:"exact,omitempty"`
+}
+
+var orderRecorder = tool.Recorder{ActionTypes: []string{"order"}}
+
+// mustOrderTool is a write tool: it stores an order and records an action.
+func mustOrderTool(t testing.TB, st *state.Shared) *tool.Typed[orderParams, map[string]any] {
+	t.Helper()
+	tl, err := tool.New("order", "Place an order.",
+		func(ctx context.Context, st *state.Shared, p orderParams) (map[string]any, error) {
+			id := "ORD-" + p.Customer
+			err := st.Update(func(db map[string]any) error {
+				if db == nil {
+					return errors.New("no DB")
+				}
+				db["orders"].(map[string]any)[id] = p.Customer
+				return nil
+			})
+			if err != nil {
+				return nil, err
+			}
+			res := map[string]any{"order_id": id}
+			orderRecorder.Record(ctx, st, state.NewAction("order", map[string]any{"customer": p.Customer}, res))
+			return res, nil
+		}, tool.WithState(st))
+	require.NoError(t, err)
+	return tl
+}
+
+// The schema derived from a parameters struct is pinned by a golden file.
+func TestTypedSchemaGolden(t *testing.T) {
+	tl := mustOrderTool(t, state.New())
+	got, err := json.MarshalIndent(tool.OpenAISchema(tl), "", "  ")
+	require.NoError(t, err)
+	golden := filepath.Join("testdata", "order_schema.golden.json")
+	if *update {
+		require.NoError(t, os.WriteFile(golden, append(got, '\n'), 0o644))
+	}
+	want, err := os.ReadFile(golden)
+	require.NoError(t, err, "run go test -update to create it")
+	assert.Equal(t, string(want), string(got)+"\n")
+	assert.Equal(t, []string{"customer", "items"}, tl.Required())
+}
+
+// Checklist 84: the function definition shape.
+func TestSchemaShape(t *testing.T) {
+	ft := &fakeTool{name: "_GoodTool"}
+	assert.Equal(t,
+		`{"name":"_GoodTool","description":"A fake tool.","parameters":{"type":"object","properties":{"value":{"type":"string"}},"required":["value"]}}`,
+		jsonOf(t, tool.Schema(ft)))
+	assert.Equal(t,
+		`{"type":"function","function":{"name":"EndConversationTool","description":"End the conversation with the user.","parameters":{"type":"object","properties":{},"required":[]}}}`,
+		jsonOf(t, tool.OpenAISchema(&tool.EndConversation{})))
+}
+
+func TestTypedPropertiesAreCopies(t *testing.T) {
+	tl := mustOrderTool(t, state.New())
+	p := tl.Properties()
+	p["customer"].(map[string]any)["type"] = "integer"
+	r := tl.Required()
+	r[0] = "changed"
+	assert.Equal(t, "string", tl.Properties()["customer"].(map[string]any)["type"])
+	assert.Equal(t, "customer", tl.Required()[0])
+}
+
+func TestTypedValidation(t *testing.T) {
+	tl := mustOrderTool(t, state.New())
+	ok := []any{map[string]any{"name": "latte", "quantity": 1}}
+	tests := []struct {
+		name string
+		args map[string]any
+		want []tool.Issue
+	}{
+		{"missing required", map[string]any{}, []tool.Issue{
+			{Field: "customer", Error: "Field required", Type: "missing"},
+			{Field: "items", Error: "Field required", Type: "missing"},
+		}},
+		{"unknown keys first, sorted", map[string]any{"customer": "a", "items": ok, "zeta": 1, "alpha": 2}, []tool.Issue{
+			{Field: "alpha", Error: "Extra inputs are not permitted", Type: "extra_forbidden"},
+			{Field: "zeta", Error: "Extra inputs are not permitted", Type: "extra_forbidden"},
+		}},
+		{"unknown, missing, then types", map[string]any{"customer": 5, "bogus": true}, []tool.Issue{
+			{Field: "bogus", Error: "Extra inputs are not permitted", Type: "extra_forbidden"},
+			{Field: "items", Error: "Field required", Type: "missing"},
+			{Field: "customer", Error: "Input should be a valid string", Type: "string_type"},
+		}},
+		{"null is a type error", map[string]any{"customer": nil, "items": ok}, []tool.Issue{
+			{Field: "customer", Error: "Input should be a valid string", Type: "string_type"},
+		}},
+		{"number is not a string", map[string]any{"customer": jsonNumber("1"), "items": ok}, []tool.Issue{
+			{Field: "customer", Error: "Input should be a valid string", Type: "string_type"},
+		}},
+		{"string is not a list", map[string]any{"customer": "a", "items": "latte"}, []tool.Issue{
+			{Field: "items", Error: "Input should be a valid list", Type: "list_type"},
+		}},
+		{"nested paths", map[string]any{"customer": "a", "items": []any{
+			map[string]any{"name": "latte", "quantity": 1.5},
+			map[string]any{"name": 3, "quantity": "two", "size": "xl"},
+			"not an object",
+		}}, []tool.Issue{
+			{Field: "items.1.size", Error: "Extra inputs are not permitted", Type: "extra_forbidden"},
+			{Field: "items.0.quantity", Error: "Input should be a valid integer, got a number with a fractional part", Type: "int_from_float"},
+			{Field: "items.1.name", Error: "Input should be a valid string", Type: "string_type"},
+			{Field: "items.1.quantity", Error: "Input should be a valid integer", Type: "int_type"},
+			{Field: "items.2", Error: "Input should be a valid dictionary", Type: "dict_type"},
+		}},
+		{"nested missing", map[string]any{"customer": "a", "items": []any{map[string]any{}}}, []tool.Issue{
+			{Field: "items.0.name", Error: "Field required", Type: "missing"},
+			{Field: "items.0.quantity", Error: "Field required", Type: "missing"},
+		}},
+		{"ranges", map[string]any{"customer": "a", "items": ok, "count": 300, "tip": jsonNumber("1e999")}, []tool.Issue{
+			{Field: "tip", Error: "Input should be a finite number", Type: "finite_number"},
+			{Field: "count", Error: "Input should be a valid integer, the number is out of range", Type: "int_overflow"},
+		}},
+		{"negative unsigned", map[string]any{"customer": "a", "items": ok, "count": -1}, []tool.Issue{
+			{Field: "count", Error: "Input should be greater than or equal to 0", Type: "greater_than_equal"},
+		}},
+		{"bad dictionary and number", map[string]any{"customer": "a", "items": ok, "extra": []any{}, "exact": "12"}, []tool.Issue{
+			{Field: "extra", Error: "Input should be a valid dictionary", Type: "dict_type"},
+			{Field: "exact", Error: "Input should be a valid number", Type: "float_type"},
+		}},
+		{"validator rules run last", map[string]any{"customer": "a", "size": "huge", "note": "this note is far too long", "items": []any{
+			map[string]any{"name": "latte", "quantity": 0},
+		}}, []tool.Issue{
+			{Field: "size", Error: "Input should be 'small' or 'large'", Type: "oneof"},
+			{Field: "items.0.quantity", Error: "Input should be greater than or equal to 1", Type: "min"},
+			{Field: "note", Error: "String should have at most 20 characters", Type: "max"},
+		}},
+		{"empty list", map[string]any{"customer": "a", "items": []any{}}, []tool.Issue{
+			{Field: "items", Error: "List should have at least 1 item", Type: "min"},
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := tl.Execute(context.Background(), tt.args)
+			require.NoError(t, err)
+			vr, ok := res.(tool.ValidationResult)
+			require.True(t, ok, "got %#v", res)
+			assert.Equal(t, "error", vr.Status)
+			assert.Equal(t, "validation_error", vr.ErrorType)
+			assert.Equal(t, "Tool arguments failed validation.", vr.Message)
+			assert.Equal(t, tt.want, vr.Details)
+		})
+	}
+}
+
+func TestTypedValidationResultJSON(t *testing.T) {
+	tl := mustOrderTool(t, state.New())
+	res, err := tl.Execute(context.Background(), map[string]any{"items": []any{}})
+	require.NoError(t, err)
+	assert.Equal(t,
+		`{"status":"error","error_type":"validation_error","message":"Tool arguments failed validation.","details":[{"field":"customer","error":"Field required","type":"missing"}]}`,
+		jsonOf(t, res))
+}
+
+func TestTypedBindsAcceptedValues(t *testing.T) {
+	var got orderParams
+	tl, err := tool.New("capture", "Capture params.", func(_ context.Context, _ *state.Shared, p orderParams) (string, error) {
+		got = p
+		return "ok", nil
+	})
+	require.NoError(t, err)
+	res, err := tl.Execute(context.Background(), map[string]any{
+		"customer": "Ada",
+		"items":    []any{map[string]any{"name": "latte", "quantity": jsonNumber("2")}, map[string]any{"name": "tea", "quantity": 3.0}},
+		"tip":      1,
+		"extra":    map[string]any{"k": []any{"v"}},
+		"anything": []any{true},
+		"count":    uint64(7),
+		"exact":    jsonNumber("12345678901234567890"),
+		"size":     "small",
+	})
+	require.NoError(t, err)
+	assert.Equal(t, "ok", res)
+	tip := 1.0
+	assert.Equal(t, orderParams{
+		Customer: "Ada", Size: "small",
+		Items:    []item{{"latte", 2}, {"tea", 3}},
+		Tip:      &tip,
+		Extra:    map[string]any{"k": []any{"v"}},
+		Anything: []any{true}, Count: 7, Exact: "12345678901234567890",
+	}, got)
+
+	// Go callers may pass typed slices too.
+	_, err = tl.Execute(context.Background(), map[string]any{"customer": "Bo", "items": []map[string]any{{"name": "x", "quantity": int64(1)}}})
+	require.NoError(t, err)
+	assert.Equal(t, []item{{"x", 1}}, got.Items)
+}
+
+func TestTypedOptions(t *testing.T) {
+	var hookResult any
+	tl, err := tool.New("lenient", "Lenient tool.",
+		func(context.Context, *state.Shared, item) (string, error) { return "done", nil },
+		tool.WithExtraArgs(), tool.WithErrorType("invalid_arguments"),
+		tool.WithAfterResult(func(_ context.Context, _ *state.Shared, res any) error { hookResult = res; return nil }),
+		tool.WithValidator(tool.NewValidator()))
+	require.NoError(t, err)
+	assert.Equal(t, "invalid_arguments", tl.ErrorType())
+	assert.NotNil(t, tl.State(), "a tool without WithState gets a private state")
+	assert.NotContains(t, tl.Properties()["name"], "additionalProperties")
+
+	var d delivery
+	require.NoError(t, tool.Call(context.Background(), tl, map[string]any{"name": "x", "quantity": 2, "ignored": true}, d.deliver))
+	assert.Equal(t, []any{"done"}, d.got)
+	assert.Equal(t, "done", hookResult)
+
+	res, err := tl.Execute(context.Background(), map[string]any{})
+	require.NoError(t, err)
+	assert.Equal(t, "invalid_arguments", res.(tool.ValidationResult).ErrorType)
+
+	p, invalid := tl.Decode(map[string]any{"name": "x", "quantity": 4})
+	assert.Nil(t, invalid)
+	assert.Equal(t, item{"x", 4}, p)
+}
+
+// A Go error from the function is returned, not wrapped in a result.
+func TestTypedFunctionError(t *testing.T) {
+	boom := errors.New("boom")
+	tl, err := tool.New("fails", "Fails.", func(context.Context, *state.Shared, struct{}) (any, error) { return nil, boom })
+	require.NoError(t, err)
+	_, err = tl.Execute(context.Background(), nil)
+	assert.ErrorIs(t, err, boom)
+}
+
+type recursive struct {
+	Next *recursive `json:"next"`
+}
+
+type withChan struct {
+	C chan int `json:"c"`
+}
+
+type withFunc struct {
+	F func() `json:"f"`
+}
+
+type dupInner struct {
+	A string `json:"x"`
+}
+
+// dupNames maps two fields to "x" through embedding.
+type dupNames struct {
+	dupInner
+	B string `json:"x"`
+}
+
+type intKeys struct {
+	M map[int]string `json:"m"`
+}
+
+func TestNewRejectsBadDefinitions(t *testing.T) {
+	noop := func(context.Context, *state.Shared, item) (any, error) { return nil, nil }
+	tests := []struct {
+		name string
+		make func() error
+		want error
+		msg  string
+	}{
+		{"empty name", func() error { _, err := tool.New("", "d", noop); return err }, tool.ErrInvalidName, "name is required for tool"},
+		{"bad name", func() error { _, err := tool.New("has space", "d", noop); return err }, tool.ErrInvalidName, "has space"},
+		{"empty description", func() error { _, err := tool.New("n", "", noop); return err }, tool.ErrMissingDescription, "description is required for tool n"},
+		{"nil function", func() error { _, err := tool.New[item, any]("n", "d", nil); return err }, tool.ErrInvalidParams, "nil function"},
+		{"not a struct", func() error {
+			_, err := tool.New("n", "d", func(context.Context, *state.Shared, string) (any, error) { return nil, nil })
+			return err
+		}, tool.ErrInvalidParams, "must be a struct"},
+		{"pointer params", func() error {
+			_, err := tool.New("n", "d", func(context.Context, *state.Shared, *item) (any, error) { return nil, nil })
+			return err
+		}, tool.ErrInvalidParams, "must be a struct"},
+		{"recursive", func() error {
+			_, err := tool.New("n", "d", func(context.Context, *state.Shared, recursive) (any, error) { return nil, nil })
+			return err
+		}, tool.ErrInvalidParams, "recursive"},
+		{"channel", func() error {
+			_, err := tool.New("n", "d", func(context.Context, *state.Shared, withChan) (any, error) { return nil, nil })
+			return err
+		}, tool.ErrInvalidParams, "no JSON form"},
+		{"function", func() error {
+			_, err := tool.New("n", "d", func(context.Context, *state.Shared, withFunc) (any, error) { return nil, nil })
+			return err
+		}, tool.ErrInvalidParams, "no JSON form"},
+		{"duplicate JSON names", func() error {
+			_, err := tool.New("n", "d", func(context.Context, *state.Shared, dupNames) (any, error) { return nil, nil })
+			return err
+		}, tool.ErrInvalidParams, `"x"`},
+		{"non-string map keys", func() error {
+			_, err := tool.New("n", "d", func(context.Context, *state.Shared, intKeys) (any, error) { return nil, nil })
+			return err
+		}, tool.ErrInvalidParams, "map keys"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := tt.make()
+			assert.ErrorIs(t, err, tt.want)
+			assert.ErrorContains(t, err, tt.msg)
+		})
+	}
+}
+
+// Custom rules registered on a validator built by NewValidator report JSON
+// field names.
+func TestCustomValidatorRule(t *testing.T) {
+	v := tool.NewValidator()
+	require.NoError(t, v.RegisterValidation("iata", func(fl validator.FieldLevel) bool { return len(fl.Field().String()) == 3 }))
+	type params struct {
+		Origin string `json:"origin" validate:"iata"`
+	}
+	tl, err := tool.New("fly", "Fly.", func(context.Context, *state.Shared, params) (string, error) { return "ok", nil }, tool.WithValidator(v))
+	require.NoError(t, err)
+	res, err := tl.Execute(context.Background(), map[string]any{"origin": "Paris"})
+	require.NoError(t, err)
+	assert.Equal(t, []tool.Issue{{Field: "origin", Error: "Input failed the rule iata", Type: "iata"}}, res.(tool.ValidationResult).Details)
+}

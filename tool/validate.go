@@ -1,0 +1,163 @@
+package tool
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+	"sync"
+
+	"github.com/go-playground/validator/v10"
+)
+
+// defaultValidator is shared by every typed tool that does not bring its
+// own. validator.Validate caches struct metadata and is safe for concurrent
+// use; it is created on first use and never reconfigured afterwards.
+var defaultValidator = sync.OnceValue(func() *validator.Validate {
+	return NewValidator()
+})
+
+// NewValidator returns a validator configured the way typed tools need it:
+// required on nested structs enabled, and field names taken from the json
+// tag so that issue fields read "items.0.name", as the model wrote them.
+// Register custom rules on it, then pass it with [WithValidator].
+func NewValidator() *validator.Validate {
+	v := validator.New(validator.WithRequiredStructEnabled())
+	v.RegisterTagNameFunc(func(f reflect.StructField) string {
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		switch name {
+		case "-":
+			return ""
+		case "":
+			return f.Name
+		}
+		return name
+	})
+	return v
+}
+
+// runValidator applies the validate rules to the bound struct pointed to by
+// ptr and converts failures into issues. An error means the validator
+// itself could not run (a programmer error), not that the arguments failed.
+func runValidator(v *validator.Validate, ptr any) ([]Issue, error) {
+	err := v.Struct(ptr)
+	if err == nil {
+		return nil, nil
+	}
+	var verrs validator.ValidationErrors
+	if !errors.As(err, &verrs) {
+		return nil, err
+	}
+	out := make([]Issue, 0, len(verrs))
+	for _, fe := range verrs {
+		out = append(out, Issue{Field: issuePath(fe.Namespace()), Error: ruleMessage(fe), Type: fe.Tag()})
+	}
+	return out, nil
+}
+
+// issuePath turns validator's "Params.items[0].name" into "items.0.name".
+func issuePath(ns string) string {
+	if _, rest, ok := strings.Cut(ns, "."); ok {
+		ns = rest
+	}
+	ns = strings.ReplaceAll(ns, "[", ".")
+	return strings.ReplaceAll(ns, "]", "")
+}
+
+// ruleMessage words a failed rule the way pydantic words the equivalent
+// constraint, so models see one style of message.
+func ruleMessage(fe validator.FieldError) string {
+	p := fe.Param()
+	k := fe.Kind()
+	switch fe.Tag() {
+	case "required", "required_if", "required_unless", "required_with", "required_without":
+		return "Field required"
+	case "oneof":
+		return "Input should be " + orList(splitOneOf(p))
+	case "oneofci":
+		return "Input should be " + orList(splitOneOf(p)) + " (any case)"
+	case "min", "gte":
+		return sizeMessage(k, p, "at least", "greater than or equal to")
+	case "max", "lte":
+		return sizeMessage(k, p, "at most", "less than or equal to")
+	case "gt":
+		return sizeMessage(k, p, "more than", "greater than")
+	case "lt":
+		return sizeMessage(k, p, "fewer than", "less than")
+	case "len":
+		return sizeMessage(k, p, "exactly", "equal to")
+	case "eq":
+		return "Input should be " + p
+	case "ne":
+		return "Input should not be " + p
+	case "email":
+		return "Input should be a valid email address"
+	case "url", "http_url", "uri":
+		return "Input should be a valid URL"
+	case "uuid", "uuid4", "datetime", "e164", "iso3166_1_alpha2", "alpha", "alphanum", "numeric", "number", "lowercase", "uppercase":
+		return "Input should be a valid " + fe.Tag() + " value"
+	}
+	if p != "" {
+		return fmt.Sprintf("Input failed the rule %s=%s", fe.Tag(), p)
+	}
+	return fmt.Sprintf("Input failed the rule %s", fe.Tag())
+}
+
+// sizeMessage words a bound: a length for strings and collections, a value
+// for numbers.
+func sizeMessage(k reflect.Kind, p, lengthWord, valueWord string) string {
+	unit := ""
+	switch k {
+	case reflect.String:
+		unit = "character"
+	case reflect.Slice, reflect.Array:
+		unit = "item"
+	case reflect.Map:
+		unit = "entry"
+	default:
+		return fmt.Sprintf("Input should be %s %s", valueWord, p)
+	}
+	what := map[string]string{"character": "String", "item": "List", "entry": "Dictionary"}[unit]
+	if p != "1" {
+		if unit == "entry" {
+			unit = "entries"
+		} else {
+			unit += "s"
+		}
+	}
+	return fmt.Sprintf("%s should have %s %s %s", what, lengthWord, p, unit)
+}
+
+// splitOneOf splits a oneof parameter the way validator does: on spaces,
+// with single-quoted values kept whole.
+func splitOneOf(p string) []string {
+	var out []string
+	for p = strings.TrimSpace(p); p != ""; p = strings.TrimSpace(p) {
+		if p[0] == '\'' {
+			if end := strings.IndexByte(p[1:], '\''); end >= 0 {
+				out = append(out, p[1:end+1])
+				p = p[end+2:]
+				continue
+			}
+		}
+		word, rest, _ := strings.Cut(p, " ")
+		out = append(out, word)
+		p = rest
+	}
+	return out
+}
+
+// orList renders values like pydantic's enum message: 'a', 'b' or 'c'.
+func orList(vals []string) string {
+	q := make([]string, len(vals))
+	for i, v := range vals {
+		q[i] = "'" + v + "'"
+	}
+	switch len(q) {
+	case 0:
+		return "one of no values"
+	case 1:
+		return q[0]
+	}
+	return strings.Join(q[:len(q)-1], ", ") + " or " + q[len(q)-1]
+}
