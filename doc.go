@@ -1,0 +1,48 @@
+// Package schematools is an embeddable Go SDK for the tools that voice and
+// LLM agents call during evaluation scenarios, and for the harnesses that
+// score those scenarios. It re-implements the evaluation tool system of
+// NVIDIA NeMo labs-Voice-Agent (Python, on pipecat) wire- and
+// hash-compatibly, as a library with no process of its own: Go bots and Go
+// harnesses import its packages, and unit tests build its tools with zero
+// arguments.
+//
+// This root package holds only documentation; the API lives in the
+// packages below.
+//
+// # Packages
+//
+//   - [github.com/voiceeval/schematools/state]: the per-scenario shared
+//     state every tool of a scenario reads and writes — a JSON DB, an
+//     ordered action log, call counters, the tool domain and the notifier —
+//     safe for concurrent use, plus DB loading that refuses paths escaping
+//     the data root.
+//   - [github.com/voiceeval/schematools/tool]: the Tool contract; typed
+//     tools whose parameters are one Go struct (JSON Schema and validation
+//     from the same struct); the live call path that delivers each result
+//     exactly once, wraps empty results and turns errors into structured
+//     results; write-tool recording; and the harness tools (end the
+//     conversation, transfer to a human, send the final response).
+//   - registry, dbhash, replay, rtvi and calltest: the per-domain registry,
+//     the canonical DB hash, gold replay, the RTVI client-message handlers
+//     and tool-call tests. They are being built in this order.
+//   - examples/: a coffee-shop domain with a runnable quickstart
+//     (go run ./examples/quickstart), and later the tau2-bench ports.
+//
+// # A tool in a few lines
+//
+//	type params struct {
+//		OrderID string `json:"order_id" jsonschema_description:"The order id."`
+//	}
+//	st := state.New()
+//	status, err := tool.New("order_status", "Get an order's status.",
+//		func(ctx context.Context, st *state.Shared, p params) (any, error) {
+//			return map[string]any{"order_id": p.OrderID, "status": "placed"}, nil
+//		}, tool.WithState(st))
+//	if err != nil {
+//		return err
+//	}
+//	// The live path: one delivery, structured errors, no panics.
+//	err = tool.CallJSON(ctx, status, []byte(`{"order_id": "ORD-001"}`), func(result any) error {
+//		return send(result) // to the model
+//	})
+package schematools

@@ -1,0 +1,95 @@
+// Command quickstart runs a scripted coffee-shop session through the live
+// tool-call path: the tools a model would call, one bad call, one call to
+// a tool that does not exist, and the end of the conversation. It prints
+// each call, each result, the server messages the harness would receive,
+// and the final action log. It needs no setup: the DB is embedded.
+//
+//	go run ./examples/quickstart
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"strings"
+
+	"github.com/voiceeval/schematools/examples/coffee"
+	"github.com/voiceeval/schematools/state"
+	"github.com/voiceeval/schematools/tool"
+)
+
+// script is what a model might call during one conversation.
+var script = []struct{ name, args string }{
+	{coffee.NameGetMenu, `{}`},
+	{coffee.NamePlaceOrder, `{"customer": "Ada", "items": [{"item_id": "latte", "size": "large", "quantity": 2}]}`},
+	{coffee.NamePlaceOrder, `{"customer": "Bob", "items": [{"item_id": "latte", "size": "huge", "quantity": 0}]}`},
+	{coffee.NameOrderStatus, `{"order_id": "ORD-001"}`},
+	{coffee.NameCancelOrder, `{"order_id": "ORD-001", "reason": "changed my mind"}`},
+	{"refund_order", `{"order_id": "ORD-001"}`},
+	{tool.EndConversationName, `{}`},
+}
+
+func main() {
+	if err := run(os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "quickstart:", err)
+		os.Exit(1)
+	}
+}
+
+func run(w io.Writer) error {
+	ctx := context.Background()
+
+	// One shared state per scenario: the DB, the action log, the domain and
+	// the notifier that carries server messages to the harness.
+	st := state.New()
+	st.SetDomain(coffee.Domain)
+	st.SetDB(coffee.DB())
+	st.SetNotifier(state.NotifierFunc(func(_ context.Context, msg any) error {
+		fmt.Fprintf(w, "   ⇢ server message %s\n", compact(msg))
+		return nil
+	}))
+
+	tools, err := coffee.Tools(st)
+	if err != nil {
+		return err
+	}
+	set, err := tool.NewSet(append(tools, &tool.EndConversation{State: st})...)
+	if err != nil {
+		return err
+	}
+
+	// Keep the screen for results; warnings (such as the unknown tool) would
+	// go to this logger.
+	quiet := tool.WithLogger(slog.New(slog.DiscardHandler))
+	fmt.Fprintf(w, "coffee shop, %d tools: %v\n\n", set.Len(), set.Names())
+	for _, call := range script {
+		fmt.Fprintf(w, "→ %s %s\n", call.name, call.args)
+		err := set.CallJSON(ctx, call.name, []byte(call.args), func(result any) error {
+			fmt.Fprintf(w, "← %s\n", compact(result))
+			return nil
+		}, quiet)
+		if err != nil {
+			return err
+		}
+	}
+
+	fmt.Fprintln(w, "\naction log:")
+	for i, a := range st.Actions() {
+		fmt.Fprintf(w, "  %d. %s\n", i+1, compact(a))
+	}
+	return nil
+}
+
+// compact renders v as one line of JSON, leaving <, > and & readable.
+func compact(v any) string {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return fmt.Sprintf("%v", v)
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
