@@ -55,7 +55,7 @@ type field struct {
 	spec     *spec
 }
 
-// errInvalidParams is wrapped by compile errors.
+// errUnsupported is wrapped by compile errors.
 var errUnsupported = errors.New("unsupported type")
 
 // compileSpec builds the binding plan of t. Recursive types and types that
@@ -186,6 +186,7 @@ const (
 	msgMissing    = "Field required"
 	msgExtra      = "Extra inputs are not permitted"
 	msgFractional = "Input should be a valid integer, got a number with a fractional part"
+	msgOverflow   = "Input should be a valid integer, the number is out of range"
 )
 
 // typeIssue returns the type code and message for a value of the wrong JSON
@@ -310,7 +311,7 @@ func (b *binder) bindValue(dst reflect.Value, raw any, s *spec) {
 			return
 		}
 		if math.IsInf(f, 0) || dst.OverflowFloat(f) {
-			b.types = append(b.types, Issue{Field: b.at(""), Error: "Input should be a finite number", Type: "finite_number"})
+			b.fail("finite_number", "Input should be a finite number")
 			return
 		}
 		dst.SetFloat(f)
@@ -360,14 +361,20 @@ func (b *binder) bindValue(dst reflect.Value, raw any, s *spec) {
 			err = dst.Addr().Interface().(json.Unmarshaler).UnmarshalJSON(data)
 		}
 		if err != nil {
-			b.types = append(b.types, Issue{Field: b.at(""), Error: "Value error, " + err.Error(), Type: "value_error"})
+			b.fail("value_error", "Value error, "+err.Error())
 		}
 	}
 }
 
+// fail records a type-level issue at the current path.
+func (b *binder) fail(code, msg string) {
+	b.types = append(b.types, Issue{Field: b.at(""), Error: msg, Type: code})
+}
+
+// mismatch records a value of the wrong JSON type where k was expected.
 func (b *binder) mismatch(k kind) {
 	code, msg := typeIssue(k)
-	b.types = append(b.types, Issue{Field: b.at(""), Error: msg, Type: code})
+	b.fail(code, msg)
 }
 
 func (b *binder) bindSlice(dst reflect.Value, raw any, s *spec) {
@@ -397,11 +404,11 @@ func (b *binder) bindInt(dst reflect.Value, raw any) {
 	i, code := toInt(raw)
 	switch {
 	case code == intFractional:
-		b.types = append(b.types, Issue{Field: b.at(""), Error: msgFractional, Type: "int_from_float"})
+		b.fail("int_from_float", msgFractional)
 	case code == intNotNumber:
 		b.mismatch(kindInt)
 	case code == intOverflow || dst.OverflowInt(i):
-		b.types = append(b.types, Issue{Field: b.at(""), Error: "Input should be a valid integer, the number is out of range", Type: "int_overflow"})
+		b.fail("int_overflow", msgOverflow)
 	default:
 		dst.SetInt(i)
 	}
@@ -411,20 +418,20 @@ func (b *binder) bindUint(dst reflect.Value, raw any) {
 	i, code := toInt(raw)
 	switch {
 	case code == intFractional:
-		b.types = append(b.types, Issue{Field: b.at(""), Error: msgFractional, Type: "int_from_float"})
+		b.fail("int_from_float", msgFractional)
 	case code == intNotNumber:
 		b.mismatch(kindUint)
 	case code == intOverflow && isPositiveNumber(raw):
 		u, err := strconv.ParseUint(numberText(raw), 10, 64)
 		if err != nil || dst.OverflowUint(u) {
-			b.types = append(b.types, Issue{Field: b.at(""), Error: "Input should be a valid integer, the number is out of range", Type: "int_overflow"})
+			b.fail("int_overflow", msgOverflow)
 			return
 		}
 		dst.SetUint(u)
 	case code == intOverflow || i < 0:
-		b.types = append(b.types, Issue{Field: b.at(""), Error: "Input should be greater than or equal to 0", Type: "greater_than_equal"})
+		b.fail("greater_than_equal", "Input should be greater than or equal to 0")
 	case dst.OverflowUint(uint64(i)):
-		b.types = append(b.types, Issue{Field: b.at(""), Error: "Input should be a valid integer, the number is out of range", Type: "int_overflow"})
+		b.fail("int_overflow", msgOverflow)
 	default:
 		dst.SetUint(uint64(i))
 	}

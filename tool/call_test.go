@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 
@@ -326,4 +327,24 @@ func TestConcurrentCalls(t *testing.T) {
 		seen[a["arguments"].(map[string]any)["customer"]] = true
 	}
 	assert.Len(t, seen, workers*calls, "every call recorded its own action")
+}
+
+// Huge and deeply nested argument values are handled like any other: a
+// structured result, no panic.
+func TestCallHugeArguments(t *testing.T) {
+	st := state.New()
+	st.SetDB(map[string]any{"orders": map[string]any{}})
+	tl := mustOrderTool(t, st)
+	huge := strings.Repeat("x", 8<<20)
+	var d delivery
+	require.NoError(t, tool.Call(context.Background(), tl, map[string]any{"customer": huge, "items": []any{map[string]any{"name": "a", "quantity": 1}}}, d.deliver))
+	assert.Equal(t, map[string]any{"order_id": "ORD-" + huge}, d.got[0])
+
+	nested := any("leaf")
+	for range 5000 {
+		nested = []any{nested}
+	}
+	d = delivery{}
+	require.NoError(t, tool.Call(context.Background(), tl, map[string]any{"customer": "a", "items": nested}, d.deliver))
+	assert.Equal(t, []tool.Issue{{Field: "items.0", Error: "Input should be a valid dictionary", Type: "dict_type"}}, d.got[0].(tool.ValidationResult).Details)
 }

@@ -114,20 +114,12 @@ func (t *TransferToHumanAgents) Description() string {
 
 // Properties returns {"summary": {"type": "string", ...}}.
 func (t *TransferToHumanAgents) Properties() map[string]any {
-	p, err := transferPlan()
-	if err != nil {
-		return map[string]any{}
-	}
-	return p.properties()
+	return planProperties(transferPlan)
 }
 
 // Required returns ["summary"].
 func (t *TransferToHumanAgents) Required() []string {
-	p, err := transferPlan()
-	if err != nil {
-		return []string{}
-	}
-	return p.required()
+	return planRequired(transferPlan)
 }
 
 // ErrorType returns the error_type of the tool's validation results.
@@ -196,20 +188,12 @@ func (t *SendScenarioSummary) Description() string {
 
 // Properties returns {"message": {"type": "string", ...}}.
 func (t *SendScenarioSummary) Properties() map[string]any {
-	p, err := summaryPlan()
-	if err != nil {
-		return map[string]any{}
-	}
-	return p.properties()
+	return planProperties(summaryPlan)
 }
 
 // Required returns ["message"].
 func (t *SendScenarioSummary) Required() []string {
-	p, err := summaryPlan()
-	if err != nil {
-		return []string{}
-	}
-	return p.required()
+	return planRequired(summaryPlan)
 }
 
 // Execute sends the final response and acknowledges it.

@@ -33,11 +33,25 @@ func newPlan[P any](allowExtra bool) func() (*plan[P], error) {
 	})
 }
 
-func (p *plan[P]) properties() map[string]any {
+// planProperties returns a copy of the plan's properties, or an empty
+// object if the plan failed to compile (Execute reports that error).
+func planProperties[P any](get func() (*plan[P], error)) map[string]any {
+	p, err := get()
+	if err != nil {
+		return map[string]any{}
+	}
 	return state.Clone(p.schema.properties).(map[string]any)
 }
 
-func (p *plan[P]) required() []string { return append([]string{}, p.schema.required...) }
+// planRequired returns a copy of the plan's required list, or an empty one
+// if the plan failed to compile.
+func planRequired[P any](get func() (*plan[P], error)) []string {
+	p, err := get()
+	if err != nil {
+		return []string{}
+	}
+	return append([]string{}, p.schema.required...)
+}
 
 func (p *plan[P]) decode(args map[string]any, allowExtra bool, v *validator.Validate, errorType string) (P, *ValidationResult) {
 	return decode[P](p.spec, args, allowExtra, v, errorType)
