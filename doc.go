@@ -22,9 +22,12 @@
 //     exactly once, wraps empty results and turns errors into structured
 //     results; write-tool recording; and the harness tools (end the
 //     conversation, transfer to a human, send the final response).
-//   - registry, dbhash, replay, rtvi and calltest: the per-domain registry,
-//     the canonical DB hash, gold replay, the RTVI client-message handlers
-//     and tool-call tests. They are being built in this order.
+//   - [github.com/voiceeval/schematools/registry]: one generic per-domain
+//     registry with a default-domain fallback and duplicate detection, and
+//     tool factories that build a scenario's tool set from its spec.
+//   - dbhash, replay, rtvi and calltest: the canonical DB hash, gold
+//     replay, the RTVI client-message handlers and tool-call tests. They
+//     are being built in this order.
 //   - examples/: a coffee-shop domain with a runnable quickstart
 //     (go run ./examples/quickstart), and later the tau2-bench ports.
 //

@@ -34,26 +34,11 @@ var recorder = tool.Recorder{ActionTypes: ActionTypes}
 // errNoDB is answered as a structured db_not_initialized result.
 var errNoDB = errors.New("the coffee-shop DB is not loaded")
 
-// Tools returns the domain's tools, all working on st.
-func Tools(st *state.Shared) ([]tool.Tool, error) {
-	opts := []tool.Option{tool.WithState(st)}
-	menu, err := NewGetMenu(opts...)
-	if err != nil {
-		return nil, err
-	}
-	place, err := NewPlaceOrder(opts...)
-	if err != nil {
-		return nil, err
-	}
-	status, err := NewOrderStatus(opts...)
-	if err != nil {
-		return nil, err
-	}
-	cancel, err := NewCancelOrder(opts...)
-	if err != nil {
-		return nil, err
-	}
-	return []tool.Tool{menu, place, status, cancel}, nil
+// MenuOptions are the scenario keyword arguments of get_menu.
+type MenuOptions struct {
+	// Items limits the menu to these item ids, for scenarios where only part
+	// of the menu is on offer. Empty means the whole menu.
+	Items []string `json:"items,omitempty"`
 }
 
 // MenuItem is one entry of get_menu's result.
@@ -65,6 +50,11 @@ type MenuItem struct {
 
 // NewGetMenu builds get_menu, which lists the menu sorted by item id.
 func NewGetMenu(opts ...tool.Option) (*tool.Typed[struct{}, any], error) {
+	return NewGetMenuWith(MenuOptions{}, opts...)
+}
+
+// NewGetMenuWith builds get_menu configured by a scenario's options.
+func NewGetMenuWith(mo MenuOptions, opts ...tool.Option) (*tool.Typed[struct{}, any], error) {
 	return tool.New(NameGetMenu, "List the menu: every item with its price per size.",
 		func(_ context.Context, st *state.Shared, _ struct{}) (any, error) {
 			var items []MenuItem
@@ -74,6 +64,9 @@ func NewGetMenu(opts ...tool.Option) (*tool.Typed[struct{}, any], error) {
 					return errNoDB
 				}
 				for id, v := range menu {
+					if len(mo.Items) > 0 && !slices.Contains(mo.Items, id) {
+						continue
+					}
 					m, _ := v.(map[string]any)
 					name, _ := m["name"].(string)
 					prices, _ := state.Clone(m["prices"]).(map[string]any)

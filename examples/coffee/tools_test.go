@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/voiceeval/schematools/examples/coffee"
+	"github.com/voiceeval/schematools/registry"
 	"github.com/voiceeval/schematools/state"
 	"github.com/voiceeval/schematools/tool"
 )
@@ -17,9 +18,11 @@ func newSet(t *testing.T) (*tool.Set, *state.Shared) {
 	st := state.New()
 	st.SetDomain(coffee.Domain)
 	st.SetDB(coffee.DB())
-	tools, err := coffee.Tools(st)
-	require.NoError(t, err)
-	set, err := tool.NewSet(tools...)
+	reg := registry.NewTools()
+	require.NoError(t, coffee.Register(reg))
+	set, err := reg.NewSet(coffee.Domain, map[string]map[string]any{
+		coffee.NameGetMenu: {}, coffee.NamePlaceOrder: {}, coffee.NameOrderStatus: {}, coffee.NameCancelOrder: {},
+	}, registry.Deps{State: st})
 	require.NoError(t, err)
 	return set, st
 }
@@ -114,4 +117,24 @@ func TestZeroArgumentConstructors(t *testing.T) {
 		require.NoError(t, err, tl.Name())
 		assert.Equal(t, "db_not_initialized", res.(tool.FailureResult).ErrorType, tl.Name())
 	}
+}
+
+// get_menu takes the scenario's menu subset; unknown or ill-typed keyword
+// arguments are refused when the tool set is built.
+func TestMenuOptions(t *testing.T) {
+	st := state.New()
+	st.SetDB(coffee.DB())
+	reg := registry.NewTools()
+	require.NoError(t, coffee.Register(reg))
+	set, err := reg.NewSet(coffee.Domain, map[string]map[string]any{coffee.NameGetMenu: {"items": []any{"espresso"}}}, registry.Deps{State: st})
+	require.NoError(t, err)
+	assert.Equal(t, `[{"item_id":"espresso","name":"Espresso","prices":{"large":3.5,"medium":3.0,"small":2.5}}]`, call(t, set, coffee.NameGetMenu, `{}`))
+
+	_, err = reg.NewSet(coffee.Domain, map[string]map[string]any{
+		coffee.NameGetMenu:    {"items": "espresso"},
+		coffee.NamePlaceOrder: {"max": 3},
+	}, registry.Deps{State: st})
+	assert.ErrorIs(t, err, registry.ErrBadArgs)
+	assert.ErrorContains(t, err, `tool 'get_menu': bad tool arguments: argument "items"`)
+	assert.ErrorContains(t, err, `tool 'place_order': bad tool arguments: unknown argument "max"`)
 }

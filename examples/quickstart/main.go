@@ -10,6 +10,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -17,9 +18,20 @@ import (
 	"strings"
 
 	"github.com/voiceeval/schematools/examples/coffee"
+	"github.com/voiceeval/schematools/registry"
 	"github.com/voiceeval/schematools/state"
 	"github.com/voiceeval/schematools/tool"
 )
+
+// spec is the scenario's tool set: tool name -> keyword arguments. Only two
+// drinks are on offer today.
+var spec = map[string]map[string]any{
+	coffee.NameGetMenu:       {"items": []any{"latte", "espresso"}},
+	coffee.NamePlaceOrder:    {},
+	coffee.NameOrderStatus:   {},
+	coffee.NameCancelOrder:   {},
+	tool.EndConversationName: {},
+}
 
 // script is what a model might call during one conversation.
 var script = []struct{ name, args string }{
@@ -52,18 +64,22 @@ func run(w io.Writer) error {
 		return nil
 	}))
 
-	tools, err := coffee.Tools(st)
-	if err != nil {
+	// Keep the screen for results: warnings (the default-domain fallback of
+	// EndConversationTool, the unknown tool) would go to this logger.
+	logger := slog.New(slog.DiscardHandler)
+
+	// Register the domain's tools and the shared harness tools, then build
+	// the scenario's tool set from its {tool name: keyword arguments} spec.
+	reg := registry.NewTools(registry.WithLogger(logger))
+	if err := errors.Join(registry.RegisterHarness(reg), coffee.Register(reg)); err != nil {
 		return err
 	}
-	set, err := tool.NewSet(append(tools, &tool.EndConversation{State: st})...)
+	set, err := reg.NewSet(coffee.Domain, spec, registry.Deps{State: st, Logger: logger})
 	if err != nil {
 		return err
 	}
 
-	// Keep the screen for results; warnings (such as the unknown tool) would
-	// go to this logger.
-	quiet := tool.WithLogger(slog.New(slog.DiscardHandler))
+	quiet := tool.WithLogger(logger)
 	fmt.Fprintf(w, "coffee shop, %d tools: %v\n\n", set.Len(), set.Names())
 	for _, call := range script {
 		fmt.Fprintf(w, "→ %s %s\n", call.name, call.args)

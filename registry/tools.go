@@ -1,0 +1,209 @@
+package registry
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"strings"
+
+	"github.com/voiceeval/schematools/state"
+	"github.com/voiceeval/schematools/tool"
+)
+
+// Deps are what a scenario gives each tool it builds: what the Python
+// original injected into tool constructors (shared_state, rtvi) plus the
+// scenario's keyword arguments for that one tool.
+type Deps struct {
+	// State is the scenario's shared state. Nil gives each tool a private
+	// state, as Python tools built without shared_state get.
+	State *state.Shared
+	// Notifier carries server messages. Tools normally reach it through
+	// State; it is here for tools that must send outside any state.
+	Notifier state.Notifier
+	// Logger is the logger tools should use; nil means slog.Default().
+	Logger *slog.Logger
+	// Args are the scenario's keyword arguments for this tool, e.g. the menu
+	// of a restaurant scenario. Decode them with [Configured]; unknown keys
+	// must be refused, not ignored.
+	Args map[string]any
+}
+
+// Factory builds one tool for a scenario.
+type Factory func(deps Deps) (tool.Tool, error)
+
+// Tools is a registry of tool factories. The zero value is ready to use.
+type Tools struct {
+	Registry[Factory]
+}
+
+// NewTools returns an empty tool registry; messages call its entries
+// "tool".
+func NewTools(opts ...Option) *Tools {
+	t := &Tools{}
+	t.configure(append([]Option{WithKind("tool")}, opts...))
+	return t
+}
+
+// Default is the package-level tool registry, for programs that register
+// from init. Libraries and tests should use their own [NewTools].
+var Default = NewTools()
+
+// New builds the tool registered as (domain, name) — falling back to
+// [DefaultDomain] as [Registry.Lookup] does — with deps.
+func (t *Tools) New(domain, name string, deps Deps) (tool.Tool, error) {
+	f, err := t.Lookup(domain, name)
+	if err != nil {
+		return nil, fmt.Errorf("registry: %w", err)
+	}
+	return build(f, name, deps)
+}
+
+// NewSet builds the tool set of a scenario from its spec, {tool name:
+// keyword arguments}, in sorted name order. Every tool receives deps with
+// Args set to its own keyword arguments. All problems — unknown names, bad
+// arguments, failing factories, duplicate tool names — are reported
+// together in one error.
+func (t *Tools) NewSet(domain string, spec map[string]map[string]any, deps Deps) (*tool.Set, error) {
+	names := make([]string, 0, len(spec))
+	for n := range spec {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	var tools []tool.Tool
+	var errs []error
+	for _, n := range names {
+		f, err := t.Lookup(domain, n)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		tl, err := build(f, n, withArgs(deps, spec[n]))
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		tools = append(tools, tl)
+	}
+	if len(errs) > 0 {
+		return nil, fmt.Errorf("registry: building the tools of domain '%s': %w", normDomain(domain), errors.Join(errs...))
+	}
+	set, err := tool.NewSet(tools...)
+	if err != nil {
+		return nil, fmt.Errorf("registry: %w", err)
+	}
+	return set, nil
+}
+
+func withArgs(deps Deps, args map[string]any) Deps {
+	deps.Args = args
+	return deps
+}
+
+// build runs a factory, turning a panic or a nil tool into an error.
+func build(f Factory, name string, deps Deps) (tl tool.Tool, err error) {
+	if f == nil {
+		return nil, fmt.Errorf("tool '%s': nil factory", name)
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			tl, err = nil, fmt.Errorf("tool '%s': factory panicked: %v", name, r)
+		}
+	}()
+	tl, err = f(deps)
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("tool '%s': %w", name, err)
+	case tl == nil:
+		return nil, fmt.Errorf("tool '%s': factory returned no tool", name)
+	}
+	return tl, nil
+}
+
+// ErrBadArgs means a scenario's keyword arguments for a tool have an
+// unknown key or a value of the wrong type.
+var ErrBadArgs = errors.New("bad tool arguments")
+
+// Configured returns a factory that decodes deps.Args strictly into an
+// options struct O — an unknown key or a value of the wrong type is an
+// error naming the key — and passes it to fn. Missing keys keep O's zero
+// values.
+func Configured[O any](fn func(deps Deps, opts O) (tool.Tool, error)) Factory {
+	return func(deps Deps) (tool.Tool, error) {
+		opts, err := DecodeArgs[O](deps.Args)
+		if err != nil {
+			return nil, err
+		}
+		return fn(deps, opts)
+	}
+}
+
+// Plain returns a factory for a tool that takes no keyword arguments: any
+// argument is an error naming it.
+func Plain(fn func(deps Deps) (tool.Tool, error)) Factory {
+	return func(deps Deps) (tool.Tool, error) {
+		if len(deps.Args) > 0 {
+			keys := make([]string, 0, len(deps.Args))
+			for k := range deps.Args {
+				keys = append(keys, k)
+			}
+			slices.Sort(keys)
+			return nil, fmt.Errorf("%w: unknown argument %s (this tool takes none)", ErrBadArgs, strings.Join(quoteAll(keys), ", "))
+		}
+		return fn(deps)
+	}
+}
+
+// DecodeArgs decodes keyword arguments into O with encoding/json rules and
+// no unknown keys. Errors wrap [ErrBadArgs] and name the offending key.
+func DecodeArgs[O any](args map[string]any) (O, error) {
+	var o O
+	if len(args) == 0 {
+		return o, nil
+	}
+	data, err := json.Marshal(args)
+	if err != nil {
+		return o, fmt.Errorf("%w: %w", ErrBadArgs, err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&o); err != nil {
+		var o0 O
+		var te *json.UnmarshalTypeError
+		switch {
+		case errors.As(err, &te):
+			return o0, fmt.Errorf("%w: argument %q: a JSON %s cannot be a %s", ErrBadArgs, te.Field, te.Value, te.Type)
+		case strings.HasPrefix(err.Error(), "json: unknown field "):
+			return o0, fmt.Errorf("%w: unknown argument %s", ErrBadArgs, strings.TrimPrefix(err.Error(), "json: unknown field "))
+		}
+		return o0, fmt.Errorf("%w: %w", ErrBadArgs, err)
+	}
+	return o, nil
+}
+
+func quoteAll(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = fmt.Sprintf("%q", s)
+	}
+	return out
+}
+
+// RegisterHarness registers the cross-domain harness tools in
+// [DefaultDomain] of r: EndConversationTool, TransferToHumanAgentsTool and
+// SendScenarioSummaryTool, each bound to deps.State.
+func RegisterHarness(r *Tools) error {
+	return errors.Join(
+		r.Register(DefaultDomain, tool.EndConversationName, Plain(func(d Deps) (tool.Tool, error) {
+			return &tool.EndConversation{State: d.State, Logger: d.Logger}, nil
+		})),
+		r.Register(DefaultDomain, tool.TransferToHumanAgentsName, Plain(func(d Deps) (tool.Tool, error) {
+			return &tool.TransferToHumanAgents{State: d.State, Logger: d.Logger}, nil
+		})),
+		r.Register(DefaultDomain, tool.SendScenarioSummaryName, Plain(func(d Deps) (tool.Tool, error) {
+			return &tool.SendScenarioSummary{State: d.State, Logger: d.Logger}, nil
+		})),
+	)
+}
