@@ -29,6 +29,7 @@
 // [LoadDB] reads a DB from a single JSON file or from a directory of JSON
 // shards (one file per table, keyed by file stem, the tau2 airline layout).
 // The path is resolved under a root and any path that escapes the root is
-// refused with [ErrPathEscape]. Numbers decode as [encoding/json.Number], so
-// large integers and the int/float distinction survive exactly.
+// refused with [ErrPathEscape]. Files are parsed as Python's json.loads
+// parses them; numbers decode as [encoding/json.Number], so large integers
+// and the int/float distinction survive exactly.
 package state

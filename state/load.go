@@ -1,16 +1,15 @@
 package state
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/voiceeval/schematools/internal/pyjson"
 )
 
 // LoadDB loads a DB that lives under the data root root. rel names it
@@ -32,8 +31,11 @@ import (
 // [ErrPathEscape]; nothing outside root is opened. Malformed JSON, trailing
 // data and a non-object single-file DB wrap [ErrInvalidDB].
 //
-// Numbers decode as [encoding/json.Number], so large integers stay exact and
-// "1.0" stays distinct from "1".
+// Files are parsed as Python's json.loads parses them: numbers decode as
+// [encoding/json.Number], so large integers stay exact and "1.0" stays
+// distinct from "1"; NaN, Infinity and -Infinity become float64 values;
+// escaped lone surrogates are kept (as WTF-8). So a loaded DB hashes exactly
+// as the Python original hashes the same file.
 //
 // Unlike the Python loader, which replaces the last suffix of the path, only
 // a literal ".json" suffix is stripped: "db.v1" names "db.v1.json".
@@ -120,14 +122,9 @@ func readJSON(r *os.Root, root, name string) (any, error) {
 	if err != nil {
 		return nil, classify(root, name, err)
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
+	v, err := pyjson.Decode(data)
+	if err != nil {
 		return nil, fmt.Errorf("state: load DB %q: %w: %w", name, ErrInvalidDB, err)
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, fmt.Errorf("state: load DB %q: %w: trailing data after the JSON value", name, ErrInvalidDB)
 	}
 	return v, nil
 }

@@ -1,0 +1,77 @@
+package dbhash
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"hash"
+	"sync"
+
+	"github.com/voiceeval/schematools/internal/pyjson"
+)
+
+var canonPool = sync.Pool{New: func() any { return &canon{buf: make([]byte, 0, flushAt+4096)} }}
+
+// Hash returns the hex SHA-256 of v's canonical text ([Canonical]), the
+// value the Python original's get_dict_hash returns for the same data.
+//
+// Large objects are encoded on several goroutines (GOMAXPROCS) and hashed
+// in order; the result is the same as hashing [Canonical]'s bytes.
+func Hash(v any, opts ...Option) (string, error) {
+	cfg := configFor(opts)
+	h := sha256.New()
+	if m, ok := v.(map[string]any); ok {
+		if w := parallelWorkers(); w > 1 {
+			if segs := planSegments(m, cfg, w); segs != nil {
+				if err := hashSegments(h, segs, cfg, w); err != nil {
+					return "", err
+				}
+				return sum(h), nil
+			}
+		}
+	}
+	c := canonPool.Get().(*canon)
+	defer canonPool.Put(c)
+	c.cfg, c.style, c.h, c.buf = cfg, pyjson.Compact, h, c.buf[:0]
+	if err := c.top(v); err != nil {
+		return "", err
+	}
+	h.Write(c.buf)
+	return sum(h), nil
+}
+
+func sum(h hash.Hash) string {
+	var b [sha256.Size]byte
+	return hex.EncodeToString(h.Sum(b[:0]))
+}
+
+// HashJSON decodes data as Python's json.loads would ([Decode]) and hashes
+// the result.
+func HashJSON(data []byte, opts ...Option) (string, error) {
+	v, err := Decode(data)
+	if err != nil {
+		return "", err
+	}
+	return Hash(v, opts...)
+}
+
+// Canonical returns the exact bytes [Hash] hashes: the normalised value,
+// excluded top-level keys dropped, as compact, key-sorted, ASCII-only JSON.
+func Canonical(v any, opts ...Option) ([]byte, error) {
+	c := canon{cfg: configFor(opts), style: pyjson.Compact}
+	if err := c.top(v); err != nil {
+		return nil, err
+	}
+	return c.buf, nil
+}
+
+// Decode parses data as Python's json.loads does, keeping numbers exact
+// and accepting NaN, Infinity and -Infinity; see the package
+// documentation for how each Python value is represented.
+func Decode(data []byte) (any, error) {
+	v, err := pyjson.Decode(data)
+	if err != nil {
+		return nil, fmt.Errorf("dbhash: %w", err)
+	}
+	return v, nil
+}

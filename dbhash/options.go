@@ -1,0 +1,59 @@
+package dbhash
+
+// Option configures hashing and normalisation.
+type Option func(*config)
+
+type config struct {
+	excluded map[string]bool
+	oil      map[string]bool
+}
+
+// DefaultExcludedKeys returns the top-level keys left out of the hash by
+// default: "session", as in the Python original.
+func DefaultExcludedKeys() []string { return []string{"session"} }
+
+// DefaultOrderIndependentFields returns the field names whose list values
+// are compared and hashed without regard to order, as in the Python
+// original.
+func DefaultOrderIndependentFields() []string {
+	return []string{"standby_list", "notifications", "bookings", "system_accounts", "group_memberships", "asset_recoveries"}
+}
+
+var defaultConfig = newConfig(nil)
+
+func newConfig(opts []Option) *config {
+	c := &config{excluded: set(DefaultExcludedKeys()), oil: set(DefaultOrderIndependentFields())}
+	for _, o := range opts {
+		o(c)
+	}
+	return c
+}
+
+func configFor(opts []Option) *config {
+	if len(opts) == 0 {
+		return defaultConfig
+	}
+	return newConfig(opts)
+}
+
+// WithExcludedKeys replaces the set of top-level keys left out of the hash
+// (default: [DefaultExcludedKeys]). Keys are only dropped from a top-level
+// object, never from nested ones.
+func WithExcludedKeys(keys ...string) Option {
+	return func(c *config) { c.excluded = set(keys) }
+}
+
+// WithOrderIndependentFields replaces the set of field names whose list
+// values are sorted before hashing and diffing (default:
+// [DefaultOrderIndependentFields]).
+func WithOrderIndependentFields(fields ...string) Option {
+	return func(c *config) { c.oil = set(fields) }
+}
+
+func set(keys []string) map[string]bool {
+	m := make(map[string]bool, len(keys))
+	for _, k := range keys {
+		m[k] = true
+	}
+	return m
+}

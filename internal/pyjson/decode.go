@@ -1,0 +1,405 @@
+package pyjson
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"unicode/utf8"
+)
+
+// ErrSyntax is wrapped by every decoding error.
+var ErrSyntax = errors.New("pyjson: invalid JSON")
+
+// SyntaxError reports where decoding failed.
+type SyntaxError struct {
+	Offset int    // byte offset in the input
+	Msg    string // what was wrong
+}
+
+func (e *SyntaxError) Error() string {
+	return fmt.Sprintf("pyjson: invalid JSON at offset %d: %s", e.Offset, e.Msg)
+}
+
+// Unwrap makes errors.Is(err, ErrSyntax) hold.
+func (e *SyntaxError) Unwrap() error { return ErrSyntax }
+
+// Decode parses data as Python's json.loads parses UTF-8 bytes. Objects
+// become map[string]any, arrays []any, numbers json.Number (exact text),
+// NaN/Infinity/-Infinity float64. A leading UTF-8 byte-order mark is
+// skipped, as Python does for bytes input. Escaped lone surrogates and raw
+// WTF-8 surrogates are kept as WTF-8. Nesting deeper than MaxDepth is an
+// error (Python gives up earlier, at its recursion limit).
+func Decode(data []byte) (any, error) {
+	d := decoder{data: data}
+	if len(data) >= 3 && data[0] == 0xef && data[1] == 0xbb && data[2] == 0xbf {
+		d.pos = 3
+	}
+	d.skipSpace()
+	v, err := d.value(0)
+	if err != nil {
+		return nil, err
+	}
+	d.skipSpace()
+	if d.pos != len(d.data) {
+		return nil, d.fail("extra data after the JSON value")
+	}
+	return v, nil
+}
+
+type decoder struct {
+	data []byte
+	pos  int
+	buf  []byte // scratch for strings with escapes
+	// Interning: DBs repeat their field names and many short values
+	// thousands of times. Sharing one copy of each saves memory and keeps
+	// what a hash walk touches in cache.
+	keys   map[string]string
+	values map[string]any // short strings and numbers, boxed once
+}
+
+// internLimit is the longest string value that is interned.
+const internLimit = 32
+
+func (d *decoder) internKey(b []byte) string {
+	if s, ok := d.keys[string(b)]; ok {
+		return s
+	}
+	if d.keys == nil {
+		d.keys = make(map[string]string)
+	}
+	s := string(b)
+	d.keys[s] = s
+	return s
+}
+
+// internValue returns the boxed value for text b (a string value when
+// number is false, a json.Number when true), shared with earlier equal
+// values.
+func (d *decoder) internValue(b []byte, number bool) any {
+	if len(b) > internLimit {
+		if number {
+			return json.Number(b)
+		}
+		return string(b)
+	}
+	key := b
+	if number {
+		// Numbers and strings of the same text must not share a box.
+		key = append(append(d.buf[:0], 0), b...)
+		d.buf = key
+	}
+	if v, ok := d.values[string(key)]; ok {
+		return v
+	}
+	if d.values == nil {
+		d.values = make(map[string]any)
+	}
+	var v any
+	if number {
+		v = json.Number(b)
+	} else {
+		v = string(b)
+	}
+	d.values[string(key)] = v
+	return v
+}
+
+func (d *decoder) fail(msg string) error { return &SyntaxError{Offset: d.pos, Msg: msg} }
+
+func (d *decoder) skipSpace() {
+	for d.pos < len(d.data) {
+		switch d.data[d.pos] {
+		case ' ', '\t', '\n', '\r':
+			d.pos++
+		default:
+			return
+		}
+	}
+}
+
+func (d *decoder) value(depth int) (any, error) {
+	if depth > MaxDepth {
+		return nil, d.fail(fmt.Sprintf("nesting deeper than %d", MaxDepth))
+	}
+	if d.pos >= len(d.data) {
+		return nil, d.fail("expecting value")
+	}
+	switch c := d.data[d.pos]; {
+	case c == '{':
+		return d.object(depth)
+	case c == '[':
+		return d.array(depth)
+	case c == '"':
+		b, err := d.stringBytes()
+		if err != nil {
+			return nil, err
+		}
+		return d.internValue(b, false), nil
+	case c == '-' || c >= '0' && c <= '9':
+		if c == '-' && d.hasPrefix("-Infinity") {
+			d.pos += len("-Infinity")
+			return math.Inf(-1), nil
+		}
+		return d.number()
+	case d.hasPrefix("true"):
+		d.pos += 4
+		return true, nil
+	case d.hasPrefix("false"):
+		d.pos += 5
+		return false, nil
+	case d.hasPrefix("null"):
+		d.pos += 4
+		return nil, nil
+	case d.hasPrefix("NaN"):
+		d.pos += 3
+		return math.NaN(), nil
+	case d.hasPrefix("Infinity"):
+		d.pos += 8
+		return math.Inf(1), nil
+	}
+	return nil, d.fail("expecting value")
+}
+
+func (d *decoder) hasPrefix(p string) bool {
+	return len(d.data)-d.pos >= len(p) && string(d.data[d.pos:d.pos+len(p)]) == p
+}
+
+func (d *decoder) object(depth int) (any, error) {
+	d.pos++ // {
+	m := make(map[string]any)
+	d.skipSpace()
+	if d.pos < len(d.data) && d.data[d.pos] == '}' {
+		d.pos++
+		return m, nil
+	}
+	for {
+		if d.pos >= len(d.data) || d.data[d.pos] != '"' {
+			return nil, d.fail("expecting property name enclosed in double quotes")
+		}
+		k, err := d.stringBytes()
+		if err != nil {
+			return nil, err
+		}
+		key := d.internKey(k)
+		d.skipSpace()
+		if d.pos >= len(d.data) || d.data[d.pos] != ':' {
+			return nil, d.fail("expecting ':' delimiter")
+		}
+		d.pos++
+		d.skipSpace()
+		v, err := d.value(depth + 1)
+		if err != nil {
+			return nil, err
+		}
+		m[key] = v
+		d.skipSpace()
+		if d.pos >= len(d.data) {
+			return nil, d.fail("expecting ',' delimiter")
+		}
+		switch d.data[d.pos] {
+		case ',':
+			d.pos++
+			d.skipSpace()
+		case '}':
+			d.pos++
+			return m, nil
+		default:
+			return nil, d.fail("expecting ',' delimiter")
+		}
+	}
+}
+
+func (d *decoder) array(depth int) (any, error) {
+	d.pos++ // [
+	a := make([]any, 0, 4)
+	d.skipSpace()
+	if d.pos < len(d.data) && d.data[d.pos] == ']' {
+		d.pos++
+		return a, nil
+	}
+	for {
+		v, err := d.value(depth + 1)
+		if err != nil {
+			return nil, err
+		}
+		a = append(a, v)
+		d.skipSpace()
+		if d.pos >= len(d.data) {
+			return nil, d.fail("expecting ',' delimiter")
+		}
+		switch d.data[d.pos] {
+		case ',':
+			d.pos++
+			d.skipSpace()
+		case ']':
+			d.pos++
+			return a, nil
+		default:
+			return nil, d.fail("expecting ',' delimiter")
+		}
+	}
+}
+
+// number scans -?(0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)? as Python's scanner
+// does: the longest match, leaving anything after it to the caller.
+func (d *decoder) number() (any, error) {
+	s := d.pos
+	p := d.pos
+	digits := func() int {
+		n := 0
+		for p < len(d.data) && d.data[p] >= '0' && d.data[p] <= '9' {
+			p++
+			n++
+		}
+		return n
+	}
+	if d.data[p] == '-' {
+		p++
+	}
+	switch {
+	case p < len(d.data) && d.data[p] == '0':
+		p++
+	case p < len(d.data) && d.data[p] >= '1' && d.data[p] <= '9':
+		digits()
+	default:
+		d.pos = p
+		return nil, d.fail("expecting value")
+	}
+	if p+1 < len(d.data) && d.data[p] == '.' && d.data[p+1] >= '0' && d.data[p+1] <= '9' {
+		p++
+		digits()
+	}
+	if p < len(d.data) && (d.data[p] == 'e' || d.data[p] == 'E') {
+		q := p
+		p++
+		if p < len(d.data) && (d.data[p] == '+' || d.data[p] == '-') {
+			p++
+		}
+		if digits() == 0 {
+			p = q // not an exponent: Python's regex stops before the 'e'
+		}
+	}
+	d.pos = p
+	return d.internValue(d.data[s:p], true), nil
+}
+
+// stringBytes decodes a JSON string at d.pos (on the opening quote). The
+// bytes returned are only valid until the next call.
+func (d *decoder) stringBytes() ([]byte, error) {
+	d.pos++ // opening quote
+	start := d.pos
+	// Fast path: no escapes, ASCII only.
+	for p := start; p < len(d.data); p++ {
+		c := d.data[p]
+		if c == '"' {
+			d.pos = p + 1
+			return d.data[start:p], nil
+		}
+		if c == '\\' || c < 0x20 || c >= utf8.RuneSelf {
+			break
+		}
+	}
+	b := d.buf[:0]
+	p := start
+	for {
+		if p >= len(d.data) {
+			d.pos = start - 1
+			return nil, d.fail("unterminated string")
+		}
+		c := d.data[p]
+		switch {
+		case c == '"':
+			d.pos = p + 1
+			d.buf = b
+			return b, nil
+		case c < 0x20:
+			d.pos = p
+			return nil, d.fail("invalid control character in string")
+		case c == '\\':
+			var err error
+			if b, p, err = d.escape(b, p); err != nil {
+				return nil, err
+			}
+		case c < utf8.RuneSelf:
+			b = append(b, c)
+			p++
+		default:
+			r, size := utf8.DecodeRune(d.data[p:])
+			if r == utf8.RuneError && size == 1 {
+				if _, ok := surrogateAt(string(d.data[p:min(p+3, len(d.data))]), 0); !ok {
+					d.pos = p
+					return nil, d.fail("invalid UTF-8")
+				}
+				size = 3 // a raw WTF-8 surrogate: Python decodes with surrogatepass
+			}
+			b = append(b, d.data[p:p+size]...)
+			p += size
+		}
+	}
+}
+
+// escape decodes the escape sequence at p (on the backslash).
+func (d *decoder) escape(b []byte, p int) ([]byte, int, error) {
+	if p+1 >= len(d.data) {
+		d.pos = p
+		return b, p, d.fail("unterminated string")
+	}
+	switch d.data[p+1] {
+	case '"':
+		return append(b, '"'), p + 2, nil
+	case '\\':
+		return append(b, '\\'), p + 2, nil
+	case '/':
+		return append(b, '/'), p + 2, nil
+	case 'b':
+		return append(b, '\b'), p + 2, nil
+	case 'f':
+		return append(b, '\f'), p + 2, nil
+	case 'n':
+		return append(b, '\n'), p + 2, nil
+	case 'r':
+		return append(b, '\r'), p + 2, nil
+	case 't':
+		return append(b, '\t'), p + 2, nil
+	case 'u':
+		r, ok := hex4(d.data, p+2)
+		if !ok {
+			d.pos = p
+			return b, p, d.fail("invalid \\uXXXX escape")
+		}
+		p += 6
+		if r >= 0xd800 && r <= 0xdbff && p+1 < len(d.data) && d.data[p] == '\\' && d.data[p+1] == 'u' {
+			if lo, ok := hex4(d.data, p+2); ok && lo >= 0xdc00 && lo <= 0xdfff {
+				return utf8.AppendRune(b, 0x10000+(r-0xd800)<<10+(lo-0xdc00)), p + 6, nil
+			}
+		}
+		if r >= 0xd800 && r <= 0xdfff {
+			return AppendSurrogate(b, r), p, nil
+		}
+		return utf8.AppendRune(b, r), p, nil
+	}
+	d.pos = p
+	return b, p, d.fail("invalid \\escape")
+}
+
+func hex4(data []byte, p int) (rune, bool) {
+	if p+4 > len(data) {
+		return 0, false
+	}
+	var r rune
+	for _, c := range data[p : p+4] {
+		r <<= 4
+		switch {
+		case c >= '0' && c <= '9':
+			r |= rune(c - '0')
+		case c >= 'a' && c <= 'f':
+			r |= rune(c - 'a' + 10)
+		case c >= 'A' && c <= 'F':
+			r |= rune(c - 'A' + 10)
+		default:
+			return 0, false
+		}
+	}
+	return r, true
+}
