@@ -25,9 +25,10 @@
 //   - [github.com/voiceeval/schematools/registry]: one generic per-domain
 //     registry with a default-domain fallback and duplicate detection, and
 //     tool factories that build a scenario's tool set from its spec.
-//   - dbhash, replay, rtvi and calltest: the canonical DB hash, gold
-//     replay, the RTVI client-message handlers and tool-call tests. They
-//     are being built in this order.
+//   - [github.com/voiceeval/schematools/dbhash]: the canonical DB hash and
+//     structured diff, byte-identical to the Python original's, and fast.
+//   - replay, rtvi and calltest: gold replay, the RTVI client-message
+//     handlers and tool-call tests. They are being built in this order.
 //   - examples/: a coffee-shop domain with a runnable quickstart
 //     (go run ./examples/quickstart), and later the tau2-bench ports.
 //

@@ -1,0 +1,242 @@
+package dbhash
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/voiceeval/schematools/internal/pyjson"
+)
+
+// Kinds of [Change], as the Python original spells its "type" values. The
+// two object-level kinds have no "type" key in JSON.
+const (
+	KindNonDictTable       = "non_dict_table"       // a table that is not an object differs
+	KindRecords            = "records"              // an object table: records added, removed, modified
+	KindFields             = "fields"               // a record or nested object: fields added, removed, modified
+	KindTypeMismatch       = "type_mismatch"        // the two values have different Python types
+	KindListLengthMismatch = "list_length_mismatch" // two lists of different lengths
+	KindListDifferences    = "list_differences"     // two lists of one length whose items differ
+	KindValueMismatch      = "value_mismatch"       // two scalars of one type differ
+)
+
+// Diff is the structured difference between an expected and an actual DB,
+// shaped like the Python original's compute_db_diff. Tables are the DBs'
+// top-level keys (no key is excluded here, not even "session").
+type Diff struct {
+	TablesAdded    []string           // in actual only, sorted
+	TablesRemoved  []string           // in expected only, sorted
+	TablesModified map[string]*Change // in both, and different
+}
+
+// Change is one difference. Kind says which fields are set:
+//
+//   - KindNonDictTable, KindValueMismatch: Expected, Actual;
+//   - KindTypeMismatch: Expected, Actual, ExpectedType, ActualType;
+//   - KindListLengthMismatch: Expected, Actual, ExpectedLength, ActualLength;
+//   - KindListDifferences: Differences;
+//   - KindRecords, KindFields: Added, Removed (sorted keys), Modified.
+//
+// Expected and Actual are normalised values, except for KindNonDictTable,
+// which carries the raw tables as the Python original does.
+type Change struct {
+	Kind                         string
+	Expected, Actual             any
+	ExpectedType, ActualType     string
+	ExpectedLength, ActualLength int
+	Differences                  []ItemChange
+	Added, Removed               []string
+	Modified                     map[string]*Change
+}
+
+// ItemChange is the difference at one index of two lists.
+type ItemChange struct {
+	Index int
+	Diff  *Change
+}
+
+// Empty reports whether the two DBs compared equal.
+func (d Diff) Empty() bool {
+	return len(d.TablesAdded) == 0 && len(d.TablesRemoved) == 0 && len(d.TablesModified) == 0
+}
+
+// Compare returns the difference between the expected and the actual DB
+// with the semantics of the Python original's compute_db_diff:
+//
+//   - tables are compared by key; a table that is not an object on either
+//     side is compared raw with Python's == (so [1.0, 2] equals [1, 2.0]
+//     and true equals 1) and reported whole;
+//   - records and fields are normalised first ([Normalize]) and compared
+//     with Python's ==, so true and 1 (or false and 0) compare equal even
+//     though they hash differently — a quirk kept for parity;
+//   - lists under order-independent field names are compared sorted;
+//     otherwise lists of equal length are compared index by index.
+func Compare(expected, actual map[string]any, opts ...Option) Diff {
+	cfg := configFor(opts)
+	d := Diff{
+		TablesAdded:    missingFrom(expected, actual),
+		TablesRemoved:  missingFrom(actual, expected),
+		TablesModified: map[string]*Change{},
+	}
+	for _, table := range commonKeys(expected, actual) {
+		e, a := expected[table], actual[table]
+		em, eok := e.(map[string]any)
+		am, aok := a.(map[string]any)
+		if !eok || !aok {
+			if !pyEqual(e, a) {
+				d.TablesModified[table] = &Change{Kind: KindNonDictTable, Expected: e, Actual: a}
+			}
+			continue
+		}
+		if c := compareTable(em, am, cfg); c != nil {
+			d.TablesModified[table] = c
+		}
+	}
+	return d
+}
+
+func compareTable(expected, actual map[string]any, cfg *config) *Change {
+	c := &Change{
+		Kind:     KindRecords,
+		Added:    missingFrom(expected, actual),
+		Removed:  missingFrom(actual, expected),
+		Modified: map[string]*Change{},
+	}
+	for _, key := range commonKeys(expected, actual) {
+		e := normalize(expected[key], cfg, 0)
+		a := normalize(actual[key], cfg, 0)
+		if rc := compareValues(e, a, "", cfg); rc != nil {
+			c.Modified[key] = rc
+		}
+	}
+	if len(c.Added) == 0 && len(c.Removed) == 0 && len(c.Modified) == 0 {
+		return nil
+	}
+	return c
+}
+
+// compareValues compares two normalised values found under field.
+func compareValues(e, a any, field string, cfg *config) *Change {
+	if pyEqual(e, a) {
+		return nil
+	}
+	et, at := typeName(e), typeName(a)
+	if et != at {
+		return &Change{Kind: KindTypeMismatch, Expected: e, Actual: a, ExpectedType: et, ActualType: at}
+	}
+	switch x := e.(type) {
+	case map[string]any:
+		y := a.(map[string]any)
+		c := &Change{Kind: KindFields, Added: missingFrom(x, y), Removed: missingFrom(y, x), Modified: map[string]*Change{}}
+		for _, k := range commonKeys(x, y) {
+			if fc := compareValues(x[k], y[k], k, cfg); fc != nil {
+				c.Modified[k] = fc
+			}
+		}
+		if len(c.Added) == 0 && len(c.Removed) == 0 && len(c.Modified) == 0 {
+			return nil
+		}
+		return c
+	case []any:
+		y := a.([]any)
+		if cfg.oil[field] {
+			x, y = sortList(x, cfg, 0), sortList(y, cfg, 0)
+		}
+		if len(x) != len(y) {
+			return &Change{Kind: KindListLengthMismatch, Expected: x, Actual: y, ExpectedLength: len(x), ActualLength: len(y)}
+		}
+		var diffs []ItemChange
+		for i := range x {
+			if ic := compareValues(x[i], y[i], "", cfg); ic != nil {
+				diffs = append(diffs, ItemChange{Index: i, Diff: ic})
+			}
+		}
+		if diffs == nil {
+			return nil
+		}
+		return &Change{Kind: KindListDifferences, Differences: diffs}
+	}
+	return &Change{Kind: KindValueMismatch, Expected: e, Actual: a}
+}
+
+// missingFrom returns the keys of b that a lacks, sorted by code point.
+func missingFrom(a, b map[string]any) []string {
+	out := []string{}
+	for k := range b {
+		if _, ok := a[k]; !ok {
+			out = append(out, k)
+		}
+	}
+	slices.SortFunc(out, strings.Compare)
+	return out
+}
+
+// commonKeys returns the keys of both, sorted.
+func commonKeys(a, b map[string]any) []string {
+	var out []string
+	for k := range a {
+		if _, ok := b[k]; ok {
+			out = append(out, k)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// Tree returns the diff as the JSON tree the Python original returns, with
+// the same keys: {"tables_added", "tables_removed", "tables_modified"}.
+func (d Diff) Tree() map[string]any {
+	mods := make(map[string]any, len(d.TablesModified))
+	for k, c := range d.TablesModified {
+		mods[k] = c.Tree()
+	}
+	return map[string]any{
+		"tables_added":    strs(d.TablesAdded),
+		"tables_removed":  strs(d.TablesRemoved),
+		"tables_modified": mods,
+	}
+}
+
+// Tree returns the change as the Python original's dict.
+func (c *Change) Tree() map[string]any {
+	switch c.Kind {
+	case KindRecords, KindFields:
+		prefix := "records_"
+		if c.Kind == KindFields {
+			prefix = "fields_"
+		}
+		mods := make(map[string]any, len(c.Modified))
+		for k, m := range c.Modified {
+			mods[k] = m.Tree()
+		}
+		return map[string]any{prefix + "added": strs(c.Added), prefix + "removed": strs(c.Removed), prefix + "modified": mods}
+	case KindTypeMismatch:
+		return map[string]any{"type": c.Kind, "expected": c.Expected, "actual": c.Actual,
+			"expected_type": c.ExpectedType, "actual_type": c.ActualType}
+	case KindListLengthMismatch:
+		return map[string]any{"type": c.Kind, "expected": c.Expected, "actual": c.Actual,
+			"expected_length": c.ExpectedLength, "actual_length": c.ActualLength}
+	case KindListDifferences:
+		diffs := make([]any, len(c.Differences))
+		for i, d := range c.Differences {
+			diffs[i] = map[string]any{"index": d.Index, "diff": d.Diff.Tree()}
+		}
+		return map[string]any{"type": c.Kind, "differences": diffs}
+	}
+	return map[string]any{"type": c.Kind, "expected": c.Expected, "actual": c.Actual}
+}
+
+func strs(s []string) []any {
+	out := make([]any, len(s))
+	for i, v := range s {
+		out[i] = v
+	}
+	return out
+}
+
+// MarshalJSON writes [Diff.Tree] as Python's json.dumps(sort_keys=True)
+// would, with compact separators (floats in Python's repr, non-ASCII
+// escaped). A diff holding NaN or ±Infinity cannot be marshalled by
+// encoding/json, which rejects those literals.
+func (d Diff) MarshalJSON() ([]byte, error) {
+	return pyjson.Marshal(d.Tree(), pyjson.Compact)
+}
