@@ -113,7 +113,7 @@ func hashSegments(h hash.Hash, segs []segment, cfg *config, workers int) error {
 					return
 				}
 				s := &segs[i]
-				c.buf = segmentBufs.Get().([]byte)[:0]
+				c.buf = (*segmentBufs.Get().(*[]byte))[:0]
 				c.buf = append(c.buf, s.lit...)
 				var err error
 				for j := range s.pairs {
@@ -136,7 +136,8 @@ func hashSegments(h hash.Hash, segs []segment, cfg *config, workers int) error {
 		if firstErr == nil {
 			h.Write(results[i].buf)
 		}
-		segmentBufs.Put(results[i].buf) //nolint:staticcheck // a slice header is small
+		buf := results[i].buf
+		segmentBufs.Put(&buf)
 		results[i].buf = nil
 	}
 	wg.Wait()
@@ -145,7 +146,10 @@ func hashSegments(h hash.Hash, segs []segment, cfg *config, workers int) error {
 
 // segmentBufs recycles segment buffers across calls, so hashing a large DB
 // repeatedly allocates next to nothing.
-var segmentBufs = sync.Pool{New: func() any { return make([]byte, 0, 256<<10) }}
+var segmentBufs = sync.Pool{New: func() any {
+	b := make([]byte, 0, 256<<10)
+	return &b
+}}
 
 // parallelWorkers is how many goroutines hash one large DB.
 func parallelWorkers() int { return runtime.GOMAXPROCS(0) }
