@@ -9,9 +9,13 @@ import (
 	"github.com/voiceeval/schematools/internal/pyjson"
 )
 
-// pyEqual reports whether Python's == holds between two JSON values:
-// numbers compare by value across int, float and bool (True == 1 == 1.0),
-// NaN equals nothing, containers compare element by element.
+// Equal reports whether Python's == holds between two JSON values, as the
+// Python original compares DB records and tool arguments: numbers compare
+// by exact value across int, float, bool and json.Number (true == 1 ==
+// 1.0), NaN equals nothing, strings compare by bytes, objects and lists
+// element by element. Values are not normalised first.
+func Equal(a, b any) bool { return pyEqual(a, b) }
+
 func pyEqual(a, b any) bool {
 	switch x := a.(type) {
 	case nil:

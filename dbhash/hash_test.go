@@ -185,3 +185,27 @@ func TestParallelMatchesCanonical(t *testing.T) {
 	_, err = dbhash.Hash(db)
 	assert.ErrorIs(t, err, dbhash.ErrUnsupported)
 }
+
+func TestEqual(t *testing.T) {
+	tests := []struct {
+		a, b any
+		want bool
+	}{
+		{true, json.Number("1"), true},
+		{false, 0, true},
+		{true, 2, false},
+		{json.Number("1.0"), 1, true},
+		{json.Number("9007199254740993"), json.Number("9007199254740993.0"), false},
+		{math.NaN(), math.NaN(), false},
+		{math.Inf(1), json.Number("1e400"), true},
+		{"1", 1, false},
+		{nil, nil, true},
+		{nil, "None", false},
+		{map[string]any{"a": []any{1.0}}, map[string]any{"a": []any{int64(1)}}, true},
+		{map[string]any{"a": 1}, map[string]any{"b": 1}, false},
+		{[]any{1}, []any{1, 2}, false},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, dbhash.Equal(tt.a, tt.b), "%#v == %#v", tt.a, tt.b)
+	}
+}

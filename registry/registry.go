@@ -171,6 +171,15 @@ func (r *Registry[T]) Resolve(domain, name string) (T, Resolved, error) {
 	return zero, Resolved{}, nf
 }
 
+// Get returns the value registered under exactly (domain, name), with no
+// fallback to the default domain. An empty domain means [DefaultDomain].
+func (r *Registry[T]) Get(domain, name string) (T, bool) {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	e, ok := r.get(normDomain(domain), name)
+	return e.value, ok
+}
+
 func (r *Registry[T]) get(domain, name string) (entry[T], bool) {
 	b := r.domains[domain]
 	if b == nil {

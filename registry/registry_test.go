@@ -147,3 +147,17 @@ func TestConcurrentRegisterAndLookup(t *testing.T) {
 	wg.Wait()
 	assert.Len(t, r.All(), 8*200)
 }
+
+func TestGetHasNoFallback(t *testing.T) {
+	r := registry.New[int]()
+	require.NoError(t, r.Register("", "shared", 1))
+	require.NoError(t, r.Register("d", "own", 2))
+	v, ok := r.Get("d", "own")
+	assert.True(t, ok)
+	assert.Equal(t, 2, v)
+	_, ok = r.Get("d", "shared")
+	assert.False(t, ok, "Get never falls back to default")
+	v, ok = r.Get("", "shared")
+	assert.True(t, ok)
+	assert.Equal(t, 1, v)
+}

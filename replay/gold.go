@@ -1,0 +1,357 @@
+package replay
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync/atomic"
+	"time"
+
+	"github.com/voiceeval/schematools/dbhash"
+	"github.com/voiceeval/schematools/state"
+	"github.com/voiceeval/schematools/tool"
+)
+
+// Clock tells tools what time it is. Replays use a fixed clock so that a
+// replay gives the same hash on every day.
+type Clock func() time.Time
+
+// IDSource mints the ids tools would otherwise draw at random.
+type IDSource func() string
+
+// ReferenceDate is the "today" the tau2 reference hashes were produced
+// with: 2025-02-25.
+var ReferenceDate = time.Date(2025, time.February, 25, 0, 0, 0, 0, time.UTC)
+
+// FixedClock returns a clock that always says t.
+func FixedClock(t time.Time) Clock { return func() time.Time { return t } }
+
+// CounterIDs returns an id source yielding prefix + "1", prefix + "2", …;
+// it is safe for concurrent use.
+func CounterIDs(prefix string) IDSource {
+	var n atomic.Int64
+	return func() string { return fmt.Sprintf("%s%d", prefix, n.Add(1)) }
+}
+
+// Env is what a [ToolBuilder] gets for one replay: the states of the two
+// sides (User is nil for one-sided domains; both states share nothing),
+// and the clock and id source every tool must use.
+type Env struct {
+	Domain string
+	Agent  *state.Shared
+	User   *state.Shared
+	Clock  Clock
+	IDs    IDSource
+}
+
+// ToolBuilder builds the tools of one replay, bound to env's states. Tools
+// that act on the user side are bound to env.User, the others to
+// env.Agent.
+type ToolBuilder func(env Env) (ToolMap, error)
+
+// Scenario is everything a gold replay needs. DB and UserDB are never
+// modified: the replay works on deep copies.
+type Scenario struct {
+	Domain string
+	Task   Task
+	DB     map[string]any // the agent-side DB
+	UserDB map[string]any // the user-side DB; nil for one-sided domains
+	Tools  ToolBuilder
+	Init   *InitFuncs // initialisation functions; nil when the domain has none
+	Sync   SyncFunc   // cross-side sync; nil when the domain has none
+	// Appliers apply sync deltas; nil uses ApplyDottedPaths.
+	Appliers *Appliers
+	Clock    Clock    // nil means FixedClock(ReferenceDate)
+	IDs      IDSource // nil means CounterIDs("id-") for each replay
+	// TraceHashes hashes the DBs after every action (Step.DBHash), for
+	// comparing a replay step by step with a reference. It costs one hash
+	// per action.
+	TraceHashes bool
+	HashOptions []dbhash.Option
+}
+
+// Error kinds of a replay, as the Python reference reports them (plus
+// sync, for a failing sync applier, which Python only logs).
+const (
+	ErrorMissingTool = "missing_tool"
+	ErrorException   = "exception"
+	ErrorResult      = "error_result"
+	ErrorInit        = "init"
+	ErrorSync        = "sync"
+)
+
+// ReplayError is a problem a replay tolerated: it was recorded and the
+// replay went on.
+type ReplayError struct {
+	Index   int    `json:"index"` // the gold action's index; -1 for init and post-init sync
+	Name    string `json:"name"`
+	Kind    string `json:"kind"`
+	Message string `json:"message"`
+}
+
+// Step is the outcome of one gold action.
+type Step struct {
+	Index           int            `json:"index"`
+	ActionID        string         `json:"action_id"`
+	Name            string         `json:"name"`
+	Side            string         `json:"side"`
+	Arguments       map[string]any `json:"arguments"`
+	ToolFound       bool           `json:"tool_found"`
+	Result          any            `json:"result"` // the raw result
+	Err             string         `json:"error,omitempty"`
+	RecordsAppended int            `json:"records_appended"`
+	DBHash          string         `json:"db_hash_after,omitempty"`      // with TraceHashes
+	UserDBHash      string         `json:"user_db_hash_after,omitempty"` // with TraceHashes
+}
+
+// Result is a finished gold replay.
+type Result struct {
+	TaskID             string
+	DB                 map[string]any // the expected agent-side DB
+	UserDB             map[string]any // the expected user-side DB, for two-sided domains
+	DBHash             string
+	UserDBHash         string
+	PostInitDBHash     string
+	PostInitUserDBHash string
+	// Actions are the reference action records, each stamped with "side".
+	Actions []state.Action
+	Steps   []Step
+	Errors  []ReplayError
+	Init    []InitResult // agent side, then user side, when the task has init actions
+}
+
+// ErrNoTools means a scenario has no tool builder.
+var ErrNoTools = errors.New("replay: scenario has no tool builder")
+
+// Gold replays a task's gold actions through the scenario's tools and
+// returns the expected DB(s), step by step, in the reference order:
+//
+//  1. deep-copy the DB(s) and build the tool map on fresh states;
+//  2. run the initialisation actions — all agent-side ones, then all
+//     user-side ones — and sync once;
+//  3. for each gold action: pick the side from its requestor, invoke the
+//     tool by name (raw path), stamp "side" on the records it appended,
+//     and sync.
+//
+// A missing tool is recorded and skipped (no stamping, no sync); a tool
+// that fails or returns an error result is recorded and the replay goes
+// on. Gold returns an error only when the replay cannot start (no tool
+// builder, the builder fails, a DB does not hash) or ctx is done.
+func Gold(ctx context.Context, sc Scenario) (Result, error) {
+	res := Result{TaskID: sc.Task.ID, Actions: []state.Action{}, Steps: []Step{}, Errors: []ReplayError{}}
+	if sc.Tools == nil {
+		return res, ErrNoTools
+	}
+	env := Env{Domain: sc.Domain, Agent: state.New(), Clock: sc.Clock, IDs: sc.IDs}
+	if env.Clock == nil {
+		env.Clock = FixedClock(ReferenceDate)
+	}
+	if env.IDs == nil {
+		env.IDs = CounterIDs("id-")
+	}
+	agentDB := cloneDB(sc.DB)
+	env.Agent.SetDomain(sc.Domain)
+	env.Agent.SetDB(agentDB)
+	var userDB map[string]any
+	if sc.UserDB != nil {
+		userDB = cloneDB(sc.UserDB)
+		env.User = state.New()
+		env.User.SetDomain(sc.Domain)
+		env.User.SetDB(userDB)
+	}
+	tools, err := sc.Tools(env)
+	if err != nil {
+		return res, fmt.Errorf("replay: building the tools of task %s: %w", sc.Task.ID, err)
+	}
+
+	if inits := sc.Task.InitActions(); len(inits) > 0 {
+		var agentInits, userInits []InitAction
+		for _, a := range inits {
+			if sideOf(a.EnvType) == SideUser {
+				userInits = append(userInits, a)
+			} else {
+				agentInits = append(agentInits, a)
+			}
+		}
+		for _, group := range []struct {
+			actions []InitAction
+			st      *state.Shared
+		}{{agentInits, env.Agent}, {userInits, env.User}} {
+			if len(group.actions) == 0 {
+				continue
+			}
+			var r InitResult
+			if group.st == nil {
+				r = ApplyInit(sc.Init, sc.Domain, group.actions, nil)
+			} else {
+				_ = group.st.Update(func(db map[string]any) error {
+					r = ApplyInit(sc.Init, sc.Domain, group.actions, db)
+					return nil
+				})
+			}
+			res.Init = append(res.Init, r)
+			for _, msg := range r.Errors {
+				res.Errors = append(res.Errors, ReplayError{Index: -1, Name: "initialization", Kind: ErrorInit, Message: msg})
+			}
+		}
+	}
+	if err := runSync(sc, env, &res, -1); err != nil {
+		return res, err
+	}
+	if res.PostInitDBHash, res.PostInitUserDBHash, err = hashes(sc, env); err != nil {
+		return res, err
+	}
+
+	for i, a := range sc.Task.Actions() {
+		if err := ctx.Err(); err != nil {
+			return res, err
+		}
+		args := a.Arguments
+		if args == nil {
+			args = map[string]any{}
+		}
+		step := Step{Index: i, ActionID: a.ActionID, Name: a.Name, Side: a.Side(), Arguments: args}
+		t, ok := tools[a.Name]
+		if !ok {
+			res.Errors = append(res.Errors, ReplayError{Index: i, Name: a.Name, Kind: ErrorMissingTool,
+				Message: fmt.Sprintf("no tool named %q", a.Name)})
+			res.Steps = append(res.Steps, step)
+			continue
+		}
+		step.ToolFound = true
+		before := [2]int{env.Agent.ActionCount(), count(env.User)}
+		out, err := Invoke(ctx, t, state.Clone(args).(map[string]any))
+		step.Result = out
+		switch msg, isErr := errorResult(out); {
+		case err != nil:
+			step.Err = err.Error()
+			res.Errors = append(res.Errors, ReplayError{Index: i, Name: a.Name, Kind: ErrorException, Message: err.Error()})
+		case isErr:
+			res.Errors = append(res.Errors, ReplayError{Index: i, Name: a.Name, Kind: ErrorResult, Message: msg})
+		}
+		for j, st := range []*state.Shared{env.Agent, env.User} {
+			if st == nil {
+				continue
+			}
+			for _, rec := range st.Actions()[before[j]:] {
+				rec["side"] = step.Side
+				res.Actions = append(res.Actions, rec)
+				step.RecordsAppended++
+			}
+		}
+		if err := runSync(sc, env, &res, i); err != nil {
+			return res, err
+		}
+		if sc.TraceHashes {
+			if step.DBHash, step.UserDBHash, err = hashes(sc, env); err != nil {
+				return res, err
+			}
+		}
+		res.Steps = append(res.Steps, step)
+	}
+
+	res.DB = env.Agent.Snapshot()
+	if env.User != nil {
+		res.UserDB = env.User.Snapshot()
+	}
+	if res.DBHash, res.UserDBHash, err = hashes(sc, env); err != nil {
+		return res, err
+	}
+	return res, nil
+}
+
+func count(st *state.Shared) int {
+	if st == nil {
+		return 0
+	}
+	return st.ActionCount()
+}
+
+// cloneDB deep-copies a DB; a nil DB becomes an empty one.
+func cloneDB(db map[string]any) map[string]any {
+	if db == nil {
+		return map[string]any{}
+	}
+	return state.Clone(db).(map[string]any)
+}
+
+// runSync runs the scenario's sync, when it has one and both sides exist,
+// and applies the deltas to the DBs. Failures are recorded, not fatal.
+func runSync(sc Scenario, env Env, res *Result, index int) error {
+	if sc.Sync == nil || env.User == nil {
+		return nil
+	}
+	var agentDelta, userDelta map[string]any
+	var syncErr error
+	_ = env.Agent.Update(func(agentDB map[string]any) error {
+		return env.User.Update(func(userDB map[string]any) error {
+			agentDelta, userDelta, syncErr = callSync(sc.Sync, agentDB, userDB)
+			if syncErr != nil {
+				return nil
+			}
+			if err := ApplyDelta(sc.Appliers, sc.Domain, agentDB, agentDelta); err != nil {
+				syncErr = err
+			}
+			if err := ApplyDelta(sc.Appliers, sc.Domain, userDB, userDelta); err != nil && syncErr == nil {
+				syncErr = err
+			}
+			return nil
+		})
+	})
+	if syncErr != nil {
+		res.Errors = append(res.Errors, ReplayError{Index: index, Name: "sync", Kind: ErrorSync, Message: syncErr.Error()})
+	}
+	return nil
+}
+
+func callSync(f SyncFunc, agentDB, userDB map[string]any) (a, u map[string]any, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("sync panicked: %v", r)
+		}
+	}()
+	return f(agentDB, userDB)
+}
+
+// hashes returns the current hashes of both sides.
+func hashes(sc Scenario, env Env) (agent, user string, err error) {
+	_ = env.Agent.View(func(db map[string]any) error {
+		agent, err = dbhash.Hash(db, sc.HashOptions...)
+		return nil
+	})
+	if err != nil {
+		return "", "", fmt.Errorf("replay: hashing the agent DB: %w", err)
+	}
+	if env.User != nil {
+		_ = env.User.View(func(db map[string]any) error {
+			user, err = dbhash.Hash(db, sc.HashOptions...)
+			return nil
+		})
+		if err != nil {
+			return "", "", fmt.Errorf("replay: hashing the user DB: %w", err)
+		}
+	}
+	return agent, user, nil
+}
+
+// errorResult recognises the structured error results tools return as
+// values, and returns their message.
+func errorResult(v any) (string, bool) {
+	switch r := v.(type) {
+	case tool.FailureResult:
+		return r.Message, true
+	case tool.ValidationResult:
+		return r.Message, true
+	case tool.ErrorResult:
+		return r.Error, true
+	case map[string]any:
+		if r["status"] == tool.StatusError {
+			msg, _ := r["message"].(string)
+			return msg, true
+		}
+		if e, ok := r["error"]; ok && len(r) == 1 {
+			return fmt.Sprint(e), true
+		}
+	}
+	return "", false
+}

@@ -1,0 +1,54 @@
+package replay
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
+)
+
+// GoldAll replays scenarios on workers goroutines (GOMAXPROCS when workers
+// < 1), each on its own copies of the DBs, and returns the results in input
+// order. progress, when not nil, is called after each replay with the
+// number done so far and the total; calls never overlap. When ctx is done,
+// replays not yet started are skipped and ctx's error is returned. The
+// error of each failed replay is joined into the returned error, naming its
+// task; its Result holds what was done.
+func GoldAll(ctx context.Context, scenarios []Scenario, workers int, progress func(done, total int)) ([]Result, error) {
+	if workers < 1 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	results := make([]Result, len(scenarios))
+	errs := make([]error, len(scenarios))
+	var next, done atomic.Int64
+	var mu sync.Mutex // serialises progress calls
+	var wg sync.WaitGroup
+	for range min(workers, len(scenarios)) {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(scenarios) || ctx.Err() != nil {
+					return
+				}
+				r, err := Gold(ctx, scenarios[i])
+				results[i] = r
+				if err != nil {
+					errs[i] = fmt.Errorf("task %s: %w", scenarios[i].Task.ID, err)
+				}
+				n := int(done.Add(1))
+				if progress != nil {
+					mu.Lock()
+					progress(n, len(scenarios))
+					mu.Unlock()
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return results, err
+	}
+	return results, errors.Join(errs...)
+}

@@ -1,0 +1,90 @@
+package replay_test
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/voiceeval/schematools/replay"
+)
+
+// Checklist 74-83 (test_filtered_args): tau2 compare_args semantics.
+func TestFilterArgs(t *testing.T) {
+	args := map[string]any{"summary": "s", "user_id": "u1", "city": "NYC"}
+	assert.Equal(t, args, replay.FilterArgs(args, nil))
+	assert.Equal(t, map[string]any{}, replay.FilterArgs(args, []string{}))
+	assert.Equal(t, map[string]any{"user_id": "u1"}, replay.FilterArgs(args, []string{"user_id"}))
+	assert.Equal(t, map[string]any{"user_id": "u1", "city": "NYC"}, replay.FilterArgs(args, []string{"user_id", "city"}))
+	assert.Equal(t, map[string]any{"nonexistent": nil}, replay.FilterArgs(map[string]any{"user_id": "u1"}, []string{"nonexistent"}))
+}
+
+func TestMatchCompareArgs(t *testing.T) {
+	gold := func(name string, args map[string]any, compare []string) replay.Action {
+		return replay.Action{Name: name, Arguments: args, CompareArgs: compare}
+	}
+	tests := []struct {
+		name   string
+		gold   replay.Action
+		call   replay.Call
+		ok     bool
+		reason string
+	}{
+		{"name mismatch", gold("rebook", nil, nil), replay.Call{Name: "cancel"}, false, `name "cancel" is not "rebook"`},
+		{"all args equal", gold("search", map[string]any{"origin": "JFK"}, nil), replay.Call{Name: "search", Arguments: map[string]any{"origin": "JFK"}}, true, ""},
+		{"all args differ", gold("search", map[string]any{"origin": "JFK"}, nil), replay.Call{Name: "search", Arguments: map[string]any{"origin": "LAX"}}, false, `argument "origin" is "LAX", want "JFK"`},
+		{"empty compare matches any args", gold("transfer_to_human_agents", map[string]any{"summary": "a"}, []string{}), replay.Call{Name: "transfer_to_human_agents", Arguments: map[string]any{}}, true, ""},
+		{"empty compare never collapses to all", gold("transfer_to_human_agents", map[string]any{"summary": "a"}, []string{}), replay.Call{Name: "transfer_to_human_agents", Arguments: map[string]any{"summary": "b"}}, true, ""},
+		{"subset ignores others", gold("x", map[string]any{"user_id": "u1"}, []string{"user_id"}), replay.Call{Name: "x", Arguments: map[string]any{"user_id": "u1", "extra": 1}}, true, ""},
+		{"subset differs", gold("x", map[string]any{"user_id": "u1"}, []string{"user_id"}), replay.Call{Name: "x", Arguments: map[string]any{"user_id": "u2"}}, false, `argument "user_id" is "u2", want "u1"`},
+		{"numbers by value", gold("x", map[string]any{"n": json.Number("2")}, nil), replay.Call{Name: "x", Arguments: map[string]any{"n": 2.0}}, true, ""},
+		{"extra argument", gold("x", map[string]any{}, nil), replay.Call{Name: "x", Arguments: map[string]any{"n": 1}}, false, `argument "n" is not expected`},
+		{"missing argument", gold("x", map[string]any{"n": 1}, nil), replay.Call{Name: "x"}, false, `argument "n" is missing`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ok, reason := replay.MatchCompareArgs(tt.gold, tt.call)
+			assert.Equal(t, tt.ok, ok)
+			assert.Equal(t, tt.reason, reason)
+		})
+	}
+}
+
+func TestMatchRecords(t *testing.T) {
+	rec := func(name string, args map[string]any) map[string]any {
+		return map[string]any{"action_type": name, "name": name, "arguments": args, "side": "agent"}
+	}
+	reference := []map[string]any{
+		rec("refuel_data", map[string]any{"gb_amount": json.Number("2.0"), "line_id": "L1"}),
+		rec("toggle_roaming", map[string]any{}),
+	}
+	actual := []map[string]any{
+		rec("get_details", map[string]any{}),
+		rec("toggle_roaming", map[string]any{"extra": true}),
+		rec("refuel_data", map[string]any{"gb_amount": "2", "line_id": "L1", "note": "x"}),
+	}
+	rep := replay.MatchRecords(reference, actual, replay.MatchOptions{})
+	assert.True(t, rep.Matched, "%+v", rep)
+	assert.Equal(t, [][2]int{{0, 2}, {1, 1}}, rep.Pairs)
+
+	// Each actual record is used once; every miss has a reason.
+	rep = replay.MatchRecords([]map[string]any{reference[1], reference[1]}, actual, replay.MatchOptions{})
+	assert.False(t, rep.Matched)
+	assert.Equal(t, []replay.Mismatch{{Index: 1, Reason: `actual record 0: action_type: "get_details" is not "toggle_roaming"`}}, rep.Mismatches)
+
+	rep = replay.MatchRecords(reference, nil, replay.MatchOptions{})
+	assert.Len(t, rep.Mismatches, 2)
+	assert.Equal(t, "there are no actual records", rep.Mismatches[0].Reason)
+
+	// Scalars: numbers are close, true is 1, strings as Python's str().
+	near := replay.MatchRecords([]map[string]any{{"v": 1.0, "b": true, "s": "Hello, World", "n": nil}},
+		[]map[string]any{{"v": 1.000001, "b": json.Number("1"), "s": "hello world", "n": nil}}, replay.MatchOptions{IgnoreCase: true, IgnorePunctuation: true})
+	assert.True(t, near.Matched, "%+v", near)
+	far := replay.MatchRecords([]map[string]any{{"v": 1.0}}, []map[string]any{{"v": 1.1}}, replay.MatchOptions{})
+	assert.Equal(t, `actual record 0: v: 1.1 is not close to 1`, far.Mismatches[0].Reason)
+
+	// Lists are order-independent subsets.
+	lists := replay.MatchRecords([]map[string]any{{"l": []any{"b", "a"}}}, []map[string]any{{"l": []any{"a", "c", "b"}}}, replay.MatchOptions{})
+	assert.True(t, lists.Matched)
+	lists = replay.MatchRecords([]map[string]any{{"l": []any{"a", "a"}}}, []map[string]any{{"l": []any{"a"}}}, replay.MatchOptions{})
+	assert.Equal(t, `actual record 0: l: item 1 ("a") has no match`, lists.Mismatches[0].Reason)
+}

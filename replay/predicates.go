@@ -1,0 +1,117 @@
+package replay
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/voiceeval/schematools/dbhash"
+	"github.com/voiceeval/schematools/registry"
+)
+
+// Predicate checks a property of a DB (telecom: "mobile data is on").
+type Predicate func(db map[string]any, args map[string]any) (bool, error)
+
+// Predicates is a per-domain registry of DB-state predicates.
+type Predicates = registry.Registry[Predicate]
+
+// NewPredicates returns an empty predicate registry.
+func NewPredicates() *Predicates { return registry.New[Predicate](registry.WithKind("predicate")) }
+
+// Assertion is one DB-state assertion of a task (tau2's env_assertions).
+type Assertion struct {
+	EnvType     string         `json:"env_type"`
+	FuncName    string         `json:"func_name"`
+	Arguments   map[string]any `json:"arguments"`
+	AssertValue any            `json:"assert_value"`
+	Message     *string        `json:"message"`
+}
+
+// Verdict reports one evaluated assertion. Passed is false whenever Error
+// is set.
+type Verdict struct {
+	FuncName  string         `json:"func_name"`
+	Side      string         `json:"side"`
+	Arguments map[string]any `json:"arguments"`
+	Passed    bool           `json:"passed"`
+	Expected  any            `json:"expected"`
+	Actual    *bool          `json:"actual"`
+	Message   *string        `json:"message"`
+	Error     *string        `json:"error"`
+}
+
+// Evaluate checks one assertion against the DB of its side; it never
+// fails, it reports. The predicate's result passes when it equals the
+// assertion's assert_value with Python's == (so true equals 1).
+func Evaluate(preds *Predicates, domain string, a Assertion, agentDB, userDB map[string]any) Verdict {
+	side := sideOf(a.EnvType)
+	args := a.Arguments
+	if args == nil {
+		args = map[string]any{}
+	}
+	v := Verdict{FuncName: a.FuncName, Side: side, Arguments: args, Expected: a.AssertValue, Message: a.Message}
+	fail := func(msg string) Verdict { v.Error = &msg; return v }
+	var db map[string]any
+	switch side {
+	case SideUser:
+		db = userDB
+	case SideAgent:
+		db = agentDB
+	default:
+		return fail(fmt.Sprintf("Unknown side '%s'; expected 'user' or 'agent'.", side))
+	}
+	if db == nil {
+		which := "db"
+		if side == SideUser {
+			which = "user_db"
+		}
+		return fail(fmt.Sprintf("No %s DB available — scenario declared side='%s' but no %s was given.", side, side, which))
+	}
+	var p Predicate
+	ok := false
+	if preds != nil {
+		p, ok = preds.Get(domain, a.FuncName)
+	}
+	if !ok || p == nil {
+		var names []string
+		if preds != nil {
+			names = sortedCopy(preds.Names(domain))
+		}
+		return fail(fmt.Sprintf("No predicate '%s' registered under domain='%s'. Available: %s.", a.FuncName, domain, pyList(names)))
+	}
+	got, err := callPredicate(p, db, args)
+	if err != nil {
+		return fail("Predicate raised: " + err.Error())
+	}
+	v.Actual = &got
+	v.Passed = dbhash.Equal(got, expectedValue(a.AssertValue))
+	return v
+}
+
+// EvaluateAll evaluates assertions in order.
+func EvaluateAll(preds *Predicates, domain string, as []Assertion, agentDB, userDB map[string]any) []Verdict {
+	out := make([]Verdict, len(as))
+	for i, a := range as {
+		out[i] = Evaluate(preds, domain, a, agentDB, userDB)
+	}
+	return out
+}
+
+// expectedValue treats a missing assert_value as true, tau2's default.
+func expectedValue(v any) any {
+	if v == nil {
+		return true
+	}
+	if n, ok := v.(json.Number); ok {
+		return n
+	}
+	return v
+}
+
+func callPredicate(p Predicate, db, args map[string]any) (ok bool, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("panic: %v", r)
+		}
+	}()
+	return p(db, args)
+}

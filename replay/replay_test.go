@@ -1,0 +1,372 @@
+package replay_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/voiceeval/schematools/dbhash"
+	"github.com/voiceeval/schematools/replay"
+	"github.com/voiceeval/schematools/state"
+	"github.com/voiceeval/schematools/tool"
+)
+
+// The synthetic two-sided domain: the agent DB holds phone lines, the user
+// DB holds the user's phone; sync carries line status to the phone.
+
+var synthRecorder = tool.Recorder{ActionTypes: []string{"suspend_line", "toggle_airplane", "stamp_clock"}}
+
+type lineParams struct {
+	LineID string `json:"line_id"`
+}
+
+func synthTools(env replay.Env) (replay.ToolMap, error) {
+	suspend, err := tool.New("suspend_line", "Suspend a line.",
+		func(ctx context.Context, st *state.Shared, p lineParams) (any, error) {
+			var res any
+			err := st.Update(func(db map[string]any) error {
+				line, ok := db["lines"].(map[string]any)[p.LineID].(map[string]any)
+				if !ok {
+					res = tool.Failure("not_found", "Line "+p.LineID+" not found")
+					return nil
+				}
+				line["status"] = "Suspended"
+				res = map[string]any{"line_id": p.LineID, "status": "Suspended"}
+				return nil
+			})
+			if _, failed := res.(tool.FailureResult); err == nil && !failed {
+				synthRecorder.Record(ctx, st, state.NewAction("suspend_line", map[string]any{"line_id": p.LineID}, res))
+			}
+			return res, err
+		}, tool.WithState(env.Agent))
+	if err != nil {
+		return nil, err
+	}
+	airplane, err := tool.New("toggle_airplane", "Toggle airplane mode.",
+		func(ctx context.Context, st *state.Shared, _ struct{}) (any, error) {
+			var now bool
+			_ = st.Update(func(db map[string]any) error {
+				dev := db["device"].(map[string]any)
+				now = !dev["airplane"].(bool)
+				dev["airplane"] = now
+				return nil
+			})
+			synthRecorder.Record(ctx, st, state.NewAction("toggle_airplane", nil, map[string]any{"airplane": now}))
+			return "Airplane mode toggled.", nil
+		}, tool.WithState(env.User))
+	if err != nil {
+		return nil, err
+	}
+	find, err := tool.New("find_lines", "Find lines with a status.",
+		func(_ context.Context, st *state.Shared, p struct {
+			Status string `json:"status"`
+		}) ([]any, error) {
+			out := []any{}
+			_ = st.View(func(db map[string]any) error {
+				for id, l := range db["lines"].(map[string]any) {
+					if l.(map[string]any)["status"] == p.Status {
+						out = append(out, id)
+					}
+				}
+				return nil
+			})
+			return out, nil
+		}, tool.WithState(env.Agent))
+	if err != nil {
+		return nil, err
+	}
+	stamp, err := tool.New("stamp_clock", "Record the time and a fresh id.",
+		func(ctx context.Context, st *state.Shared, _ struct{}) (any, error) {
+			v := map[string]any{"at": env.Clock().Format("2006-01-02"), "id": env.IDs()}
+			_ = st.Update(func(db map[string]any) error { db["stamp"] = v; return nil })
+			synthRecorder.Record(ctx, st, state.NewAction("stamp_clock", nil, v))
+			return v, nil
+		}, tool.WithState(env.Agent))
+	if err != nil {
+		return nil, err
+	}
+	boom := &failing{}
+	m, err := replay.NewToolMap(suspend, find, stamp, boom)
+	if err != nil {
+		return nil, err
+	}
+	return m, m.Add(airplane)
+}
+
+// failing is a tool whose Execute fails, as a Python tool that raises.
+type failing struct{}
+
+func (*failing) Name() string               { return "explode" }
+func (*failing) Description() string        { return "Always fails." }
+func (*failing) Properties() map[string]any { return map[string]any{} }
+func (*failing) Required() []string         { return []string{} }
+func (*failing) Execute(context.Context, map[string]any) (any, error) {
+	return nil, errors.New("kaboom")
+}
+
+func synthSync(agentDB, userDB map[string]any) (map[string]any, map[string]any, error) {
+	status := agentDB["lines"].(map[string]any)["L1"].(map[string]any)["status"]
+	active := status == "Active"
+	if userDB["surroundings"].(map[string]any)["line_active"] == active {
+		return nil, nil, nil
+	}
+	return nil, map[string]any{"surroundings.line_active": active}, nil
+}
+
+func synthInit() *replay.InitFuncs {
+	r := replay.NewInitFuncs()
+	r.MustRegister("synth", "set_roaming", func(db, args map[string]any) error {
+		db["lines"].(map[string]any)["L1"].(map[string]any)["roaming"] = args["on"]
+		db["init_order"] = append(db["init_order"].([]any), "agent")
+		return nil
+	})
+	r.MustRegister("synth", "set_airplane", func(db, args map[string]any) error {
+		db["device"].(map[string]any)["airplane"] = args["on"]
+		return nil
+	})
+	r.MustRegister("synth", "broken", func(db, args map[string]any) error { return errors.New("cannot") })
+	return r
+}
+
+func synthDBs() (agent, user map[string]any) {
+	agent = map[string]any{
+		"lines":      map[string]any{"L1": map[string]any{"status": "Active", "roaming": false}, "L2": map[string]any{"status": "Suspended", "roaming": false}},
+		"init_order": []any{},
+	}
+	user = map[string]any{"device": map[string]any{"airplane": false}, "surroundings": map[string]any{"line_active": true}}
+	return agent, user
+}
+
+func ptr(s string) *string { return &s }
+
+func synthTask() replay.Task {
+	return replay.Task{
+		ID: "t1",
+		InitialState: &replay.InitialState{InitializationActions: []replay.InitAction{
+			{EnvType: "user", FuncName: "set_airplane", Arguments: map[string]any{"on": true}},
+			{EnvType: "assistant", FuncName: "set_roaming", Arguments: map[string]any{"on": true}},
+			{EnvType: "user", FuncName: "no_such_init"},
+		}},
+		EvaluationCriteria: &replay.EvaluationCriteria{Actions: []replay.Action{
+			{ActionID: "a0", Requestor: ptr("user"), Name: "toggle_airplane"},
+			{ActionID: "a1", Requestor: ptr("assistant"), Name: "suspend_line", Arguments: map[string]any{"line_id": "L1"}},
+			{ActionID: "a2", Name: "find_lines", Arguments: map[string]any{"status": "Nope"}},
+			{ActionID: "a3", Name: "not_a_tool"},
+			{ActionID: "a4", Name: "explode"},
+			{ActionID: "a5", Name: "suspend_line", Arguments: map[string]any{"line_id": "L9"}},
+			{ActionID: "a6", Name: "stamp_clock"},
+		}},
+	}
+}
+
+func synthScenario() replay.Scenario {
+	agent, user := synthDBs()
+	return replay.Scenario{
+		Domain: "synth", Task: synthTask(), DB: agent, UserDB: user,
+		Tools: synthTools, Init: synthInit(), Sync: synthSync, TraceHashes: true,
+	}
+}
+
+func TestGoldTwoSided(t *testing.T) {
+	sc := synthScenario()
+	res, err := replay.Gold(context.Background(), sc)
+	require.NoError(t, err)
+
+	// Init: agent side first, then user side; the unknown function is an
+	// error that does not stop the others.
+	require.Len(t, res.Init, 2)
+	assert.True(t, res.Init[0].Success)
+	assert.False(t, res.Init[1].Success)
+	assert.Equal(t, []string{"[action 1] No initialization function 'no_such_init' registered under domain='synth'. Available: ['broken', 'set_airplane', 'set_roaming']."}, res.Init[1].Errors)
+
+	// Side stamping follows the requestor; only write tools record.
+	sides := []string{}
+	names := []string{}
+	for _, a := range res.Actions {
+		sides = append(sides, a["side"].(string))
+		names = append(names, a.Name())
+	}
+	assert.Equal(t, []string{"toggle_airplane", "suspend_line", "stamp_clock"}, names)
+	assert.Equal(t, []string{"user", "agent", "agent"}, sides)
+
+	// The sync ran after suspend_line and reached the user side.
+	assert.Equal(t, false, res.UserDB["surroundings"].(map[string]any)["line_active"])
+	assert.Equal(t, false, res.UserDB["device"].(map[string]any)["airplane"], "init set it on, the action toggled it off")
+	assert.Equal(t, "Suspended", res.DB["lines"].(map[string]any)["L1"].(map[string]any)["status"])
+	assert.Equal(t, true, res.DB["lines"].(map[string]any)["L1"].(map[string]any)["roaming"])
+	assert.Equal(t, map[string]any{"at": "2025-02-25", "id": "id-1"}, res.DB["stamp"], "the fixed clock and the counter reach the tools")
+
+	// Raw results: a bare empty list stays a list.
+	require.Len(t, res.Steps, 7)
+	assert.Equal(t, []any{}, res.Steps[2].Result)
+	assert.False(t, res.Steps[3].ToolFound)
+
+	kinds := map[string]string{}
+	for _, e := range res.Errors {
+		kinds[e.Name+"/"+e.Kind] = e.Message
+	}
+	assert.Equal(t, map[string]string{
+		"initialization/init":       "[action 1] No initialization function 'no_such_init' registered under domain='synth'. Available: ['broken', 'set_airplane', 'set_roaming'].",
+		"not_a_tool/missing_tool":   `no tool named "not_a_tool"`,
+		"explode/exception":         "kaboom",
+		"suspend_line/error_result": "Line L9 not found",
+	}, kinds)
+
+	// Hashes are the dbhash of the final DBs; each step was traced.
+	h, err := dbhash.Hash(res.DB)
+	require.NoError(t, err)
+	assert.Equal(t, h, res.DBHash)
+	assert.Equal(t, res.DBHash, res.Steps[6].DBHash)
+	assert.NotEqual(t, res.PostInitDBHash, res.DBHash)
+	assert.NotEmpty(t, res.UserDBHash)
+}
+
+// Replaying never changes the scenario's DBs, and repeated replays agree.
+func TestGoldIsDeterministicAndIsolated(t *testing.T) {
+	sc := synthScenario()
+	agentBefore, _ := dbhash.Hash(sc.DB)
+	userBefore, _ := dbhash.Hash(sc.UserDB)
+	first, err := replay.Gold(context.Background(), sc)
+	require.NoError(t, err)
+	for range 5 {
+		again, err := replay.Gold(context.Background(), sc)
+		require.NoError(t, err)
+		assert.Equal(t, first.DBHash, again.DBHash)
+		assert.Equal(t, first.UserDBHash, again.UserDBHash)
+	}
+	agentAfter, _ := dbhash.Hash(sc.DB)
+	userAfter, _ := dbhash.Hash(sc.UserDB)
+	assert.Equal(t, agentBefore, agentAfter)
+	assert.Equal(t, userBefore, userAfter)
+
+	// Mutating a result does not reach the source either.
+	first.DB["lines"].(map[string]any)["L1"].(map[string]any)["status"] = "Gone"
+	assert.Equal(t, "Active", sc.DB["lines"].(map[string]any)["L1"].(map[string]any)["status"])
+}
+
+func TestGoldAll(t *testing.T) {
+	var scenarios []replay.Scenario
+	for range 64 {
+		scenarios = append(scenarios, synthScenario())
+	}
+	calls := 0
+	results, err := replay.GoldAll(context.Background(), scenarios, 8, func(done, total int) {
+		calls++
+		assert.Equal(t, 64, total)
+	})
+	require.NoError(t, err)
+	assert.Equal(t, 64, calls)
+	want, err := replay.Gold(context.Background(), synthScenario())
+	require.NoError(t, err)
+	for _, r := range results {
+		assert.Equal(t, want.DBHash, r.DBHash)
+		assert.Equal(t, want.UserDBHash, r.UserDBHash)
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err = replay.GoldAll(ctx, scenarios, 8, nil)
+	assert.ErrorIs(t, err, context.Canceled)
+}
+
+// Checklist items of test_gold_replay that hold outside a domain.
+func TestGoldReferenceBehaviour(t *testing.T) {
+	db := map[string]any{"users": map[string]any{"u1": map[string]any{"name": "Test"}}, "reservations": map[string]any{}}
+	builder := func(env replay.Env) (replay.ToolMap, error) {
+		mk := func(name string) tool.Tool {
+			type anyArgs struct{}
+			tl, err := tool.New(name, "Count calls.", func(ctx context.Context, st *state.Shared, _ anyArgs) (string, error) {
+				_ = st.Update(func(db map[string]any) error {
+					n, _ := db[name+"_calls"].(int)
+					db[name+"_calls"] = n + 1
+					return nil
+				})
+				tool.Recorder{ActionTypes: []string{name}}.Record(ctx, st, state.Action{"type": name, "action_type": name, "result": "ok"})
+				return "ok", nil
+			}, tool.WithState(env.Agent), tool.WithExtraArgs())
+			if err != nil {
+				panic(err)
+			}
+			return tl
+		}
+		return replay.NewToolMap(mk("rebook_flight"), mk("cancel_reservation"))
+	}
+	task := replay.Task{ID: "fake", EvaluationCriteria: &replay.EvaluationCriteria{Actions: []replay.Action{
+		{Name: "rebook_flight", Arguments: map[string]any{"user_id": "u1", "new_flight": "SK999"}},
+		{Name: "cancel_reservation", Requestor: ptr("assistant"), Arguments: map[string]any{"confirmation": "ABC123"}},
+	}}}
+	res, err := replay.Gold(context.Background(), replay.Scenario{Domain: "fake", Task: task, DB: db, Tools: builder})
+	require.NoError(t, err)
+	// 1, 3: both tools ran once, no user DB, records in order, both stamped agent.
+	assert.Equal(t, 1, res.DB["rebook_flight_calls"])
+	assert.Equal(t, 1, res.DB["cancel_reservation_calls"])
+	assert.Nil(t, res.UserDB)
+	require.Len(t, res.Actions, 2)
+	assert.Equal(t, []any{"rebook_flight", "cancel_reservation"}, []any{res.Actions[0]["type"], res.Actions[1]["type"]})
+	assert.Equal(t, []any{"agent", "agent"}, []any{res.Actions[0]["side"], res.Actions[1]["side"]})
+
+	// 5: a missing tool does not crash and records nothing.
+	task.EvaluationCriteria.Actions = []replay.Action{{Name: "tool_that_doesnt_exist"}}
+	res, err = replay.Gold(context.Background(), replay.Scenario{Domain: "fake", Task: task, DB: db, Tools: builder})
+	require.NoError(t, err)
+	assert.Empty(t, res.Actions)
+
+	// 7: no actions gives the initial DB.
+	task.EvaluationCriteria = nil
+	res, err = replay.Gold(context.Background(), replay.Scenario{Domain: "fake", Task: task, DB: db, Tools: builder})
+	require.NoError(t, err)
+	assert.Empty(t, res.Actions)
+	assert.Equal(t, "Test", res.DB["users"].(map[string]any)["u1"].(map[string]any)["name"])
+	initial, _ := dbhash.Hash(db)
+	assert.Equal(t, initial, res.DBHash)
+
+	_, err = replay.Gold(context.Background(), replay.Scenario{Task: task})
+	assert.ErrorIs(t, err, replay.ErrNoTools)
+}
+
+// Invoke returns raw shapes where Call wraps them.
+func TestInvokeIsRaw(t *testing.T) {
+	tl, err := tool.New("find", "Find.", func(context.Context, *state.Shared, struct{}) ([]any, error) { return []any{}, nil })
+	require.NoError(t, err)
+	raw, err := replay.Invoke(context.Background(), tl, nil)
+	require.NoError(t, err)
+	assert.Equal(t, []any{}, raw)
+	var live any
+	require.NoError(t, tool.Call(context.Background(), tl, nil, func(v any) error { live = v; return nil }))
+	assert.IsType(t, tool.EmptyListResult{}, live)
+
+	bad, err := replay.Invoke(context.Background(), tl, map[string]any{"x": 1})
+	require.NoError(t, err)
+	assert.IsType(t, tool.ValidationResult{}, bad, "the same argument checks as the live path")
+
+	_, err = replay.Invoke(context.Background(), &panicky{}, nil)
+	assert.ErrorContains(t, err, "panicked")
+}
+
+type panicky struct{ failing }
+
+func (*panicky) Execute(context.Context, map[string]any) (any, error) { panic("bug") }
+
+func TestTaskJSONKeepsUnknownFields(t *testing.T) {
+	in := `{"id":"7","description":{"purpose":"x"},"initial_state":null,"evaluation_criteria":{"actions":[{"action_id":"7_0","name":"get_user_details","arguments":{"user_id":"u1","n":12345678901234567890},"compare_args":[]}],"nl_assertions":["be nice"]},"annotations":null,"future_field":[1,2]}`
+	var task replay.Task
+	require.NoError(t, json.Unmarshal([]byte(in), &task))
+	assert.Equal(t, "7", task.ID)
+	require.Len(t, task.Actions(), 1)
+	a := task.Actions()[0]
+	assert.Equal(t, "agent", a.Side())
+	assert.Equal(t, []string{}, a.CompareArgs)
+	assert.Equal(t, json.Number("12345678901234567890"), a.Arguments["n"])
+	out, err := json.Marshal(task)
+	require.NoError(t, err)
+	assert.JSONEq(t, in, string(out))
+
+	var numeric replay.Task
+	require.NoError(t, json.Unmarshal([]byte(`{"id": 12}`), &numeric))
+	assert.Equal(t, "12", numeric.ID)
+	assert.Empty(t, numeric.Actions())
+	assert.Empty(t, numeric.InitActions())
+}

@@ -1,0 +1,180 @@
+package replay
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+)
+
+// Task is one benchmark task in tau2's tasks.json format. Fields the
+// replay does not use are kept verbatim in Raw, so a task read and written
+// back loses nothing.
+type Task struct {
+	ID                 string              `json:"id"`
+	InitialState       *InitialState       `json:"initial_state"`
+	EvaluationCriteria *EvaluationCriteria `json:"evaluation_criteria"`
+	// Raw holds every field of the task as it was read, including those
+	// above.
+	Raw map[string]json.RawMessage `json:"-"`
+}
+
+// InitialState is a task's starting point.
+type InitialState struct {
+	InitializationActions []InitAction `json:"initialization_actions"`
+}
+
+// InitAction is one initialisation function call. EnvType names the side
+// ("assistant" or "agent" for the agent DB, "user" for the user DB).
+type InitAction struct {
+	EnvType   string         `json:"env_type"`
+	FuncName  string         `json:"func_name"`
+	Arguments map[string]any `json:"arguments"`
+}
+
+// EvaluationCriteria are what a task is scored on.
+type EvaluationCriteria struct {
+	Actions       []Action    `json:"actions"`
+	EnvAssertions []Assertion `json:"env_assertions"`
+	NLAssertions  []string    `json:"nl_assertions"`
+}
+
+// Action is one gold action. Requestor "user" runs it on the user side;
+// anything else (usually "assistant", or absent) on the agent side.
+// CompareArgs is nil when absent or null (compare every argument), empty
+// for "name only", or the argument names to compare.
+type Action struct {
+	ActionID    string         `json:"action_id"`
+	Requestor   *string        `json:"requestor"`
+	Name        string         `json:"name"`
+	Arguments   map[string]any `json:"arguments"`
+	CompareArgs []string       `json:"compare_args"`
+}
+
+// Side returns the side the action runs on.
+func (a Action) Side() string {
+	if a.Requestor != nil && *a.Requestor == SideUser {
+		return SideUser
+	}
+	return SideAgent
+}
+
+// Actions returns the task's gold actions, or none.
+func (t Task) Actions() []Action {
+	if t.EvaluationCriteria == nil {
+		return nil
+	}
+	return t.EvaluationCriteria.Actions
+}
+
+// InitActions returns the task's initialisation actions, or none.
+func (t Task) InitActions() []InitAction {
+	if t.InitialState == nil {
+		return nil
+	}
+	return t.InitialState.InitializationActions
+}
+
+// UnmarshalJSON reads a task, keeping every field in Raw. The id may be a
+// JSON string or number.
+func (t *Task) UnmarshalJSON(data []byte) error {
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return err
+	}
+	type plain Task
+	var p plain
+	idRaw := raw["id"]
+	delete(raw, "id")
+	rest, err := json.Marshal(raw)
+	if err != nil {
+		return err
+	}
+	dec := json.NewDecoder(bytesReader(rest))
+	dec.UseNumber()
+	if err := dec.Decode(&p); err != nil {
+		return err
+	}
+	raw["id"] = idRaw
+	*t = Task(p)
+	t.Raw = raw
+	if len(idRaw) > 0 {
+		var id any
+		if err := json.Unmarshal(idRaw, &id); err != nil {
+			return err
+		}
+		switch v := id.(type) {
+		case string:
+			t.ID = v
+		case float64:
+			t.ID = string(idRaw)
+		default:
+			return fmt.Errorf("replay: task id %s is neither a string nor a number", idRaw)
+		}
+	}
+	return nil
+}
+
+// MarshalJSON writes the task back with every field it was read with.
+func (t Task) MarshalJSON() ([]byte, error) {
+	if t.Raw != nil {
+		return json.Marshal(t.Raw)
+	}
+	type plain Task
+	return json.Marshal(plain(t))
+}
+
+// LoadTasks reads a tau2 tasks.json file (a JSON array of tasks).
+func LoadTasks(path string) ([]Task, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("replay: %w", err)
+	}
+	var tasks []Task
+	if err := json.Unmarshal(data, &tasks); err != nil {
+		return nil, fmt.Errorf("replay: reading tasks %s: %w", path, err)
+	}
+	return tasks, nil
+}
+
+// Splits are the named task-id lists of a tau2 split_tasks.json file
+// ("train", "test", "base").
+type Splits map[string][]string
+
+// LoadSplits reads a tau2 split_tasks.json file.
+func LoadSplits(path string) (Splits, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("replay: %w", err)
+	}
+	var s Splits
+	if err := json.Unmarshal(data, &s); err != nil {
+		return nil, fmt.Errorf("replay: reading splits %s: %w", path, err)
+	}
+	return s, nil
+}
+
+// Select returns the tasks of the named split, in the split's order. An
+// unknown split, or an id with no task, is an error naming what exists.
+func (s Splits) Select(split string, tasks []Task) ([]Task, error) {
+	ids, ok := s[split]
+	if !ok {
+		names := make([]string, 0, len(s))
+		for k := range s {
+			names = append(names, k)
+		}
+		return nil, fmt.Errorf("replay: no split %q; available: %v", split, sortedCopy(names))
+	}
+	byID := make(map[string]Task, len(tasks))
+	for _, t := range tasks {
+		byID[t.ID] = t
+	}
+	out := make([]Task, 0, len(ids))
+	for _, id := range ids {
+		t, ok := byID[id]
+		if !ok {
+			return nil, fmt.Errorf("replay: split %q names task %q, which is not in the task list", split, id)
+		}
+		out = append(out, t)
+	}
+	return out, nil
+}
