@@ -27,8 +27,11 @@
 //     tool factories that build a scenario's tool set from its spec.
 //   - [github.com/voiceeval/schematools/dbhash]: the canonical DB hash and
 //     structured diff, byte-identical to the Python original's, and fast.
-//   - replay, rtvi and calltest: gold replay, the RTVI client-message
-//     handlers and tool-call tests. They are being built in this order.
+//   - [github.com/voiceeval/schematools/replay]: the raw-result invoke
+//     path, gold replay of benchmark tasks, initialisation functions, sync
+//     appliers, DB-state predicates and action matching.
+//   - rtvi and calltest: the RTVI client-message handlers and tool-call
+//     tests. They are being built in this order.
 //   - examples/: a coffee-shop domain with a runnable quickstart
 //     (go run ./examples/quickstart), and later the tau2-bench ports.
 //
