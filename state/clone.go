@@ -2,7 +2,10 @@ package state
 
 import (
 	"encoding/json"
+	"maps"
 	"reflect"
+	"runtime"
+	"sync"
 )
 
 // Clone returns a deep copy of a JSON-like value: maps with string keys,
@@ -33,14 +36,25 @@ func Clone(v any) any {
 	return cloneReflect(reflect.ValueOf(v)).Interface()
 }
 
-// cloneMap deep-copies a JSON object, keeping nil as nil.
+// cloneMap deep-copies a JSON object, keeping nil as nil. maps.Clone
+// copies the table wholesale, which is far cheaper than re-inserting every
+// key; only members holding containers are then replaced by their copies.
 func cloneMap(m map[string]any) map[string]any {
 	if m == nil {
 		return nil
 	}
-	out := make(map[string]any, len(m))
-	for k, e := range m {
-		out[k] = Clone(e)
+	if len(m) >= parallelCloneMin {
+		if w := runtime.GOMAXPROCS(0); w > 1 {
+			return cloneMapParallel(m, w)
+		}
+	}
+	out := maps.Clone(m)
+	for k, e := range out {
+		switch e.(type) {
+		case nil, string, bool, json.Number, float64, int, int64:
+		default:
+			out[k] = Clone(e)
+		}
 	}
 	return out
 }
@@ -82,4 +96,37 @@ func cloneElem(v reflect.Value, elem reflect.Type) reflect.Value {
 		return reflect.ValueOf(Clone(v.Interface()))
 	}
 	return cloneReflect(v)
+}
+
+// parallelCloneMin is the object size from which members are copied on
+// several goroutines: DB tables of hundreds of records and more.
+const parallelCloneMin = 128
+
+// cloneMapParallel copies a large object's members in 4w chunks, one
+// goroutine each (records differ in size, so more chunks than cores keeps
+// the cores busy), then assembles the copy on the calling goroutine: a map
+// must not be written concurrently.
+func cloneMapParallel(m map[string]any, w int) map[string]any {
+	keys := make([]string, 0, len(m))
+	vals := make([]any, 0, len(m))
+	for k, v := range m {
+		keys = append(keys, k)
+		vals = append(vals, v)
+	}
+	var wg sync.WaitGroup
+	chunk := (len(vals) + 4*w - 1) / (4 * w)
+	for start := 0; start < len(vals); start += chunk {
+		part := vals[start:min(start+chunk, len(vals))]
+		wg.Go(func() {
+			for i, v := range part {
+				part[i] = Clone(v)
+			}
+		})
+	}
+	wg.Wait()
+	out := make(map[string]any, len(m))
+	for i, k := range keys {
+		out[k] = vals[i]
+	}
+	return out
 }

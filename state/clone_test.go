@@ -2,6 +2,7 @@ package state_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -40,4 +41,17 @@ func TestCloneDoesNotShare(t *testing.T) {
 	out["t"].(map[string][]string)["k"][0] = "changed"
 	assert.Equal(t, "c", in["a"].([]any)[0].(map[string]any)["b"])
 	assert.Equal(t, "v", in["t"].(map[string][]string)["k"][0])
+}
+
+// Large objects are copied in parallel; the copy must still be complete
+// and independent.
+func TestCloneLargeObject(t *testing.T) {
+	big := map[string]any{}
+	for i := range 1000 {
+		big[fmt.Sprint(i)] = map[string]any{"n": i, "l": []any{i, map[string]any{"x": i}}}
+	}
+	c := state.Clone(big).(map[string]any)
+	assert.Equal(t, big, c)
+	c["7"].(map[string]any)["l"].([]any)[1].(map[string]any)["x"] = "changed"
+	assert.Equal(t, 7, big["7"].(map[string]any)["l"].([]any)[1].(map[string]any)["x"])
 }
