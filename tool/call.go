@@ -3,12 +3,12 @@ package tool
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"runtime/debug"
+
+	"github.com/voiceeval/schematools/internal/pyjson"
 )
 
 // CallOption configures [Call], [CallJSON] and the [Set] call methods.
@@ -121,24 +121,20 @@ func argsIssue(err error) Issue {
 	return Issue{Field: "", Error: err.Error(), Type: "json_invalid"}
 }
 
-// DecodeArgs decodes a model's raw tool arguments. Empty input and JSON
-// null mean no arguments (an empty map). Numbers decode as json.Number so
-// large integers stay exact. Malformed JSON, trailing data, nesting deeper
-// than encoding/json allows, and any top-level value other than an object
-// return an error wrapping [ErrInvalidArgs].
+// DecodeArgs decodes a model's raw tool arguments as the Python original's
+// json.loads does. Empty input and JSON null mean no arguments (an empty
+// map). Numbers decode as json.Number so large integers stay exact.
+// Malformed JSON, trailing data, nesting deeper than 10 000 levels, and any
+// top-level value other than an object return an error wrapping
+// [ErrInvalidArgs].
 func DecodeArgs(raw []byte) (map[string]any, error) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || string(raw) == "null" {
 		return map[string]any{}, nil
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
+	v, err := pyjson.Decode(raw)
+	if err != nil {
 		return nil, &argsError{issue: Issue{Error: "Invalid JSON: " + err.Error(), Type: "json_invalid"}, err: err}
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, &argsError{issue: Issue{Error: "Invalid JSON: trailing data after the arguments object", Type: "json_invalid"}}
 	}
 	m, ok := v.(map[string]any)
 	if !ok {
