@@ -12,11 +12,16 @@ import (
 // Equal reports whether Python's == holds between two JSON values, as the
 // Python original compares DB records and tool arguments: numbers compare
 // by exact value across int, float, bool and json.Number (true == 1 ==
-// 1.0), NaN equals nothing, strings compare by bytes, objects and lists
-// element by element. Values are not normalised first.
+// 1.0), strings compare by bytes, objects and lists element by element.
+// NaN is not equal to NaN — except inside objects and lists, where Python
+// compares by identity first and json.loads hands out one NaN object for
+// every NaN literal. Values are not normalised first.
 func Equal(a, b any) bool { return pyEqual(a, b) }
 
-func pyEqual(a, b any) bool {
+func pyEqual(a, b any) bool { return equal(a, b, false) }
+
+// equal is Python's ==; inside says whether a and b are container members.
+func equal(a, b any, inside bool) bool {
 	switch x := a.(type) {
 	case nil:
 		return b == nil
@@ -30,7 +35,7 @@ func pyEqual(a, b any) bool {
 		}
 		for k, xv := range x {
 			yv, ok := y[k]
-			if !ok || !pyEqual(xv, yv) {
+			if !ok || !equal(xv, yv, true) {
 				return false
 			}
 		}
@@ -41,7 +46,7 @@ func pyEqual(a, b any) bool {
 			return false
 		}
 		for i := range x {
-			if !pyEqual(x[i], y[i]) {
+			if !equal(x[i], y[i], true) {
 				return false
 			}
 		}
@@ -49,6 +54,9 @@ func pyEqual(a, b any) bool {
 	}
 	na, okA := pyNumber(a)
 	nb, okB := pyNumber(b)
+	if inside && okA && okB && na.isFloat && nb.isFloat && math.IsNaN(na.f) && math.IsNaN(nb.f) {
+		return true // the same NaN object, compared by identity
+	}
 	return okA && okB && na.equal(nb)
 }
 

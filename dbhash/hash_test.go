@@ -209,3 +209,14 @@ func TestEqual(t *testing.T) {
 		assert.Equal(t, tt.want, dbhash.Equal(tt.a, tt.b), "%#v == %#v", tt.a, tt.b)
 	}
 }
+
+// Python compares container members by identity first, and json.loads
+// reuses one NaN object: NaN inside a list or object equals NaN.
+func TestEqualNaNInContainers(t *testing.T) {
+	assert.False(t, dbhash.Equal(math.NaN(), math.NaN()))
+	assert.True(t, dbhash.Equal([]any{math.NaN()}, []any{math.NaN()}))
+	assert.True(t, dbhash.Equal(map[string]any{"x": []any{math.NaN()}}, map[string]any{"x": []any{math.NaN()}}))
+	d := dbhash.Compare(map[string]any{"t": map[string]any{"r": map[string]any{"x": math.NaN()}}},
+		map[string]any{"t": map[string]any{"r": map[string]any{"x": math.NaN()}}})
+	assert.True(t, d.Empty())
+}

@@ -159,7 +159,7 @@ func Gold(ctx context.Context, sc Scenario) (Result, error) {
 		env.User.SetDomain(sc.Domain)
 		env.User.SetDB(userDB)
 	}
-	tools, err := sc.Tools(env)
+	tools, err := buildTools(sc.Tools, env)
 	if err != nil {
 		return res, fmt.Errorf("replay: building the tools of task %s: %w", sc.Task.ID, err)
 	}
@@ -233,7 +233,10 @@ func Gold(ctx context.Context, sc Scenario) (Result, error) {
 			if st == nil {
 				continue
 			}
-			for _, rec := range st.Actions()[before[j]:] {
+			recs := st.Actions()
+			// A tool that cleared or replaced the log appended nothing we can
+			// tell apart: take what is there past the old length, if anything.
+			for _, rec := range recs[min(before[j], len(recs)):] {
 				rec["side"] = step.Side
 				res.Actions = append(res.Actions, rec)
 				step.RecordsAppended++
@@ -258,6 +261,16 @@ func Gold(ctx context.Context, sc Scenario) (Result, error) {
 		return res, err
 	}
 	return res, nil
+}
+
+// buildTools runs a tool builder, turning a panic into an error.
+func buildTools(b ToolBuilder, env Env) (m ToolMap, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			m, err = nil, fmt.Errorf("tool builder panicked: %v", r)
+		}
+	}()
+	return b(env)
 }
 
 func count(st *state.Shared) int {

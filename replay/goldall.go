@@ -12,7 +12,8 @@ import (
 // GoldAll replays scenarios on workers goroutines (GOMAXPROCS when workers
 // < 1), each on its own copies of the DBs, and returns the results in input
 // order. progress, when not nil, is called after each replay with the
-// number done so far and the total; calls never overlap. When ctx is done,
+// number done so far (1, 2, 3, … in that order) and the total; calls never
+// overlap. When ctx is done,
 // replays not yet started are skipped and ctx's error is returned. The
 // error of each failed replay is joined into the returned error, naming its
 // task; its Result holds what was done.
@@ -22,8 +23,9 @@ func GoldAll(ctx context.Context, scenarios []Scenario, workers int, progress fu
 	}
 	results := make([]Result, len(scenarios))
 	errs := make([]error, len(scenarios))
-	var next, done atomic.Int64
-	var mu sync.Mutex // serialises progress calls
+	var next atomic.Int64
+	var mu sync.Mutex // serialises progress calls and counts them
+	done := 0
 	var wg sync.WaitGroup
 	for range min(workers, len(scenarios)) {
 		wg.Go(func() {
@@ -37,12 +39,12 @@ func GoldAll(ctx context.Context, scenarios []Scenario, workers int, progress fu
 				if err != nil {
 					errs[i] = fmt.Errorf("task %s: %w", scenarios[i].Task.ID, err)
 				}
-				n := int(done.Add(1))
+				mu.Lock()
+				done++
 				if progress != nil {
-					mu.Lock()
-					progress(n, len(scenarios))
-					mu.Unlock()
+					progress(done, len(scenarios))
 				}
+				mu.Unlock()
 			}
 		})
 	}

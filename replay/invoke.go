@@ -60,13 +60,14 @@ func (m ToolMap) Add(tools ...tool.Tool) error {
 // when spec is nil. Map keys are the tools' names.
 func RegistryTools(reg *registry.Tools, domain string, spec map[string]map[string]any) ToolBuilder {
 	return func(env Env) (ToolMap, error) {
-		if spec == nil {
-			spec = map[string]map[string]any{}
+		names := spec
+		if names == nil {
+			names = map[string]map[string]any{}
 			for _, n := range reg.Names(domain) {
-				spec[n] = nil
+				names[n] = nil
 			}
 		}
-		set, err := reg.NewSet(domain, spec, registry.Deps{State: env.Agent})
+		set, err := reg.NewSet(domain, names, registry.Deps{State: env.Agent})
 		if err != nil {
 			return nil, err
 		}

@@ -193,7 +193,7 @@ func matchValue(ref, act any, opts MatchOptions) (bool, string) {
 	}
 	if rf, ok := pyFloat(ref); ok {
 		if af, ok := pyFloat(act); ok {
-			if math.Abs(rf-af) <= 1e-8+1e-5*math.Abs(af) {
+			if rf == af || math.Abs(rf-af) <= 1e-8+1e-5*math.Abs(af) {
 				return true, ""
 			}
 			return false, fmt.Sprintf("%s is not close to %s", jsonText(act), jsonText(ref))
@@ -224,12 +224,43 @@ func pyFloat(v any) (float64, bool) {
 	case int64:
 		return float64(x), true
 	case string:
-		s := strings.TrimSpace(strings.ReplaceAll(x, "_", ""))
-		f, err := strconv.ParseFloat(s, 64)
-		return f, s != "" && (err == nil || isRange(err))
+		return pyParseFloat(x)
 	}
 	return 0, false
 }
+
+// pyParseFloat accepts what Python's float(str) accepts: surrounding
+// whitespace, a decimal literal with single underscores between digits,
+// or inf, infinity and nan in any case, with an optional sign. Hex and Go
+// literal forms are refused.
+func pyParseFloat(s string) (float64, bool) {
+	s = strings.TrimFunc(s, unicode.IsSpace)
+	body := strings.TrimLeft(s, "+-")
+	if len(s)-len(body) > 1 || body == "" {
+		return 0, false
+	}
+	switch strings.ToLower(body) {
+	case "inf", "infinity", "nan":
+		f, err := strconv.ParseFloat(s, 64)
+		return f, err == nil
+	}
+	for i := 0; i < len(body); i++ {
+		c := body[i]
+		switch {
+		case c >= '0' && c <= '9', c == '.', c == 'e', c == 'E', c == '+', c == '-':
+		case c == '_':
+			if i == 0 || i == len(body)-1 || !isDigit(body[i-1]) || !isDigit(body[i+1]) {
+				return 0, false
+			}
+		default:
+			return 0, false
+		}
+	}
+	f, err := strconv.ParseFloat(strings.ReplaceAll(s, "_", ""), 64)
+	return f, err == nil || isRange(err)
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 func isRange(err error) bool {
 	ne, ok := err.(*strconv.NumError)

@@ -2,6 +2,7 @@ package replay_test
 
 import (
 	"encoding/json"
+	"math"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -87,4 +88,24 @@ func TestMatchRecords(t *testing.T) {
 	assert.True(t, lists.Matched)
 	lists = replay.MatchRecords([]map[string]any{{"l": []any{"a", "a"}}}, []map[string]any{{"l": []any{"a"}}}, replay.MatchOptions{})
 	assert.Equal(t, `actual record 0: l: item 1 ("a") has no match`, lists.Mismatches[0].Reason)
+}
+
+// Strings count as numbers exactly when Python's float() accepts them.
+func TestMatchPythonFloatStrings(t *testing.T) {
+	cases := []struct {
+		ref, act any
+		want     bool
+	}{
+		{" 1_000.5 ", 1000.5, true},
+		{"_1_", 1.0, false},
+		{"1__0", 10.0, false},
+		{"0x1p4", 16.0, false},
+		{"Infinity", "inf", true},
+		{math.Inf(1), math.Inf(1), true},
+		{"nan", "nan", false}, // np.isclose(nan, nan) is false
+	}
+	for _, c := range cases {
+		rep := replay.MatchRecords([]map[string]any{{"v": c.ref}}, []map[string]any{{"v": c.act}}, replay.MatchOptions{})
+		assert.Equal(t, c.want, rep.Matched, "%#v vs %#v", c.ref, c.act)
+	}
 }

@@ -9,6 +9,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/voiceeval/schematools/dbhash"
+	"github.com/voiceeval/schematools/examples/coffee"
+	"github.com/voiceeval/schematools/registry"
 	"github.com/voiceeval/schematools/replay"
 	"github.com/voiceeval/schematools/state"
 	"github.com/voiceeval/schematools/tool"
@@ -369,4 +371,56 @@ func TestTaskJSONKeepsUnknownFields(t *testing.T) {
 	assert.Equal(t, "12", numeric.ID)
 	assert.Empty(t, numeric.Actions())
 	assert.Empty(t, numeric.InitActions())
+}
+
+// RegistryTools is safe to share between concurrent replays.
+func TestGoldAllWithRegistryTools(t *testing.T) {
+	reg := registry.NewTools()
+	require.NoError(t, coffee.Register(reg))
+	builder := replay.RegistryTools(reg, coffee.Domain, nil)
+	var scenarios []replay.Scenario
+	for range 16 {
+		scenarios = append(scenarios, replay.Scenario{Domain: coffee.Domain, DB: coffee.DB(), Tools: builder,
+			Task: replay.Task{ID: "x", EvaluationCriteria: &replay.EvaluationCriteria{Actions: []replay.Action{{Name: "get_menu"}}}}})
+	}
+	var seen []int
+	results, err := replay.GoldAll(context.Background(), scenarios, 8, func(done, total int) { seen = append(seen, done) })
+	require.NoError(t, err)
+	assert.Len(t, results, 16)
+	for i, n := range seen {
+		assert.Equal(t, i+1, n, "progress counts up in order")
+	}
+}
+
+func TestGoldSurvivesHostileTools(t *testing.T) {
+	sc := synthScenario()
+	sc.Tools = func(replay.Env) (replay.ToolMap, error) { panic("builder bug") }
+	_, err := replay.Gold(context.Background(), sc)
+	assert.ErrorContains(t, err, "tool builder panicked")
+
+	// A tool that clears the action log mid-replay does not crash it.
+	sc = synthScenario()
+	sc.Tools = func(env replay.Env) (replay.ToolMap, error) {
+		m, err := synthTools(env)
+		if err != nil {
+			return nil, err
+		}
+		return m, m.Add(&clearing{st: env.Agent})
+	}
+	sc.Task.EvaluationCriteria.Actions = append(sc.Task.EvaluationCriteria.Actions, replay.Action{Name: "clear_log"})
+	res, err := replay.Gold(context.Background(), sc)
+	require.NoError(t, err)
+	assert.NotEmpty(t, res.Actions)
+}
+
+// clearing wipes its state's action log, as a careless tool might.
+type clearing struct {
+	failing
+	st *state.Shared
+}
+
+func (*clearing) Name() string { return "clear_log" }
+func (c *clearing) Execute(context.Context, map[string]any) (any, error) {
+	c.st.SetActions(nil)
+	return "cleared", nil
 }

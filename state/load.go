@@ -138,27 +138,40 @@ func classify(root, name string, err error) error {
 	return fmt.Errorf("state: load DB %q: %w", name, err)
 }
 
-// escapes reports whether name, resolved through symbolic links, lies
-// outside root.
+// escapes reports whether name, resolved through symbolic links (also
+// dangling ones, and chains of them), lies outside root.
 func escapes(root, name string) bool {
 	realRoot, err := filepath.EvalSymlinks(root)
 	if err != nil {
 		return false
 	}
-	target, err := filepath.EvalSymlinks(filepath.Join(root, filepath.FromSlash(name)))
-	if err != nil {
-		// A dangling link: look at where it points.
-		dest, lerr := os.Readlink(filepath.Join(root, filepath.FromSlash(name)))
-		if lerr != nil {
-			return false
+	p := filepath.Join(realRoot, filepath.FromSlash(name))
+	for range 40 { // the usual limit on link chains
+		if target, err := filepath.EvalSymlinks(p); err == nil {
+			return outside(realRoot, target)
+		}
+		// Resolve the parent, then follow the last element by hand: it is
+		// a dangling link (or missing).
+		dir, err := filepath.EvalSymlinks(filepath.Dir(p))
+		if err != nil {
+			return outside(realRoot, p)
+		}
+		p = filepath.Join(dir, filepath.Base(p))
+		dest, err := os.Readlink(p)
+		if err != nil {
+			return outside(realRoot, p)
 		}
 		if !filepath.IsAbs(dest) {
-			dest = filepath.Join(filepath.Dir(filepath.Join(realRoot, filepath.FromSlash(name))), dest)
+			dest = filepath.Join(dir, dest)
 		}
-		target = dest
+		p = dest
 	}
-	relp, err := filepath.Rel(realRoot, target)
-	return err != nil || !filepath.IsLocal(relp) && relp != "."
+	return true // a link loop: treat as unsafe
+}
+
+func outside(root, p string) bool {
+	rel, err := filepath.Rel(root, p)
+	return err != nil || rel != "." && !filepath.IsLocal(rel)
 }
 
 // jsonKind names the JSON type of a decoded value for error messages.

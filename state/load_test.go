@@ -139,3 +139,20 @@ func keys(m map[string]any) []string {
 	}
 	return out
 }
+
+// A chain of links whose end dangles outside the root is still an escape.
+func TestLoadDBLinkChainEscape(t *testing.T) {
+	outside := t.TempDir()
+	root := t.TempDir()
+	require.NoError(t, os.Symlink(filepath.Join(outside, "missing.json"), filepath.Join(root, "dang.json")))
+	require.NoError(t, os.Symlink("dang.json", filepath.Join(root, "chain.json")))
+	_, err := state.LoadDB(root, "chain")
+	assert.ErrorIs(t, err, state.ErrPathEscape)
+	_, err = state.LoadDB(root, "dang")
+	assert.ErrorIs(t, err, state.ErrPathEscape)
+
+	require.NoError(t, os.Symlink("loop_b.json", filepath.Join(root, "loop_a.json")))
+	require.NoError(t, os.Symlink("loop_a.json", filepath.Join(root, "loop_b.json")))
+	_, err = state.LoadDB(root, "loop_a")
+	assert.Error(t, err)
+}

@@ -1,6 +1,7 @@
 package tool
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -27,6 +28,7 @@ const (
 	kindStruct
 	kindPtr
 	kindUnmarshaler // implements json.Unmarshaler through a pointer
+	kindBytes       // []byte: a base64 string
 )
 
 var (
@@ -66,6 +68,11 @@ func compileSpec(t reflect.Type) (*spec, error) {
 }
 
 func compile(t reflect.Type, active map[reflect.Type]bool) (*spec, error) {
+	if active[t] {
+		return nil, fmt.Errorf("%w %s: recursive types are not supported", errUnsupported, t)
+	}
+	active[t] = true
+	defer delete(active, t)
 	s := &spec{typ: t}
 	switch {
 	case t == numberType:
@@ -92,6 +99,10 @@ func compile(t reflect.Type, active map[reflect.Type]bool) (*spec, error) {
 	case reflect.Float32, reflect.Float64:
 		s.kind = kindFloat
 	case reflect.Slice:
+		if t.Elem().Kind() == reflect.Uint8 {
+			s.kind = kindBytes // base64 text, as encoding/json and the schema have it
+			return s, nil
+		}
 		elem, err := compile(t.Elem(), active)
 		if err != nil {
 			return nil, err
@@ -107,20 +118,12 @@ func compile(t reflect.Type, active map[reflect.Type]bool) (*spec, error) {
 		}
 		s.kind, s.elem, s.validated = kindMap, elem, elem.validated
 	case reflect.Pointer:
-		if active[t.Elem()] {
-			return nil, fmt.Errorf("%w %s: recursive types are not supported", errUnsupported, t)
-		}
 		elem, err := compile(t.Elem(), active)
 		if err != nil {
 			return nil, err
 		}
 		s.kind, s.elem, s.validated = kindPtr, elem, elem.validated
 	case reflect.Struct:
-		if active[t] {
-			return nil, fmt.Errorf("%w %s: recursive types are not supported", errUnsupported, t)
-		}
-		active[t] = true
-		defer delete(active, t)
 		s.kind = kindStruct
 		s.index = map[string]int{}
 		if err := s.addFields(t, nil, active); err != nil {
@@ -203,6 +206,8 @@ func typeIssue(k kind) (code, msg string) {
 		return "float_type", "Input should be a valid number"
 	case kindSlice:
 		return "list_type", "Input should be a valid list"
+	case kindBytes:
+		return "string_type", "Input should be a valid string"
 	default:
 		return "dict_type", "Input should be a valid dictionary"
 	}
@@ -310,7 +315,7 @@ func (b *binder) bindValue(dst reflect.Value, raw any, s *spec) {
 			b.mismatch(s.kind)
 			return
 		}
-		if math.IsInf(f, 0) || dst.OverflowFloat(f) {
+		if math.IsInf(f, 0) || math.IsNaN(f) || dst.OverflowFloat(f) {
 			b.fail("finite_number", "Input should be a finite number")
 			return
 		}
@@ -324,6 +329,18 @@ func (b *binder) bindValue(dst reflect.Value, raw any, s *spec) {
 		dst.SetString(string(n))
 	case kindSlice:
 		b.bindSlice(dst, raw, s)
+	case kindBytes:
+		text, ok := raw.(string)
+		if !ok {
+			b.mismatch(s.kind)
+			return
+		}
+		data, err := base64.StdEncoding.DecodeString(text)
+		if err != nil {
+			b.fail("bytes_type", "Input should be base64-encoded bytes")
+			return
+		}
+		dst.SetBytes(data)
 	case kindMap:
 		m, ok := raw.(map[string]any)
 		if !ok {

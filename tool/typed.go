@@ -111,6 +111,18 @@ func New[P, R any](name, description string, fn Func[P, R], opts ...Option) (*Ty
 	if t.schema, err = reflectParams(pt, s, t.cfg.allowExtra); err != nil {
 		return nil, fmt.Errorf("tool: %s: %w", name, err)
 	}
+	if s.validated {
+		// Catch misspelled or misplaced validate tags now, not on the first
+		// call: run the rules once on the zero value.
+		v := t.cfg.validator
+		if v == nil {
+			v = defaultValidator()
+		}
+		var zero P
+		if _, err := runValidator(v, &zero); err != nil {
+			return nil, fmt.Errorf("tool: %s: %w: %w", name, ErrInvalidParams, err)
+		}
+	}
 	return t, nil
 }
 

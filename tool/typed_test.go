@@ -348,3 +348,72 @@ func TestCustomValidatorRule(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []tool.Issue{{Field: "origin", Error: "Input failed the rule iata", Type: "iata"}}, res.(tool.ValidationResult).Details)
 }
+
+type recSlice []recSlice
+type recMap map[string]recMap
+
+type withRecursiveSlice struct {
+	L recSlice `json:"l"`
+}
+type withRecursiveMap struct {
+	M recMap `json:"m"`
+}
+
+// Recursive named slice and map types are constructor errors, not stack
+// overflows.
+func TestNewRejectsRecursiveContainers(t *testing.T) {
+	_, err := tool.New("n", "d", func(context.Context, *state.Shared, withRecursiveSlice) (any, error) { return nil, nil })
+	assert.ErrorIs(t, err, tool.ErrInvalidParams)
+	_, err = tool.New("n", "d", func(context.Context, *state.Shared, withRecursiveMap) (any, error) { return nil, nil })
+	assert.ErrorIs(t, err, tool.ErrInvalidParams)
+}
+
+// validate tags that do not fit a value (validator/v10 panics on them)
+// never crash a call; misspelled tags fail at construction.
+func TestValidatorPanicsAreContained(t *testing.T) {
+	type loose struct {
+		Value any `json:"value" validate:"oneof=a b"`
+	}
+	tl, err := tool.New("loose", "Loose.", func(context.Context, *state.Shared, loose) (string, error) { return "ok", nil })
+	if err != nil {
+		assert.ErrorIs(t, err, tool.ErrInvalidParams)
+		return
+	}
+	res, err := tl.Execute(context.Background(), map[string]any{"value": true})
+	require.NoError(t, err)
+	vr, ok := res.(tool.ValidationResult)
+	require.True(t, ok, "got %#v", res)
+	assert.Equal(t, "validator_error", vr.Details[0].Type)
+
+	type misspelled struct {
+		Name string `json:"name" validate:"minn=1"`
+	}
+	_, err = tool.New("typo", "Typo.", func(context.Context, *state.Shared, misspelled) (string, error) { return "ok", nil })
+	assert.ErrorIs(t, err, tool.ErrInvalidParams)
+}
+
+func TestBytesAndNonFiniteFloats(t *testing.T) {
+	type params struct {
+		Blob  []byte  `json:"blob"`
+		Ratio float64 `json:"ratio,omitempty"`
+	}
+	var got params
+	tl, err := tool.New("blob", "Blob.", func(_ context.Context, _ *state.Shared, p params) (string, error) { got = p; return "ok", nil })
+	require.NoError(t, err)
+	assert.Equal(t, map[string]any{"type": "string", "contentEncoding": "base64"}, tl.Properties()["blob"])
+
+	res, err := tl.Execute(context.Background(), map[string]any{"blob": "aGk="})
+	require.NoError(t, err)
+	assert.Equal(t, "ok", res)
+	assert.Equal(t, []byte("hi"), got.Blob)
+
+	for args, want := range map[string]tool.Issue{
+		`{"blob": "%%%"}`:            {Field: "blob", Error: "Input should be base64-encoded bytes", Type: "bytes_type"},
+		`{"blob": [1, 2]}`:           {Field: "blob", Error: "Input should be a valid string", Type: "string_type"},
+		`{"blob": "", "ratio": NaN}`: {Field: "ratio", Error: "Input should be a finite number", Type: "finite_number"},
+	} {
+		var d []any
+		require.NoError(t, tool.CallJSON(context.Background(), tl, []byte(args), func(v any) error { d = append(d, v); return nil }))
+		assert.Equal(t, []tool.Issue{want}, d[0].(tool.ValidationResult).Details, args)
+	}
+}

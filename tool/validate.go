@@ -39,8 +39,16 @@ func NewValidator() *validator.Validate {
 // runValidator applies the validate rules to the bound struct pointed to by
 // ptr and converts failures into issues. An error means the validator
 // itself could not run (a programmer error), not that the arguments failed.
-func runValidator(v *validator.Validate, ptr any) ([]Issue, error) {
-	err := v.Struct(ptr)
+func runValidator(v *validator.Validate, ptr any) (issues []Issue, err error) {
+	defer func() {
+		// validator/v10 panics on tags that do not fit the value's kind (a
+		// oneof on an interface holding a bool, a misspelled tag): a
+		// programmer error, reported as an error rather than a crash.
+		if r := recover(); r != nil {
+			issues, err = nil, fmt.Errorf("validate tags cannot be applied: %v", r)
+		}
+	}()
+	err = v.Struct(ptr)
 	if err == nil {
 		return nil, nil
 	}
