@@ -24,6 +24,74 @@ type Parameters struct {
 	Type       string         `json:"type"`
 	Properties map[string]any `json:"properties"`
 	Required   []string       `json:"required"`
+	// Order, when set, is the order in which Properties are written as
+	// JSON (keys it does not list follow, sorted). Models read schemas as
+	// text, so the declaration order of a parameters struct is kept.
+	Order []string `json:"-"`
+}
+
+// PropertyOrderer is implemented by tools whose properties have a natural
+// order, such as typed tools (their struct's field order). [Schema] carries
+// it into [Parameters.Order].
+type PropertyOrderer interface {
+	PropertyOrder() []string
+}
+
+// MarshalJSON writes {"type", "properties", "required"}, with properties
+// in Order.
+func (p Parameters) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteString(`{"type":`)
+	if err := writeJSON(&b, p.Type); err != nil {
+		return nil, err
+	}
+	b.WriteString(`,"properties":{`)
+	seen := make(map[string]bool, len(p.Order))
+	keys := make([]string, 0, len(p.Properties))
+	for _, k := range p.Order {
+		if _, ok := p.Properties[k]; ok && !seen[k] {
+			seen[k] = true
+			keys = append(keys, k)
+		}
+	}
+	rest := make([]string, 0, len(p.Properties)-len(keys))
+	for k := range p.Properties {
+		if !seen[k] {
+			rest = append(rest, k)
+		}
+	}
+	slices.Sort(rest)
+	for i, k := range append(keys, rest...) {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		if err := writeJSON(&b, k); err != nil {
+			return nil, err
+		}
+		b.WriteByte(':')
+		if err := writeJSON(&b, p.Properties[k]); err != nil {
+			return nil, err
+		}
+	}
+	b.WriteString(`},"required":`)
+	req := p.Required
+	if req == nil {
+		req = []string{}
+	}
+	if err := writeJSON(&b, req); err != nil {
+		return nil, err
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+func writeJSON(b *bytes.Buffer, v any) error {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b.Write(data)
+	return nil
 }
 
 // OpenAIFunction is a tool definition in OpenAI's chat-completions shape:
@@ -44,10 +112,14 @@ func Schema(t Tool) FunctionSchema {
 	if req == nil {
 		req = []string{}
 	}
+	var order []string
+	if o, ok := t.(PropertyOrderer); ok {
+		order = o.PropertyOrder()
+	}
 	return FunctionSchema{
 		Name:        t.Name(),
 		Description: t.Description(),
-		Parameters:  Parameters{Type: "object", Properties: props, Required: req},
+		Parameters:  Parameters{Type: "object", Properties: props, Required: req, Order: order},
 	}
 }
 
@@ -61,6 +133,7 @@ func OpenAISchema(t Tool) OpenAIFunction {
 type paramSchema struct {
 	properties map[string]any
 	required   []string
+	order      []string // property names in field order
 }
 
 // reflectParams derives the properties and required list of struct type t
@@ -96,6 +169,9 @@ func reflectParams(t reflect.Type, s *spec, allowExtra bool) (ps paramSchema, er
 		}
 		for k, v := range ps.properties {
 			ps.properties[k] = openSchemas(v)
+		}
+		for pr := root.Properties.Oldest(); pr != nil; pr = pr.Next() {
+			ps.order = append(ps.order, pr.Key)
 		}
 	}
 	ps.required = slices.Clone(root.Required)

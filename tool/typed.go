@@ -144,6 +144,9 @@ func (t *Typed[P, R]) Required() []string {
 	return append([]string{}, t.schema.required...)
 }
 
+// PropertyOrder returns the property names in the order of P's fields.
+func (t *Typed[P, R]) PropertyOrder() []string { return append([]string{}, t.schema.order...) }
+
 // State returns the shared state the tool works on.
 func (t *Typed[P, R]) State() *state.Shared { return t.cfg.state }
 

@@ -417,3 +417,10 @@ func TestBytesAndNonFiniteFloats(t *testing.T) {
 		assert.Equal(t, []tool.Issue{want}, d[0].(tool.ValidationResult).Details, args)
 	}
 }
+
+func TestParametersOrder(t *testing.T) {
+	p := tool.Parameters{Type: "object", Properties: map[string]any{"b": 1, "a": 2, "z": 3, "c": 4}, Order: []string{"z", "missing", "b", "z"}}
+	assert.Equal(t, `{"type":"object","properties":{"z":3,"b":1,"a":2,"c":4},"required":[]}`, jsonOf(t, p))
+	tl := mustOrderTool(t, state.New())
+	assert.Equal(t, []string{"customer", "size", "items", "tip", "note", "extra", "anything", "count", "exact"}, tl.PropertyOrder())
+}
