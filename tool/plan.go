@@ -20,17 +20,50 @@ type plan[P any] struct {
 // refused or ignored.
 func newPlan[P any](allowExtra bool) func() (*plan[P], error) {
 	return sync.OnceValues(func() (*plan[P], error) {
-		t := reflect.TypeFor[P]()
-		s, err := compileSpec(t)
-		if err != nil {
-			return nil, fmt.Errorf("%w: %w", ErrInvalidParams, err)
-		}
-		ps, err := reflectParams(t, s, allowExtra)
+		s, ps, err := compiled(reflect.TypeFor[P](), allowExtra)
 		if err != nil {
 			return nil, err
 		}
 		return &plan[P]{spec: s, schema: ps}, nil
 	})
+}
+
+// compiledKey identifies one compiled parameters type.
+type compiledKey struct {
+	t          reflect.Type
+	allowExtra bool
+}
+
+type compiledPlan struct {
+	spec   *spec
+	schema paramSchema
+	err    error
+}
+
+// compiledPlans caches the binding plan and schema of each parameters
+// type. Both are derived from the type alone and never change once built,
+// so tools built per scenario (every update_system_prompt, every gold
+// replay) skip reflection after the first time; like encoding/json's field
+// cache, it holds no state a caller can observe.
+var compiledPlans sync.Map // compiledKey -> *compiledPlan
+
+// compiled returns the binding plan and schema of parameters type t.
+func compiled(t reflect.Type, allowExtra bool) (*spec, paramSchema, error) {
+	key := compiledKey{t, allowExtra}
+	if c, ok := compiledPlans.Load(key); ok {
+		cp := c.(*compiledPlan)
+		return cp.spec, cp.schema, cp.err
+	}
+	cp := &compiledPlan{}
+	cp.spec, cp.err = compileSpec(t)
+	if cp.err != nil {
+		cp.err = fmt.Errorf("%w: %w", ErrInvalidParams, cp.err)
+	} else {
+		cp.schema, cp.err = reflectParams(t, cp.spec, allowExtra)
+	}
+	c, _ := compiledPlans.LoadOrStore(key, cp)
+	cp = c.(*compiledPlan)
+	return cp.spec, cp.schema, cp.err
 }
 
 // planProperties returns a copy of the plan's properties, or an empty

@@ -103,14 +103,11 @@ func New[P, R any](name, description string, fn Func[P, R], opts ...Option) (*Ty
 	if t.cfg.state == nil {
 		t.cfg.state = state.New()
 	}
-	s, err := compileSpec(pt)
+	s, schema, err := compiled(pt, t.cfg.allowExtra)
 	if err != nil {
-		return nil, fmt.Errorf("tool: %s: %w: %w", name, ErrInvalidParams, err)
-	}
-	t.spec = s
-	if t.schema, err = reflectParams(pt, s, t.cfg.allowExtra); err != nil {
 		return nil, fmt.Errorf("tool: %s: %w", name, err)
 	}
+	t.spec, t.schema = s, schema
 	if s.validated {
 		// Catch misspelled or misplaced validate tags now, not on the first
 		// call: run the rules once on the zero value.
