@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/voiceeval/schematools/internal/pyjson"
 	"github.com/voiceeval/schematools/state"
 	"github.com/voiceeval/schematools/tool"
 )
@@ -276,24 +277,15 @@ type NotFoundError struct {
 func (e *NotFoundError) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s '%s' not found in domain '%s' or '%s'. Available in '%s': %s. Available in '%s': %s.",
-		e.Kind, e.Name, e.Domain, DefaultDomain, e.Domain, pyList(e.InDomain), DefaultDomain, pyList(e.InDefault))
+		e.Kind, e.Name, e.Domain, DefaultDomain, e.Domain, pyjson.ListRepr(e.InDomain), DefaultDomain, pyjson.ListRepr(e.InDefault))
 	if e.Domain != DefaultDomain && !slices.Contains(e.Domains, e.Domain) {
-		fmt.Fprintf(&b, " Domain '%s' is unknown; known domains: %s.", e.Domain, pyList(e.Domains))
+		fmt.Fprintf(&b, " Domain '%s' is unknown; known domains: %s.", e.Domain, pyjson.ListRepr(e.Domains))
 	}
 	return b.String()
 }
 
 // Unwrap makes errors.Is(err, ErrNotFound) hold.
 func (e *NotFoundError) Unwrap() error { return ErrNotFound }
-
-// pyList renders names as a Python list repr: ['a', 'b'].
-func pyList(names []string) string {
-	q := make([]string, len(names))
-	for i, n := range names {
-		q[i] = "'" + n + "'"
-	}
-	return "[" + strings.Join(q, ", ") + "]"
-}
 
 func normDomain(d string) string {
 	if d == "" {

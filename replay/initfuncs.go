@@ -3,6 +3,7 @@ package replay
 import (
 	"fmt"
 
+	"github.com/voiceeval/schematools/internal/pyjson"
 	"github.com/voiceeval/schematools/registry"
 )
 
@@ -58,18 +59,10 @@ func ApplyInit(funcs *InitFuncs, domain string, actions []InitAction, db map[str
 		return res
 	}
 	for i, a := range actions {
-		var fn InitFunc
-		ok := false
-		if funcs != nil {
-			fn, ok = funcs.Get(domain, a.FuncName)
-		}
+		fn, names, ok := lookup(funcs, domain, a.FuncName)
 		if !ok || fn == nil {
-			var names []string
-			if funcs != nil {
-				names = sortedCopy(funcs.Names(domain))
-			}
 			res.Errors = append(res.Errors, fmt.Sprintf("[action %d] No initialization function '%s' registered under domain='%s'. Available: %s.",
-				i, a.FuncName, domain, pyList(names)))
+				i, a.FuncName, domain, pyjson.ListRepr(names)))
 			continue
 		}
 		args := a.Arguments

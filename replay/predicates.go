@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/voiceeval/schematools/dbhash"
+	"github.com/voiceeval/schematools/internal/pyjson"
 	"github.com/voiceeval/schematools/registry"
 )
 
@@ -66,17 +67,9 @@ func Evaluate(preds *Predicates, domain string, a Assertion, agentDB, userDB map
 		}
 		return fail(fmt.Sprintf("No %s DB available — scenario declared side='%s' but no %s was given.", side, side, which))
 	}
-	var p Predicate
-	ok := false
-	if preds != nil {
-		p, ok = preds.Get(domain, a.FuncName)
-	}
+	p, names, ok := lookup(preds, domain, a.FuncName)
 	if !ok || p == nil {
-		var names []string
-		if preds != nil {
-			names = sortedCopy(preds.Names(domain))
-		}
-		return fail(fmt.Sprintf("No predicate '%s' registered under domain='%s'. Available: %s.", a.FuncName, domain, pyList(names)))
+		return fail(fmt.Sprintf("No predicate '%s' registered under domain='%s'. Available: %s.", a.FuncName, domain, pyjson.ListRepr(names)))
 	}
 	got, err := callPredicate(p, db, args)
 	if err != nil {

@@ -4,7 +4,8 @@ import (
 	"bytes"
 	"io"
 	"slices"
-	"strings"
+
+	"github.com/voiceeval/schematools/registry"
 )
 
 func bytesReader(b []byte) io.Reader { return bytes.NewReader(b) }
@@ -15,11 +16,16 @@ func sortedCopy(s []string) []string {
 	return out
 }
 
-// pyList renders names as a Python list repr: ['a', 'b'].
-func pyList(names []string) string {
-	q := make([]string, len(names))
-	for i, n := range names {
-		q[i] = "'" + n + "'"
+// lookup returns the value registered under exactly (domain, name), or,
+// when there is none, the sorted names the domain does have, for the error
+// text.
+func lookup[T any](r *registry.Registry[T], domain, name string) (T, []string, bool) {
+	var zero T
+	if r == nil {
+		return zero, []string{}, false
 	}
-	return "[" + strings.Join(q, ", ") + "]"
+	if v, ok := r.Get(domain, name); ok {
+		return v, nil, true
+	}
+	return zero, sortedCopy(r.Names(domain)), false
 }

@@ -193,21 +193,29 @@ func (d *decoder) object(depth int) (any, error) {
 			return nil, err
 		}
 		m[key] = v
-		d.skipSpace()
-		if d.pos >= len(d.data) {
-			return nil, d.fail("expecting ',' delimiter")
-		}
-		switch d.data[d.pos] {
-		case ',':
-			d.pos++
-			d.skipSpace()
-		case '}':
-			d.pos++
-			return m, nil
-		default:
-			return nil, d.fail("expecting ',' delimiter")
+		if done, err := d.next('}'); done || err != nil {
+			return m, err
 		}
 	}
+}
+
+// next consumes what follows a member or item: a ',' (more to come) or
+// the closing byte (done).
+func (d *decoder) next(closing byte) (done bool, err error) {
+	d.skipSpace()
+	if d.pos >= len(d.data) {
+		return false, d.fail("expecting ',' delimiter")
+	}
+	switch d.data[d.pos] {
+	case ',':
+		d.pos++
+		d.skipSpace()
+		return false, nil
+	case closing:
+		d.pos++
+		return true, nil
+	}
+	return false, d.fail("expecting ',' delimiter")
 }
 
 func (d *decoder) array(depth int) (any, error) {
@@ -224,19 +232,8 @@ func (d *decoder) array(depth int) (any, error) {
 			return nil, err
 		}
 		a = append(a, v)
-		d.skipSpace()
-		if d.pos >= len(d.data) {
-			return nil, d.fail("expecting ',' delimiter")
-		}
-		switch d.data[d.pos] {
-		case ',':
-			d.pos++
-			d.skipSpace()
-		case ']':
-			d.pos++
-			return a, nil
-		default:
-			return nil, d.fail("expecting ',' delimiter")
+		if done, err := d.next(']'); done || err != nil {
+			return a, err
 		}
 	}
 }
