@@ -30,8 +30,9 @@
 //   - [github.com/voiceeval/schematools/replay]: the raw-result invoke
 //     path, gold replay of benchmark tasks, initialisation functions, sync
 //     appliers, DB-state predicates and action matching.
-//   - rtvi and calltest: the RTVI client-message handlers and tool-call
-//     tests. They are being built in this order.
+//   - rtvi, the tau2-bench ports and calltest: the RTVI client-message
+//     handlers, the airline/retail/telecom domains, and tool-call tests.
+//     They are being built in this order.
 //   - examples/: a coffee-shop domain with a runnable quickstart
 //     (go run ./examples/quickstart), and later the tau2-bench ports.
 //

@@ -24,6 +24,9 @@ var (
 	ErrUnsupported = errors.New("dbhash: unsupported value")
 	// ErrTooDeep means the value nests deeper than MaxDepth.
 	ErrTooDeep = fmt.Errorf("dbhash: nesting deeper than %d", MaxDepth)
+	// ErrInvalidJSON means HashJSON or Decode was given text Python's
+	// json.loads would refuse.
+	ErrInvalidJSON = errors.New("dbhash: invalid JSON")
 )
 
 // flushAt is the buffered size at which canonical bytes are handed to the
@@ -114,7 +117,10 @@ func (c *canon) value(v any, depth int) error {
 			return nil
 		}
 		c.buf, err = pyjson.AppendString(c.buf, x)
-		return err
+		if err != nil {
+			return fmt.Errorf("%w: %w", ErrUnsupported, err)
+		}
+		return nil
 	case map[string]any:
 		return c.object(x, depth, nil)
 	case []any:
@@ -213,7 +219,7 @@ func (c *canon) member(i int, p *pair, depth int) error {
 	}
 	var err error
 	if c.buf, err = pyjson.AppendString(c.buf, p.key); err != nil {
-		return err
+		return fmt.Errorf("%w: %w", ErrUnsupported, err)
 	}
 	c.buf = append(c.buf, c.style.Key...)
 	if list, ok := p.val.([]any); ok && c.cfg.oil[p.key] {

@@ -27,9 +27,11 @@
 //
 // Values are the JSON tree types: map[string]any, []any, string, bool,
 // nil, float64, float32, json.Number and Go integers (and *big.Int). Any
-// other type is an error wrapping [ErrUnsupported] — there is no silent
-// fmt fallback where Python would call str(). Nesting deeper than
-// [MaxDepth] is an error wrapping [ErrTooDeep], never a stack overflow.
+// other type, and a string that is not UTF-8, is an error wrapping
+// [ErrUnsupported] — there is no silent fmt fallback where Python would
+// call str(). Nesting deeper than [MaxDepth] is an error wrapping
+// [ErrTooDeep], never a stack overflow; text that does not parse wraps
+// [ErrInvalidJSON].
 //
 // Large objects are hashed on several goroutines; the bytes hashed are the
 // same as on one.

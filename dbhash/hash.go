@@ -3,6 +3,7 @@ package dbhash
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"hash"
 	"sync"
@@ -68,10 +69,16 @@ func Canonical(v any, opts ...Option) ([]byte, error) {
 // Decode parses data as Python's json.loads does, keeping numbers exact
 // and accepting NaN, Infinity and -Infinity; see the package
 // documentation for how each Python value is represented.
+//
+// Errors wrap [ErrInvalidJSON], and also [ErrTooDeep] for input nested
+// deeper than [MaxDepth].
 func Decode(data []byte) (any, error) {
 	v, err := pyjson.Decode(data)
-	if err != nil {
-		return nil, fmt.Errorf("dbhash: %w", err)
+	switch {
+	case errors.Is(err, pyjson.ErrDepth):
+		return nil, fmt.Errorf("%w: %w: %w", ErrInvalidJSON, ErrTooDeep, err)
+	case err != nil:
+		return nil, fmt.Errorf("%w: %w", ErrInvalidJSON, err)
 	}
 	return v, nil
 }

@@ -220,3 +220,15 @@ func TestEqualNaNInContainers(t *testing.T) {
 		map[string]any{"t": map[string]any{"r": map[string]any{"x": math.NaN()}}})
 	assert.True(t, d.Empty())
 }
+
+func TestErrorsAreInspectable(t *testing.T) {
+	_, err := dbhash.HashJSON([]byte(`{"a":`))
+	assert.ErrorIs(t, err, dbhash.ErrInvalidJSON)
+	_, err = dbhash.HashJSON([]byte(deepArrays(dbhash.MaxDepth + 5)))
+	assert.ErrorIs(t, err, dbhash.ErrInvalidJSON)
+	assert.ErrorIs(t, err, dbhash.ErrTooDeep)
+	_, err = dbhash.Hash(map[string]any{"k": "bad \xff"})
+	assert.ErrorIs(t, err, dbhash.ErrUnsupported)
+	_, err = dbhash.Hash(map[string]any{"bad \xff": 1})
+	assert.ErrorIs(t, err, dbhash.ErrUnsupported)
+}

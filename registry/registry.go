@@ -296,7 +296,7 @@ func normDomain(d string) string {
 
 func checkName(what, name string) error {
 	if err := tool.ValidateName(name); err != nil {
-		return fmt.Errorf("registry: %s %q: %w", what, name, ErrInvalidName)
+		return fmt.Errorf("registry: %s %q: %w: %w", what, name, ErrInvalidName, err)
 	}
 	return nil
 }

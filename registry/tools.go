@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/voiceeval/schematools/state"
 	"github.com/voiceeval/schematools/tool"
@@ -20,6 +21,11 @@ type Deps struct {
 	// State is the scenario's shared state. Nil gives each tool a private
 	// state, as Python tools built without shared_state get.
 	State *state.Shared
+	// Clock and IDs, when set, are the only sources of time and fresh ids a
+	// tool may use; gold replay sets them so a replay hashes the same on
+	// every day. Nil means the tool may use the real clock and random ids.
+	Clock func() time.Time
+	IDs   func() string
 	// Notifier carries server messages. Tools normally reach it through
 	// State; it is here for tools that must send outside any state.
 	Notifier state.Notifier
@@ -63,9 +69,10 @@ func (t *Tools) New(domain, name string, deps Deps) (tool.Tool, error) {
 
 // NewSet builds the tool set of a scenario from its spec, {tool name:
 // keyword arguments}, in sorted name order. Every tool receives deps with
-// Args set to its own keyword arguments. All problems — unknown names, bad
-// arguments, failing factories, duplicate tool names — are reported
-// together in one error.
+// Args set to its own keyword arguments. The problems of all tools —
+// unknown names, bad keyword arguments (the first one per tool), failing
+// factories — are reported together in one error; duplicate tool names
+// are checked once every tool has been built.
 func (t *Tools) NewSet(domain string, spec map[string]map[string]any, deps Deps) (*tool.Set, error) {
 	names := make([]string, 0, len(spec))
 	for n := range spec {
@@ -97,6 +104,14 @@ func (t *Tools) NewSet(domain string, spec map[string]map[string]any, deps Deps)
 	return set, nil
 }
 
+// state returns the scenario state, or a private one when there is none.
+func (d Deps) state() *state.Shared {
+	if d.State == nil {
+		return state.New()
+	}
+	return d.State
+}
+
 func withArgs(deps Deps, args map[string]any) Deps {
 	deps.Args = args
 	return deps
@@ -122,9 +137,9 @@ func build(f Factory, name string, deps Deps) (tl tool.Tool, err error) {
 	return tl, nil
 }
 
-// ErrBadArgs means a scenario's keyword arguments for a tool have an
+// ErrBadOptions means a scenario's keyword arguments for a tool have an
 // unknown key or a value of the wrong type.
-var ErrBadArgs = errors.New("bad tool arguments")
+var ErrBadOptions = errors.New("bad keyword arguments")
 
 // Configured returns a factory that decodes deps.Args strictly into an
 // options struct O — an unknown key or a value of the wrong type is an
@@ -132,7 +147,7 @@ var ErrBadArgs = errors.New("bad tool arguments")
 // values.
 func Configured[O any](fn func(deps Deps, opts O) (tool.Tool, error)) Factory {
 	return func(deps Deps) (tool.Tool, error) {
-		opts, err := DecodeArgs[O](deps.Args)
+		opts, err := DecodeOptions[O](deps.Args)
 		if err != nil {
 			return nil, err
 		}
@@ -150,22 +165,22 @@ func Plain(fn func(deps Deps) (tool.Tool, error)) Factory {
 				keys = append(keys, k)
 			}
 			slices.Sort(keys)
-			return nil, fmt.Errorf("%w: unknown argument %s (this tool takes none)", ErrBadArgs, strings.Join(quoteAll(keys), ", "))
+			return nil, fmt.Errorf("%w: unknown argument %s (this tool takes none)", ErrBadOptions, strings.Join(quoteAll(keys), ", "))
 		}
 		return fn(deps)
 	}
 }
 
-// DecodeArgs decodes keyword arguments into O with encoding/json rules and
-// no unknown keys. Errors wrap [ErrBadArgs] and name the offending key.
-func DecodeArgs[O any](args map[string]any) (O, error) {
+// DecodeOptions decodes keyword arguments into O with encoding/json rules and
+// no unknown keys. Errors wrap [ErrBadOptions] and name the offending key.
+func DecodeOptions[O any](args map[string]any) (O, error) {
 	var o O
 	if len(args) == 0 {
 		return o, nil
 	}
 	data, err := json.Marshal(args)
 	if err != nil {
-		return o, fmt.Errorf("%w: %w", ErrBadArgs, err)
+		return o, fmt.Errorf("%w: %w", ErrBadOptions, err)
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
@@ -174,11 +189,11 @@ func DecodeArgs[O any](args map[string]any) (O, error) {
 		var te *json.UnmarshalTypeError
 		switch {
 		case errors.As(err, &te):
-			return o0, fmt.Errorf("%w: argument %q: a JSON %s cannot be a %s", ErrBadArgs, te.Field, te.Value, te.Type)
+			return o0, fmt.Errorf("%w: argument %q: a JSON %s cannot be a %s", ErrBadOptions, te.Field, te.Value, te.Type)
 		case strings.HasPrefix(err.Error(), "json: unknown field "):
-			return o0, fmt.Errorf("%w: unknown argument %s", ErrBadArgs, strings.TrimPrefix(err.Error(), "json: unknown field "))
+			return o0, fmt.Errorf("%w: unknown argument %s", ErrBadOptions, strings.TrimPrefix(err.Error(), "json: unknown field "))
 		}
-		return o0, fmt.Errorf("%w: %w", ErrBadArgs, err)
+		return o0, fmt.Errorf("%w: %w", ErrBadOptions, err)
 	}
 	return o, nil
 }
@@ -197,13 +212,13 @@ func quoteAll(ss []string) []string {
 func RegisterHarness(r *Tools) error {
 	return errors.Join(
 		r.Register(DefaultDomain, tool.EndConversationName, Plain(func(d Deps) (tool.Tool, error) {
-			return &tool.EndConversation{State: d.State, Logger: d.Logger}, nil
+			return &tool.EndConversation{State: d.state(), Logger: d.Logger}, nil
 		})),
 		r.Register(DefaultDomain, tool.TransferToHumanAgentsName, Plain(func(d Deps) (tool.Tool, error) {
-			return &tool.TransferToHumanAgents{State: d.State, Logger: d.Logger}, nil
+			return &tool.TransferToHumanAgents{State: d.state(), Logger: d.Logger}, nil
 		})),
 		r.Register(DefaultDomain, tool.SendScenarioSummaryName, Plain(func(d Deps) (tool.Tool, error) {
-			return &tool.SendScenarioSummary{State: d.State, Logger: d.Logger}, nil
+			return &tool.SendScenarioSummary{State: d.state(), Logger: d.Logger}, nil
 		})),
 	)
 }

@@ -53,15 +53,15 @@ func TestArgsErrors(t *testing.T) {
 		args map[string]any
 		want string
 	}{
-		{"unknown key", "GetMenuTool", map[string]any{"menus": "x"}, `tool 'GetMenuTool': bad tool arguments: unknown argument "menus"`},
-		{"wrong type", "GetMenuTool", map[string]any{"menu": 3}, `tool 'GetMenuTool': bad tool arguments: argument "menu": a JSON number cannot be a string`},
+		{"unknown key", "GetMenuTool", map[string]any{"menus": "x"}, `tool 'GetMenuTool': bad keyword arguments: unknown argument "menus"`},
+		{"wrong type", "GetMenuTool", map[string]any{"menu": 3}, `tool 'GetMenuTool': bad keyword arguments: argument "menu": a JSON number cannot be a string`},
 		{"wrong nested type", "GetMenuTool", map[string]any{"limit": "ten"}, `argument "limit": a JSON string cannot be a int`},
-		{"plain takes none", "EndConversationTool", map[string]any{"rtvi": nil, "shared_state": 1}, `tool 'EndConversationTool': bad tool arguments: unknown argument "rtvi", "shared_state" (this tool takes none)`},
+		{"plain takes none", "EndConversationTool", map[string]any{"rtvi": nil, "shared_state": 1}, `tool 'EndConversationTool': bad keyword arguments: unknown argument "rtvi", "shared_state" (this tool takes none)`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := r.New("restaurant", tt.tool, registry.Deps{Args: tt.args})
-			require.ErrorIs(t, err, registry.ErrBadArgs)
+			require.ErrorIs(t, err, registry.ErrBadOptions)
 			assert.ErrorContains(t, err, tt.want)
 		})
 	}
@@ -92,15 +92,15 @@ func TestNewSet(t *testing.T) {
 	}, registry.Deps{State: st})
 	require.Error(t, err)
 	for _, want := range []string{
-		`tool 'EndConversationTool': bad tool arguments: unknown argument "x"`,
-		`tool 'GetMenuTool': bad tool arguments: unknown argument "menus"`,
+		`tool 'EndConversationTool': bad keyword arguments: unknown argument "x"`,
+		`tool 'GetMenuTool': bad keyword arguments: unknown argument "menus"`,
 		`tool 'GetMenuToool' not found in domain 'restaurant' or 'default'`,
 		`tool 'Unknown' not found in domain 'restaurant' or 'default'`,
 	} {
 		assert.ErrorContains(t, err, want)
 	}
 	assert.ErrorIs(t, err, registry.ErrNotFound)
-	assert.ErrorIs(t, err, registry.ErrBadArgs)
+	assert.ErrorIs(t, err, registry.ErrBadOptions)
 }
 
 func TestFactoryFailures(t *testing.T) {

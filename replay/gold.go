@@ -67,17 +67,20 @@ type Scenario struct {
 	// comparing a replay step by step with a reference. It costs one hash
 	// per action.
 	TraceHashes bool
+	// HashOptions apply to every hash the replay takes (both sides, post
+	// init, per step and final).
 	HashOptions []dbhash.Option
 }
 
-// Error kinds of a replay, as the Python reference reports them (plus
-// sync, for a failing sync applier, which Python only logs).
+// Kinds of [ReplayError], as the Python reference names them (plus init
+// and sync, for failing initialisation actions and sync appliers, which
+// Python only logs).
 const (
-	ErrorMissingTool = "missing_tool"
-	ErrorException   = "exception"
-	ErrorResult      = "error_result"
-	ErrorInit        = "init"
-	ErrorSync        = "sync"
+	KindMissingTool = "missing_tool"
+	KindException   = "exception"
+	KindErrorResult = "error_result"
+	KindInit        = "init"
+	KindSync        = "sync"
 )
 
 // ReplayError is a problem a replay tolerated: it was recorded and the
@@ -106,18 +109,20 @@ type Step struct {
 
 // Result is a finished gold replay.
 type Result struct {
-	TaskID             string
-	DB                 map[string]any // the expected agent-side DB
-	UserDB             map[string]any // the expected user-side DB, for two-sided domains
-	DBHash             string
-	UserDBHash         string
-	PostInitDBHash     string
-	PostInitUserDBHash string
+	TaskID     string         `json:"task_id"`
+	DB         map[string]any `json:"db"`                // the expected agent-side DB
+	UserDB     map[string]any `json:"user_db,omitempty"` // the expected user-side DB, for two-sided domains
+	DBHash     string         `json:"db_hash"`
+	UserDBHash string         `json:"user_db_hash,omitempty"`
+	// PostInitDBHash and PostInitUserDBHash are taken after the
+	// initialisation actions and the first sync, before any gold action.
+	PostInitDBHash     string `json:"post_init_db_hash"`
+	PostInitUserDBHash string `json:"post_init_user_db_hash,omitempty"`
 	// Actions are the reference action records, each stamped with "side".
-	Actions []state.Action
-	Steps   []Step
-	Errors  []ReplayError
-	Init    []InitResult // agent side, then user side, when the task has init actions
+	Actions []state.Action `json:"reference_actions"`
+	Steps   []Step         `json:"per_action"`
+	Errors  []ReplayError  `json:"errors"`
+	Init    []InitResult   `json:"init,omitempty"` // agent side, then user side, when the task has init actions
 }
 
 // ErrNoTools means a scenario has no tool builder.
@@ -191,7 +196,7 @@ func Gold(ctx context.Context, sc Scenario) (Result, error) {
 			}
 			res.Init = append(res.Init, r)
 			for _, msg := range r.Errors {
-				res.Errors = append(res.Errors, ReplayError{Index: -1, Name: "initialization", Kind: ErrorInit, Message: msg})
+				res.Errors = append(res.Errors, ReplayError{Index: -1, Name: "initialization", Kind: KindInit, Message: msg})
 			}
 		}
 	}
@@ -213,7 +218,7 @@ func Gold(ctx context.Context, sc Scenario) (Result, error) {
 		step := Step{Index: i, ActionID: a.ActionID, Name: a.Name, Side: a.Side(), Arguments: args}
 		t, ok := tools[a.Name]
 		if !ok {
-			res.Errors = append(res.Errors, ReplayError{Index: i, Name: a.Name, Kind: ErrorMissingTool,
+			res.Errors = append(res.Errors, ReplayError{Index: i, Name: a.Name, Kind: KindMissingTool,
 				Message: fmt.Sprintf("no tool named %q", a.Name)})
 			res.Steps = append(res.Steps, step)
 			continue
@@ -225,9 +230,9 @@ func Gold(ctx context.Context, sc Scenario) (Result, error) {
 		switch msg, isErr := errorResult(out); {
 		case err != nil:
 			step.Err = err.Error()
-			res.Errors = append(res.Errors, ReplayError{Index: i, Name: a.Name, Kind: ErrorException, Message: err.Error()})
+			res.Errors = append(res.Errors, ReplayError{Index: i, Name: a.Name, Kind: KindException, Message: err.Error()})
 		case isErr:
-			res.Errors = append(res.Errors, ReplayError{Index: i, Name: a.Name, Kind: ErrorResult, Message: msg})
+			res.Errors = append(res.Errors, ReplayError{Index: i, Name: a.Name, Kind: KindErrorResult, Message: msg})
 		}
 		for j, st := range []*state.Shared{env.Agent, env.User} {
 			if st == nil {
@@ -312,7 +317,7 @@ func runSync(sc Scenario, env Env, res *Result, index int) error {
 		})
 	})
 	if syncErr != nil {
-		res.Errors = append(res.Errors, ReplayError{Index: index, Name: "sync", Kind: ErrorSync, Message: syncErr.Error()})
+		res.Errors = append(res.Errors, ReplayError{Index: index, Name: "sync", Kind: KindSync, Message: syncErr.Error()})
 	}
 	return nil
 }

@@ -14,7 +14,8 @@ import (
 // order. progress, when not nil, is called after each replay with the
 // number done so far (1, 2, 3, … in that order) and the total; calls never
 // overlap. When ctx is done,
-// replays not yet started are skipped and ctx's error is returned. The
+// replays not yet started are skipped and ctx's error is returned (joined
+// with the errors of the replays that did run). The
 // error of each failed replay is joined into the returned error, naming its
 // task; its Result holds what was done.
 func GoldAll(ctx context.Context, scenarios []Scenario, workers int, progress func(done, total int)) ([]Result, error) {
@@ -49,8 +50,5 @@ func GoldAll(ctx context.Context, scenarios []Scenario, workers int, progress fu
 		})
 	}
 	wg.Wait()
-	if err := ctx.Err(); err != nil {
-		return results, err
-	}
-	return results, errors.Join(errs...)
+	return results, errors.Join(append([]error{ctx.Err()}, errs...)...)
 }

@@ -29,7 +29,7 @@ func TestApplyInit(t *testing.T) {
 	ok := replay.ApplyInit(funcs, "synth", nil, db)
 	assert.Equal(t, replay.InitResult{Success: true, Errors: []string{}}, ok)
 	noDB := replay.ApplyInit(funcs, "synth", nil, nil)
-	assert.Equal(t, []string{replay.ErrNoDBMessage}, noDB.Errors)
+	assert.Equal(t, []string{replay.NoDBMessage}, noDB.Errors)
 	other := replay.ApplyInit(funcs, "other_domain", []replay.InitAction{{FuncName: "set_roaming"}}, db)
 	assert.Equal(t, []string{"[action 0] No initialization function 'set_roaming' registered under domain='other_domain'. Available: []."}, other.Errors)
 

@@ -42,8 +42,8 @@ type InitResult struct {
 	Errors  []string `json:"errors"`
 }
 
-// ErrNoDBMessage is the error ApplyInit reports when it is given no DB.
-const ErrNoDBMessage = "No db provided to apply_initialization_actions; the bot handler is responsible for " +
+// NoDBMessage is the error text ApplyInit reports when it is given no DB.
+const NoDBMessage = "No db provided to apply_initialization_actions; the bot handler is responsible for " +
 	"selecting shared_state['db'] (agent side) or shared_state['user_db'] (user side) and passing it here."
 
 // ApplyInit runs actions on db in order, as the Python original does: an
@@ -55,7 +55,7 @@ func ApplyInit(funcs *InitFuncs, domain string, actions []InitAction, db map[str
 	res := InitResult{Success: true, Errors: []string{}}
 	if db == nil {
 		res.Success = false
-		res.Errors = append(res.Errors, ErrNoDBMessage)
+		res.Errors = append(res.Errors, NoDBMessage)
 		return res
 	}
 	for i, a := range actions {

@@ -67,7 +67,7 @@ func RegistryTools(reg *registry.Tools, domain string, spec map[string]map[strin
 				names[n] = nil
 			}
 		}
-		set, err := reg.NewSet(domain, names, registry.Deps{State: env.Agent})
+		set, err := reg.NewSet(domain, names, registry.Deps{State: env.Agent, Clock: env.Clock, IDs: env.IDs})
 		if err != nil {
 			return nil, err
 		}

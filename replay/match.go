@@ -80,7 +80,7 @@ type MatchOptions struct {
 // Mismatch is one reference item with no matching actual item.
 type Mismatch struct {
 	Index  int    `json:"index"`  // the reference item's index
-	Reason string `json:"reason"` // why the closest candidate did not match
+	Reason string `json:"reason"` // why the first candidate tried did not match
 }
 
 // MatchReport is the outcome of [MatchRecords].

@@ -424,3 +424,19 @@ func (c *clearing) Execute(context.Context, map[string]any) (any, error) {
 	c.st.SetActions(nil)
 	return "cleared", nil
 }
+
+// RegistryTools hands the replay's clock and id source to the factories.
+func TestRegistryToolsPassClockAndIDs(t *testing.T) {
+	reg := registry.NewTools()
+	reg.MustRegister("timed", "stamp", registry.Plain(func(d registry.Deps) (tool.Tool, error) {
+		return tool.New("stamp", "Stamp.", func(context.Context, *state.Shared, struct{}) (string, error) {
+			return d.Clock().Format("2006-01-02") + "/" + d.IDs(), nil
+		}, tool.WithState(d.State))
+	}))
+	task := replay.Task{ID: "t", EvaluationCriteria: &replay.EvaluationCriteria{Actions: []replay.Action{{Name: "stamp"}, {Name: "stamp"}}}}
+	res, err := replay.Gold(context.Background(), replay.Scenario{Domain: "timed", Task: task, DB: map[string]any{"x": 1},
+		Tools: replay.RegistryTools(reg, "timed", nil), IDs: replay.CounterIDs("n")})
+	require.NoError(t, err)
+	assert.Equal(t, "2025-02-25/n1", res.Steps[0].Result)
+	assert.Equal(t, "2025-02-25/n2", res.Steps[1].Result)
+}

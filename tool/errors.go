@@ -9,9 +9,11 @@ var (
 	ErrInvalidName = errors.New("invalid tool name")
 	// ErrMissingDescription means a tool has an empty description.
 	ErrMissingDescription = errors.New("missing tool description")
-	// ErrInvalidParams means a typed tool's parameter type cannot be bound
-	// from JSON: not a struct, recursive, or holding a field with no JSON
-	// form (channel, function, complex number).
+	// ErrInvalidParams means a typed tool cannot be built from its
+	// parameters type and function: the function is nil, or the type is not
+	// a struct, is recursive, holds a field with no JSON form (channel,
+	// function, complex number), maps two fields to one JSON name, or has
+	// validate tags the validator cannot apply.
 	ErrInvalidParams = errors.New("invalid parameters type")
 	// ErrDuplicateTool means two tools of one [Set] share a name.
 	ErrDuplicateTool = errors.New("duplicate tool name")

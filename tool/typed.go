@@ -76,8 +76,10 @@ type Typed[P, R any] struct {
 // calling fn. Nothing the model sends can make it panic.
 //
 // New fails with [ErrInvalidName] for a bad name, [ErrMissingDescription]
-// for an empty description, and [ErrInvalidParams] when P is not a struct,
-// is recursive, or holds a field with no JSON form.
+// for an empty description, and [ErrInvalidParams] when fn is nil, or P is
+// not a struct, is recursive, holds a field with no JSON form, maps two
+// fields to one JSON name, or carries validate tags the validator cannot
+// apply.
 func New[P, R any](name, description string, fn Func[P, R], opts ...Option) (*Typed[P, R], error) {
 	pt := reflect.TypeFor[P]()
 	who := fmt.Sprintf("New[%s]", pt)

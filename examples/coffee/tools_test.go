@@ -134,7 +134,7 @@ func TestMenuOptions(t *testing.T) {
 		coffee.NameGetMenu:    {"items": "espresso"},
 		coffee.NamePlaceOrder: {"max": 3},
 	}, registry.Deps{State: st})
-	assert.ErrorIs(t, err, registry.ErrBadArgs)
-	assert.ErrorContains(t, err, `tool 'get_menu': bad tool arguments: argument "items"`)
-	assert.ErrorContains(t, err, `tool 'place_order': bad tool arguments: unknown argument "max"`)
+	assert.ErrorIs(t, err, registry.ErrBadOptions)
+	assert.ErrorContains(t, err, `tool 'get_menu': bad keyword arguments: argument "items"`)
+	assert.ErrorContains(t, err, `tool 'place_order': bad keyword arguments: unknown argument "max"`)
 }

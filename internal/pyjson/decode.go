@@ -15,14 +15,21 @@ var ErrSyntax = errors.New("pyjson: invalid JSON")
 type SyntaxError struct {
 	Offset int    // byte offset in the input
 	Msg    string // what was wrong
+	depth  bool
 }
 
 func (e *SyntaxError) Error() string {
 	return fmt.Sprintf("pyjson: invalid JSON at offset %d: %s", e.Offset, e.Msg)
 }
 
-// Unwrap makes errors.Is(err, ErrSyntax) hold.
-func (e *SyntaxError) Unwrap() error { return ErrSyntax }
+// Unwrap makes errors.Is(err, ErrSyntax) hold, and errors.Is(err,
+// ErrDepth) for input nested too deeply.
+func (e *SyntaxError) Unwrap() []error {
+	if e.depth {
+		return []error{ErrSyntax, ErrDepth}
+	}
+	return []error{ErrSyntax}
+}
 
 // Decode parses data as Python's json.loads parses UTF-8 bytes. Objects
 // become map[string]any, arrays []any, numbers json.Number (exact text),
@@ -120,7 +127,7 @@ func (d *decoder) skipSpace() {
 
 func (d *decoder) value(depth int) (any, error) {
 	if depth > MaxDepth {
-		return nil, d.fail(fmt.Sprintf("nesting deeper than %d", MaxDepth))
+		return nil, &SyntaxError{Offset: d.pos, Msg: fmt.Sprintf("nesting deeper than %d", MaxDepth), depth: true}
 	}
 	if d.pos >= len(d.data) {
 		return nil, d.fail("expecting value")
