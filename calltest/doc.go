@@ -1,0 +1,53 @@
+// Package calltest checks an agent's tool calls: "given this conversation
+// so far, the agent's next step calls book_table with party_size 6", or
+// "never transfers here". It reads ElevenLabs' tool-test JSON as it is,
+// defines what ElevenLabs leaves vague, and goes beyond it.
+//
+// # The contract
+//
+//   - A [Test] is a conversation ([Turn]s, ending on the turn before the
+//     call under test), one or more [Expectation]s, a [Mode] and optional
+//     per-tool call counts. The agent's [Step] is zero or more [Call]s.
+//   - Paths use dot notation; numeric segments index lists ("items.0.sku").
+//     Bracket notation is refused with the dot form it meant. A missing
+//     path fails with code "missing".
+//   - anything: the argument is present (null counts as present).
+//   - exact, ElevenLabs mode (default): expected_value is a string compared
+//     with the argument's [CanonicalText]: strings as they are, whole
+//     numbers without ".0" (6 and 6.0 are "6"), other numbers in shortest
+//     form, booleans "true"/"false", null "null", objects and lists as
+//     compact JSON with sorted keys. So "6" matches 6.
+//   - exact, native mode: typed equality — numbers by value (6 == 6.0), a
+//     number never equals a string or a boolean; with [WithTools], an
+//     expected string is first coerced to the schema's integer, number or
+//     boolean type. So "6" matches 6 only where the schema says number.
+//   - regex: RE2, matched anywhere in the canonical text (search) unless
+//     FullMatch is set; an invalid pattern is an error when the test is
+//     loaded or checked, never a failed run.
+//   - llm: a [Judge] the caller provides decides; with no judge, or a judge
+//     error, the check is Unknown — never a silent pass.
+//   - one_of, number (target with absolute or relative tolerance, min,
+//     max), custom (a Go function): native extras.
+//   - Expectations are assigned to calls by an optimal matching (as many
+//     expectations met as possible), not greedily; ties go to the lowest
+//     call index, so results are deterministic.
+//   - Modes: superset (default: every expectation met by a distinct call,
+//     other calls allowed), unordered (one to one, no other calls), subset
+//     (every call expected, expectations may go unmet), in-order
+//     (expectations met in call order, others may come between),
+//     exact-order (call i meets expectation i, same count).
+//   - With one expectation and without AnyCallMatches, more than one call
+//     fails the test, as in ElevenLabs; with AnyCallMatches any matching
+//     call passes it.
+//   - An absent expectation (ElevenLabs' verify_absence) fails when any call
+//     names its tool; it takes no parameter checks.
+//   - A result is Fail if anything failed, else Unknown if a matched check
+//     was Unknown, else Pass. Every failed check says why, with types:
+//     expected exact "6", got 6 (number).
+//
+// # Beyond one run
+//
+// [Repeat] runs a test n times against an [Agent] and reports the pass
+// rate, pass^k, pass@k, a Wilson interval, and failures grouped by their
+// reasons. [Require] fails a Go test with a readable report.
+package calltest

@@ -1,0 +1,493 @@
+package calltest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/voiceeval/schematools/dbhash"
+	"github.com/voiceeval/schematools/internal/pyjson"
+)
+
+// EvalType names a way of checking one argument.
+type EvalType string
+
+// Eval types. The first four are ElevenLabs'; the others are native.
+const (
+	Anything EvalType = "anything" // the argument is present, any value
+	Exact    EvalType = "exact"    // the argument equals a value
+	Regex    EvalType = "regex"    // the argument matches a pattern
+	LLM      EvalType = "llm"      // a Judge decides against a criterion
+	OneOf    EvalType = "one_of"   // the argument equals one of several values
+	Number   EvalType = "number"   // the argument is a number, within tolerance or bounds
+	Custom   EvalType = "custom"   // a Go function decides
+)
+
+// Eval is how one argument is checked.
+type Eval struct {
+	Type EvalType `json:"type"`
+	// ExpectedValue is the value of an exact check. In ElevenLabs'
+	// compatible mode (the default) it is a string compared with the
+	// argument's canonical text; with Native it is compared by type and
+	// value.
+	ExpectedValue any  `json:"expected_value,omitempty"`
+	Native        bool `json:"native,omitempty"`
+	// Pattern is an RE2 regular expression; it matches anywhere in the
+	// argument's text unless FullMatch is set.
+	Pattern   string `json:"pattern,omitempty"`
+	FullMatch bool   `json:"full_match,omitempty"`
+	// Description is the criterion an llm check hands to the Judge.
+	Description string `json:"description,omitempty"`
+	// Values are the accepted values of a one_of check.
+	Values []any `json:"values,omitempty"`
+	// Target, Abs and Rel make a number check "within max(Abs, Rel*|Target|)
+	// of Target"; Min and Max bound it. All optional.
+	Target *float64 `json:"target,omitempty"`
+	Abs    float64  `json:"abs,omitempty"`
+	Rel    float64  `json:"rel,omitempty"`
+	Min    *float64 `json:"min,omitempty"`
+	Max    *float64 `json:"max,omitempty"`
+	// Func decides a custom check: whether the value passes, and why not.
+	Func func(value any) (bool, string) `json:"-"`
+
+	re *regexp.Regexp
+}
+
+// ParamCheck is a check on the argument at Path (dot notation, numeric
+// segments index lists: "items.0.sku").
+type ParamCheck struct {
+	Path string `json:"path"`
+	Eval Eval   `json:"eval"`
+}
+
+// Constructors for Go tests.
+
+// Present checks that the argument at path is present.
+func Present(path string) ParamCheck { return ParamCheck{Path: path, Eval: Eval{Type: Anything}} }
+
+// Equals checks that the argument at path equals value by type and value
+// (native exact): 6 and 6.0 are equal, 6 and "6" are not.
+func Equals(path string, value any) ParamCheck {
+	return ParamCheck{Path: path, Eval: Eval{Type: Exact, ExpectedValue: value, Native: true}}
+}
+
+// ExactText checks that the argument's canonical text is text, as
+// ElevenLabs' exact check does: 6 matches "6", true matches "true".
+func ExactText(path, text string) ParamCheck {
+	return ParamCheck{Path: path, Eval: Eval{Type: Exact, ExpectedValue: text}}
+}
+
+// Matches checks the argument's text against an RE2 pattern (anywhere in
+// the text).
+func Matches(path, pattern string) ParamCheck {
+	return ParamCheck{Path: path, Eval: Eval{Type: Regex, Pattern: pattern}}
+}
+
+// Judged asks the Judge whether the argument meets criterion.
+func Judged(path, criterion string) ParamCheck {
+	return ParamCheck{Path: path, Eval: Eval{Type: LLM, Description: criterion}}
+}
+
+// AnyOf checks that the argument equals one of values (native equality).
+func AnyOf(path string, values ...any) ParamCheck {
+	return ParamCheck{Path: path, Eval: Eval{Type: OneOf, Values: values}}
+}
+
+// Near checks that the argument is a number within tol of target.
+func Near(path string, target, tol float64) ParamCheck {
+	return ParamCheck{Path: path, Eval: Eval{Type: Number, Target: &target, Abs: tol}}
+}
+
+// Satisfies checks the argument with fn.
+func Satisfies(path string, fn func(value any) (bool, string)) ParamCheck {
+	return ParamCheck{Path: path, Eval: Eval{Type: Custom, Func: fn}}
+}
+
+// compile validates a check and prepares it (regexes are compiled once).
+func (p *ParamCheck) compile() error {
+	if err := checkPath(p.Path); err != nil {
+		return err
+	}
+	e := &p.Eval
+	switch e.Type {
+	case Anything:
+	case Exact:
+		if e.ExpectedValue == nil && !e.Native {
+			return fmt.Errorf("path %q: exact check without expected_value", p.Path)
+		}
+	case Regex:
+		if e.Pattern == "" {
+			return fmt.Errorf("path %q: regex check without pattern", p.Path)
+		}
+		pat := e.Pattern
+		if e.FullMatch {
+			pat = `^(?:` + pat + `)$`
+		}
+		re, err := regexp.Compile(pat)
+		if err != nil {
+			return fmt.Errorf("path %q: invalid pattern: %w", p.Path, err)
+		}
+		e.re = re
+	case LLM:
+		if strings.TrimSpace(e.Description) == "" {
+			return fmt.Errorf("path %q: llm check without description", p.Path)
+		}
+	case OneOf:
+		if len(e.Values) == 0 {
+			return fmt.Errorf("path %q: one_of check without values", p.Path)
+		}
+	case Number:
+	case Custom:
+		if e.Func == nil {
+			return fmt.Errorf("path %q: custom check without a function", p.Path)
+		}
+	default:
+		return fmt.Errorf("path %q: unknown eval type %q (want anything, exact, regex, llm, one_of, number or custom)", p.Path, e.Type)
+	}
+	return nil
+}
+
+// Status is the outcome of a check, an expectation or a test.
+type Status string
+
+// Outcomes. Unknown means a judge was needed and none answered; it never
+// counts as a pass.
+const (
+	Pass    Status = "pass"
+	Fail    Status = "fail"
+	Unknown Status = "unknown"
+)
+
+// Reason codes of a failed or unknown parameter check.
+const (
+	CodeOK         = "ok"
+	CodeMissing    = "missing"
+	CodeMismatch   = "mismatch"
+	CodeNoMatch    = "no_match"
+	CodeNotNumber  = "not_number"
+	CodeOutOfRange = "out_of_range"
+	CodeNoJudge    = "no_judge"
+	CodeJudgeError = "judge_error"
+)
+
+// ParamResult is the outcome of one check on one call.
+type ParamResult struct {
+	Path    string   `json:"path"`
+	Eval    EvalType `json:"eval"`
+	Status  Status   `json:"status"`
+	Code    string   `json:"code"`
+	Message string   `json:"message,omitempty"`
+}
+
+// Judge decides llm checks. Implementations call a model; tests can use a
+// JudgeFunc.
+type Judge interface {
+	Judge(ctx context.Context, q Question) (Answer, error)
+}
+
+// Question is what a Judge is asked about one argument.
+type Question struct {
+	Criterion string
+	Path      string
+	Value     any
+	Call      Call
+	History   []Turn
+}
+
+// Answer is a Judge's verdict.
+type Answer struct {
+	Pass      bool
+	Rationale string
+}
+
+// JudgeFunc adapts a function to the Judge interface.
+type JudgeFunc func(ctx context.Context, q Question) (Answer, error)
+
+// Judge calls f.
+func (f JudgeFunc) Judge(ctx context.Context, q Question) (Answer, error) { return f(ctx, q) }
+
+// checker carries what a check needs beyond the value.
+type checker struct {
+	ctx     context.Context
+	judge   Judge
+	history []Turn
+	types   func(tool, path string) string // the schema type at path, or ""
+}
+
+// run applies one check to a call.
+func (k *checker) run(p *ParamCheck, call Call) ParamResult {
+	r := ParamResult{Path: p.Path, Eval: p.Eval.Type, Status: Pass, Code: CodeOK}
+	fail := func(code, format string, args ...any) ParamResult {
+		r.Status, r.Code, r.Message = Fail, code, fmt.Sprintf(format, args...)
+		return r
+	}
+	v, ok := resolve(call.Arguments, p.Path)
+	if !ok {
+		return fail(CodeMissing, "%s is missing", p.Path)
+	}
+	e := &p.Eval
+	switch e.Type {
+	case Anything:
+	case Exact:
+		if e.Native {
+			want := e.ExpectedValue
+			if s, isStr := want.(string); isStr && k.types != nil {
+				want = coerce(s, k.types(call.Name, p.Path))
+			}
+			if !typedEqual(want, v) {
+				return fail(CodeMismatch, "expected exact %s, got %s", describe(want), describe(v))
+			}
+		} else if got, want := CanonicalText(v), fmt.Sprint(e.ExpectedValue); got != want {
+			return fail(CodeMismatch, "expected exact %q, got %s (text %q)", want, describe(v), got)
+		}
+	case Regex:
+		if !e.re.MatchString(CanonicalText(v)) {
+			return fail(CodeNoMatch, "%s does not match /%s/", describe(v), e.Pattern)
+		}
+	case OneOf:
+		for _, w := range e.Values {
+			if typedEqual(w, v) {
+				return r
+			}
+		}
+		return fail(CodeMismatch, "expected one of %s, got %s", describeAll(e.Values), describe(v))
+	case Number:
+		f, ok := number(v)
+		if !ok {
+			return fail(CodeNotNumber, "expected a number, got %s", describe(v))
+		}
+		if e.Target != nil {
+			tol := math.Max(e.Abs, e.Rel*math.Abs(*e.Target))
+			if math.Abs(f-*e.Target) > tol {
+				return fail(CodeOutOfRange, "expected %v ± %v, got %v", *e.Target, tol, f)
+			}
+		}
+		if e.Min != nil && f < *e.Min {
+			return fail(CodeOutOfRange, "expected at least %v, got %v", *e.Min, f)
+		}
+		if e.Max != nil && f > *e.Max {
+			return fail(CodeOutOfRange, "expected at most %v, got %v", *e.Max, f)
+		}
+	case Custom:
+		if ok, why := e.Func(v); !ok {
+			return fail(CodeMismatch, "%s", why)
+		}
+	case LLM:
+		if k.judge == nil {
+			r.Status, r.Code, r.Message = Unknown, CodeNoJudge, "no judge configured for the llm check"
+			return r
+		}
+		ans, err := k.judge.Judge(k.ctx, Question{Criterion: e.Description, Path: p.Path, Value: v, Call: call, History: k.history})
+		switch {
+		case err != nil:
+			r.Status, r.Code, r.Message = Unknown, CodeJudgeError, "judge failed: "+err.Error()
+		case !ans.Pass:
+			return fail(CodeMismatch, "judge: %s", ans.Rationale)
+		default:
+			r.Message = ans.Rationale
+		}
+	}
+	return r
+}
+
+// CanonicalText is how ElevenLabs-compatible exact and regex checks see a
+// value: strings as they are, whole numbers without ".0" (6.0 is "6";
+// integers of any size stay exact), other numbers in their shortest form,
+// booleans as "true"/"false", null as "null", objects and lists as compact
+// JSON with sorted keys and numbers written the same way.
+func CanonicalText(v any) string {
+	if s, ok := v.(string); ok {
+		return s
+	}
+	var b strings.Builder
+	writeCanonical(&b, v)
+	return b.String()
+}
+
+func writeCanonical(b *strings.Builder, v any) {
+	switch x := v.(type) {
+	case string:
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		_ = enc.Encode(x)
+		b.WriteString(strings.TrimSuffix(buf.String(), "\n"))
+	case bool:
+		b.WriteString(strconv.FormatBool(x))
+	case nil:
+		b.WriteString("null")
+	case map[string]any:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		b.WriteByte('{')
+		for i, k := range keys {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			writeCanonical(b, k)
+			b.WriteByte(':')
+			writeCanonical(b, x[k])
+		}
+		b.WriteByte('}')
+	case []any:
+		b.WriteByte('[')
+		for i, e := range x {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			writeCanonical(b, e)
+		}
+		b.WriteByte(']')
+	case json.Number:
+		if isInt, ok := pyjson.Classify(string(x)); ok && isInt {
+			if x == "-0" {
+				x = "0"
+			}
+			b.WriteString(string(x))
+			return
+		}
+		f, _ := x.Float64()
+		b.WriteString(numberText(f))
+	default:
+		if f, ok := number(v); ok {
+			if out, isInt := pyjson.AppendInteger(nil, v); isInt {
+				b.Write(out)
+				return
+			}
+			b.WriteString(numberText(f))
+			return
+		}
+		data, err := json.Marshal(v)
+		if err != nil {
+			fmt.Fprint(b, v)
+			return
+		}
+		b.Write(data)
+	}
+}
+
+// numberText writes a float: whole values as integers, others shortest.
+func numberText(f float64) string {
+	if f == math.Trunc(f) && math.Abs(f) < 1e21 {
+		return strconv.FormatFloat(f, 'f', 0, 64)
+	}
+	return strconv.FormatFloat(f, 'g', -1, 64)
+}
+
+// number reads a JSON number (not a numeric string, not a bool).
+func number(v any) (float64, bool) {
+	switch x := v.(type) {
+	case json.Number:
+		f, err := x.Float64()
+		return f, err == nil
+	case float64:
+		return x, true
+	case float32:
+		return float64(x), true
+	case int:
+		return float64(x), true
+	case int64:
+		return float64(x), true
+	case int32:
+		return float64(x), true
+	case uint64:
+		return float64(x), true
+	}
+	return 0, false
+}
+
+// typedEqual is equality by JSON type and value: numbers by value
+// (6 == 6.0), but a number never equals a string or a bool.
+func typedEqual(a, b any) bool {
+	if kind(a) != kind(b) {
+		return false
+	}
+	switch x := a.(type) {
+	case map[string]any:
+		y := b.(map[string]any)
+		if len(x) != len(y) {
+			return false
+		}
+		for k, xv := range x {
+			yv, ok := y[k]
+			if !ok || !typedEqual(xv, yv) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		y := b.([]any)
+		if len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if !typedEqual(x[i], y[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	return dbhash.Equal(a, b)
+}
+
+// kind is the JSON type of a value.
+func kind(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "boolean"
+	case string:
+		return "string"
+	case map[string]any:
+		return "object"
+	case []any:
+		return "array"
+	}
+	if _, ok := number(v); ok {
+		return "number"
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+// coerce turns an expected string into the schema's type, when it reads
+// as one; otherwise the string stays.
+func coerce(s, schemaType string) any {
+	switch schemaType {
+	case "integer", "number":
+		if _, err := strconv.ParseFloat(s, 64); err == nil {
+			return json.Number(s)
+		}
+	case "boolean":
+		if b, err := strconv.ParseBool(s); err == nil {
+			return b
+		}
+	}
+	return s
+}
+
+// describe renders a value with its JSON type: "6" (string), 6 (number).
+func describe(v any) string {
+	text := CanonicalText(v)
+	if s, ok := v.(string); ok {
+		text = strconv.Quote(s)
+	}
+	return text + " (" + kind(v) + ")"
+}
+
+func describeAll(vs []any) string {
+	parts := make([]string, len(vs))
+	for i, v := range vs {
+		parts[i] = describe(v)
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
+}

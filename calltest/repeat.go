@@ -1,0 +1,199 @@
+package calltest
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// Agent produces the agent's next step for a conversation. Repeat calls it
+// once per run; implementations call a model.
+type Agent interface {
+	Next(ctx context.Context, history []Turn) (Step, error)
+}
+
+// AgentFunc adapts a function to the Agent interface.
+type AgentFunc func(ctx context.Context, history []Turn) (Step, error)
+
+// Next calls f.
+func (f AgentFunc) Next(ctx context.Context, history []Turn) (Step, error) { return f(ctx, history) }
+
+// Repeated summarises n runs of one test.
+type Repeated struct {
+	Runs    int      `json:"runs"`
+	Passed  int      `json:"passed"`
+	Failed  int      `json:"failed"`
+	Unknown int      `json:"unknown"`
+	Errors  int      `json:"errors"` // runs where the agent returned an error
+	Results []Result `json:"results"`
+	// Failures groups failed and unknown runs by their reasons, most
+	// frequent first.
+	Failures []FailureGroup `json:"failures"`
+}
+
+// FailureGroup is a set of runs that failed for the same reasons.
+type FailureGroup struct {
+	Signature string `json:"signature"`
+	Runs      []int  `json:"runs"`
+}
+
+// PassRate is the fraction of runs that passed.
+func (r Repeated) PassRate() float64 {
+	if r.Runs == 0 {
+		return 0
+	}
+	return float64(r.Passed) / float64(r.Runs)
+}
+
+// PassHatK is τ-bench's pass^k: the chance that k runs drawn without
+// replacement all pass, C(c,k)/C(n,k). It is 0 when k > n.
+func (r Repeated) PassHatK(k int) float64 { return PassHatK(r.Runs, r.Passed, k) }
+
+// PassAtK is the chance that at least one of k runs drawn without
+// replacement passes, 1 - C(n-c,k)/C(n,k).
+func (r Repeated) PassAtK(k int) float64 { return PassAtK(r.Runs, r.Passed, k) }
+
+// Wilson returns the Wilson score interval of the pass rate at z (1.96 for
+// 95 %).
+func (r Repeated) Wilson(z float64) (lo, hi float64) { return Wilson(r.Passed, r.Runs, z) }
+
+// PassHatK returns C(c,k)/C(n,k) for c passes out of n runs.
+func PassHatK(n, c, k int) float64 {
+	if k < 0 || k > n || n <= 0 {
+		return 0
+	}
+	return math.Exp(lnChoose(c, k) - lnChoose(n, k))
+}
+
+// PassAtK returns 1 - C(n-c,k)/C(n,k) for c passes out of n runs.
+func PassAtK(n, c, k int) float64 {
+	if k <= 0 || k > n || n <= 0 {
+		return 0
+	}
+	return 1 - math.Exp(lnChoose(n-c, k)-lnChoose(n, k))
+}
+
+// lnChoose is ln C(n,k), -Inf when C(n,k) is 0.
+func lnChoose(n, k int) float64 {
+	if k < 0 || k > n {
+		return math.Inf(-1)
+	}
+	a, _ := math.Lgamma(float64(n + 1))
+	b, _ := math.Lgamma(float64(k + 1))
+	c, _ := math.Lgamma(float64(n - k + 1))
+	return a - b - c
+}
+
+// Wilson returns the Wilson score interval for c successes in n trials.
+func Wilson(c, n int, z float64) (lo, hi float64) {
+	if n <= 0 {
+		return 0, 1
+	}
+	p := float64(c) / float64(n)
+	nf := float64(n)
+	den := 1 + z*z/nf
+	mid := (p + z*z/(2*nf)) / den
+	half := z * math.Sqrt(p*(1-p)/nf+z*z/(4*nf*nf)) / den
+	return math.Max(0, mid-half), math.Min(1, mid+half)
+}
+
+// Repeat runs test n times against agent on up to workers goroutines
+// (1 when workers < 1) and summarises the runs. It stops early, with ctx's
+// error, when ctx is done. An invalid test is an error before any run.
+func Repeat(ctx context.Context, agent Agent, test Test, n, workers int, opts ...Option) (Repeated, error) {
+	if _, err := Check(ctx, test, Step{}, opts...); err != nil {
+		return Repeated{}, err
+	}
+	if workers < 1 {
+		workers = 1
+	}
+	rep := Repeated{Runs: n, Results: make([]Result, n)}
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	jobs := make(chan int)
+	for range min(workers, max(n, 1)) {
+		wg.Go(func() {
+			for i := range jobs {
+				step, err := agent.Next(ctx, slices.Clone(test.History))
+				if err != nil {
+					errs[i] = err
+					rep.Results[i] = Result{Test: test.Name, Status: Fail, Problems: []string{"agent error: " + err.Error()}}
+					continue
+				}
+				rep.Results[i], errs[i] = Check(ctx, test, step, opts...)
+			}
+		})
+	}
+feed:
+	for i := range n {
+		select {
+		case jobs <- i:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(jobs)
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return rep, err
+	}
+	groups := map[string][]int{}
+	for i, r := range rep.Results {
+		switch {
+		case errs[i] != nil:
+			rep.Errors++
+			rep.Failed++
+		case r.Status == Pass:
+			rep.Passed++
+			continue
+		case r.Status == Unknown:
+			rep.Unknown++
+		default:
+			rep.Failed++
+		}
+		sig := signature(r)
+		groups[sig] = append(groups[sig], i)
+	}
+	for sig, runs := range groups {
+		rep.Failures = append(rep.Failures, FailureGroup{Signature: sig, Runs: runs})
+	}
+	slices.SortFunc(rep.Failures, func(a, b FailureGroup) int {
+		if len(a.Runs) != len(b.Runs) {
+			return len(b.Runs) - len(a.Runs)
+		}
+		return strings.Compare(a.Signature, b.Signature)
+	})
+	return rep, nil
+}
+
+// signature summarises why a run did not pass: reason codes per
+// expectation and problems, without the values, so that runs failing the
+// same way group together.
+func signature(r Result) string {
+	var parts []string
+	for _, e := range r.Expectations {
+		if e.Status == Pass {
+			continue
+		}
+		codes := []string{}
+		for _, p := range e.Params {
+			if p.Status != Pass {
+				codes = append(codes, p.Path+":"+p.Code)
+			}
+		}
+		if len(codes) == 0 {
+			codes = append(codes, "no_call")
+		}
+		parts = append(parts, fmt.Sprintf("%s[%s]", toolLabel(e.Tool), strings.Join(codes, ",")))
+	}
+	for _, p := range r.Problems {
+		if i := strings.IndexAny(p, "0123456789"); i >= 0 {
+			p = p[:i] // counts vary; the kind of problem does not
+		}
+		parts = append(parts, strings.TrimSpace(p))
+	}
+	return strings.Join(parts, " | ")
+}
