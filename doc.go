@@ -30,9 +30,11 @@
 //   - [github.com/voiceeval/schematools/replay]: the raw-result invoke
 //     path, gold replay of benchmark tasks, initialisation functions, sync
 //     appliers, DB-state predicates and action matching.
-//   - rtvi, the tau2-bench ports and calltest: the RTVI client-message
-//     handlers, the airline/retail/telecom domains, and tool-call tests.
-//     They are being built in this order.
+//   - [github.com/voiceeval/schematools/calltest]: tool-call tests —
+//     expected and forbidden calls, argument checks, ElevenLabs-compatible.
+//   - rtvi and the tau2-bench ports: the RTVI client-message handlers and
+//     the airline/retail/telecom domains. They are being built in this
+//     order.
 //   - examples/: a coffee-shop domain with a runnable quickstart
 //     (go run ./examples/quickstart), and later the tau2-bench ports.
 //

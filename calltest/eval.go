@@ -244,6 +244,9 @@ func (k *checker) run(p *ParamCheck, call Call) ParamResult {
 				return fail(CodeMismatch, "expected exact %s, got %s", describe(want), describe(v))
 			}
 		} else if got, want := CanonicalText(v), fmt.Sprint(e.ExpectedValue); got != want {
+			if _, isStr := v.(string); isStr {
+				return fail(CodeMismatch, "expected exact %q, got %q", want, got)
+			}
 			return fail(CodeMismatch, "expected exact %q, got %s (text %q)", want, describe(v), got)
 		}
 	case Regex:
