@@ -329,3 +329,54 @@ func TestCanonicalText(t *testing.T) {
 	assert.Equal(t, `{"a":"<é>"}`, calltest.CanonicalText(map[string]any{"a": "<é>"}))
 	assert.False(t, math.IsNaN(0))
 }
+
+func TestJSONSchemaEval(t *testing.T) {
+	schema := map[string]any{
+		"type":     "object",
+		"required": []any{"sku", "qty"},
+		"properties": map[string]any{
+			"sku":  map[string]any{"type": "string", "pattern": "^[A-Z][0-9]+$"},
+			"qty":  map[string]any{"type": "integer", "minimum": json.Number("1"), "maximum": json.Number("10")},
+			"size": map[string]any{"enum": []any{"S", "M", "L"}},
+			"tags": map[string]any{"type": "array", "items": map[string]any{"type": "string"}, "maxItems": json.Number("2")},
+		},
+		"additionalProperties": false,
+	}
+	tests := []struct {
+		args string
+		want calltest.Status
+		msg  string
+	}{
+		{`{"item": {"sku": "A1", "qty": 2, "size": "M", "tags": ["x"]}}`, calltest.Pass, ""},
+		{`{"item": {"sku": "A1"}}`, calltest.Fail, "item: qty is required"},
+		{`{"item": {"sku": "a1", "qty": 2}}`, calltest.Fail, `item.sku: "a1" does not match`},
+		{`{"item": {"sku": "A1", "qty": 2.5}}`, calltest.Fail, "item.qty: expected type integer, got 2.5 (number)"},
+		{`{"item": {"sku": "A1", "qty": 11}}`, calltest.Fail, "item.qty: 11 is not <= 10"},
+		{`{"item": {"sku": "A1", "qty": 1, "size": "XL"}}`, calltest.Fail, "is not one of"},
+		{`{"item": {"sku": "A1", "qty": 1, "tags": ["a", "b", "c"]}}`, calltest.Fail, "3 items, more than 2"},
+		{`{"item": {"sku": "A1", "qty": 1, "colour": "red"}}`, calltest.Fail, "item.colour: no value is allowed here"},
+		{`{"item": "A1"}`, calltest.Fail, `item: expected type object, got "A1" (string)`},
+	}
+	for _, tt := range tests {
+		res := check(t, one("add", calltest.Validates("item", schema)), calltest.Step{Calls: []calltest.Call{call("add", tt.args)}})
+		assert.Equal(t, tt.want, res.Status, tt.args)
+		if tt.msg != "" {
+			assert.Contains(t, res.Expectations[0].Reason, tt.msg, tt.args)
+		}
+	}
+	_, err := calltest.Check(context.Background(), one("add", calltest.Validates("item", map[string]any{"format": "email"})), calltest.Step{})
+	assert.ErrorContains(t, err, `keyword "format" is not supported`)
+	anyOrNot := map[string]any{"anyOf": []any{map[string]any{"type": "string"}, map[string]any{"type": "integer"}}, "not": map[string]any{"const": "x"}}
+	assert.Equal(t, calltest.Pass, check(t, one("a", calltest.Validates("v", anyOrNot)), calltest.Step{Calls: []calltest.Call{call("a", `{"v": 3}`)}}).Status)
+	assert.Equal(t, calltest.Fail, check(t, one("a", calltest.Validates("v", anyOrNot)), calltest.Step{Calls: []calltest.Call{call("a", `{"v": "x"}`)}}).Status)
+	assert.Equal(t, calltest.Fail, check(t, one("a", calltest.Validates("v", anyOrNot)), calltest.Step{Calls: []calltest.Call{call("a", `{"v": true}`)}}).Status)
+}
+
+func TestHistoryIsValidated(t *testing.T) {
+	for _, h := range [][]calltest.Turn{nil, {{Role: "user", Message: "a"}, {Role: "agent", Message: "b"}}, {{Role: "system", Message: "a"}}} {
+		test := one("x")
+		test.History = h
+		_, err := calltest.Check(context.Background(), test, calltest.Step{})
+		assert.ErrorIs(t, err, calltest.ErrInvalidTest)
+	}
+}

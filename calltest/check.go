@@ -343,6 +343,17 @@ func toolLabel(name string) string {
 // validate checks the test itself.
 func validate(t *Test, tools map[string]tool.Tool) error {
 	var problems []string
+	if len(t.History) == 0 {
+		problems = append(problems, "the chat history is empty")
+	}
+	for i, turn := range t.History {
+		if turn.Role != "user" && turn.Role != "agent" {
+			problems = append(problems, fmt.Sprintf("history turn %d: role %q is neither user nor agent", i, turn.Role))
+		}
+	}
+	if n := len(t.History); n > 0 && t.History[n-1].Role == "agent" {
+		problems = append(problems, "the chat history ends on an agent turn; it must end on the turn just before the expected call")
+	}
 	switch t.Mode {
 	case "", Superset, Unordered, Subset, InOrder, ExactOrder:
 	default:

@@ -5,9 +5,11 @@
 //
 // # The contract
 //
-//   - A [Test] is a conversation ([Turn]s, ending on the turn before the
-//     call under test), one or more [Expectation]s, a [Mode] and optional
-//     per-tool call counts. The agent's [Step] is zero or more [Call]s.
+//   - A [Test] is a conversation ([Turn]s of role user or agent, not empty,
+//     ending on the turn before the call under test — an agent-final
+//     history is an invalid test), one or more [Expectation]s, a [Mode] and
+//     optional per-tool call counts. The agent's [Step] is zero or more
+//     [Call]s.
 //   - Paths use dot notation; numeric segments index lists ("items.0.sku").
 //     Bracket notation is refused with the dot form it meant. A missing
 //     path fails with code "missing".
@@ -27,7 +29,9 @@
 //   - llm: a [Judge] the caller provides decides; with no judge, or a judge
 //     error, the check is Unknown — never a silent pass.
 //   - one_of, number (target with absolute or relative tolerance, min,
-//     max), custom (a Go function): native extras.
+//     max), json_schema (the value validates against a schema; unsupported
+//     keywords are refused, never ignored), custom (a Go function): native
+//     extras.
 //   - Expectations are assigned to calls by an optimal matching (as many
 //     expectations met as possible), not greedily; ties go to the lowest
 //     call index, so results are deterministic.

@@ -55,6 +55,8 @@ type Eval struct {
 	Max    *float64 `json:"max,omitempty"`
 	// Func decides a custom check: whether the value passes, and why not.
 	Func func(value any) (bool, string) `json:"-"`
+	// Schema is the JSON Schema of a json_schema check.
+	Schema map[string]any `json:"schema,omitempty"`
 
 	re *regexp.Regexp
 }
@@ -147,8 +149,15 @@ func (p *ParamCheck) compile() error {
 		if e.Func == nil {
 			return fmt.Errorf("path %q: custom check without a function", p.Path)
 		}
+	case JSONSchema:
+		if e.Schema == nil {
+			return fmt.Errorf("path %q: json_schema check without schema", p.Path)
+		}
+		if err := checkSchema(e.Schema, p.Path); err != nil {
+			return fmt.Errorf("path %q: %w", p.Path, err)
+		}
 	default:
-		return fmt.Errorf("path %q: unknown eval type %q (want anything, exact, regex, llm, one_of, number or custom)", p.Path, e.Type)
+		return fmt.Errorf("path %q: unknown eval type %q (want anything, exact, regex, llm, one_of, number, json_schema or custom)", p.Path, e.Type)
 	}
 	return nil
 }
@@ -174,6 +183,7 @@ const (
 	CodeOutOfRange = "out_of_range"
 	CodeNoJudge    = "no_judge"
 	CodeJudgeError = "judge_error"
+	CodeSchema     = "schema"
 )
 
 // ParamResult is the outcome of one check on one call.
@@ -280,6 +290,10 @@ func (k *checker) run(p *ParamCheck, call Call) ParamResult {
 	case Custom:
 		if ok, why := e.Func(v); !ok {
 			return fail(CodeMismatch, "%s", why)
+		}
+	case JSONSchema:
+		if why := validateSchema(e.Schema, v, p.Path); why != "" {
+			return fail(CodeSchema, "%s", why)
 		}
 	case LLM:
 		if k.judge == nil {
