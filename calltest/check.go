@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -64,20 +65,23 @@ type Result struct {
 func (r Result) Passed() bool { return r.Status == Pass }
 
 // Check runs test against the agent's step. The error is for an invalid
-// test (bad path, bad pattern, unknown eval type, an absent expectation
-// with parameters, unknown tools or paths with [WithTools]); a failing
-// agent is a Result with Status Fail.
+// test (no expectation, a bad history, path, pattern or bound, an unknown
+// eval type, an absent expectation with parameters, unknown tools or paths
+// with [WithTools]); a failing agent is a Result with Status Fail. Check
+// never modifies test, and may be called concurrently with the same test.
 //
 // The rules:
 //
 //   - an expectation matches a call when the tool names are equal (an
 //     empty Tool matches any call) and every parameter check passes or is
-//     Unknown;
-//   - expectations are assigned to calls by an optimal (maximum) matching,
-//     not greedily, so the order of expectations never changes the outcome;
-//     ties go to the lowest call index;
-//   - Mode says what else must hold (see [Mode]); with a single expectation
-//     and without AnyCallMatches, more than one call fails the test, as in
+//     Unknown; a match with an Unknown check is a weaker match;
+//   - expectations are assigned to calls by an optimal matching: as many
+//     expectations met as possible, then as many fully passing matches as
+//     possible, then the lowest call indexes — never greedily, so the order
+//     of expectations never changes the outcome;
+//   - Mode says what else must hold (see [Mode]); in the superset and
+//     unordered modes, a test with a single expectation and without
+//     AnyCallMatches fails when the agent made more than one call, as in
 //     ElevenLabs;
 //   - an Absent expectation fails when any call has its tool's name;
 //   - Counts bound the number of calls per tool name;
@@ -88,6 +92,7 @@ func Check(ctx context.Context, test Test, step Step, opts ...Option) (Result, e
 	for _, f := range opts {
 		f(&o)
 	}
+	test = cloneTest(test)
 	if err := validate(&test, o.tools); err != nil {
 		return Result{}, err
 	}
@@ -106,12 +111,6 @@ func Check(ctx context.Context, test Test, step Step, opts ...Option) (Result, e
 	}
 
 	// Evaluate every (expectation, call) pair once.
-	type pairResult struct {
-		ok      bool
-		unknown bool
-		params  []ParamResult
-		passed  int
-	}
 	pairs := make([][]pairResult, len(test.Expect))
 	for _, i := range positive {
 		e := &test.Expect[i]
@@ -122,7 +121,7 @@ func Check(ctx context.Context, test Test, step Step, opts ...Option) (Result, e
 				pairs[i][j] = pr
 				continue
 			}
-			pr.ok = true
+			pr.sameTool, pr.ok = true, true
 			for p := range e.Params {
 				r := k.run(&e.Params[p], c)
 				pr.params = append(pr.params, r)
@@ -138,27 +137,46 @@ func Check(ctx context.Context, test Test, step Step, opts ...Option) (Result, e
 			pairs[i][j] = pr
 		}
 	}
-	matches := func(i, j int) bool { return pairs[i][j].ok }
 
-	assign := assignment(test, positive, len(step.Calls), matches, &res)
+	mode := test.Mode
+	if mode == "" {
+		mode = Superset
+	}
+	assign := assignment(mode, positive, len(step.Calls), pairs)
+	if len(positive) == 1 && !test.AnyCallMatches && len(step.Calls) > 1 && (mode == Superset || mode == Unordered) {
+		res.Problems = append(res.Problems, fmt.Sprintf("the agent made %d tool calls where one was expected (set AnyCallMatches to accept any matching call)", len(step.Calls)))
+	}
+	if mode == ExactOrder && len(step.Calls) != len(positive) {
+		res.Problems = append(res.Problems, fmt.Sprintf("the agent made %d tool calls; exactly %d were expected, in order", len(step.Calls), len(positive)))
+	}
+	used := make([]bool, len(step.Calls))
+	for _, j := range assign {
+		used[j] = true
+	}
 	for _, i := range positive {
 		er := &res.Expectations[i]
-		if j, ok := assign[i]; ok && j < 0 {
-			er.Reason = "not called, which subset mode allows"
-			continue
-		} else if ok {
+		if j, ok := assign[i]; ok {
 			er.Call, er.Params = j, pairs[i][j].params
 			if pairs[i][j].unknown {
 				er.Status = Unknown
 			}
 			continue
 		}
+		if mode == Subset {
+			er.Reason = "not called, which subset mode allows"
+			continue
+		}
 		er.Status = Fail
-		er.Reason, er.Call = explain(test.Expect[i], step, func(j int) (int, []ParamResult) {
-			return pairs[i][j].passed, pairs[i][j].params
-		})
+		er.Reason, er.Call = explain(mode, i, positive, test.Expect[i], step, pairs[i], used)
 		if er.Call >= 0 {
 			er.Params = pairs[i][er.Call].params
+		}
+	}
+	if mode == Unordered || mode == Subset {
+		for j, u := range used {
+			if !u {
+				res.Problems = append(res.Problems, unexpectedCall(j, step.Calls[j], positive, pairs))
+			}
 		}
 	}
 	for i, e := range test.Expect {
@@ -207,6 +225,25 @@ func Check(ctx context.Context, test Test, step Step, opts ...Option) (Result, e
 	return res, nil
 }
 
+// pairResult is how one expectation fares against one call.
+type pairResult struct {
+	sameTool bool // the call is to the expectation's tool
+	ok       bool // every check passed or is Unknown
+	unknown  bool // some check is Unknown
+	params   []ParamResult
+	passed   int // checks that passed
+}
+
+// cloneTest copies what Check prepares (compiled patterns), so a caller's
+// test is never written to.
+func cloneTest(t Test) Test {
+	t.Expect = slices.Clone(t.Expect)
+	for i := range t.Expect {
+		t.Expect[i].Params = slices.Clone(t.Expect[i].Params)
+	}
+	return t
+}
+
 func (b Bounds) String() string {
 	switch {
 	case b.Max == 0:
@@ -217,97 +254,205 @@ func (b Bounds) String() string {
 	return fmt.Sprintf("%d to %d", b.Min, b.Max)
 }
 
-// assignment pairs expectations with calls according to the test's mode,
-// recording mode-level problems in res.
-func assignment(test Test, positive []int, nCalls int, matches func(i, j int) bool, res *Result) map[int]int {
+// assignment pairs expectations with calls according to mode: call index
+// by expectation index, for the expectations that are met.
+func assignment(mode Mode, positive []int, nCalls int, pairs [][]pairResult) map[int]int {
 	assign := map[int]int{}
-	mode := test.Mode
-	if mode == "" {
-		mode = Superset
-	}
-	if len(positive) == 1 && !test.AnyCallMatches && nCalls > 1 && (mode == Superset || mode == Unordered) {
-		res.Problems = append(res.Problems, fmt.Sprintf("the agent made %d tool calls where one was expected (set AnyCallMatches to accept any matching call)", nCalls))
-	}
 	switch mode {
-	case InOrder:
-		j := 0
-		for _, i := range positive {
-			for ; j < nCalls; j++ {
-				if matches(i, j) {
-					assign[i] = j
-					j++
-					break
-				}
-			}
-		}
-		return assign
 	case ExactOrder:
-		if nCalls != len(positive) {
-			res.Problems = append(res.Problems, fmt.Sprintf("the agent made %d tool calls; exactly %d were expected, in order", nCalls, len(positive)))
-		}
 		for pos, i := range positive {
-			if pos < nCalls && matches(i, pos) {
+			if pos < nCalls && pairs[i][pos].ok {
 				assign[i] = pos
 			}
 		}
 		return assign
+	case InOrder:
+		return inOrder(positive, nCalls, pairs)
 	}
-	// Maximum bipartite matching (augmenting paths, Kuhn), expectations in
-	// order, calls by index: optimal, and deterministic.
-	callOwner := make([]int, nCalls)
-	for j := range callOwner {
-		callOwner[j] = -1
+	// Maximum-weight bipartite matching: every match is worth more than all
+	// pass bonuses together, every pass bonus more than all index
+	// preferences together.
+	m := len(positive)
+	if m == 0 || nCalls == 0 {
+		return assign
 	}
-	var try func(i int, seen []bool) bool
-	try = func(i int, seen []bool) bool {
+	c := int64(nCalls)
+	passBonus := int64(m)*c + 1
+	matchValue := int64(m+1) * (passBonus + 1)
+	w := make([][]int64, m)
+	for r, i := range positive {
+		w[r] = make([]int64, nCalls)
 		for j := range nCalls {
-			if seen[j] || !matches(i, j) {
-				continue
-			}
-			seen[j] = true
-			if callOwner[j] < 0 || try(callOwner[j], seen) {
-				callOwner[j] = i
-				return true
-			}
-		}
-		return false
-	}
-	for _, i := range positive {
-		try(i, make([]bool, nCalls))
-	}
-	for j, i := range callOwner {
-		if i >= 0 {
-			assign[i] = j
-		}
-	}
-	if mode == Unordered || mode == Subset {
-		for j, i := range callOwner {
-			if i < 0 {
-				res.Problems = append(res.Problems, fmt.Sprintf("call %d is not expected", j))
+			if pr := pairs[i][j]; pr.ok {
+				w[r][j] = matchValue + c - int64(j)
+				if !pr.unknown {
+					w[r][j] += passBonus
+				}
 			}
 		}
 	}
-	if mode == Subset {
-		// Unmet expectations are allowed: mark them as not required.
-		for _, i := range positive {
-			if _, ok := assign[i]; !ok {
-				assign[i] = -1
-			}
+	for r, j := range maxWeightMatching(w) {
+		if j >= 0 && w[r][j] > 0 {
+			assign[positive[r]] = j
 		}
 	}
 	return assign
 }
 
-// explain says why no call satisfied expectation e, pointing at the
-// closest call to the same tool.
-func explain(e Expectation, step Step, score func(j int) (int, []ParamResult)) (string, int) {
-	best, bestScore := -1, -1
-	for j, c := range step.Calls {
-		if e.Tool != "" && c.Name != e.Tool {
-			continue
+// inOrder finds the best order-preserving assignment (a longest common
+// subsequence with weights): most expectations met, then most fully
+// passing, then the earliest calls.
+func inOrder(positive []int, nCalls int, pairs [][]pairResult) map[int]int {
+	type score struct{ met, passing int }
+	better := func(a, b score) bool { return a.met > b.met || a.met == b.met && a.passing > b.passing }
+	m := len(positive)
+	best := make([][]score, m+1)
+	for r := range best {
+		best[r] = make([]score, nCalls+1)
+	}
+	for r := m - 1; r >= 0; r-- {
+		for j := nCalls - 1; j >= 0; j-- {
+			s := best[r+1][j] // expectation r goes unmet
+			if alt := best[r][j+1]; better(alt, s) {
+				s = alt // call j is skipped
+			}
+			if pr := pairs[positive[r]][j]; pr.ok {
+				alt := best[r+1][j+1]
+				alt.met++
+				if !pr.unknown {
+					alt.passing++
+				}
+				if better(alt, s) || alt == s {
+					s = alt
+				}
+			}
+			best[r][j] = s
 		}
-		if s, _ := score(j); s > bestScore {
-			best, bestScore = j, s
+	}
+	assign := map[int]int{}
+	r, j := 0, 0
+	for r < m && j < nCalls {
+		pr := pairs[positive[r]][j]
+		if pr.ok {
+			alt := best[r+1][j+1]
+			alt.met++
+			if !pr.unknown {
+				alt.passing++
+			}
+			if alt == best[r][j] {
+				assign[positive[r]] = j
+				r, j = r+1, j+1
+				continue
+			}
+		}
+		if best[r][j+1] == best[r][j] {
+			j++
+		} else {
+			r++
+		}
+	}
+	return assign
+}
+
+// maxWeightMatching returns, for each row of w, the column assigned to it
+// by a maximum-weight matching (Hungarian algorithm), or -1. Weights are
+// non-negative; a zero weight means no edge.
+func maxWeightMatching(w [][]int64) []int {
+	rows, cols := len(w), len(w[0])
+	n := max(rows, cols)
+	var top int64
+	for _, row := range w {
+		for _, x := range row {
+			top = max(top, x)
+		}
+	}
+	cost := func(i, j int) int64 { // minimise top - weight on a square matrix
+		if i < rows && j < cols {
+			return top - w[i][j]
+		}
+		return top
+	}
+	const inf = int64(math.MaxInt64 / 4)
+	u := make([]int64, n+1)
+	v := make([]int64, n+1)
+	p := make([]int, n+1) // p[j]: row matched to column j (1-based), 0 if none
+	way := make([]int, n+1)
+	for i := 1; i <= n; i++ {
+		p[0] = i
+		j0 := 0
+		minv := make([]int64, n+1)
+		used := make([]bool, n+1)
+		for j := range minv {
+			minv[j] = inf
+		}
+		for {
+			used[j0] = true
+			i0, delta, j1 := p[j0], inf, 0
+			for j := 1; j <= n; j++ {
+				if used[j] {
+					continue
+				}
+				if cur := cost(i0-1, j-1) - u[i0] - v[j]; cur < minv[j] {
+					minv[j], way[j] = cur, j0
+				}
+				if minv[j] < delta {
+					delta, j1 = minv[j], j
+				}
+			}
+			for j := 0; j <= n; j++ {
+				if used[j] {
+					u[p[j]] += delta
+					v[j] -= delta
+				} else {
+					minv[j] -= delta
+				}
+			}
+			j0 = j1
+			if p[j0] == 0 {
+				break
+			}
+		}
+		for j0 != 0 {
+			j1 := way[j0]
+			p[j0] = p[j1]
+			j0 = j1
+		}
+	}
+	out := make([]int, rows)
+	for i := range out {
+		out[i] = -1
+	}
+	for j := 1; j <= n; j++ {
+		if i := p[j] - 1; i >= 0 && i < rows && j-1 < cols {
+			out[i] = j - 1
+		}
+	}
+	return out
+}
+
+// explain says why expectation i was not met, pointing at the closest call
+// to its tool, in the terms of the mode.
+func explain(mode Mode, i int, positive []int, e Expectation, step Step, pairs []pairResult, used []bool) (string, int) {
+	if mode == ExactOrder {
+		pos := slices.Index(positive, i)
+		if pos >= len(step.Calls) {
+			return fmt.Sprintf("expected call %d to be to %s; the agent made only %d calls", pos, toolLabel(e.Tool), len(step.Calls)), -1
+		}
+		pr := pairs[pos]
+		if !pr.sameTool {
+			for j, other := range pairs {
+				if other.ok {
+					return fmt.Sprintf("call %d is to %s; %s was called at position %d, and exact-order mode needs it at %d", pos, step.Calls[pos].Name, toolLabel(e.Tool), j, pos), pos
+				}
+			}
+			return fmt.Sprintf("call %d is to %s, not %s", pos, step.Calls[pos].Name, toolLabel(e.Tool)), pos
+		}
+		return fmt.Sprintf("call %d to %s: %s", pos, step.Calls[pos].Name, failures(pr.params)), pos
+	}
+	best, bestScore := -1, -1
+	for j, pr := range pairs {
+		if pr.sameTool && pr.passed > bestScore {
+			best, bestScore = j, pr.passed
 		}
 	}
 	if best < 0 {
@@ -320,7 +465,29 @@ func explain(e Expectation, step Step, score func(j int) (int, []ParamResult)) (
 		}
 		return fmt.Sprintf("expected a call to %s; the agent called %s", toolLabel(e.Tool), strings.Join(names, ", ")), -1
 	}
-	_, params := score(best)
+	if pairs[best].ok {
+		if mode == InOrder {
+			return fmt.Sprintf("call %d to %s matches, but not in the expected order", best, toolLabel(e.Tool)), best
+		}
+		if used[best] {
+			return fmt.Sprintf("call %d to %s matches, but it is needed for another expectation", best, toolLabel(e.Tool)), best
+		}
+	}
+	return fmt.Sprintf("call %d to %s: %s", best, step.Calls[best].Name, failures(pairs[best].params)), best
+}
+
+// unexpectedCall says why call j met no expectation.
+func unexpectedCall(j int, c Call, positive []int, pairs [][]pairResult) string {
+	for _, i := range positive {
+		if pr := pairs[i][j]; pr.sameTool && !pr.ok {
+			return fmt.Sprintf("call %d to %s is not expected: %s", j, c.Name, failures(pr.params))
+		}
+	}
+	return fmt.Sprintf("call %d to %s is not expected", j, c.Name)
+}
+
+// failures joins the messages of the failed checks.
+func failures(params []ParamResult) string {
 	var why []string
 	for _, p := range params {
 		if p.Status == Fail {
@@ -328,9 +495,9 @@ func explain(e Expectation, step Step, score func(j int) (int, []ParamResult)) (
 		}
 	}
 	if len(why) == 0 {
-		return fmt.Sprintf("call %d to %s matches, but it is needed for another expectation", best, toolLabel(e.Tool)), best
+		return "no check failed"
 	}
-	return fmt.Sprintf("call %d to %s: %s", best, step.Calls[best].Name, strings.Join(why, "; ")), best
+	return strings.Join(why, "; ")
 }
 
 func toolLabel(name string) string {
@@ -353,6 +520,14 @@ func validate(t *Test, tools map[string]tool.Tool) error {
 	}
 	if n := len(t.History); n > 0 && t.History[n-1].Role == "agent" {
 		problems = append(problems, "the chat history ends on an agent turn; it must end on the turn just before the expected call")
+	}
+	if len(t.Expect) == 0 {
+		problems = append(problems, "the test has no expectation")
+	}
+	for name, b := range t.Counts {
+		if b.Min < 0 || b.Max < 0 || b.Max > 0 && b.Min > b.Max {
+			problems = append(problems, fmt.Sprintf("count bounds for %s are not a range: %+v", name, b))
+		}
 	}
 	switch t.Mode {
 	case "", Superset, Unordered, Subset, InOrder, ExactOrder:

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"strings"
 )
 
@@ -69,6 +70,9 @@ func LoadElevenLabs(data []byte) (Test, error) {
 	if err := dec.Decode(&doc); err != nil {
 		return Test{}, &LoadError{Problems: []Problem{{Loc: []any{"body"}, Msg: "not a JSON test object: " + err.Error(), Type: "json_invalid"}}}
 	}
+	if _, err := dec.Token(); err != io.EOF {
+		return Test{}, &LoadError{Problems: []Problem{{Loc: []any{"body"}, Msg: "trailing data after the test object", Type: "json_invalid"}}}
+	}
 	var probs []Problem
 	add := func(msg, typ string, loc ...any) {
 		probs = append(probs, Problem{Loc: append([]any{"body"}, loc...), Msg: msg, Type: typ})
@@ -119,11 +123,19 @@ func LoadElevenLabs(data []byte) (Test, error) {
 			for i, p := range list {
 				loc := []any{"tool_call_parameters", "parameters", i}
 				var ev Eval
+				var fields map[string]json.RawMessage
 				edec := json.NewDecoder(bytes.NewReader(p.Eval))
 				edec.UseNumber()
-				if len(p.Eval) == 0 || edec.Decode(&ev) != nil {
+				if len(p.Eval) == 0 || json.Unmarshal(p.Eval, &fields) != nil || edec.Decode(&ev) != nil {
 					add("eval must be an object with a type", "value_error", append(loc, "eval")...)
 					continue
+				}
+				for f := range fields {
+					switch f {
+					case "type", "expected_value", "pattern", "description":
+					default:
+						add(fmt.Sprintf("eval field %q is not part of ElevenLabs' format", f), "extra_forbidden", append(loc, "eval", f)...)
+					}
 				}
 				pc := ParamCheck{Path: p.Path, Eval: ev}
 				switch ev.Type {

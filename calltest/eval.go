@@ -120,8 +120,8 @@ func (p *ParamCheck) compile() error {
 	switch e.Type {
 	case Anything:
 	case Exact:
-		if e.ExpectedValue == nil && !e.Native {
-			return fmt.Errorf("path %q: exact check without expected_value", p.Path)
+		if _, isStr := e.ExpectedValue.(string); !isStr && !e.Native {
+			return fmt.Errorf("path %q: exact check needs expected_value as a string in ElevenLabs mode (set Native, or use Equals, to compare typed values)", p.Path)
 		}
 	case Regex:
 		if e.Pattern == "" {
@@ -145,6 +145,14 @@ func (p *ParamCheck) compile() error {
 			return fmt.Errorf("path %q: one_of check without values", p.Path)
 		}
 	case Number:
+		switch {
+		case e.Target == nil && (e.Abs != 0 || e.Rel != 0):
+			return fmt.Errorf("path %q: number check has a tolerance but no target", p.Path)
+		case e.Abs < 0 || e.Rel < 0:
+			return fmt.Errorf("path %q: number check has a negative tolerance", p.Path)
+		case e.Min != nil && e.Max != nil && *e.Min > *e.Max:
+			return fmt.Errorf("path %q: number check has min %v above max %v", p.Path, *e.Min, *e.Max)
+		}
 	case Custom:
 		if e.Func == nil {
 			return fmt.Errorf("path %q: custom check without a function", p.Path)
@@ -153,7 +161,7 @@ func (p *ParamCheck) compile() error {
 		if e.Schema == nil {
 			return fmt.Errorf("path %q: json_schema check without schema", p.Path)
 		}
-		if err := checkSchema(e.Schema, p.Path); err != nil {
+		if err := checkSchema(e.Schema, p.Path, 0); err != nil {
 			return fmt.Errorf("path %q: %w", p.Path, err)
 		}
 	default:
@@ -196,7 +204,8 @@ type ParamResult struct {
 }
 
 // Judge decides llm checks. Implementations call a model; tests can use a
-// JudgeFunc.
+// JudgeFunc. A Judge given to [Repeat] with several workers must be safe for
+// concurrent use, and so must Custom check functions.
 type Judge interface {
 	Judge(ctx context.Context, q Question) (Answer, error)
 }
@@ -253,7 +262,7 @@ func (k *checker) run(p *ParamCheck, call Call) ParamResult {
 			if !typedEqual(want, v) {
 				return fail(CodeMismatch, "expected exact %s, got %s", describe(want), describe(v))
 			}
-		} else if got, want := CanonicalText(v), fmt.Sprint(e.ExpectedValue); got != want {
+		} else if got, want := CanonicalText(v), e.ExpectedValue.(string); got != want {
 			if _, isStr := v.(string); isStr {
 				return fail(CodeMismatch, "expected exact %q, got %q", want, got)
 			}

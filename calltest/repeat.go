@@ -4,13 +4,17 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
 )
 
+var standaloneNumber = regexp.MustCompile(`\b\d+\b`)
+
 // Agent produces the agent's next step for a conversation. Repeat calls it
-// once per run; implementations call a model.
+// once per run — from several goroutines when workers > 1, so it must then
+// be safe for concurrent use; implementations call a model.
 type Agent interface {
 	Next(ctx context.Context, history []Turn) (Step, error)
 }
@@ -60,16 +64,24 @@ func (r Repeated) PassAtK(k int) float64 { return PassAtK(r.Runs, r.Passed, k) }
 // 95 %).
 func (r Repeated) Wilson(z float64) (lo, hi float64) { return Wilson(r.Passed, r.Runs, z) }
 
-// PassHatK returns C(c,k)/C(n,k) for c passes out of n runs.
+// PassHatK returns C(c,k)/C(n,k) for c passes out of n runs; 0 when
+// k > n, NaN unless 0 <= c <= n.
 func PassHatK(n, c, k int) float64 {
+	if c < 0 || c > n {
+		return math.NaN()
+	}
 	if k < 0 || k > n || n <= 0 {
 		return 0
 	}
 	return math.Exp(lnChoose(c, k) - lnChoose(n, k))
 }
 
-// PassAtK returns 1 - C(n-c,k)/C(n,k) for c passes out of n runs.
+// PassAtK returns 1 - C(n-c,k)/C(n,k) for c passes out of n runs; 0 when
+// k > n, NaN unless 0 <= c <= n.
 func PassAtK(n, c, k int) float64 {
+	if c < 0 || c > n {
+		return math.NaN()
+	}
 	if k <= 0 || k > n || n <= 0 {
 		return 0
 	}
@@ -87,8 +99,12 @@ func lnChoose(n, k int) float64 {
 	return a - b - c
 }
 
-// Wilson returns the Wilson score interval for c successes in n trials.
+// Wilson returns the Wilson score interval for c successes in n trials:
+// (0, 1) when there are no trials, NaN unless 0 <= c <= n.
 func Wilson(c, n int, z float64) (lo, hi float64) {
+	if c < 0 || c > n {
+		return math.NaN(), math.NaN()
+	}
 	if n <= 0 {
 		return 0, 1
 	}
@@ -104,6 +120,9 @@ func Wilson(c, n int, z float64) (lo, hi float64) {
 // (1 when workers < 1) and summarises the runs. It stops early, with ctx's
 // error, when ctx is done. An invalid test is an error before any run.
 func Repeat(ctx context.Context, agent Agent, test Test, n, workers int, opts ...Option) (Repeated, error) {
+	if n < 0 {
+		return Repeated{}, fmt.Errorf("%w: %d runs", ErrInvalidTest, n)
+	}
 	if _, err := Check(ctx, test, Step{}, opts...); err != nil {
 		return Repeated{}, err
 	}
@@ -190,10 +209,9 @@ func signature(r Result) string {
 		parts = append(parts, fmt.Sprintf("%s[%s]", toolLabel(e.Tool), strings.Join(codes, ",")))
 	}
 	for _, p := range r.Problems {
-		if i := strings.IndexAny(p, "0123456789"); i >= 0 {
-			p = p[:i] // counts vary; the kind of problem does not
-		}
-		parts = append(parts, strings.TrimSpace(p))
+		// Counts and indexes vary from run to run; the kind of problem does
+		// not. Only stand-alone numbers are masked, not digits in names.
+		parts = append(parts, standaloneNumber.ReplaceAllString(p, "#"))
 	}
 	return strings.Join(parts, " | ")
 }

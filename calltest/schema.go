@@ -31,47 +31,92 @@ var schemaKeywords = []string{
 	"anyOf", "allOf", "not", "description", "title", "$schema", "default", "examples",
 }
 
-// checkSchema refuses keywords the validator does not understand and
-// invalid patterns, at any depth.
-func checkSchema(s any, at string) error {
+// maxSchemaDepth bounds the nesting of a json_schema check's schema.
+const maxSchemaDepth = 64
+
+var schemaTypes = []string{"null", "boolean", "object", "array", "number", "integer", "string"}
+
+// checkSchema refuses keywords the validator does not understand, keyword
+// values of the wrong type, invalid patterns and schemas nested deeper
+// than maxSchemaDepth, so that a schema is never silently misread.
+func checkSchema(s any, at string, depth int) error {
+	if depth > maxSchemaDepth {
+		return fmt.Errorf("schema nested deeper than %d levels", maxSchemaDepth)
+	}
+	if _, isBool := s.(bool); isBool {
+		return nil
+	}
 	m, ok := s.(map[string]any)
 	if !ok {
-		if _, isBool := s.(bool); isBool {
-			return nil
-		}
 		return fmt.Errorf("schema at %s is not an object", at)
 	}
+	bad := func(k, want string) error { return fmt.Errorf("schema at %s: %s must be %s", at, k, want) }
 	for k, v := range m {
 		if !slices.Contains(schemaKeywords, k) {
 			return fmt.Errorf("schema at %s: keyword %q is not supported", at, k)
 		}
 		switch k {
+		case "type":
+			names, isList := v.([]any)
+			if !isList {
+				names = []any{v}
+			}
+			for _, n := range names {
+				if name, _ := n.(string); !slices.Contains(schemaTypes, name) {
+					return bad(k, "a JSON type name or a list of them")
+				}
+			}
+		case "enum":
+			if _, ok := v.([]any); !ok {
+				return bad(k, "a list")
+			}
+		case "required":
+			list, ok := v.([]any)
+			if !ok {
+				return bad(k, "a list of property names")
+			}
+			for _, r := range list {
+				if _, ok := r.(string); !ok {
+					return bad(k, "a list of property names")
+				}
+			}
 		case "pattern":
-			p, _ := v.(string)
+			p, ok := v.(string)
+			if !ok {
+				return bad(k, "a string")
+			}
 			if _, err := regexp.Compile(p); err != nil {
 				return fmt.Errorf("schema at %s: invalid pattern: %w", at, err)
+			}
+		case "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum":
+			if _, ok := number(v); !ok {
+				return bad(k, "a number (the draft-4 boolean form is not supported)")
+			}
+		case "minLength", "maxLength", "minItems", "maxItems":
+			if f, ok := number(v); !ok || f < 0 || f != math.Trunc(f) {
+				return bad(k, "a non-negative integer")
 			}
 		case "properties":
 			props, ok := v.(map[string]any)
 			if !ok {
-				return fmt.Errorf("schema at %s: properties is not an object", at)
+				return bad(k, "an object")
 			}
 			for name, sub := range props {
-				if err := checkSchema(sub, at+".properties."+name); err != nil {
+				if err := checkSchema(sub, at+".properties."+name, depth+1); err != nil {
 					return err
 				}
 			}
 		case "items", "not", "additionalProperties":
-			if err := checkSchema(v, at+"."+k); err != nil {
+			if err := checkSchema(v, at+"."+k, depth+1); err != nil {
 				return err
 			}
 		case "anyOf", "allOf":
 			list, ok := v.([]any)
-			if !ok {
-				return fmt.Errorf("schema at %s: %s is not a list", at, k)
+			if !ok || len(list) == 0 {
+				return bad(k, "a non-empty list of schemas")
 			}
 			for i, sub := range list {
-				if err := checkSchema(sub, fmt.Sprintf("%s.%s.%d", at, k, i)); err != nil {
+				if err := checkSchema(sub, fmt.Sprintf("%s.%s.%d", at, k, i), depth+1); err != nil {
 					return err
 				}
 			}
