@@ -30,12 +30,28 @@ func WithJudge(j Judge) Option { return func(o *options) { o.judge = j } }
 // in tools, or a path that is not in the tool's schema, is an invalid
 // test; native exact checks coerce expected strings to the schema's type.
 func WithTools(tools ...tool.Tool) Option {
-	return func(o *options) {
-		o.tools = make(map[string]tool.Tool, len(tools))
-		for _, t := range tools {
-			o.tools[t.Name()] = t
-		}
+	return func(o *options) { o.tools = toolMap(tools) }
+}
+
+func toolMap(tools []tool.Tool) map[string]tool.Tool {
+	m := make(map[string]tool.Tool, len(tools))
+	for _, t := range tools {
+		m[t.Name()] = t
 	}
+	return m
+}
+
+// Validate checks a test without running it: the same checks as [Check],
+// and, when tools are given, that every tool it names exists and every
+// path is in that tool's schema. Use it when loading a suite, so a typo
+// is an error then rather than a failing run later.
+func Validate(test Test, tools ...tool.Tool) error {
+	var m map[string]tool.Tool
+	if len(tools) > 0 {
+		m = toolMap(tools)
+	}
+	test = cloneTest(test)
+	return validate(&test, m)
 }
 
 // ExpectationResult is the outcome of one expectation.

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/voiceeval/schematools/tool"
 )
 
 // Problem is one reason a test document was refused, shaped like the
@@ -63,7 +65,10 @@ type elevenLabsTest struct {
 // turn, parameters with verify_absence — is reported in one *LoadError.
 // Unknown fields (dynamic_variables, workflow_node_transition, …) are
 // ignored.
-func LoadElevenLabs(data []byte) (Test, error) {
+//
+// With tools, the test is also checked against them as [Validate] does:
+// an unknown referenced tool or a path outside its schema is a load error.
+func LoadElevenLabs(data []byte, tools ...tool.Tool) (Test, error) {
 	var doc elevenLabsTest
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
@@ -171,6 +176,11 @@ func LoadElevenLabs(data []byte) (Test, error) {
 		return Test{}, &LoadError{Problems: probs}
 	}
 	t.Expect = []Expectation{e}
+	if len(tools) > 0 {
+		if err := Validate(t, tools...); err != nil {
+			return Test{}, &LoadError{Problems: []Problem{{Loc: []any{"body", "tool_call_parameters"}, Msg: err.Error(), Type: "not_found"}}}
+		}
+	}
 	return t, nil
 }
 

@@ -11,6 +11,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/voiceeval/schematools/calltest"
+	"github.com/voiceeval/schematools/state"
+	"github.com/voiceeval/schematools/tool"
 )
 
 // Repeat with several workers shares one test (and its compiled patterns)
@@ -147,4 +149,20 @@ func FuzzCheck(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestValidateAgainstTools(t *testing.T) {
+	type params struct {
+		OrderID string `json:"order_id"`
+	}
+	getOrder, err := tool.New("get_order", "Get an order.", func(context.Context, *state.Shared, params) (string, error) { return "", nil })
+	require.NoError(t, err)
+	assert.NoError(t, calltest.Validate(one("get_order", calltest.Present("order_id")), getOrder))
+	assert.ErrorContains(t, calltest.Validate(one("get_order", calltest.Present("orderid")), getOrder), `path "orderid" is not in the schema of get_order`)
+
+	doc := `{"type":"tool","name":"n","chat_history":[{"role":"user","message":"hi"}],
+		"tool_call_parameters":{"referenced_tool":{"id":"get_ordr","type":"webhook"}}}`
+	_, err = calltest.LoadElevenLabs([]byte(doc), getOrder)
+	assert.ErrorIs(t, err, calltest.ErrInvalidTest)
+	assert.ErrorContains(t, err, `unknown tool "get_ordr"`)
 }
