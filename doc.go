@@ -22,6 +22,9 @@
 //     exactly once, wraps empty results and turns errors into structured
 //     results; write-tool recording; and the harness tools (end the
 //     conversation, transfer to a human, send the final response).
+//   - [github.com/voiceeval/schematools/tool/schema]: the tool set in the
+//     OpenAI (incl. strict mode), Anthropic and Gemini dialects, and a
+//     dispatcher that runs a model's tool calls through the live path.
 //   - [github.com/voiceeval/schematools/registry]: one generic per-domain
 //     registry with a default-domain fallback and duplicate detection, and
 //     tool factories that build a scenario's tool set from its spec.

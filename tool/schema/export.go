@@ -1,0 +1,244 @@
+package schema
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/voiceeval/schematools/state"
+	"github.com/voiceeval/schematools/tool"
+)
+
+// Option configures an exporter.
+type Option func(*config)
+
+type config struct{ strict bool }
+
+// Strict turns on OpenAI's strict mode: "strict": true on each function,
+// and a schema rewritten to satisfy it.
+func Strict() Option { return func(c *config) { c.strict = true } }
+
+// parameters returns t's parameters object as a fresh JSON tree.
+func parameters(t tool.Tool) map[string]any {
+	s := tool.Schema(t)
+	props := state.Clone(s.Parameters.Properties).(map[string]any)
+	req := make([]any, len(s.Parameters.Required))
+	for i, r := range s.Parameters.Required {
+		req[i] = r
+	}
+	return map[string]any{"type": "object", "properties": props, "required": req}
+}
+
+// OpenAI returns the tools as Chat Completions function tools:
+// {"type": "function", "function": {"name", "description", "parameters"}}.
+func OpenAI(tools []tool.Tool, opts ...Option) ([]map[string]any, error) {
+	var c config
+	for _, o := range opts {
+		o(&c)
+	}
+	out := make([]map[string]any, 0, len(tools))
+	for _, t := range tools {
+		fn, err := openAIFunction(t, c)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, map[string]any{"type": "function", "function": fn})
+	}
+	return out, nil
+}
+
+// OpenAIResponses returns the tools in the Responses API's flat shape:
+// {"type": "function", "name", "description", "parameters"}.
+func OpenAIResponses(tools []tool.Tool, opts ...Option) ([]map[string]any, error) {
+	var c config
+	for _, o := range opts {
+		o(&c)
+	}
+	out := make([]map[string]any, 0, len(tools))
+	for _, t := range tools {
+		fn, err := openAIFunction(t, c)
+		if err != nil {
+			return nil, err
+		}
+		fn["type"] = "function"
+		out = append(out, fn)
+	}
+	return out, nil
+}
+
+func openAIFunction(t tool.Tool, c config) (map[string]any, error) {
+	params := parameters(t)
+	fn := map[string]any{"name": t.Name(), "description": t.Description(), "parameters": params}
+	if c.strict {
+		strict, err := makeStrict(params, "")
+		if err != nil {
+			return nil, fmt.Errorf("schema: tool %s cannot be strict: %w", t.Name(), err)
+		}
+		fn["parameters"], fn["strict"] = strict, true
+	}
+	return fn, nil
+}
+
+// makeStrict rewrites an object schema for OpenAI strict mode: closed,
+// every property required, formerly optional ones nullable.
+func makeStrict(s map[string]any, at string) (map[string]any, error) {
+	out := state.Clone(s).(map[string]any)
+	switch out["type"] {
+	case "object":
+		props, _ := out["properties"].(map[string]any)
+		if len(props) == 0 && at != "" {
+			return nil, fmt.Errorf("%s is an open object (a map); strict mode needs declared properties", at)
+		}
+		if ap, ok := out["additionalProperties"]; ok && ap != false {
+			return nil, fmt.Errorf("%s allows additional properties; strict mode forbids them", label(at))
+		}
+		required := map[string]bool{}
+		if req, ok := out["required"].([]any); ok {
+			for _, r := range req {
+				required[fmt.Sprint(r)] = true
+			}
+		}
+		names := make([]string, 0, len(props))
+		for k := range props {
+			names = append(names, k)
+		}
+		sort.Strings(names)
+		all := make([]any, 0, len(names))
+		for _, k := range names {
+			sub, ok := props[k].(map[string]any)
+			if !ok {
+				return nil, fmt.Errorf("%s has no schema", path(at, k))
+			}
+			strictSub, err := makeStrict(sub, path(at, k))
+			if err != nil {
+				return nil, err
+			}
+			if !required[k] {
+				strictSub = nullable(strictSub)
+			}
+			props[k] = strictSub
+			all = append(all, k)
+		}
+		if props == nil {
+			props = map[string]any{}
+		}
+		out["properties"], out["required"], out["additionalProperties"] = props, all, false
+	case "array":
+		items, ok := out["items"].(map[string]any)
+		if !ok {
+			return nil, fmt.Errorf("%s is a list without an item schema", label(at))
+		}
+		strictItems, err := makeStrict(items, path(at, "items"))
+		if err != nil {
+			return nil, err
+		}
+		out["items"] = strictItems
+	case nil:
+		return nil, fmt.Errorf("%s has no type (any value); strict mode needs one", label(at))
+	}
+	return out, nil
+}
+
+// nullable makes a schema accept null too.
+func nullable(s map[string]any) map[string]any {
+	switch t := s["type"].(type) {
+	case string:
+		s["type"] = []any{t, "null"}
+	case []any:
+		if !slices.Contains(t, any("null")) {
+			s["type"] = append(t, "null")
+		}
+	}
+	return s
+}
+
+func path(at, k string) string {
+	if at == "" {
+		return k
+	}
+	return at + "." + k
+}
+
+func label(at string) string {
+	if at == "" {
+		return "the parameters object"
+	}
+	return at
+}
+
+// Anthropic returns the tools as Messages API tools:
+// {"name", "description", "input_schema"}.
+func Anthropic(tools []tool.Tool) []map[string]any {
+	out := make([]map[string]any, 0, len(tools))
+	for _, t := range tools {
+		out = append(out, map[string]any{"name": t.Name(), "description": t.Description(), "input_schema": parameters(t)})
+	}
+	return out
+}
+
+// geminiKeywords are the schema keywords Gemini's function declarations
+// accept; others are removed.
+var geminiKeywords = []string{"type", "format", "description", "nullable", "enum", "properties", "required", "items",
+	"minItems", "maxItems", "minimum", "maximum", "minLength", "maxLength", "pattern", "anyOf", "title", "propertyOrdering"}
+
+// Gemini returns the tools as one {"functionDeclarations": [...]} tool, and
+// the keywords it removed ("tool: path.keyword"), sorted. Type lists with
+// null become nullable; other type lists become anyOf.
+func Gemini(tools []tool.Tool) (map[string]any, []string) {
+	decls := make([]any, 0, len(tools))
+	var removed []string
+	for _, t := range tools {
+		params := geminiSchema(parameters(t), t.Name(), "", &removed)
+		decls = append(decls, map[string]any{"name": t.Name(), "description": t.Description(), "parameters": params})
+	}
+	sort.Strings(removed)
+	return map[string]any{"functionDeclarations": decls}, removed
+}
+
+func geminiSchema(s map[string]any, toolName, at string, removed *[]string) map[string]any {
+	out := map[string]any{}
+	for k, v := range s {
+		switch {
+		case k == "type":
+			if list, ok := v.([]any); ok {
+				var types []any
+				for _, x := range list {
+					if x == "null" {
+						out["nullable"] = true
+					} else {
+						types = append(types, x)
+					}
+				}
+				if len(types) == 1 {
+					out["type"] = types[0]
+				} else {
+					alts := make([]any, len(types))
+					for i, x := range types {
+						alts[i] = map[string]any{"type": x}
+					}
+					out["anyOf"] = alts
+				}
+				continue
+			}
+			out[k] = v
+		case k == "properties":
+			props := map[string]any{}
+			for name, sub := range v.(map[string]any) {
+				if m, ok := sub.(map[string]any); ok {
+					props[name] = geminiSchema(m, toolName, path(at, name), removed)
+				}
+			}
+			out[k] = props
+		case k == "items":
+			if m, ok := v.(map[string]any); ok {
+				out[k] = geminiSchema(m, toolName, path(at, "items"), removed)
+			}
+		case slices.Contains(geminiKeywords, k):
+			out[k] = v
+		default:
+			*removed = append(*removed, toolName+": "+strings.TrimPrefix(path(at, k), "."))
+		}
+	}
+	return out
+}

@@ -1,0 +1,123 @@
+package schema_test
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/voiceeval/schematools/examples/coffee"
+	"github.com/voiceeval/schematools/registry"
+	"github.com/voiceeval/schematools/state"
+	"github.com/voiceeval/schematools/tool"
+	"github.com/voiceeval/schematools/tool/schema"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+
+// coffeeSet is every coffee and harness tool.
+func coffeeSet(t *testing.T) *tool.Set {
+	t.Helper()
+	reg := registry.NewTools()
+	require.NoError(t, registry.RegisterHarness(reg))
+	require.NoError(t, coffee.Register(reg))
+	spec := map[string]map[string]any{}
+	for _, n := range reg.Names(coffee.Domain) {
+		spec[n] = nil
+	}
+	for _, n := range reg.Names(registry.DefaultDomain) {
+		spec[n] = nil
+	}
+	st := state.New()
+	st.SetDB(coffee.DB())
+	set, err := reg.NewSet(coffee.Domain, spec, registry.Deps{State: st})
+	require.NoError(t, err)
+	return set
+}
+
+func golden(t *testing.T, name string, v any) {
+	t.Helper()
+	got, err := json.MarshalIndent(v, "", "  ")
+	require.NoError(t, err)
+	got = append(got, '\n')
+	file := filepath.Join("testdata", name+".golden.json")
+	if *update {
+		require.NoError(t, os.WriteFile(file, got, 0o644))
+	}
+	want, err := os.ReadFile(file)
+	require.NoError(t, err, "run go test -update to create it")
+	assert.Equal(t, string(want), string(got))
+}
+
+func TestExportGoldens(t *testing.T) {
+	tools := coffeeSet(t).Tools()
+	openai, err := schema.OpenAI(tools)
+	require.NoError(t, err)
+	golden(t, "openai", openai)
+	strict, err := schema.OpenAI(tools, schema.Strict())
+	require.NoError(t, err)
+	golden(t, "openai_strict", strict)
+	responses, err := schema.OpenAIResponses(tools, schema.Strict())
+	require.NoError(t, err)
+	golden(t, "openai_responses_strict", responses)
+	golden(t, "anthropic", schema.Anthropic(tools))
+	gemini, removed := schema.Gemini(tools)
+	golden(t, "gemini", map[string]any{"tool": gemini, "removed": removed})
+}
+
+func TestStrictRewrite(t *testing.T) {
+	type params struct {
+		City string `json:"city"`
+		Days int    `json:"days,omitempty"`
+	}
+	tl, err := tool.New("forecast", "Forecast.", func(context.Context, *state.Shared, params) (string, error) { return "", nil })
+	require.NoError(t, err)
+	out, err := schema.OpenAI([]tool.Tool{tl}, schema.Strict())
+	require.NoError(t, err)
+	fn := out[0]["function"].(map[string]any)
+	assert.Equal(t, true, fn["strict"])
+	p := fn["parameters"].(map[string]any)
+	assert.Equal(t, []any{"city", "days"}, p["required"])
+	assert.Equal(t, false, p["additionalProperties"])
+	assert.Equal(t, []any{"integer", "null"}, p["properties"].(map[string]any)["days"].(map[string]any)["type"])
+
+	type open struct {
+		Extra map[string]any `json:"extra"`
+	}
+	bad, err := tool.New("open", "Open.", func(context.Context, *state.Shared, open) (string, error) { return "", nil })
+	require.NoError(t, err)
+	_, err = schema.OpenAI([]tool.Tool{bad}, schema.Strict())
+	assert.ErrorContains(t, err, "tool open cannot be strict: extra is an open object")
+	_, err = schema.OpenAI([]tool.Tool{bad})
+	assert.NoError(t, err, "non-strict export takes anything")
+}
+
+func TestDispatch(t *testing.T) {
+	set := coffeeSet(t)
+	calls := []schema.ModelCall{
+		{ID: "c1", Name: "get_menu", Arguments: `{}`},
+		{ID: "c2", Name: "order_status", Arguments: `{"order_id": "ORD-404"}`},
+		{ID: "c3", Name: "refund_order", Arguments: `{}`},
+		{ID: "c4", Name: "place_order", Arguments: `{"customer": "Ada",`},
+		{ID: "c5", Name: "get_menu", Arguments: ``},
+	}
+	results, err := schema.Dispatch(context.Background(), set, calls, 4)
+	require.NoError(t, err)
+	require.Len(t, results, 5)
+	for i, r := range results {
+		assert.Equal(t, calls[i].ID, r.ID, "results keep the model's order")
+		assert.NotNil(t, r.Result)
+	}
+	assert.Equal(t, tool.FailureResult{Status: "error", ErrorType: "not_found", Message: "Order ORD-404 not found"}, results[1].Result)
+	assert.Equal(t, "unknown_tool", results[2].Result.(tool.UnknownToolResult).ErrorType)
+	assert.Equal(t, "json_invalid", results[3].Result.(tool.ValidationResult).Details[0].Type)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err = schema.Dispatch(ctx, set, []schema.ModelCall{{ID: "x", Name: "get_menu", Arguments: "{}"}}, 1)
+	assert.NoError(t, err, "a tool that does not look at ctx still completes")
+}
