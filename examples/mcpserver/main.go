@@ -1,0 +1,117 @@
+// Command mcpserver serves a domain's tool set over MCP (stdio), so any
+// MCP-capable agent can be evaluated against the same tools and scored by
+// the same DB hash. Every MCP tool call goes through the library's live
+// path (argument checks, structured errors, empty-result envelopes, one
+// delivery).
+//
+//	go run ./examples/mcpserver [-summary]
+//
+// With -summary, the action log and the DB hash are printed to stderr when
+// the client disconnects. Only the coffee domain exists so far.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/voiceeval/schematools/dbhash"
+	"github.com/voiceeval/schematools/examples/coffee"
+	"github.com/voiceeval/schematools/registry"
+	"github.com/voiceeval/schematools/state"
+	"github.com/voiceeval/schematools/tool"
+	"github.com/voiceeval/schematools/tool/schema"
+)
+
+func main() {
+	domain := flag.String("domain", coffee.Domain, "the domain to serve (only coffee so far)")
+	summary := flag.Bool("summary", false, "print the action log and the DB hash to stderr on exit")
+	flag.Parse()
+	if *domain != coffee.Domain {
+		fmt.Fprintf(os.Stderr, "mcpserver: unknown domain %q (available: %s)\n", *domain, coffee.Domain)
+		os.Exit(2)
+	}
+	st := state.New()
+	server, err := newServer(st)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "mcpserver:", err)
+		os.Exit(1)
+	}
+	runErr := server.Run(context.Background(), &mcp.StdioTransport{})
+	if *summary {
+		if err := writeSummary(os.Stderr, st); err != nil {
+			fmt.Fprintln(os.Stderr, "mcpserver:", err)
+		}
+	}
+	if runErr != nil && !errors.Is(runErr, io.EOF) && !errors.Is(runErr, context.Canceled) {
+		fmt.Fprintln(os.Stderr, "mcpserver:", runErr)
+		os.Exit(1)
+	}
+}
+
+// newServer builds an MCP server exposing the coffee tools and the harness
+// tools, all working on st (which gets the embedded DB).
+func newServer(st *state.Shared) (*mcp.Server, error) {
+	reg := registry.NewTools()
+	if err := errors.Join(registry.RegisterHarness(reg), coffee.Register(reg)); err != nil {
+		return nil, err
+	}
+	st.SetDomain(coffee.Domain)
+	st.SetDB(coffee.DB())
+	spec := map[string]map[string]any{}
+	for _, n := range reg.Names(coffee.Domain) {
+		spec[n] = nil
+	}
+	spec[tool.EndConversationName] = nil
+	set, err := reg.NewSet(coffee.Domain, spec, registry.Deps{State: st})
+	if err != nil {
+		return nil, err
+	}
+	defs := schema.Anthropic(set.Tools()) // {name, description, input_schema}: MCP's shape too
+	server := mcp.NewServer(&mcp.Implementation{Name: "schematools-" + coffee.Domain, Version: "v0.1.0"}, nil)
+	for i, t := range set.Tools() {
+		server.AddTool(&mcp.Tool{Name: t.Name(), Description: t.Description(), InputSchema: defs[i]["input_schema"]}, handler(t))
+	}
+	return server, nil
+}
+
+// handler runs one MCP call through the live path. Structured error
+// results (validation, domain failures, Go errors) are tool results with
+// IsError set, as MCP asks, not protocol errors.
+func handler(t tool.Tool) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		var out any
+		if err := tool.CallJSON(ctx, t, req.Params.Arguments, func(v any) error { out = v; return nil }); err != nil {
+			return nil, err
+		}
+		text, err := json.Marshal(out)
+		if err != nil {
+			return nil, err
+		}
+		res := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(text)}}}
+		switch out.(type) {
+		case tool.ValidationResult, tool.FailureResult, tool.ErrorResult:
+			res.IsError = true
+		}
+		return res, nil
+	}
+}
+
+// writeSummary prints the action log and the DB hash.
+func writeSummary(w io.Writer, st *state.Shared) error {
+	h, err := dbhash.Hash(st.Snapshot())
+	if err != nil {
+		return err
+	}
+	actions, err := json.Marshal(st.Actions())
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(w, "actions: %s\ndb_hash: %s\n", actions, h)
+	return err
+}
