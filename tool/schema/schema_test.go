@@ -121,3 +121,5 @@ func TestDispatch(t *testing.T) {
 	_, err = schema.Dispatch(ctx, set, []schema.ModelCall{{ID: "x", Name: "get_menu", Arguments: "{}"}}, 1)
 	assert.NoError(t, err, "a tool that does not look at ctx still completes")
 }
+
+func jsonMarshal(v any) ([]byte, error) { return json.Marshal(v) }
