@@ -260,6 +260,11 @@ func (b *binder) bindObject(dst reflect.Value, m map[string]any, s *spec) {
 			continue
 		}
 		present++
+		if raw == nil && !f.required {
+			// An optional argument sent as null is absent: OpenAI's strict
+			// mode makes every property required and optional ones nullable.
+			continue
+		}
 		b.path = append(b.path, f.name)
 		b.bindValue(dst.FieldByIndex(f.index), raw, f.spec)
 		b.path = b.path[:len(b.path)-1]

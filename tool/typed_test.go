@@ -424,3 +424,23 @@ func TestParametersOrder(t *testing.T) {
 	tl := mustOrderTool(t, state.New())
 	assert.Equal(t, []string{"customer", "size", "items", "tip", "note", "extra", "anything", "count", "exact"}, tl.PropertyOrder())
 }
+
+// OpenAI's strict mode sends null for optional arguments it has nothing
+// for: null on an optional field means absent; on a required one it is
+// still a type error.
+func TestNullOnOptionalFieldIsAbsent(t *testing.T) {
+	type params struct {
+		Name  string `json:"name"`
+		Limit int    `json:"limit,omitempty"`
+	}
+	var got params
+	tl, err := tool.New("opt", "Optional.", func(_ context.Context, _ *state.Shared, p params) (string, error) { got = p; return "ok", nil })
+	require.NoError(t, err)
+	res, err := tl.Execute(context.Background(), map[string]any{"name": "x", "limit": nil})
+	require.NoError(t, err)
+	assert.Equal(t, "ok", res)
+	assert.Equal(t, params{Name: "x"}, got)
+	res, err = tl.Execute(context.Background(), map[string]any{"name": nil})
+	require.NoError(t, err)
+	assert.Equal(t, "string_type", res.(tool.ValidationResult).Details[0].Type)
+}

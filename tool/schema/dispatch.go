@@ -43,8 +43,17 @@ func Dispatch(ctx context.Context, set *tool.Set, calls []ModelCall, parallel in
 	for i, c := range calls {
 		out[i] = ToolResult{ID: c.ID, Name: c.Name}
 		wg.Go(func() {
-			sem <- struct{}{}
+			select {
+			case sem <- struct{}{}:
+			case <-ctx.Done():
+				errs[i] = fmt.Errorf("schema: call %s (%s): %w", c.ID, c.Name, ctx.Err())
+				return
+			}
 			defer func() { <-sem }()
+			if err := ctx.Err(); err != nil {
+				errs[i] = fmt.Errorf("schema: call %s (%s): %w", c.ID, c.Name, err)
+				return
+			}
 			delivered := 0
 			err := set.CallJSON(ctx, c.Name, []byte(c.Arguments), func(v any) error {
 				delivered++

@@ -1,6 +1,8 @@
 package schema
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"sort"
@@ -19,15 +21,40 @@ type config struct{ strict bool }
 // and a schema rewritten to satisfy it.
 func Strict() Option { return func(c *config) { c.strict = true } }
 
-// parameters returns t's parameters object as a fresh JSON tree.
+// parameters returns t's parameters object as a fresh, plain JSON tree
+// (hand-written schemas may hold []string and other Go types; a round
+// trip through JSON turns them into []any, map[string]any and
+// json.Number).
 func parameters(t tool.Tool) map[string]any {
 	s := tool.Schema(t)
+	data, err := json.Marshal(s.Parameters)
+	if err == nil {
+		dec := json.NewDecoder(bytes.NewReader(data))
+		dec.UseNumber()
+		var out map[string]any
+		if dec.Decode(&out) == nil {
+			return out
+		}
+	}
 	props := state.Clone(s.Parameters.Properties).(map[string]any)
 	req := make([]any, len(s.Parameters.Required))
 	for i, r := range s.Parameters.Required {
 		req[i] = r
 	}
 	return map[string]any{"type": "object", "properties": props, "required": req}
+}
+
+// mainType is a schema's type, or the first non-null type of a list.
+func mainType(s map[string]any) any {
+	if list, ok := s["type"].([]any); ok {
+		for _, t := range list {
+			if t != "null" {
+				return t
+			}
+		}
+		return "null"
+	}
+	return s["type"]
 }
 
 // OpenAI returns the tools as Chat Completions function tools:
@@ -84,7 +111,7 @@ func openAIFunction(t tool.Tool, c config) (map[string]any, error) {
 // every property required, formerly optional ones nullable.
 func makeStrict(s map[string]any, at string) (map[string]any, error) {
 	out := state.Clone(s).(map[string]any)
-	switch out["type"] {
+	switch mainType(out) {
 	case "object":
 		props, _ := out["properties"].(map[string]any)
 		if len(props) == 0 && at != "" {
@@ -140,15 +167,20 @@ func makeStrict(s map[string]any, at string) (map[string]any, error) {
 	return out, nil
 }
 
-// nullable makes a schema accept null too.
+// nullable makes a schema accept null too, in its type and in its enum.
 func nullable(s map[string]any) map[string]any {
 	switch t := s["type"].(type) {
 	case string:
-		s["type"] = []any{t, "null"}
+		if t != "null" {
+			s["type"] = []any{t, "null"}
+		}
 	case []any:
 		if !slices.Contains(t, any("null")) {
 			s["type"] = append(t, "null")
 		}
+	}
+	if enum, ok := s["enum"].([]any); ok && !slices.Contains(enum, nil) {
+		s["enum"] = append(enum, nil)
 	}
 	return s
 }
@@ -182,6 +214,13 @@ func Anthropic(tools []tool.Tool) []map[string]any {
 var geminiKeywords = []string{"type", "format", "description", "nullable", "enum", "properties", "required", "items",
 	"minItems", "maxItems", "minimum", "maximum", "minLength", "maxLength", "pattern", "anyOf", "title", "propertyOrdering"}
 
+// geminiFormats are the formats Gemini accepts, by type.
+var geminiFormats = map[string][]string{
+	"string":  {"enum", "date-time"},
+	"number":  {"float", "double"},
+	"integer": {"int32", "int64"},
+}
+
 // Gemini returns the tools as one {"functionDeclarations": [...]} tool, and
 // the keywords it removed ("tool: path.keyword"), sorted. Type lists with
 // null become nullable; other type lists become anyOf.
@@ -197,47 +236,84 @@ func Gemini(tools []tool.Tool) (map[string]any, []string) {
 }
 
 func geminiSchema(s map[string]any, toolName, at string, removed *[]string) map[string]any {
+	report := func(what string) { *removed = append(*removed, toolName+": "+strings.TrimPrefix(path(at, what), ".")) }
 	out := map[string]any{}
+	typ, _ := mainType(s).(string)
+	if list, ok := s["type"].([]any); ok {
+		var types []any
+		for _, x := range list {
+			if x == "null" {
+				out["nullable"] = true
+			} else {
+				types = append(types, x)
+			}
+		}
+		if len(types) > 1 {
+			report(fmt.Sprintf("type (a list; kept %v)", types[0]))
+		}
+	} else if s["type"] == "null" {
+		out["nullable"] = true
+		typ = ""
+		report("type (null)")
+	}
+	if typ != "" {
+		out["type"] = typ
+	}
 	for k, v := range s {
 		switch {
 		case k == "type":
-			if list, ok := v.([]any); ok {
-				var types []any
-				for _, x := range list {
-					if x == "null" {
-						out["nullable"] = true
-					} else {
-						types = append(types, x)
-					}
-				}
-				if len(types) == 1 {
-					out["type"] = types[0]
-				} else {
-					alts := make([]any, len(types))
-					for i, x := range types {
-						alts[i] = map[string]any{"type": x}
-					}
-					out["anyOf"] = alts
-				}
-				continue
-			}
-			out[k] = v
 		case k == "properties":
 			props := map[string]any{}
+			var dropped []string
 			for name, sub := range v.(map[string]any) {
 				if m, ok := sub.(map[string]any); ok {
 					props[name] = geminiSchema(m, toolName, path(at, name), removed)
+				} else {
+					dropped = append(dropped, name)
+					report(name + " (schema without a type)")
 				}
 			}
 			out[k] = props
+			if req, ok := s["required"].([]any); ok && len(dropped) > 0 {
+				kept := []any{}
+				for _, r := range req {
+					if !slices.Contains(dropped, fmt.Sprint(r)) {
+						kept = append(kept, r)
+					}
+				}
+				out["required"] = kept
+			}
+		case k == "required":
+			if _, done := out[k]; !done {
+				out[k] = v
+			}
 		case k == "items":
 			if m, ok := v.(map[string]any); ok {
 				out[k] = geminiSchema(m, toolName, path(at, "items"), removed)
+			} else {
+				report("items (schema without a type)")
+			}
+		case k == "anyOf":
+			list, _ := v.([]any)
+			alts := make([]any, 0, len(list))
+			for i, sub := range list {
+				if m, ok := sub.(map[string]any); ok {
+					alts = append(alts, geminiSchema(m, toolName, path(at, fmt.Sprintf("anyOf.%d", i)), removed))
+				}
+			}
+			out[k] = alts
+		case k == "enum" && typ != "string":
+			report("enum (Gemini takes enums on strings only)")
+		case k == "format":
+			if f, _ := v.(string); slices.Contains(geminiFormats[typ], f) {
+				out[k] = v
+			} else {
+				report(fmt.Sprintf("format (%v)", v))
 			}
 		case slices.Contains(geminiKeywords, k):
 			out[k] = v
 		default:
-			*removed = append(*removed, toolName+": "+strings.TrimPrefix(path(at, k), "."))
+			report(k)
 		}
 	}
 	return out

@@ -121,8 +121,62 @@ func TestDispatch(t *testing.T) {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err = schema.Dispatch(ctx, set, []schema.ModelCall{{ID: "x", Name: "get_menu", Arguments: "{}"}}, 1)
-	assert.NoError(t, err, "a tool that does not look at ctx still completes")
+	results, err = schema.Dispatch(ctx, set, []schema.ModelCall{{ID: "x", Name: "get_menu", Arguments: "{}"}}, 1)
+	assert.ErrorIs(t, err, context.Canceled, "calls of a cancelled turn are not run")
+	assert.Nil(t, results[0].Result)
+}
+
+// A hand-written tool with any schema it likes.
+type rawTool struct {
+	props    map[string]any
+	required []string
+}
+
+func (r rawTool) Name() string                                         { return "raw" }
+func (r rawTool) Description() string                                  { return "Raw." }
+func (r rawTool) Properties() map[string]any                           { return r.props }
+func (r rawTool) Required() []string                                   { return r.required }
+func (r rawTool) Execute(context.Context, map[string]any) (any, error) { return "ok", nil }
+
+func TestStrictEdgeCases(t *testing.T) {
+	rt := rawTool{props: map[string]any{
+		"level": map[string]any{"type": "string", "enum": []string{"a", "b"}},
+		"box": map[string]any{"type": []string{"object", "null"}, "properties": map[string]any{
+			"x": map[string]any{"type": "integer"},
+		}, "required": []string{"x"}},
+	}}
+	out, err := schema.OpenAI([]tool.Tool{rt}, schema.Strict())
+	require.NoError(t, err)
+	props := out[0]["function"].(map[string]any)["parameters"].(map[string]any)["properties"].(map[string]any)
+	assert.Equal(t, []any{"a", "b", nil}, props["level"].(map[string]any)["enum"], "a nullable enum lists null")
+	box := props["box"].(map[string]any)
+	assert.Equal(t, false, box["additionalProperties"], "an object typed with a list is made strict too")
+	assert.Equal(t, []any{"x"}, box["required"])
+	assert.Equal(t, "integer", box["properties"].(map[string]any)["x"].(map[string]any)["type"], "a required field stays non-nullable")
+}
+
+func TestGeminiEdgeCases(t *testing.T) {
+	rt := rawTool{props: map[string]any{
+		"lvl":   map[string]any{"type": "integer", "enum": []any{1, 2}},
+		"mail":  map[string]any{"type": "string", "format": "email"},
+		"when":  map[string]any{"type": "string", "format": "date-time"},
+		"multi": map[string]any{"type": []any{"string", "integer"}},
+		"none":  map[string]any{"type": "null"},
+		"alt":   map[string]any{"anyOf": []any{map[string]any{"type": "object", "additionalProperties": false, "properties": map[string]any{}}}},
+		"free":  true,
+	}, required: []string{"free", "lvl"}}
+	g, removed := schema.Gemini([]tool.Tool{rt})
+	assert.Equal(t, []string{
+		"raw: alt.anyOf.0.additionalProperties",
+		"raw: free (schema without a type)",
+		"raw: lvl.enum (Gemini takes enums on strings only)",
+		"raw: mail.format (email)",
+		"raw: multi.type (a list; kept string)",
+		"raw: none.type (null)",
+	}, removed)
+	params := g["functionDeclarations"].([]any)[0].(map[string]any)["parameters"].(map[string]any)
+	assert.Equal(t, []any{"lvl"}, params["required"], "a dropped property leaves required")
+	assert.Equal(t, "date-time", params["properties"].(map[string]any)["when"].(map[string]any)["format"])
 }
 
 func jsonMarshal(v any) ([]byte, error) { return json.Marshal(v) }
