@@ -60,24 +60,23 @@ func mainType(s map[string]any) any {
 // OpenAI returns the tools as Chat Completions function tools:
 // {"type": "function", "function": {"name", "description", "parameters"}}.
 func OpenAI(tools []tool.Tool, opts ...Option) ([]map[string]any, error) {
-	var c config
-	for _, o := range opts {
-		o(&c)
-	}
-	out := make([]map[string]any, 0, len(tools))
-	for _, t := range tools {
-		fn, err := openAIFunction(t, c)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, map[string]any{"type": "function", "function": fn})
-	}
-	return out, nil
+	return openAITools(tools, opts, func(fn map[string]any) map[string]any {
+		return map[string]any{"type": "function", "function": fn}
+	})
 }
 
 // OpenAIResponses returns the tools in the Responses API's flat shape:
 // {"type": "function", "name", "description", "parameters"}.
 func OpenAIResponses(tools []tool.Tool, opts ...Option) ([]map[string]any, error) {
+	return openAITools(tools, opts, func(fn map[string]any) map[string]any {
+		fn["type"] = "function"
+		return fn
+	})
+}
+
+// openAITools builds each tool's function definition and wraps it in the
+// API's envelope.
+func openAITools(tools []tool.Tool, opts []Option, wrap func(fn map[string]any) map[string]any) ([]map[string]any, error) {
 	var c config
 	for _, o := range opts {
 		o(&c)
@@ -88,8 +87,7 @@ func OpenAIResponses(tools []tool.Tool, opts ...Option) ([]map[string]any, error
 		if err != nil {
 			return nil, err
 		}
-		fn["type"] = "function"
-		out = append(out, fn)
+		out = append(out, wrap(fn))
 	}
 	return out, nil
 }
