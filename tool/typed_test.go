@@ -4,19 +4,16 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
-	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/go-playground/validator/v10"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/voiceeval/schematools/internal/golden"
 	"github.com/voiceeval/schematools/state"
 	"github.com/voiceeval/schematools/tool"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files under testdata/")
 
 func jsonNumber(s string) json.Number { return json.Number(s) }
 
@@ -68,13 +65,7 @@ func TestTypedSchemaGolden(t *testing.T) {
 	tl := mustOrderTool(t, state.New())
 	got, err := json.MarshalIndent(tool.OpenAISchema(tl), "", "  ")
 	require.NoError(t, err)
-	golden := filepath.Join("testdata", "order_schema.golden.json")
-	if *update {
-		require.NoError(t, os.WriteFile(golden, append(got, '\n'), 0o644))
-	}
-	want, err := os.ReadFile(golden)
-	require.NoError(t, err, "run go test -update to create it")
-	assert.Equal(t, string(want), string(got)+"\n")
+	golden.Check(t, filepath.Join("testdata", "order_schema.golden.json"), append(got, '\n'))
 	assert.Equal(t, []string{"customer", "items"}, tl.Required())
 }
 

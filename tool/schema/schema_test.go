@@ -3,21 +3,18 @@ package schema_test
 import (
 	"context"
 	"encoding/json"
-	"flag"
-	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/voiceeval/schematools/examples/coffee"
+	"github.com/voiceeval/schematools/internal/golden"
 	"github.com/voiceeval/schematools/registry"
 	"github.com/voiceeval/schematools/state"
 	"github.com/voiceeval/schematools/tool"
 	"github.com/voiceeval/schematools/tool/schema"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
 
 // coffeeSet is every coffee and harness tool.
 func coffeeSet(t *testing.T) *tool.Set {
@@ -39,37 +36,30 @@ func coffeeSet(t *testing.T) *tool.Set {
 	return set
 }
 
-func golden(t *testing.T, name string, v any) {
+func checkGolden(t *testing.T, name string, v any) {
 	t.Helper()
 	got, err := json.MarshalIndent(v, "", "  ")
 	require.NoError(t, err)
-	got = append(got, '\n')
-	file := filepath.Join("testdata", name+".golden.json")
-	if *update {
-		require.NoError(t, os.WriteFile(file, got, 0o644))
-	}
-	want, err := os.ReadFile(file)
-	require.NoError(t, err, "run go test -update to create it")
-	assert.Equal(t, string(want), string(got))
+	golden.Check(t, filepath.Join("testdata", name+".golden.json"), append(got, '\n'))
 }
 
 func TestExportGoldens(t *testing.T) {
 	tools := coffeeSet(t).Tools()
 	openai, err := schema.OpenAI(tools)
 	require.NoError(t, err)
-	golden(t, "openai", openai)
+	checkGolden(t, "openai", openai)
 	strict, err := schema.OpenAI(tools, schema.Strict())
 	require.NoError(t, err)
-	golden(t, "openai_strict", strict)
+	checkGolden(t, "openai_strict", strict)
 	responses, err := schema.OpenAIResponses(tools)
 	require.NoError(t, err)
-	golden(t, "openai_responses", responses)
+	checkGolden(t, "openai_responses", responses)
 	responses, err = schema.OpenAIResponses(tools, schema.Strict())
 	require.NoError(t, err)
-	golden(t, "openai_responses_strict", responses)
-	golden(t, "anthropic", schema.Anthropic(tools))
+	checkGolden(t, "openai_responses_strict", responses)
+	checkGolden(t, "anthropic", schema.Anthropic(tools))
 	gemini, removed := schema.Gemini(tools)
-	golden(t, "gemini", map[string]any{"tool": gemini, "removed": removed})
+	checkGolden(t, "gemini", map[string]any{"tool": gemini, "removed": removed})
 }
 
 func TestStrictRewrite(t *testing.T) {
