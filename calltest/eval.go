@@ -375,10 +375,7 @@ func writeCanonical(b *strings.Builder, v any) {
 		b.WriteByte(']')
 	case json.Number:
 		if isInt, ok := pyjson.Classify(string(x)); ok && isInt {
-			if x == "-0" {
-				x = "0"
-			}
-			b.WriteString(string(x))
+			b.WriteString(pyjson.IntText(string(x)))
 			return
 		}
 		f, _ := x.Float64()

@@ -141,10 +141,7 @@ func (c *canon) value(v any, depth int) error {
 			return fmt.Errorf("%w: invalid json.Number %q", ErrUnsupported, string(x))
 		}
 		if isInt {
-			if x == "-0" {
-				x = "0"
-			}
-			c.buf = append(c.buf, x...)
+			c.buf = append(c.buf, pyjson.IntText(string(x))...)
 			return nil
 		}
 		f, _ := strconv.ParseFloat(string(x), 64)

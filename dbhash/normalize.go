@@ -61,10 +61,7 @@ func normalize(v any, cfg *config, depth int) any {
 			return v
 		}
 		if isInt {
-			if x == "-0" {
-				return json.Number("0")
-			}
-			return x
+			return json.Number(pyjson.IntText(string(x)))
 		}
 		f, _ := strconv.ParseFloat(string(x), 64)
 		return normalFloat(f)

@@ -157,11 +157,15 @@ func AppendNumber(dst []byte, n json.Number) ([]byte, error) {
 }
 
 // appendIntText appends a valid JSON integer token in canonical form.
-func appendIntText(dst []byte, s string) []byte {
+func appendIntText(dst []byte, s string) []byte { return append(dst, IntText(s)...) }
+
+// IntText returns a valid JSON integer token as Python prints the int it
+// reads as: the token itself, except that "-0" is "0".
+func IntText(s string) string {
 	if s == "-0" {
-		return append(dst, '0')
+		return "0"
 	}
-	return append(dst, s...)
+	return s
 }
 
 // Classify reports whether s is a JSON number token and whether Python
