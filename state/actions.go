@@ -75,3 +75,16 @@ func (s *Shared) ActionCount() int {
 	defer s.mu.RUnlock()
 	return len(s.actions)
 }
+
+// Capture returns deep copies of the DB (nil when none is loaded) and of the
+// action log (never nil), taken under one lock, so the two always belong to
+// the same moment: no tool call can land between them.
+func (s *Shared) Capture() (db map[string]any, actions []Action) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	actions = make([]Action, len(s.actions))
+	for i, a := range s.actions {
+		actions[i] = Action(cloneMap(a))
+	}
+	return cloneMap(s.db), actions
+}

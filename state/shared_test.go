@@ -188,3 +188,19 @@ func TestConcurrentUse(t *testing.T) {
 	assert.Equal(t, workers*rounds, s.ActionCount())
 	assert.Equal(t, workers*rounds, s.CallCounts()["inc"])
 }
+
+func TestCaptureCopiesDBAndActionsTogether(t *testing.T) {
+	s := state.New()
+	db, actions := s.Capture()
+	assert.Nil(t, db)
+	assert.Equal(t, []state.Action{}, actions)
+
+	s.SetDB(map[string]any{"t": map[string]any{"k": 1}})
+	s.AppendAction(state.NewAction("a", nil, nil))
+	db, actions = s.Capture()
+	db["t"].(map[string]any)["k"] = 2
+	actions[0]["name"] = "changed"
+	gotDB, gotActions := s.Capture()
+	assert.Equal(t, map[string]any{"t": map[string]any{"k": 1}}, gotDB)
+	assert.Equal(t, "a", gotActions[0].Name())
+}
