@@ -1,0 +1,393 @@
+package rtvi
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/voiceeval/schematools/internal/pyjson"
+	"github.com/voiceeval/schematools/registry"
+	"github.com/voiceeval/schematools/replay"
+	"github.com/voiceeval/schematools/state"
+)
+
+// Defaults of [Config].
+const (
+	DefaultSystemRole      = "system"
+	DefaultHistoryWait     = 3 * time.Second
+	DefaultHistoryPoll     = 50 * time.Millisecond
+	DefaultMaxMessageBytes = 1 << 20 // the WebSocket message limit the Python bridge lives with
+)
+
+// Config wires a [Dispatcher] to a bot. Every field is optional; the zero
+// Config gives a dispatcher with its own state, the default tool registry,
+// no conversation and tool calling turned off.
+type Config struct {
+	// State is the bot's shared state: the one its tools were built with.
+	// Nil gives the dispatcher a state of its own (see [Dispatcher.State]).
+	State *state.Shared
+	// Tools builds the scenario's tools on update_system_prompt. Nil means
+	// [registry.Default].
+	Tools *registry.Tools
+	// Conversation is the bot's LLM context. Nil means the bot has none:
+	// reset only resets Services and get_context_history returns "[]".
+	Conversation Conversation
+	// Installer installs each scenario's tools. Nil turns tool calling off.
+	Installer ToolInstaller
+	// Services are reset, in order, by reset and update_system_prompt.
+	Services []Resetter
+	// InFlight tells get_context_history whether tool calls are still
+	// running. Nil means Conversation, when it implements [InFlight].
+	InFlight InFlight
+	// SystemRole is the role of the prompt message; "" means "system".
+	SystemRole string
+	// PromptSuffix is appended to every prompt ("\n" + suffix) unless the
+	// request sets add_suffix to false.
+	PromptSuffix string
+	// InitFuncs and Appliers are the domains' initialisation functions and
+	// sync appliers. Nil registries have no entries (sync deltas then use
+	// the dotted-path default).
+	InitFuncs *replay.InitFuncs
+	Appliers  *replay.Appliers
+	// DataRoot is the directory db_path values are relative to. "" means
+	// $EVAL_DATA_ROOT, read at each request.
+	DataRoot string
+	// Send sends an unsolicited message (JSON) to the harness: the
+	// action-applied, exit and final-response messages of tools. It must be
+	// safe for concurrent use. Nil drops them.
+	Send func(ctx context.Context, msg []byte) error
+	// SendText receives the content of a send-text message (the harness's
+	// opening "Hello"). Nil answers send-text with an error-response.
+	SendText func(ctx context.Context, content string) error
+	// About describes the bot in bot-ready; nil means {"library":
+	// "schematools"}.
+	About map[string]any
+	// HistoryWait bounds how long get_context_history waits for tool calls
+	// in flight, polling every HistoryPoll. Zero means the defaults.
+	HistoryWait time.Duration
+	HistoryPoll time.Duration
+	// MaxMessageBytes is the largest message Handle reads; zero means
+	// DefaultMaxMessageBytes.
+	MaxMessageBytes int
+	// Logger receives the dispatcher's logs; nil means [slog.Default].
+	Logger *slog.Logger
+}
+
+// Handler answers one client message. d holds the request's arguments:
+// the "d" of the client-message, or {} when it is absent, null or falsy
+// (as the Python original's "d or {}"). The result becomes the "d" of the
+// server-response (nil leaves it out); an error becomes an error-response
+// with the text "<Kind>: <message>" (see [Error]).
+type Handler func(ctx context.Context, d json.RawMessage) (any, error)
+
+// handlerFunc is a built-in handler: it gets the decoded arguments.
+type handlerFunc func(ctx context.Context, args any) (any, error)
+
+// Dispatcher answers the RTVI messages of an evaluation harness on behalf
+// of a bot: the handshake, the six client messages of a scenario's
+// lifecycle and any custom client messages registered with
+// [Dispatcher.Register]. It has no goroutines and no socket: the bot reads
+// a message, passes it to [Dispatcher.Handle] and sends back the reply.
+//
+// A Dispatcher is safe for concurrent use, but a connection's messages
+// must be handled in arrival order (one Handle at a time per connection):
+// a scenario's update_system_prompt has to clear the state before its
+// apply_initialization seeds it.
+type Dispatcher struct {
+	cfg      Config
+	st       *state.Shared
+	notifier state.Notifier
+
+	mu       sync.Mutex
+	custom   map[string]Handler
+	original []ChatMessage // the last prompt; reset restores it
+}
+
+// NewDispatcher returns a dispatcher for the bot cfg describes.
+func NewDispatcher(cfg Config) *Dispatcher {
+	if cfg.State == nil {
+		cfg.State = state.New()
+	}
+	if cfg.Tools == nil {
+		cfg.Tools = registry.Default
+	}
+	if cfg.SystemRole == "" {
+		cfg.SystemRole = DefaultSystemRole
+	}
+	if cfg.HistoryWait <= 0 {
+		cfg.HistoryWait = DefaultHistoryWait
+	}
+	if cfg.HistoryPoll <= 0 {
+		cfg.HistoryPoll = DefaultHistoryPoll
+	}
+	if cfg.MaxMessageBytes <= 0 {
+		cfg.MaxMessageBytes = DefaultMaxMessageBytes
+	}
+	if cfg.InFlight == nil {
+		if f, ok := cfg.Conversation.(InFlight); ok {
+			cfg.InFlight = f
+		}
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	d := &Dispatcher{cfg: cfg, st: cfg.State, custom: map[string]Handler{}}
+	d.notifier = &Notifier{Send: cfg.Send}
+	return d
+}
+
+// State returns the shared state the dispatcher manages.
+func (d *Dispatcher) State() *state.Shared { return d.st }
+
+// Notifier returns the notifier that update_system_prompt installs in the
+// state: it wraps each tool message in a server-message and sends it
+// through [Config.Send].
+func (d *Dispatcher) Notifier() state.Notifier { return d.notifier }
+
+// Register adds a handler for the client message t, or replaces the one
+// registered before (a later registration wins, as in the Python
+// original). Registering one of the six built-in names overrides it; a nil
+// h removes a custom handler.
+func (d *Dispatcher) Register(t string, h Handler) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if h == nil {
+		delete(d.custom, t)
+		return
+	}
+	d.custom[t] = h
+}
+
+func (d *Dispatcher) builtin(t string) handlerFunc {
+	switch t {
+	case MsgReset:
+		return d.reset
+	case MsgUpdateSystemPrompt:
+		return d.updateSystemPrompt
+	case MsgApplyInitialization:
+		return d.applyInitialization
+	case MsgApplySyncDelta:
+		return d.applySyncDelta
+	case MsgGetContextHistory:
+		return d.getContextHistory
+	case MsgGetScenarioSummary:
+		return d.getScenarioSummary
+	}
+	return nil
+}
+
+// Handle answers one RTVI message (JSON) and returns the reply to send, or
+// nil when there is nothing to send (a message with another label, which
+// pipecat ignores; a send-text message).
+//
+// Failures of a request are replies, never Go errors: an unknown client
+// message, a handler error or a handler panic give an error-response that
+// echoes the request id; the five handlers that report soft failures
+// answer {"success": false, ...} or false as the Python original does.
+// Only input that is not an RTVI message at all — invalid JSON, a
+// non-object, a missing "type" or "id", a message over
+// [Config.MaxMessageBytes] — returns an error (wrapping [ErrMalformed]),
+// and then reply is the RTVI error event pipecat would send.
+func (d *Dispatcher) Handle(ctx context.Context, raw []byte) (reply []byte, err error) {
+	if len(raw) > d.cfg.MaxMessageBytes {
+		return d.malformed(fmt.Sprintf("message of %d bytes is larger than the %d-byte limit", len(raw), d.cfg.MaxMessageBytes))
+	}
+	v, err := pyjson.Decode(raw)
+	if err != nil {
+		return d.malformed(strings.TrimPrefix(err.Error(), "pyjson: "))
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return d.malformed("message is a " + pyType(v) + ", not an object")
+	}
+	if m["label"] != Label {
+		d.cfg.Logger.WarnContext(ctx, "rtvi: ignoring a message that is not RTVI", "label", m["label"])
+		return nil, nil
+	}
+	typ, ok := m["type"].(string)
+	if !ok {
+		return d.malformed(`"type" must be a string, got ` + pyType(m["type"]))
+	}
+	id, ok := m["id"].(string)
+	if !ok {
+		return d.malformed(`"id" must be a string, got ` + pyType(m["id"]))
+	}
+	data, hasData := m["data"]
+	if _, isObj := data.(map[string]any); hasData && data != nil && !isObj {
+		return d.malformed(`"data" must be an object, got ` + pyType(data))
+	}
+	dataObj, _ := data.(map[string]any)
+
+	switch typ {
+	case TypeClientMessage:
+		return d.clientMessage(ctx, id, dataObj), nil
+	case TypeClientReady:
+		return d.clientReady(id, dataObj), nil
+	case TypeSendText:
+		return d.sendText(ctx, id, dataObj), nil
+	}
+	return ErrorResponse(id, "Unsupported type "+typ), nil
+}
+
+// HandleFrame is [Dispatcher.Handle] for a pipecat protobuf frame: it
+// reads the RTVI message of a message frame and returns the reply wrapped
+// in a message frame (nil when there is none). A frame of another kind
+// (audio, text, ...) returns an error wrapping [ErrNotMessage], for the bot
+// to route elsewhere; a malformed frame returns an error wrapping
+// [ErrMalformedFrame] and no reply.
+func (d *Dispatcher) HandleFrame(ctx context.Context, frame []byte) ([]byte, error) {
+	msg, err := MessageData(frame)
+	if err != nil {
+		return nil, err
+	}
+	reply, err := d.Handle(ctx, msg)
+	if reply == nil {
+		return nil, err
+	}
+	return MessageFrameBytes(reply), err
+}
+
+func (d *Dispatcher) malformed(detail string) ([]byte, error) {
+	return ErrorMessage("Invalid RTVI transport message: "+detail, false), fmt.Errorf("%w: %s", ErrMalformed, detail)
+}
+
+func (d *Dispatcher) clientMessage(ctx context.Context, id string, data map[string]any) []byte {
+	t, ok := data["t"].(string)
+	if !ok {
+		if data == nil {
+			return ErrorResponse(id, "Invalid message: client-message data must be an object with a string \"t\"")
+		}
+		return ErrorResponse(id, `Invalid message: "t" must be a string, got `+pyType(data["t"]))
+	}
+	args := data["d"]
+	if !truthy(args) {
+		args = map[string]any{}
+	}
+
+	d.mu.Lock()
+	custom := d.custom[t]
+	d.mu.Unlock()
+	var h handlerFunc
+	if custom != nil {
+		h = func(ctx context.Context, args any) (any, error) {
+			raw, err := pyjson.Marshal(args, pyjson.Compact)
+			if err != nil {
+				return nil, errorf(KindValueError, "arguments of %s: %w", t, err)
+			}
+			return custom(ctx, raw)
+		}
+	} else if h = d.builtin(t); h == nil {
+		d.cfg.Logger.WarnContext(ctx, "rtvi: unknown client message", "t", t, "id", id)
+		return ErrorResponse(id, "unknown message type: "+t)
+	}
+
+	result, err := d.call(ctx, t, h, args)
+	if err != nil {
+		d.cfg.Logger.ErrorContext(ctx, "rtvi: client message failed", "t", t, "id", id, "err", err)
+		return ErrorResponse(id, describe(err))
+	}
+	reply, err := ServerResponse(id, t, result)
+	if err != nil {
+		d.cfg.Logger.ErrorContext(ctx, "rtvi: reply cannot be encoded", "t", t, "id", id, "err", err)
+		return ErrorResponse(id, describe(errorf(KindValueError, "reply to %s cannot be encoded: %w", t, err)))
+	}
+	return reply
+}
+
+// call runs h, turning a panic into an error.
+func (d *Dispatcher) call(ctx context.Context, t string, h handlerFunc, args any) (result any, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			d.cfg.Logger.ErrorContext(ctx, "rtvi: handler panicked", "t", t, "panic", r, "stack", string(debug.Stack()))
+			result, err = nil, &Error{Kind: KindRuntimeError, Message: fmt.Sprintf("handler %s panicked: %v", t, r)}
+		}
+	}()
+	return h(ctx, args)
+}
+
+// clientReady answers the handshake. A 1.x client gets its own version
+// echoed, as pipecat does for legacy clients; others get ProtocolVersion.
+func (d *Dispatcher) clientReady(id string, data map[string]any) []byte {
+	version := ProtocolVersion
+	if v, ok := data["version"].(string); ok {
+		if parts := strings.Split(v, "."); len(parts) == 3 && parts[0] == "1" && allDigits(parts) {
+			version = v
+		}
+	}
+	about := d.cfg.About
+	if about == nil {
+		about = map[string]any{"library": "schematools"}
+	}
+	reply, err := BotReady(id, version, about)
+	if err != nil {
+		return ErrorResponse(id, describe(err))
+	}
+	return reply
+}
+
+func (d *Dispatcher) sendText(ctx context.Context, id string, data map[string]any) []byte {
+	if d.cfg.SendText == nil {
+		return ErrorResponse(id, "Unsupported type "+TypeSendText)
+	}
+	content, ok := data["content"].(string)
+	if !ok {
+		return ErrorResponse(id, `Invalid message: send-text "content" must be a string, got `+pyType(data["content"]))
+	}
+	if err := d.cfg.SendText(ctx, content); err != nil {
+		return ErrorResponse(id, "Exception processing message: "+err.Error())
+	}
+	return nil
+}
+
+func allDigits(parts []string) bool {
+	for _, p := range parts {
+		if _, err := strconv.Atoi(p); err != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// truthy is Python's bool() of a decoded JSON value.
+func truthy(v any) bool {
+	switch x := v.(type) {
+	case nil:
+		return false
+	case bool:
+		return x
+	case string:
+		return x != ""
+	case json.Number:
+		if !strings.ContainsAny(string(x), ".eE") {
+			return strings.ContainsAny(string(x), "123456789")
+		}
+		f, _ := strconv.ParseFloat(string(x), 64) // ±Inf on overflow, 0 on underflow: Python's float()
+		return f != 0
+	case float64:
+		return x != 0
+	case map[string]any:
+		return len(x) > 0
+	case []any:
+		return len(x) > 0
+	}
+	return true
+}
+
+// object returns the handler arguments as an object. Other JSON values
+// fail as Python's dict methods fail on them.
+func object(args any) (map[string]any, error) {
+	m, ok := args.(map[string]any)
+	if !ok {
+		return nil, &Error{Kind: KindAttributeError, Message: fmt.Sprintf("'%s' object has no attribute 'get'", pyType(args))}
+	}
+	return m, nil
+}
+
+var errNoDataRoot = errors.New("no data root: set Config.DataRoot or EVAL_DATA_ROOT")

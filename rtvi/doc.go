@@ -1,0 +1,87 @@
+// Package rtvi lets an evaluation harness drive a Go bot over RTVI exactly
+// as NVIDIA NeMo's evaluation bridge drives its Python (pipecat) bots, so a
+// harness written for those scores a Go bot without a line changed.
+//
+// # Wire
+//
+// The harness and the bot exchange binary WebSocket messages, each a
+// pipecat protobuf Frame ([DecodeFrame], [Frame.Marshal]). RTVI messages
+// travel as the JSON text of a message frame ([MessageData],
+// [MessageFrameBytes]):
+//
+//	{"label": "rtvi-ai", "type": "client-message", "id": "reset_1718000000.123", "data": {"t": "reset", "d": {}}}
+//
+// answered by a server-response with the same id and t, or an
+// error-response:
+//
+//	{"label": "rtvi-ai", "type": "server-response", "id": "reset_1718000000.123", "data": {"t": "reset", "d": true}}
+//	{"label": "rtvi-ai", "type": "error-response", "id": "...", "data": {"error": "unknown message type: nope"}}
+//
+// Tools push server-messages of their own (action-applied, "<exit>…</exit>")
+// through the [Notifier] the dispatcher installs in the scenario's state.
+//
+// # The six client messages
+//
+//   - reset: start the conversation again from the last prompt and reset
+//     the bot's services; answers true.
+//   - update_system_prompt {prompt, tools, add_suffix, tool_domain}: start a
+//     scenario — new prompt, the shared state cleared in place, the tool
+//     set built from the registry and installed; answers true or false.
+//   - apply_initialization {domain, shared_state_init, actions}: seed the
+//     scenario (merge state, load db_path under the data root, run
+//     initialisation functions); answers {"success", "errors"}.
+//   - apply_sync_delta {domain, delta}: apply a cross-side delta with the
+//     domain's sync applier; answers {"success", "errors"}.
+//   - get_context_history: wait (at most 3 s) for tool calls in flight, then
+//     answer {"context": "<Python literal of the transcript>"}, media blobs
+//     stripped by [SanitizeContext].
+//   - get_scenario_summary {include_db}: answer {"actions", "db_hash"} (and
+//     "db"), the hash being [dbhash.Hash] of the DB — null when it is empty.
+//
+// The handshake (client-ready → bot-ready) and send-text are answered too.
+// [Dispatcher.Register] adds custom client messages.
+//
+// # Wiring a bot
+//
+// The bot owns the socket and the LLM; the [Dispatcher] owns nothing but the
+// protocol. The bot gives it a [Config]: its shared state, a tool registry,
+// and small interfaces for what the handlers act on — the LLM context
+// ([Conversation]), where tools are installed ([ToolInstaller]), services
+// to reset ([Resetter]) and tool calls in flight ([InFlight], for which
+// [CallTracker] is ready-made). Its read loop passes each message to
+// [Dispatcher.Handle] (or each frame to [Dispatcher.HandleFrame]) in arrival
+// order and writes back the reply. examples/rtvibot is a complete bot.
+//
+// # Failures
+//
+// Nothing here panics on bad input. A request that cannot be carried out
+// is answered — false, {"success": false, "errors": [...]}, or an
+// error-response whose text names a Python exception kind ("ValueError:
+// ..."), as the Python original's do — and leaves the state as it was:
+// update_system_prompt checks its arguments and builds the tool set on a
+// scratch state before it changes anything, apply_initialization checks the
+// whole request and loads the DB file first, and apply_sync_delta applies a
+// delta to a copy that replaces the DB only when every key applied. Only
+// input that is not an RTVI message at all (invalid JSON, a missing id, a
+// message over [Config.MaxMessageBytes]) makes Handle return an error, along
+// with the RTVI error event pipecat sends for it.
+//
+// # Differences from the Python original
+//
+//   - apply_sync_delta reports an applier's failure (success false) and
+//     applies nothing, where Python logs it, answers success and keeps the
+//     keys applied before the failing one.
+//   - A db_path that is absolute or climbs out of the data root is refused
+//     (PermissionError) instead of being opened.
+//   - A refused update_system_prompt or apply_initialization changes nothing,
+//     where Python keeps the steps done before the failure.
+//   - When the transcript cannot be read, get_context_history answers the
+//     string "[]" (Python answers a list, which its harness cannot eval).
+//   - shared_state_init may also be an inline object, and a JSON null for
+//     an argument whose Python default differs from None is read as that
+//     default for domain and shared_state_init.
+//   - Replies are written as Python's json.dumps writes them, but object keys
+//     come out sorted (Python keeps insertion order); consumers parse JSON.
+//
+// [dbhash.Hash]: github.com/voiceeval/schematools/dbhash.Hash
+package rtvi

@@ -1,0 +1,82 @@
+package rtvi
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// ErrMalformed is wrapped by the error [Dispatcher.Handle] returns for
+// input that is not an RTVI message at all: invalid JSON, a non-object, a
+// missing or non-string "type" or "id", or an oversized message.
+var ErrMalformed = errors.New("rtvi: malformed message")
+
+// Names of Python exception classes. Replies that report a failure say
+// "<Kind>: <message>", as the Python original prints its exceptions; a
+// harness that matches on "ValueError" or "FileNotFoundError" keeps
+// working against a Go bot.
+const (
+	KindValueError        = "ValueError"
+	KindTypeError         = "TypeError"
+	KindKeyError          = "KeyError"
+	KindRuntimeError      = "RuntimeError"
+	KindFileNotFoundError = "FileNotFoundError"
+	KindPermissionError   = "PermissionError"
+	KindAttributeError    = "AttributeError"
+)
+
+// Error is a handler failure with the Python exception kind it corresponds
+// to. Its text is "<Kind>: <Message>".
+type Error struct {
+	Kind    string
+	Message string
+	Err     error // the underlying error, if any
+}
+
+func (e *Error) Error() string { return e.Kind + ": " + e.Message }
+
+// Unwrap returns the underlying error.
+func (e *Error) Unwrap() error { return e.Err }
+
+func errorf(kind, format string, args ...any) *Error {
+	err := fmt.Errorf(format, args...)
+	return &Error{Kind: kind, Message: err.Error(), Err: errors.Unwrap(err)}
+}
+
+// describe renders err the way the Python original reports an exception:
+// "<Kind>: <message>". Errors that carry no kind are RuntimeErrors.
+func describe(err error) string {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Error()
+	}
+	return KindRuntimeError + ": " + err.Error()
+}
+
+// pyType names the Python type json.loads gives for a decoded JSON value.
+func pyType(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "NoneType"
+	case bool:
+		return "bool"
+	case string:
+		return "str"
+	case map[string]any:
+		return "dict"
+	case []any:
+		return "list"
+	case float64:
+		return "float"
+	case json.Number:
+		if strings.ContainsAny(string(x), ".eE") {
+			return "float"
+		}
+		return "int"
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+func toValidUTF8(s string) string { return strings.ToValidUTF8(s, string(utf8.RuneError)) }

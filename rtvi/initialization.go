@@ -1,0 +1,250 @@
+package rtvi
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/voiceeval/schematools/internal/pyjson"
+	"github.com/voiceeval/schematools/replay"
+	"github.com/voiceeval/schematools/state"
+)
+
+// initPlan is an apply_initialization request once checked: what to merge
+// into the state and which initialisation functions to run.
+type initPlan struct {
+	domain  string
+	values  map[string]any // shared_state_init keys other than db, db_path, actions
+	setDB   bool
+	db      map[string]any
+	setLog  bool
+	log     []state.Action
+	actions []replay.InitAction
+}
+
+// applyInitialization seeds the scenario and answers {"success",
+// "errors"}: it merges shared_state_init into the state (an inline "db"
+// replaces the DB, "actions" the action log, other keys become state
+// values), loads "db_path" under the data root when no DB is present yet
+// (a second call with the same path does not reload), then runs the
+// initialisation functions on the DB.
+//
+// The request is checked in full, and the DB file loaded, before the state
+// changes, so a bad request changes nothing. A db_path that is absolute or
+// climbs out of the data root is refused. Initialisation functions run in
+// order and a failing one does not stop the rest (success is then false),
+// as in the Python original.
+func (d *Dispatcher) applyInitialization(ctx context.Context, args any) (any, error) {
+	p, err := d.initPlan(args)
+	if err != nil {
+		var msg *plainMessage
+		if errors.As(err, &msg) {
+			return failure(msg.text), nil
+		}
+		d.cfg.Logger.WarnContext(ctx, "rtvi: apply_initialization refused", "err", err)
+		return failure(describe(err)), nil
+	}
+
+	if p.setDB {
+		d.st.SetDB(p.db)
+	}
+	if p.setLog {
+		d.st.SetActions(p.log)
+	}
+	for k, v := range p.values {
+		d.st.SetValue(k, v)
+	}
+	if len(p.actions) == 0 {
+		return success(), nil
+	}
+	var res replay.InitResult
+	err = d.st.Update(func(db map[string]any) error {
+		if db == nil {
+			return errNoSyncDB
+		}
+		res = replay.ApplyInit(d.initFuncs(), p.domain, p.actions, db)
+		return nil
+	})
+	if err != nil {
+		return failure(fmt.Sprintf("No shared_state['db'] available; cannot apply %d initialization action(s). "+
+			"Bridge must send db_path (or inline db) in shared_state_init.", len(p.actions))), nil
+	}
+	errs := make([]string, len(res.Errors))
+	copy(errs, res.Errors)
+	if res.Success {
+		return success(), nil
+	}
+	return failure(errs...), nil
+}
+
+func (d *Dispatcher) initFuncs() *replay.InitFuncs {
+	if d.cfg.InitFuncs != nil {
+		return d.cfg.InitFuncs
+	}
+	return replay.NewInitFuncs()
+}
+
+// plainMessage is a failure reported as its text alone, without a kind
+// (the Python original's own failure messages).
+type plainMessage struct{ text string }
+
+func (m *plainMessage) Error() string { return m.text }
+
+func (d *Dispatcher) initPlan(args any) (initPlan, error) {
+	var p initPlan
+	m, err := object(args)
+	if err != nil {
+		return p, err
+	}
+	if p.domain, err = domainArg(m); err != nil {
+		return p, err
+	}
+
+	rawActions := m["actions"]
+	if !truthy(rawActions) {
+		rawActions = []any{}
+	}
+	list, ok := rawActions.([]any)
+	if !ok {
+		return p, &plainMessage{fmt.Sprintf("`actions` payload must be a list, got %s.", pyType(rawActions))}
+	}
+	for i, item := range list {
+		rec, ok := item.(map[string]any)
+		if !ok {
+			return p, errorf(KindTypeError, "initialization action %d must be a dict, got %s", i, pyType(item))
+		}
+		name, ok := rec["func_name"].(string)
+		if !ok {
+			return p, errorf(KindTypeError, "initialization action %d: func_name must be a string, got %s", i, pyType(rec["func_name"]))
+		}
+		var fargs map[string]any
+		switch a := rec["arguments"].(type) {
+		case nil:
+		case map[string]any:
+			fargs = a
+		default:
+			return p, errorf(KindTypeError, "initialization action %d: arguments must be a dict, got %s", i, pyType(a))
+		}
+		side, _ := rec["side"].(string)
+		p.actions = append(p.actions, replay.InitAction{EnvType: side, FuncName: name, Arguments: fargs})
+	}
+
+	init, err := sharedStateInit(m)
+	if err != nil {
+		return p, err
+	}
+	dbPath, hasPath := init["db_path"]
+	if dbv, ok := init["db"]; ok {
+		db, isObj := dbv.(map[string]any)
+		if dbv != nil && !isObj {
+			return p, errorf(KindTypeError, "shared_state_init db must be a dict or null, got %s", pyType(dbv))
+		}
+		p.setDB, p.db = true, db
+	}
+	if lv, ok := init["actions"]; ok {
+		items, isList := lv.([]any)
+		if lv != nil && !isList {
+			return p, errorf(KindTypeError, "shared_state_init actions must be a list, got %s", pyType(lv))
+		}
+		p.setLog = true
+		p.log = make([]state.Action, 0, len(items))
+		for i, it := range items {
+			a, ok := it.(map[string]any)
+			if !ok {
+				return p, errorf(KindTypeError, "shared_state_init actions[%d] must be a dict, got %s", i, pyType(it))
+			}
+			p.log = append(p.log, state.Action(a))
+		}
+	}
+	p.values = map[string]any{}
+	for k, v := range init {
+		if k != "db" && k != "db_path" && k != "actions" {
+			p.values[k] = v
+		}
+	}
+
+	loaded := false
+	_ = d.st.View(func(db map[string]any) error { loaded = db != nil; return nil })
+	if hasPath && !p.setDB && !loaded { // with a DB present, db_path is dropped: no reload
+		rel, ok := dbPath.(string)
+		if !ok {
+			return p, errorf(KindTypeError, "db_path must be a string, got %s", pyType(dbPath))
+		}
+		db, err := d.loadDB(rel)
+		if err != nil {
+			return p, err
+		}
+		p.setDB, p.db = true, db
+	}
+	return p, nil
+}
+
+// sharedStateInit decodes shared_state_init: a JSON string (default "{}")
+// holding an object, or — a convenience beyond the Python original — an
+// inline object; null means {}.
+func sharedStateInit(m map[string]any) (map[string]any, error) {
+	raw, ok := m["shared_state_init"]
+	if !ok || raw == nil {
+		return map[string]any{}, nil
+	}
+	if s, isStr := raw.(string); isStr {
+		v, err := pyjson.Decode([]byte(s))
+		if err != nil {
+			return nil, &plainMessage{"Invalid shared_state_init JSON: " + pythonDecodeMessage(err)}
+		}
+		raw = v
+	} else if _, isObj := raw.(map[string]any); !isObj {
+		return nil, errorf(KindTypeError, "the JSON object must be str, bytes or bytearray, not %s", pyType(raw))
+	}
+	init, ok := raw.(map[string]any)
+	if !ok {
+		return nil, &plainMessage{fmt.Sprintf("shared_state_init must decode to a dict, got %s.", pyType(raw))}
+	}
+	return init, nil
+}
+
+func pythonDecodeMessage(err error) string {
+	var se *pyjson.SyntaxError
+	if errors.As(err, &se) {
+		return fmt.Sprintf("%s (char %d)", se.Msg, se.Offset)
+	}
+	return err.Error()
+}
+
+// loadDB loads db_path under the data root.
+func (d *Dispatcher) loadDB(rel string) (map[string]any, error) {
+	root := d.cfg.DataRoot
+	if root == "" {
+		root = os.Getenv("EVAL_DATA_ROOT")
+	}
+	if root == "" {
+		return nil, &Error{Kind: KindFileNotFoundError, Err: errNoDataRoot,
+			Message: fmt.Sprintf("Scenario DB not found for db_path=%s: %v", pyRepr(rel), errNoDataRoot)}
+	}
+	db, err := state.LoadDB(root, rel)
+	switch {
+	case err == nil:
+		return db, nil
+	case errors.Is(err, state.ErrPathEscape):
+		return nil, &Error{Kind: KindPermissionError, Err: err,
+			Message: fmt.Sprintf("db_path=%s is outside the data root %s", pyRepr(rel), root)}
+	case errors.Is(err, state.ErrDBNotFound):
+		return nil, &Error{Kind: KindFileNotFoundError, Err: err,
+			Message: fmt.Sprintf("Scenario DB not found for db_path=%s. Check EVAL_DATA_ROOT (currently resolves to %s). Underlying error: %v",
+				pyRepr(rel), root, err)}
+	case errors.Is(err, state.ErrInvalidDB):
+		return nil, &Error{Kind: KindValueError, Err: err, Message: err.Error()}
+	default:
+		return nil, &Error{Kind: "OSError", Err: err, Message: err.Error()}
+	}
+}
+
+// pyRepr quotes s as Python's repr of a str would.
+func pyRepr(s string) string {
+	r, err := PythonRepr(s)
+	if err != nil {
+		return fmt.Sprintf("%q", s)
+	}
+	return r
+}
