@@ -35,11 +35,15 @@
 //     appliers, DB-state predicates and action matching.
 //   - [github.com/voiceeval/schematools/calltest]: tool-call tests —
 //     expected and forbidden calls, argument checks, ElevenLabs-compatible.
-//   - rtvi and the tau2-bench ports: the RTVI client-message handlers and
-//     the airline/retail/telecom domains. They are being built in this
-//     order.
+//   - [github.com/voiceeval/schematools/rtvi]: what a Go bot needs to be
+//     driven over RTVI by NeMo's evaluation bridge — the pipecat protobuf
+//     frame codec, the dispatcher and the six client-message handlers
+//     (reset, update_system_prompt, apply_initialization, apply_sync_delta,
+//     get_context_history, get_scenario_summary), and the context sanitiser.
 //   - examples/: a coffee-shop domain with a runnable quickstart
-//     (go run ./examples/quickstart), and later the tau2-bench ports.
+//     (go run ./examples/quickstart), an MCP server, a WebSocket bot driven
+//     over RTVI (go run ./examples/rtvibot -demo), and — being built — the
+//     tau2-bench airline, retail and telecom ports.
 //
 // # A tool in a few lines
 //

@@ -1,0 +1,236 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strings"
+	"sync"
+
+	"github.com/coder/websocket"
+	"github.com/voiceeval/schematools/examples/coffee"
+	"github.com/voiceeval/schematools/registry"
+	"github.com/voiceeval/schematools/rtvi"
+	"github.com/voiceeval/schematools/state"
+	"github.com/voiceeval/schematools/tool"
+)
+
+// Bot is a voice bot reduced to what an evaluation harness talks to: one
+// WebSocket endpoint carrying pipecat protobuf frames, an RTVI dispatcher
+// for the harness's client messages, the coffee-shop tools, and — in place
+// of an LLM — a scripted agent that runs "/call <tool> <json arguments>"
+// commands from the user's text.
+//
+// Like a pipecat bot, it has one shared state and one conversation for its
+// whole life: a harness connects once to prepare a scenario and again to
+// run it, and both connections see the same scenario.
+type Bot struct {
+	st      *state.Shared
+	conv    *conversation
+	tracker rtvi.CallTracker
+	d       *rtvi.Dispatcher
+	logger  *slog.Logger
+
+	mu    sync.Mutex
+	tools *tool.Set
+	conn  *websocket.Conn // the connection tool messages go to
+	calls int
+}
+
+// NewBot returns a bot whose db_path values are relative to dataRoot.
+func NewBot(dataRoot string, logger *slog.Logger) (*Bot, error) {
+	reg := registry.NewTools(registry.WithLogger(logger))
+	if err := coffee.Register(reg); err != nil {
+		return nil, err
+	}
+	if err := registry.RegisterHarness(reg); err != nil {
+		return nil, err
+	}
+	b := &Bot{st: state.New(), conv: &conversation{}, logger: logger, tools: &tool.Set{}}
+	b.d = rtvi.NewDispatcher(rtvi.Config{
+		State:        b.st,
+		Tools:        reg,
+		Conversation: b.conv,
+		Installer:    b,
+		InFlight:     &b.tracker,
+		DataRoot:     dataRoot,
+		Send:         b.send,
+		SendText:     b.userText,
+		About:        map[string]any{"library": "schematools-rtvibot"},
+		Logger:       logger,
+	})
+	return b, nil
+}
+
+// InstallTools makes set the tools of the scripted agent (rtvi.ToolInstaller).
+func (b *Bot) InstallTools(_ context.Context, set *tool.Set) error {
+	b.mu.Lock()
+	b.tools = set
+	b.mu.Unlock()
+	return nil
+}
+
+// ServeHTTP accepts one harness connection and serves it until it closes.
+func (b *Bot) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	c, err := websocket.Accept(w, r, nil)
+	if err != nil {
+		b.logger.Warn("websocket upgrade failed", "err", err)
+		return
+	}
+	defer c.CloseNow()
+	// The Python bridge's limit; the dispatcher refuses larger messages.
+	c.SetReadLimit(rtvi.DefaultMaxMessageBytes + 1024)
+	b.mu.Lock()
+	b.conn = c
+	b.mu.Unlock()
+	defer func() {
+		b.mu.Lock()
+		if b.conn == c {
+			b.conn = nil
+		}
+		b.mu.Unlock()
+	}()
+
+	ctx := r.Context()
+	for {
+		typ, data, err := c.Read(ctx)
+		if err != nil {
+			if status := websocket.CloseStatus(err); status != websocket.StatusNormalClosure && status != websocket.StatusGoingAway {
+				b.logger.Debug("connection closed", "err", err)
+			}
+			return
+		}
+		if typ != websocket.MessageBinary {
+			b.logger.Warn("ignoring a text WebSocket message: frames are binary protobuf")
+			continue
+		}
+		if err := b.handleFrame(ctx, c, data); err != nil {
+			b.logger.Warn("frame not handled", "err", err)
+		}
+	}
+}
+
+// handleFrame answers one frame: RTVI messages go to the dispatcher, user
+// text to the scripted agent; audio is ignored (this bot has no ears).
+func (b *Bot) handleFrame(ctx context.Context, c *websocket.Conn, data []byte) error {
+	f, err := rtvi.DecodeFrame(data)
+	if err != nil {
+		return err // pipecat drops frames it cannot read, and so do we
+	}
+	switch {
+	case f.Message != nil:
+		reply, err := b.d.Handle(ctx, []byte(f.Message.Data))
+		if reply != nil {
+			if werr := c.Write(ctx, websocket.MessageBinary, rtvi.MessageFrameBytes(reply)); werr != nil {
+				return werr
+			}
+		}
+		return err
+	case f.Text != nil:
+		return b.userText(ctx, f.Text.Text)
+	case f.Transcription != nil:
+		return b.userText(ctx, f.Transcription.Text)
+	}
+	return nil
+}
+
+// userText is the scripted agent's turn: it records the user's message,
+// runs a "/call" command through the tool set and answers with the tool's
+// result as a text frame.
+func (b *Bot) userText(ctx context.Context, text string) error {
+	b.conv.add(rtvi.Object{{Key: "role", Value: "user"}, {Key: "content", Value: text}})
+	name, args, ok := strings.Cut(strings.TrimPrefix(text, "/call "), " ")
+	if !strings.HasPrefix(text, "/call ") {
+		answer := "Send /call <tool> <json arguments> to call a tool."
+		b.conv.add(rtvi.Object{{Key: "role", Value: "assistant"}, {Key: "content", Value: answer}})
+		return b.say(ctx, answer)
+	}
+	if !ok {
+		args = "{}"
+	}
+
+	b.mu.Lock()
+	b.calls++
+	callID := fmt.Sprintf("call_%d", b.calls)
+	set := b.tools
+	b.mu.Unlock()
+
+	end := b.tracker.Begin()
+	defer end()
+	b.conv.add(rtvi.Object{{Key: "role", Value: "assistant"}, {Key: "tool_calls", Value: []any{rtvi.Object{
+		{Key: "id", Value: callID}, {Key: "type", Value: "function"},
+		{Key: "function", Value: rtvi.Object{{Key: "name", Value: name}, {Key: "arguments", Value: args}}},
+	}}}})
+	var answer string
+	err := set.CallJSON(ctx, name, []byte(args), func(result any) error {
+		out, err := json.Marshal(result)
+		if err != nil {
+			return err
+		}
+		answer = string(out)
+		b.conv.add(rtvi.Object{{Key: "role", Value: "tool"}, {Key: "tool_call_id", Value: callID}, {Key: "content", Value: answer}})
+		return nil
+	}, tool.WithLogger(b.logger))
+	if err != nil {
+		return err
+	}
+	return b.say(ctx, answer)
+}
+
+// say sends text to the harness as a text frame.
+func (b *Bot) say(ctx context.Context, text string) error {
+	frame, err := rtvi.Frame{Text: &rtvi.TextFrame{Text: text}}.Marshal()
+	if err != nil {
+		return err
+	}
+	return b.write(ctx, frame)
+}
+
+// send is the dispatcher's sender: tool messages (action-applied, exit)
+// go to the current connection as message frames.
+func (b *Bot) send(ctx context.Context, msg []byte) error {
+	return b.write(ctx, rtvi.MessageFrameBytes(msg))
+}
+
+var errNoConnection = errors.New("no harness connected")
+
+func (b *Bot) write(ctx context.Context, frame []byte) error {
+	b.mu.Lock()
+	c := b.conn
+	b.mu.Unlock()
+	if c == nil {
+		return errNoConnection
+	}
+	return c.Write(ctx, websocket.MessageBinary, frame)
+}
+
+// conversation is the bot's LLM context (rtvi.Conversation).
+type conversation struct {
+	mu   sync.Mutex
+	msgs []any
+}
+
+func (c *conversation) Reset(_ context.Context, msgs []rtvi.ChatMessage) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.msgs = c.msgs[:0]
+	for _, m := range msgs {
+		c.msgs = append(c.msgs, rtvi.Object{{Key: "role", Value: m.Role}, {Key: "content", Value: m.Content}})
+	}
+	return nil
+}
+
+func (c *conversation) Messages(context.Context) ([]any, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]any(nil), c.msgs...), nil
+}
+
+func (c *conversation) add(m any) {
+	c.mu.Lock()
+	c.msgs = append(c.msgs, m)
+	c.mu.Unlock()
+}

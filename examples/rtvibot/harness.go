@@ -1,0 +1,138 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/coder/websocket"
+	"github.com/voiceeval/schematools/rtvi"
+)
+
+// harness plays the NeMo evaluation bridge's side of one connection: it
+// sends RTVI messages in pipecat message frames and reads the bot's
+// frames until the answer it waits for, keeping the server-messages and
+// text frames that arrive in between.
+type harness struct {
+	c      *websocket.Conn
+	ids    int
+	pushes []map[string]any // server-messages (action-applied, exit, ...)
+	texts  []string         // the bot's text frames
+}
+
+func dialHarness(ctx context.Context, url string) (*harness, error) {
+	c, _, err := websocket.Dial(ctx, url, nil)
+	if err != nil {
+		return nil, err
+	}
+	c.SetReadLimit(rtvi.DefaultMaxMessageBytes + 1024)
+	return &harness{c: c}, nil
+}
+
+func (h *harness) close() { h.c.Close(websocket.StatusNormalClosure, "done") }
+
+// ready performs the client-ready / bot-ready handshake.
+func (h *harness) ready(ctx context.Context) (map[string]any, error) {
+	return h.exchange(ctx, rtvi.TypeClientReady, "client_ready", map[string]any{
+		"version": "1.1.0", "about": map[string]any{"library": "evaluation-bridge", "library_version": "1.0.0"},
+	})
+}
+
+// request sends the client message t with arguments d and returns the
+// bot's answer (a server-response or an error-response).
+func (h *harness) request(ctx context.Context, t string, d any) (map[string]any, error) {
+	return h.exchange(ctx, rtvi.TypeClientMessage, t, map[string]any{"t": t, "d": d})
+}
+
+func (h *harness) exchange(ctx context.Context, typ, prefix string, data any) (map[string]any, error) {
+	h.ids++
+	id := fmt.Sprintf("%s_%d", prefix, h.ids)
+	msg, err := json.Marshal(map[string]any{"label": rtvi.Label, "type": typ, "id": id, "data": data})
+	if err != nil {
+		return nil, err
+	}
+	if err := h.c.Write(ctx, websocket.MessageBinary, rtvi.MessageFrameBytes(msg)); err != nil {
+		return nil, err
+	}
+	for {
+		m, text, err := h.read(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if m == nil {
+			h.texts = append(h.texts, text)
+			continue
+		}
+		if m["type"] == rtvi.TypeServerMessage {
+			h.pushes = append(h.pushes, m)
+			continue
+		}
+		if m["id"] == id {
+			return m, nil
+		}
+		return nil, fmt.Errorf("unexpected message while waiting for %s: %v", id, m)
+	}
+}
+
+// say sends user text in a text frame and returns the bot's text answer.
+func (h *harness) say(ctx context.Context, text string) (string, error) {
+	frame, err := rtvi.Frame{Text: &rtvi.TextFrame{Text: text}}.Marshal()
+	if err != nil {
+		return "", err
+	}
+	return h.send(ctx, frame, text)
+}
+
+// sendText sends an RTVI send-text message, as the bridge opens a
+// conversation, and returns the bot's text answer.
+func (h *harness) sendText(ctx context.Context, content string) (string, error) {
+	h.ids++
+	msg, err := json.Marshal(map[string]any{"label": rtvi.Label, "type": rtvi.TypeSendText,
+		"id": fmt.Sprintf("send_text_%d", h.ids), "data": map[string]any{"content": content, "options": map[string]any{}}})
+	if err != nil {
+		return "", err
+	}
+	return h.send(ctx, rtvi.MessageFrameBytes(msg), content)
+}
+
+func (h *harness) send(ctx context.Context, frame []byte, text string) (string, error) {
+	if err := h.c.Write(ctx, websocket.MessageBinary, frame); err != nil {
+		return "", err
+	}
+	for {
+		m, answer, err := h.read(ctx)
+		if err != nil {
+			return "", err
+		}
+		if m == nil {
+			return answer, nil
+		}
+		if m["type"] != rtvi.TypeServerMessage {
+			return "", fmt.Errorf("unexpected message while waiting for the answer to %q: %v", text, m)
+		}
+		h.pushes = append(h.pushes, m)
+	}
+}
+
+// read returns the next RTVI message, or the text of a text frame.
+func (h *harness) read(ctx context.Context) (map[string]any, string, error) {
+	_, data, err := h.c.Read(ctx)
+	if err != nil {
+		return nil, "", err
+	}
+	f, err := rtvi.DecodeFrame(data)
+	if err != nil {
+		return nil, "", err
+	}
+	switch {
+	case f.Text != nil:
+		return nil, f.Text.Text, nil
+	case f.Message != nil:
+		var m map[string]any
+		if err := json.Unmarshal([]byte(f.Message.Data), &m); err != nil {
+			return nil, "", err
+		}
+		return m, "", nil
+	}
+	return nil, "", fmt.Errorf("unexpected frame %v", f)
+}

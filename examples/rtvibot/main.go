@@ -1,0 +1,120 @@
+// Command rtvibot is a minimal Go voice bot that an evaluation harness
+// drives over RTVI, the way NVIDIA NeMo's evaluation bridge drives its
+// Python bots: pipecat protobuf frames over a WebSocket, the six client
+// messages of a scenario's lifecycle, tool calls that announce their
+// actions, and a summary whose DB hash matches gold replay.
+//
+//	go run ./examples/rtvibot -demo   # start the bot, drive one scenario, print it, exit
+//	go run ./examples/rtvibot         # serve on ws://127.0.0.1:8765 until interrupted
+//
+// It has no LLM: its scripted agent runs "/call <tool> <json arguments>"
+// commands. It listens on the loopback interface only. db_path values are
+// relative to -data, which by default holds the coffee DB as
+// coffee/db.json.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"time"
+
+	"github.com/voiceeval/schematools/examples/coffee"
+)
+
+func main() {
+	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "rtvibot:", err)
+		os.Exit(1)
+	}
+}
+
+func run(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("rtvibot", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	addr := fs.String("addr", "127.0.0.1:8765", "loopback address to listen on")
+	data := fs.String("data", "", "data root for db_path (default: a temporary directory holding coffee/db.json)")
+	demo := fs.Bool("demo", false, "drive one scenario against the bot, print it and exit")
+	verbose := fs.Bool("v", false, "log the bot's warnings")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	level := slog.LevelError
+	if *verbose {
+		level = slog.LevelDebug
+	}
+	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+
+	if *data == "" {
+		dir, err := os.MkdirTemp("", "rtvibot-data-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(dir)
+		if err := writeCoffeeDB(dir); err != nil {
+			return err
+		}
+		*data = dir
+	}
+	if *demo {
+		*addr = "127.0.0.1:0"
+	}
+	ln, err := listenLoopback(*addr)
+	if err != nil {
+		return err
+	}
+	bot, err := NewBot(*data, logger)
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{Handler: bot, ReadHeaderTimeout: 5 * time.Second}
+	go srv.Serve(ln) //nolint:errcheck // ends with Shutdown
+	defer srv.Close()
+	url := "ws://" + ln.Addr().String()
+
+	if *demo {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		_, err := runScenario(ctx, url, stdout)
+		return err
+	}
+	fmt.Fprintln(stdout, "rtvibot listening on", url)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	<-ctx.Done()
+	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	return srv.Shutdown(shutdown)
+}
+
+// listenLoopback listens on addr, which must be a loopback address.
+func listenLoopback(addr string) (net.Listener, error) {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return nil, err
+	}
+	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		return nil, errors.New("-addr must be a loopback address, e.g. 127.0.0.1:8765")
+	}
+	return net.Listen("tcp", addr)
+}
+
+func writeCoffeeDB(root string) error {
+	text, err := json.MarshalIndent(coffee.DB(), "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Join(root, "coffee"), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(root, "coffee", "db.json"), text, 0o644)
+}

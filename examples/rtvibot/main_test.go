@@ -1,0 +1,142 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"log/slog"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/voiceeval/schematools/dbhash"
+	"github.com/voiceeval/schematools/examples/coffee"
+	"github.com/voiceeval/schematools/internal/golden"
+	"github.com/voiceeval/schematools/registry"
+	"github.com/voiceeval/schematools/replay"
+	"github.com/voiceeval/schematools/rtvi"
+)
+
+// startBot serves a bot on a free loopback port for the test's duration.
+func startBot(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	require.NoError(t, writeCoffeeDB(dir))
+	bot, err := NewBot(dir, slog.New(slog.DiscardHandler))
+	require.NoError(t, err)
+	ln, err := listenLoopback("127.0.0.1:0")
+	require.NoError(t, err)
+	srv := &http.Server{Handler: bot, ReadHeaderTimeout: time.Second}
+	go srv.Serve(ln) //nolint:errcheck // ends with Close
+	t.Cleanup(func() { srv.Close() })
+	return "ws://" + ln.Addr().String()
+}
+
+func testContext(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// The whole lifecycle of a scenario, as the NeMo bridge drives it; the
+// bot's DB hash equals the gold replay of the actions it reports.
+func TestScenarioLifecycle(t *testing.T) {
+	ctx := testContext(t)
+	res, err := runScenario(ctx, startBot(t), io.Discard)
+	require.NoError(t, err)
+
+	actions := res.Summary["actions"].([]any)
+	require.Len(t, actions, 3)
+	var gold []replay.Action
+	for _, a := range actions {
+		rec := a.(map[string]any)
+		gold = append(gold, replay.Action{Name: rec["name"].(string), Arguments: rec["arguments"].(map[string]any)})
+	}
+	reg := registry.NewTools(registry.WithLogger(slog.New(slog.DiscardHandler)))
+	require.NoError(t, coffee.Register(reg))
+	replayed, err := replay.Gold(ctx, replay.Scenario{
+		Domain: coffee.Domain,
+		Task:   replay.Task{ID: "rtvibot", EvaluationCriteria: &replay.EvaluationCriteria{Actions: gold}},
+		DB:     coffee.DB(),
+		Tools:  replay.RegistryTools(reg, coffee.Domain, nil),
+	})
+	require.NoError(t, err)
+	require.Empty(t, replayed.Errors)
+	assert.Equal(t, replayed.DBHash, res.Summary["db_hash"], "the live DB hash equals the gold replay's")
+	assert.NotContains(t, res.Summary, "db", "include_db was false")
+
+	var kinds []string
+	for _, p := range res.Pushes {
+		data := p["data"].(map[string]any)
+		if data["type"] == "action-applied" {
+			kinds = append(kinds, "action-applied "+data["action"].(map[string]any)["name"].(string))
+		} else {
+			kinds = append(kinds, data["text"].(string))
+		}
+	}
+	assert.Equal(t, []string{"action-applied place_order", "action-applied place_order", "action-applied cancel_order",
+		"<exit>The task is finished.</exit>"}, kinds)
+
+	assert.True(t, strings.HasPrefix(res.History, "[{'role': 'system', 'content': 'You are the barista"), res.History)
+	assert.Contains(t, res.History, `'name': 'EndConversationTool'`)
+	assert.Contains(t, res.History, `"order_id":"ORD-002"`)
+	assert.Equal(t, "[{'role': 'system', 'content': '"+scenarioPrompt+"'}]", res.AfterReset)
+
+	inline, err := dbhash.HashJSON([]byte(`{"menu": {"tea": {"name": "Tea", "prices": {"small": 2.0}}}, "orders": {}}`))
+	require.NoError(t, err)
+	assert.Equal(t, inline, res.InlineDBHash, "the second scenario starts from its own DB only")
+}
+
+// The demo's transcript is stable: testdata/demo.golden (-update rewrites it).
+func TestDemo(t *testing.T) {
+	var out, errs bytes.Buffer
+	require.NoError(t, run([]string{"-demo"}, &out, &errs))
+	golden.Check(t, "testdata/demo.golden", out.Bytes())
+	assert.Empty(t, errs.String())
+}
+
+func TestRefusesNonLoopbackAddresses(t *testing.T) {
+	for _, addr := range []string{"0.0.0.0:0", "192.0.2.1:8765", ":8765"} {
+		err := run([]string{"-addr", addr}, io.Discard, io.Discard)
+		assert.ErrorContains(t, err, "loopback", addr)
+	}
+}
+
+// Hostile frames: garbage is dropped, the connection and the bot carry on;
+// a message over the size limit closes that connection only.
+func TestBadFrames(t *testing.T) {
+	ctx := testContext(t)
+	url := startBot(t)
+	h, err := dialHarness(ctx, url)
+	require.NoError(t, err)
+	defer h.close()
+	for _, bad := range [][]byte{{0xff, 0xff}, {0x22, 0x05, 0x0a}, rtvi.MessageFrameBytes([]byte("{not json")), {}} {
+		require.NoError(t, h.c.Write(ctx, websocket.MessageBinary, bad))
+	}
+	// The invalid JSON got an RTVI error event; then a request still works.
+	m, _, err := h.read(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, "error", m["type"])
+	m, err = h.request(ctx, "get_scenario_summary", map[string]any{})
+	require.NoError(t, err)
+	assert.Equal(t, "server-response", m["type"])
+	m, err = h.request(ctx, "no_such_message", map[string]any{})
+	require.NoError(t, err)
+	assert.Equal(t, "unknown message type: no_such_message", m["data"].(map[string]any)["error"])
+
+	big := rtvi.MessageFrameBytes([]byte(`{"label":"rtvi-ai","type":"client-message","id":"x","data":{"t":"reset","d":{"pad":"` +
+		strings.Repeat("a", 2<<20) + `"}}}`))
+	require.NoError(t, h.c.Write(ctx, websocket.MessageBinary, big))
+	_, _, err = h.read(ctx)
+	assert.Equal(t, websocket.StatusMessageTooBig, websocket.CloseStatus(err))
+
+	h2, err := dialHarness(ctx, url)
+	require.NoError(t, err)
+	defer h2.close()
+	_, err = h2.ready(ctx)
+	require.NoError(t, err, "the bot serves the next connection")
+}
