@@ -215,9 +215,13 @@ func typeIssue(k kind) (code, msg string) {
 
 // binder collects issues while binding one argument object. Issues are kept
 // in three groups so the result lists unknown keys first, then missing keys,
-// then type mismatches.
+// then type mismatches. In lax mode missing keys and type mismatches share
+// one list, in declaration order, and unknown keys come last, as pydantic
+// orders them.
 type binder struct {
 	allowExtra bool
+	lax        bool
+	depth      int // object nesting: 0 is the arguments object itself
 	path       []string
 	extra      []Issue
 	missing    []Issue
@@ -230,6 +234,10 @@ func (b *binder) issues() []Issue {
 		return nil
 	}
 	out := make([]Issue, 0, n)
+	if b.lax {
+		out = append(out, b.types...)
+		return append(out, b.extra...)
+	}
 	out = append(out, b.extra...)
 	out = append(out, b.missing...)
 	return append(out, b.types...)
@@ -255,7 +263,12 @@ func (b *binder) bindObject(dst reflect.Value, m map[string]any, s *spec) {
 		raw, ok := m[f.name]
 		if !ok {
 			if f.required {
-				b.missing = append(b.missing, Issue{Field: b.at(f.name), Error: msgMissing, Type: issueMissing})
+				is := Issue{Field: b.at(f.name), Error: msgMissing, Type: issueMissing}
+				if b.lax {
+					b.types = append(b.types, is)
+				} else {
+					b.missing = append(b.missing, is)
+				}
 			}
 			continue
 		}
@@ -269,7 +282,7 @@ func (b *binder) bindObject(dst reflect.Value, m map[string]any, s *spec) {
 		b.bindValue(dst.FieldByIndex(f.index), raw, f.spec)
 		b.path = b.path[:len(b.path)-1]
 	}
-	if present == len(m) || b.allowExtra {
+	if present == len(m) || b.allowExtra || (b.lax && b.depth > 0) {
 		return
 	}
 	var unknown []string
@@ -305,16 +318,33 @@ func (b *binder) bindValue(dst reflect.Value, raw any, s *spec) {
 		dst.SetString(v)
 	case kindBool:
 		v, ok := raw.(bool)
+		if !ok && b.lax {
+			if v, ok = laxBool(raw); !ok {
+				if _, isStr := raw.(string); isStr {
+					b.fail("bool_parsing", "Input should be a valid boolean, unable to interpret input")
+					return
+				}
+			}
+		}
 		if !ok {
 			b.mismatch(s.kind)
 			return
 		}
 		dst.SetBool(v)
 	case kindInt:
+		if b.lax && !b.laxNumber(&raw, true) {
+			return
+		}
 		b.bindInt(dst, raw)
 	case kindUint:
+		if b.lax && !b.laxNumber(&raw, true) {
+			return
+		}
 		b.bindUint(dst, raw)
 	case kindFloat:
+		if b.lax && !b.laxNumber(&raw, false) {
+			return
+		}
 		f, ok := toFloat(raw)
 		if !ok {
 			b.mismatch(s.kind)
@@ -372,7 +402,9 @@ func (b *binder) bindValue(dst reflect.Value, raw any, s *spec) {
 			b.mismatch(s.kind)
 			return
 		}
+		b.depth++
 		b.bindObject(dst, m, s)
+		b.depth--
 	case kindPtr:
 		p := reflect.New(s.elem.typ)
 		b.bindValue(p.Elem(), raw, s.elem)
@@ -576,4 +608,53 @@ func toNumber(raw any) (json.Number, bool) {
 		return json.Number(fmt.Sprint(v)), true
 	}
 	return "", false
+}
+
+// laxNumber applies pydantic's lax coercions for an integer (integer true)
+// or number field to *raw: booleans become 0 or 1, numeric strings (spaces
+// around them allowed) become numbers. It reports false, having recorded
+// the issue, for a string that is not a number.
+func (b *binder) laxNumber(raw *any, integer bool) bool {
+	switch v := (*raw).(type) {
+	case bool:
+		if v {
+			*raw = json.Number("1")
+		} else {
+			*raw = json.Number("0")
+		}
+	case string:
+		t := strings.TrimSpace(v)
+		if integer {
+			if _, err := strconv.ParseInt(strings.TrimPrefix(t, "+"), 10, 64); err != nil || t == "" {
+				b.fail("int_parsing", "Input should be a valid integer, unable to parse string as an integer")
+				return false
+			}
+		} else if _, err := strconv.ParseFloat(t, 64); err != nil || strings.ContainsAny(t, "_xXpP") {
+			b.fail("float_parsing", "Input should be a valid number, unable to parse string as a number")
+			return false
+		}
+		*raw = json.Number(strings.TrimPrefix(t, "+"))
+	}
+	return true
+}
+
+// laxBool is pydantic's lax boolean: 0 and 1, and the strings it accepts
+// in any case.
+func laxBool(raw any) (bool, bool) {
+	switch v := raw.(type) {
+	case string:
+		switch strings.ToLower(strings.TrimSpace(v)) {
+		case "0", "off", "f", "false", "n", "no":
+			return false, true
+		case "1", "on", "t", "true", "y", "yes":
+			return true, true
+		}
+	default:
+		if i, code := toInt(raw); code == intOK && (i == 0 || i == 1) {
+			if f, ok := toFloat(raw); ok && f == float64(i) {
+				return i == 1, true
+			}
+		}
+	}
+	return false, false
 }

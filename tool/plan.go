@@ -87,5 +87,5 @@ func planRequired[P any](get func() (*plan[P], error)) []string {
 }
 
 func (p *plan[P]) decode(args map[string]any, allowExtra bool, v *validator.Validate, errorType string) (P, *ValidationResult) {
-	return decode[P](p.spec, args, allowExtra, v, errorType)
+	return decode[P](p.spec, args, bindMode{allowExtra: allowExtra}, v, errorType)
 }

@@ -20,6 +20,7 @@ type config struct {
 	state      *state.Shared
 	errorType  string
 	allowExtra bool
+	lax        bool
 	after      func(ctx context.Context, st *state.Shared, result any) error
 	validator  *validator.Validate
 }
@@ -37,6 +38,17 @@ func WithErrorType(errorType string) Option { return func(c *config) { c.errorTy
 // declare, at every nesting level, as Python tools that take **kwargs do.
 // By default unknown keys fail validation.
 func WithExtraArgs() Option { return func(c *config) { c.allowExtra = true } }
+
+// WithLax makes argument checking follow pydantic's lax mode, as the Python
+// tools of the tau2-bench ports validate: integer arguments also accept
+// numeric strings ("12") and booleans, number arguments accept numeric
+// strings and booleans, boolean arguments accept 0/1 and the strings
+// pydantic accepts ("true", "no", "on", …); strings stay strict. Unknown
+// keys are refused at the top level but silently dropped in nested
+// objects, and problems are listed as pydantic lists them: the declared
+// fields in order (missing and ill-typed together), then unknown keys.
+// [WithExtraArgs] still ignores unknown keys everywhere.
+func WithLax() Option { return func(c *config) { c.lax = true } }
 
 // WithAfterResult sets a hook that [Call] runs after the tool's result has
 // been delivered, with the raw result Execute returned (which may be a
@@ -105,7 +117,9 @@ func New[P, R any](name, description string, fn Func[P, R], opts ...Option) (*Ty
 	if t.cfg.state == nil {
 		t.cfg.state = state.New()
 	}
-	s, schema, err := compiled(pt, t.cfg.allowExtra)
+	// In lax mode nested objects accept (and drop) unknown keys, so their
+	// schemas must not close them.
+	s, schema, err := compiled(pt, t.cfg.allowExtra || t.cfg.lax)
 	if err != nil {
 		return nil, fmt.Errorf("tool: %s: %w", name, err)
 	}
@@ -161,14 +175,20 @@ func (t *Typed[P, R]) ErrorType() string {
 // returns a non-nil [ValidationResult] when the arguments are unusable.
 // A nil args map is treated as empty.
 func (t *Typed[P, R]) Decode(args map[string]any) (P, *ValidationResult) {
-	return decode[P](t.spec, args, t.cfg.allowExtra, t.cfg.validator, t.cfg.errorType)
+	return decode[P](t.spec, args, bindMode{allowExtra: t.cfg.allowExtra, lax: t.cfg.lax}, t.cfg.validator, t.cfg.errorType)
+}
+
+// bindMode says how strictly arguments are bound.
+type bindMode struct {
+	allowExtra bool // ignore unknown keys at every level
+	lax        bool // pydantic lax coercions and error order; nested unknown keys dropped
 }
 
 // decode binds args into a P following plan s, then applies the validate
 // tags when P has any.
-func decode[P any](s *spec, args map[string]any, allowExtra bool, v *validator.Validate, errorType string) (P, *ValidationResult) {
+func decode[P any](s *spec, args map[string]any, mode bindMode, v *validator.Validate, errorType string) (P, *ValidationResult) {
 	var p, zero P
-	b := binder{allowExtra: allowExtra}
+	b := binder{allowExtra: mode.allowExtra, lax: mode.lax}
 	b.bindObject(reflect.ValueOf(&p).Elem(), args, s)
 	if issues := b.issues(); issues != nil {
 		return zero, newValidationResult(errorType, issues)
