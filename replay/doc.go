@@ -19,7 +19,8 @@
 // # Gold replay
 //
 // [Gold] replays a task's gold actions through the same tools the agent
-// uses, on deep copies of the DB(s), in the Python reference's order:
+// uses, on copy-on-write copies of the DB(s) (a task that only reads costs
+// no copy), in the Python reference's order:
 // initialisation actions (agent side, then user side), one sync, then per
 // action: invoke by name, stamp "side" on the records it appended, sync.
 // Missing tools, tool errors and error results are recorded in the

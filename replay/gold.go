@@ -50,7 +50,8 @@ type Env struct {
 type ToolBuilder func(env Env) (ToolMap, error)
 
 // Scenario is everything a gold replay needs. DB and UserDB are never
-// modified: the replay works on deep copies.
+// modified: the replay shares them copy-on-write and copies a DB only when a
+// tool first writes to it.
 type Scenario struct {
 	Domain string
 	Task   Task
@@ -70,6 +71,15 @@ type Scenario struct {
 	// HashOptions apply to every hash the replay takes (both sides, post
 	// init, per step and final).
 	HashOptions []dbhash.Option
+	// DBHash and UserDBHash, when set, are the hashes of DB and UserDB
+	// (with HashOptions). A replay that leaves a DB untouched reports them
+	// instead of hashing it again: set them when replaying many tasks on
+	// one DB (see GoldAll).
+	DBHash, UserDBHash string
+	// SkipDB leaves Result.DB and Result.UserDB nil, for callers that only
+	// need the hashes: a replay that changed nothing then costs no copy of
+	// the DB at all.
+	SkipDB bool
 }
 
 // Kinds of [ReplayError], as the Python reference names them (plus init
@@ -154,15 +164,15 @@ func Gold(ctx context.Context, sc Scenario) (Result, error) {
 	if env.IDs == nil {
 		env.IDs = CounterIDs("id-")
 	}
-	agentDB := cloneDB(sc.DB)
+	// The states share the scenario's DBs copy-on-write: the first write
+	// copies them, so the source is never modified and a task that only
+	// reads costs no copy.
 	env.Agent.SetDomain(sc.Domain)
-	env.Agent.SetDB(agentDB)
-	var userDB map[string]any
+	env.Agent.ShareDB(orEmpty(sc.DB))
 	if sc.UserDB != nil {
-		userDB = cloneDB(sc.UserDB)
 		env.User = state.New()
 		env.User.SetDomain(sc.Domain)
-		env.User.SetDB(userDB)
+		env.User.ShareDB(sc.UserDB)
 	}
 	tools, err := buildTools(sc.Tools, env)
 	if err != nil {
@@ -258,12 +268,14 @@ func Gold(ctx context.Context, sc Scenario) (Result, error) {
 		res.Steps = append(res.Steps, step)
 	}
 
-	res.DB = env.Agent.Snapshot()
-	if env.User != nil {
-		res.UserDB = env.User.Snapshot()
-	}
 	if res.DBHash, res.UserDBHash, err = hashes(sc, env); err != nil {
 		return res, err
+	}
+	if !sc.SkipDB {
+		res.DB = env.Agent.TakeDB()
+		if env.User != nil {
+			res.UserDB = env.User.TakeDB()
+		}
 	}
 	return res, nil
 }
@@ -285,12 +297,12 @@ func count(st *state.Shared) int {
 	return st.ActionCount()
 }
 
-// cloneDB deep-copies a DB; a nil DB becomes an empty one.
-func cloneDB(db map[string]any) map[string]any {
+// orEmpty returns db, or an empty DB for nil.
+func orEmpty(db map[string]any) map[string]any {
 	if db == nil {
 		return map[string]any{}
 	}
-	return state.Clone(db).(map[string]any)
+	return db
 }
 
 // runSync runs the scenario's sync, when it has one and both sides exist,
@@ -331,25 +343,29 @@ func callSync(f SyncFunc, agentDB, userDB map[string]any) (a, u map[string]any, 
 	return f(agentDB, userDB)
 }
 
-// hashes returns the current hashes of both sides.
+// hashes returns the current hashes of both sides. A side still reading
+// its source DB unchanged reports the scenario's precomputed hash, if any.
 func hashes(sc Scenario, env Env) (agent, user string, err error) {
-	_ = env.Agent.View(func(db map[string]any) error {
-		agent, err = dbhash.Hash(db, sc.HashOptions...)
-		return nil
-	})
-	if err != nil {
+	if agent, err = hashState(env.Agent, sc.DBHash, sc.HashOptions); err != nil {
 		return "", "", fmt.Errorf("replay: hashing the agent DB: %w", err)
 	}
 	if env.User != nil {
-		_ = env.User.View(func(db map[string]any) error {
-			user, err = dbhash.Hash(db, sc.HashOptions...)
-			return nil
-		})
-		if err != nil {
+		if user, err = hashState(env.User, sc.UserDBHash, sc.HashOptions); err != nil {
 			return "", "", fmt.Errorf("replay: hashing the user DB: %w", err)
 		}
 	}
 	return agent, user, nil
+}
+
+func hashState(st *state.Shared, known string, opts []dbhash.Option) (h string, err error) {
+	if known != "" && !st.DBChanged() {
+		return known, nil
+	}
+	_ = st.View(func(db map[string]any) error {
+		h, err = dbhash.Hash(db, opts...)
+		return nil
+	})
+	return h, err
 }
 
 // errorResult recognises the structured error results tools return as

@@ -440,3 +440,40 @@ func TestRegistryToolsPassClockAndIDs(t *testing.T) {
 	assert.Equal(t, "2025-02-25/n1", res.Steps[0].Result)
 	assert.Equal(t, "2025-02-25/n2", res.Steps[1].Result)
 }
+
+// A replay that only reads shares the source DB (no copy) and reports the
+// precomputed hash; its Result.DB is still a private copy unless SkipDB.
+func TestGoldReadOnlyTaskSharesTheSource(t *testing.T) {
+	reg := registry.NewTools()
+	require.NoError(t, coffee.Register(reg))
+	db := coffee.DB()
+	readOnly := replay.Task{ID: "menu", EvaluationCriteria: &replay.EvaluationCriteria{Actions: []replay.Action{{Name: "get_menu"}}}}
+	sc := replay.Scenario{Domain: coffee.Domain, Task: readOnly, DB: db, Tools: replay.RegistryTools(reg, coffee.Domain, nil),
+		DBHash: "precomputed"}
+
+	res, err := replay.Gold(context.Background(), sc)
+	require.NoError(t, err)
+	assert.Equal(t, "precomputed", res.DBHash, "an untouched DB is not hashed again")
+	assert.Equal(t, "precomputed", res.PostInitDBHash)
+	res.DB["menu"] = "mutated"
+	assert.NotEqual(t, "mutated", db["menu"], "Result.DB is a private copy")
+
+	sc.SkipDB = true
+	res, err = replay.Gold(context.Background(), sc)
+	require.NoError(t, err)
+	assert.Nil(t, res.DB)
+
+	// A writing task hashes its own DB.
+	real, err := dbhash.Hash(db)
+	require.NoError(t, err)
+	sc.DBHash = real
+	sc.Task = replay.Task{ID: "order", EvaluationCriteria: &replay.EvaluationCriteria{Actions: []replay.Action{{Name: "place_order",
+		Arguments: map[string]any{"customer": "Ada", "items": []any{map[string]any{"item_id": "latte", "size": "large", "quantity": 1}}}}}}}
+	res, err = replay.Gold(context.Background(), sc)
+	require.NoError(t, err)
+	assert.Equal(t, real, res.PostInitDBHash)
+	assert.NotEqual(t, real, res.DBHash)
+	again, err := dbhash.Hash(db)
+	require.NoError(t, err)
+	assert.Equal(t, real, again, "the source DB is unchanged")
+}

@@ -17,6 +17,7 @@ const DefaultDomain = "default"
 type Shared struct {
 	mu       sync.RWMutex
 	db       map[string]any
+	shared   bool // db is borrowed (ShareDB): copy it before the first write
 	actions  []Action
 	values   map[string]any
 	counts   map[string]int
@@ -47,6 +48,9 @@ func (s *Shared) View(fn func(db map[string]any) error) error {
 func (s *Shared) Update(fn func(db map[string]any) error) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.shared {
+		s.db, s.shared = cloneMap(s.db), false
+	}
 	return fn(s.db)
 }
 
@@ -54,8 +58,43 @@ func (s *Shared) Update(fn func(db map[string]any) error) error {
 // must not use it afterwards (pass [Clone](db) to keep a private copy).
 func (s *Shared) SetDB(db map[string]any) {
 	s.mu.Lock()
-	s.db = db
+	s.db, s.shared = db, false
 	s.mu.Unlock()
+}
+
+// ShareDB installs db without copying it, copy-on-write: reads see db
+// itself, and the first [Shared.Update] replaces it with a deep copy before
+// changing anything, so db is never modified. Many states can share one
+// DB this way — gold replay starts every task from the same loaded DB and
+// only pays for a copy when a task writes. The caller must not modify db
+// while any state shares it.
+func (s *Shared) ShareDB(db map[string]any) {
+	s.mu.Lock()
+	s.db, s.shared = db, true
+	s.mu.Unlock()
+}
+
+// DBChanged reports whether the DB installed by the last [Shared.ShareDB]
+// has been copied for writing — false means the state still reads the
+// shared DB unchanged. After [Shared.SetDB] it is always true.
+func (s *Shared) DBChanged() bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return !s.shared
+}
+
+// TakeDB removes the DB from the state and returns it for the caller to
+// own: the state's own DB, or a deep copy when it still shares one
+// ([Shared.ShareDB]). The state is left with no DB.
+func (s *Shared) TakeDB() map[string]any {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	db := s.db
+	if s.shared {
+		db = cloneMap(db)
+	}
+	s.db, s.shared = nil, false
+	return db
 }
 
 // HasDB reports whether a non-empty DB is loaded. Like the Python original,
@@ -172,7 +211,7 @@ func (s *Shared) CallCounts() map[string]int {
 func (s *Shared) Reset() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.db = nil
+	s.db, s.shared = nil, false
 	s.actions = nil
 	s.values = nil
 	s.counts = nil

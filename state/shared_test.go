@@ -204,3 +204,32 @@ func TestCaptureCopiesDBAndActionsTogether(t *testing.T) {
 	assert.Equal(t, map[string]any{"t": map[string]any{"k": 1}}, gotDB)
 	assert.Equal(t, "a", gotActions[0].Name())
 }
+
+func TestShareDBCopiesOnWrite(t *testing.T) {
+	src := map[string]any{"t": map[string]any{"k": 1}}
+	a, b := state.New(), state.New()
+	a.ShareDB(src)
+	b.ShareDB(src)
+	assert.False(t, a.DBChanged())
+	require.NoError(t, a.View(func(db map[string]any) error {
+		assert.Equal(t, 1, db["t"].(map[string]any)["k"])
+		return nil
+	}))
+	require.NoError(t, a.Update(func(db map[string]any) error {
+		db["t"].(map[string]any)["k"] = 2
+		return nil
+	}))
+	assert.True(t, a.DBChanged())
+	assert.Equal(t, 1, src["t"].(map[string]any)["k"], "the shared DB is never written")
+	assert.Equal(t, 2, a.Snapshot()["t"].(map[string]any)["k"])
+	assert.False(t, b.DBChanged())
+
+	taken := b.TakeDB()
+	taken["t"].(map[string]any)["k"] = 3
+	assert.Equal(t, 1, src["t"].(map[string]any)["k"], "taking a shared DB copies it")
+	assert.Nil(t, b.Snapshot())
+	assert.Equal(t, 2, a.TakeDB()["t"].(map[string]any)["k"])
+
+	a.SetDB(map[string]any{})
+	assert.True(t, a.DBChanged())
+}
