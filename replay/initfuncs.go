@@ -59,6 +59,10 @@ func ApplyInit(funcs *InitFuncs, domain string, actions []InitAction, db map[str
 		return res
 	}
 	for i, a := range actions {
+		if a.Invalid != "" {
+			res.Errors = append(res.Errors, fmt.Sprintf("[action %d] %s", i, a.Invalid))
+			continue
+		}
 		fn, names, ok := lookup(funcs, domain, a.FuncName)
 		if !ok || fn == nil {
 			res.Errors = append(res.Errors, fmt.Sprintf("[action %d] No initialization function '%s' registered under domain='%s'. Available: %s.",

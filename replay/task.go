@@ -29,6 +29,10 @@ type InitAction struct {
 	EnvType   string         `json:"env_type"`
 	FuncName  string         `json:"func_name"`
 	Arguments map[string]any `json:"arguments"`
+	// Invalid, when set, says why the action could not be read (say, its
+	// arguments are not an object): ApplyInit reports it as the action's
+	// error instead of calling anything, and goes on with the next one.
+	Invalid string `json:"-"`
 }
 
 // EvaluationCriteria are what a task is scored on.

@@ -516,12 +516,11 @@ func TestChecklist(t *testing.T) {
 	// test_get_context_history_race.py
 
 	item(52, "history without calls in flight does not wait", func(t *testing.T) {
-		var tracker rtvi.CallTracker
-		b := newBot(t, func(c *rtvi.Config) { c.InFlight = &tracker })
+		polls := &countingInFlight{}
+		b := newBot(t, func(c *rtvi.Config) { c.InFlight = polls })
 		b.conv.add(rtvi.ChatMessage{Role: "user", Content: "hi"})
-		start := time.Now()
 		assert.Equal(t, map[string]any{"context": "[{'role': 'user', 'content': 'hi'}]"}, b.result(t, rtvi.MsgGetContextHistory, nil))
-		assert.Less(t, time.Since(start), 500*time.Millisecond)
+		assert.Equal(t, 1, polls.count(), "asked once, no polling")
 	})
 	item(53, "history waits for a call in flight", func(t *testing.T) {
 		var tracker rtvi.CallTracker
@@ -546,15 +545,15 @@ func TestChecklist(t *testing.T) {
 		got := b.result(t, rtvi.MsgGetContextHistory, nil).(map[string]any)
 		elapsed := time.Since(start)
 		assert.GreaterOrEqual(t, elapsed, 2900*time.Millisecond)
-		assert.Less(t, elapsed, 3500*time.Millisecond)
+		// Only that it ends: an upper bound tight enough to say "3 s"
+		// would be a timing test on a loaded CI machine.
+		assert.Less(t, elapsed, 30*time.Second)
 		assert.Contains(t, got["context"], "stuck")
 	})
 	item(55, "history without an in-flight reporter does not wait", func(t *testing.T) {
-		b := newBot(t)
+		b := newBot(t) // fakeConversation does not implement InFlight
 		b.conv.add(rtvi.Object{{Key: "role", Value: "user"}, {Key: "content", Value: "ok"}})
-		start := time.Now()
 		assert.Equal(t, map[string]any{"context": "[{'role': 'user', 'content': 'ok'}]"}, b.result(t, rtvi.MsgGetContextHistory, nil))
-		assert.Less(t, time.Since(start), 500*time.Millisecond)
 	})
 	item(56, "history sends nothing else", func(t *testing.T) {
 		// The Go dispatcher has no pipeline task: "queues no frames" means nothing goes out through Config.Send and the conversation is not reset.

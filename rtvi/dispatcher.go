@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -69,13 +70,21 @@ type Config struct {
 	// About describes the bot in bot-ready; nil means {"library":
 	// "schematools"}.
 	About map[string]any
+	// InitialMessages are the conversation reset restores before the first
+	// update_system_prompt (the bot's start-up prompt). Nil means none.
+	InitialMessages []ChatMessage
 	// HistoryWait bounds how long get_context_history waits for tool calls
-	// in flight, polling every HistoryPoll. Zero means the defaults.
+	// in flight, polling every HistoryPoll. Zero means the defaults; a
+	// negative HistoryWait means no wait at all.
 	HistoryWait time.Duration
 	HistoryPoll time.Duration
-	// MaxMessageBytes is the largest message Handle reads; zero means
-	// DefaultMaxMessageBytes.
+	// MaxMessageBytes is the largest message Handle reads, and
+	// MaxReplyBytes the largest reply it sends: a reply over it becomes an
+	// error-response saying so, rather than a message the Python bridge's
+	// WebSocket would refuse by closing the connection. Zero means
+	// DefaultMaxMessageBytes; a negative MaxReplyBytes means no limit.
 	MaxMessageBytes int
+	MaxReplyBytes   int
 	// Logger receives the dispatcher's logs; nil means [slog.Default].
 	Logger *slog.Logger
 }
@@ -121,7 +130,7 @@ func NewDispatcher(cfg Config) *Dispatcher {
 	if cfg.SystemRole == "" {
 		cfg.SystemRole = DefaultSystemRole
 	}
-	if cfg.HistoryWait <= 0 {
+	if cfg.HistoryWait == 0 {
 		cfg.HistoryWait = DefaultHistoryWait
 	}
 	if cfg.HistoryPoll <= 0 {
@@ -129,6 +138,9 @@ func NewDispatcher(cfg Config) *Dispatcher {
 	}
 	if cfg.MaxMessageBytes <= 0 {
 		cfg.MaxMessageBytes = DefaultMaxMessageBytes
+	}
+	if cfg.MaxReplyBytes == 0 {
+		cfg.MaxReplyBytes = DefaultMaxMessageBytes
 	}
 	if cfg.InFlight == nil {
 		if f, ok := cfg.Conversation.(InFlight); ok {
@@ -138,7 +150,7 @@ func NewDispatcher(cfg Config) *Dispatcher {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
-	d := &Dispatcher{cfg: cfg, st: cfg.State, custom: map[string]Handler{}}
+	d := &Dispatcher{cfg: cfg, st: cfg.State, custom: map[string]Handler{}, original: slices.Clone(cfg.InitialMessages)}
 	d.notifier = &Notifier{Send: cfg.Send}
 	return d
 }
@@ -224,24 +236,43 @@ func (d *Dispatcher) Handle(ctx context.Context, raw []byte) (reply []byte, err 
 		return d.malformed(`"data" must be an object, got ` + pyType(data))
 	}
 	dataObj, _ := data.(map[string]any)
+	return d.dispatch(ctx, typ, id, dataObj), nil
+}
 
+// dispatch answers a well-formed message. Nothing the bot plugs in — a
+// handler, a value's MarshalJSON, a SendText callback — can make it panic:
+// a panic anywhere becomes an error-response.
+func (d *Dispatcher) dispatch(ctx context.Context, typ, id string, data map[string]any) (reply []byte) {
+	defer func() {
+		if r := recover(); r != nil {
+			d.cfg.Logger.ErrorContext(ctx, "rtvi: panic while answering a message", "type", typ, "id", id, "panic", r, "stack", string(debug.Stack()))
+			reply = ErrorResponse(id, fmt.Sprintf("%s: panic while answering %s: %v", KindRuntimeError, typ, r))
+		}
+	}()
 	switch typ {
 	case TypeClientMessage:
-		return d.clientMessage(ctx, id, dataObj), nil
+		reply = d.clientMessage(ctx, id, data)
 	case TypeClientReady:
-		return d.clientReady(id, dataObj), nil
+		reply = d.clientReady(id, data)
 	case TypeSendText:
-		return d.sendText(ctx, id, dataObj), nil
+		return d.sendText(ctx, id, data)
+	default:
+		return ErrorResponse(id, "Unsupported type "+typ)
 	}
-	return ErrorResponse(id, "Unsupported type "+typ), nil
+	if limit := d.cfg.MaxReplyBytes; limit > 0 && len(reply) > limit {
+		d.cfg.Logger.ErrorContext(ctx, "rtvi: reply too large to send", "type", typ, "id", id, "bytes", len(reply), "limit", limit)
+		return ErrorResponse(id, fmt.Sprintf("%s: the reply of %d bytes is larger than the %d-byte limit", KindValueError, len(reply), limit))
+	}
+	return reply
 }
 
 // HandleFrame is [Dispatcher.Handle] for a pipecat protobuf frame: it
 // reads the RTVI message of a message frame and returns the reply wrapped
 // in a message frame (nil when there is none). A frame of another kind
 // (audio, text, ...) returns an error wrapping [ErrNotMessage], for the bot
-// to route elsewhere; a malformed frame returns an error wrapping
-// [ErrMalformedFrame] and no reply.
+// to route elsewhere; a frame that cannot be decoded returns the error of
+// [DecodeFrame] ([ErrMalformedFrame], [ErrEmptyFrame]) and no reply, as
+// pipecat drops such frames.
 func (d *Dispatcher) HandleFrame(ctx context.Context, frame []byte) ([]byte, error) {
 	msg, err := MessageData(frame)
 	if err != nil {
@@ -348,7 +379,7 @@ func (d *Dispatcher) sendText(ctx context.Context, id string, data map[string]an
 
 func allDigits(parts []string) bool {
 	for _, p := range parts {
-		if _, err := strconv.Atoi(p); err != nil {
+		if p == "" || strings.Trim(p, "0123456789") != "" {
 			return false
 		}
 	}

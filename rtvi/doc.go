@@ -50,11 +50,14 @@
 // to reset ([Resetter]) and tool calls in flight ([InFlight], for which
 // [CallTracker] is ready-made). Its read loop passes each message to
 // [Dispatcher.Handle] (or each frame to [Dispatcher.HandleFrame]) in arrival
-// order and writes back the reply. examples/rtvibot is a complete bot.
+// order and writes back the reply. A bot has one Dispatcher for its whole
+// life, not one per connection: the harness prepares a scenario on one
+// connection and runs it on the next. examples/rtvibot is a complete bot.
 //
 // # Failures
 //
-// Nothing here panics on bad input. A request that cannot be carried out
+// Nothing here panics on bad input, and a panic in what the bot plugs in (a
+// handler, a callback, a value's MarshalJSON) becomes an error-response. A request that cannot be carried out
 // is answered — false, {"success": false, "errors": [...]}, or an
 // error-response whose text names a Python exception kind ("ValueError:
 // ..."), as the Python original's do — and leaves the state as it was:
@@ -74,7 +77,14 @@
 //   - A db_path that is absolute or climbs out of the data root is refused
 //     (PermissionError) instead of being opened.
 //   - A refused update_system_prompt or apply_initialization changes nothing,
-//     where Python keeps the steps done before the failure.
+//     where Python keeps the steps done before the failure (a failure of the
+//     bot's own ToolInstaller or services comes after the state was
+//     cleared, and leaves the new scenario started).
+//   - Sync delta keys are applied in sorted order, not in the JSON order
+//     Python keeps; only deltas whose paths overlap ("a" and "a.b") can
+//     tell the difference.
+//   - After an inline "db": null, a later db_path loads the DB (Python
+//     keeps the None, the key being present).
 //   - When the transcript cannot be read, get_context_history answers the
 //     string "[]" (Python answers a list, which its harness cannot eval).
 //   - shared_state_init may also be an inline object, and a JSON null for

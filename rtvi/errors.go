@@ -48,9 +48,12 @@ func errorf(kind, format string, args ...any) *Error {
 // describe renders err the way the Python original reports an exception:
 // "<Kind>: <message>". Errors that carry no kind are RuntimeErrors.
 func describe(err error) string {
+	if e, ok := err.(*Error); ok {
+		return e.Error()
+	}
 	var e *Error
 	if errors.As(err, &e) {
-		return e.Error()
+		return e.Kind + ": " + err.Error() // keep the outer context
 	}
 	return KindRuntimeError + ": " + err.Error()
 }

@@ -483,12 +483,11 @@ func TestToolMessagesGoOutAsServerMessages(t *testing.T) {
 // ref-rtvi-state.md section 7, items 52-57.
 func TestGetContextHistory(t *testing.T) {
 	t.Run("52 no calls in flight: no wait", func(t *testing.T) {
-		var tracker rtvi.CallTracker
-		b := newBot(t, func(c *rtvi.Config) { c.InFlight = &tracker })
+		polls := &countingInFlight{}
+		b := newBot(t, func(c *rtvi.Config) { c.InFlight = polls })
 		b.conv.messages = []any{rtvi.ChatMessage{Role: "user", Content: "hi"}}
-		start := time.Now()
 		assert.Equal(t, map[string]any{"context": "[{'role': 'user', 'content': 'hi'}]"}, b.result(t, rtvi.MsgGetContextHistory, nil))
-		assert.Less(t, time.Since(start), 500*time.Millisecond)
+		assert.Equal(t, 1, polls.count(), "asked once, no polling")
 	})
 	t.Run("53 waits for a call in flight", func(t *testing.T) {
 		var tracker rtvi.CallTracker
@@ -535,6 +534,18 @@ func TestGetContextHistory(t *testing.T) {
 		}}}}
 		got := b.result(t, rtvi.MsgGetContextHistory, nil).(map[string]any)
 		assert.Equal(t, "[{'role': 'user', 'content': [{'input_audio': {'data': '<audio>', 'format': 'wav'}, 'type': 'input_audio'}]}]", got["context"])
+	})
+	t.Run("a negative HistoryWait never waits", func(t *testing.T) {
+		var tracker rtvi.CallTracker
+		b := newBot(t, func(c *rtvi.Config) { c.InFlight = &tracker; c.HistoryWait = -1 })
+		tracker.Begin()
+		b.conv.add(map[string]any{"role": "user", "content": "now"})
+		assert.Contains(t, b.result(t, rtvi.MsgGetContextHistory, nil).(map[string]any)["context"], "now")
+	})
+	t.Run("a rune cut in half does not cost the transcript", func(t *testing.T) {
+		b := newBot(t)
+		b.conv.add(map[string]any{"role": "user", "content": "caf\xc3"})
+		assert.Equal(t, "[{'content': 'caf\ufffd', 'role': 'user'}]", b.result(t, rtvi.MsgGetContextHistory, nil).(map[string]any)["context"])
 	})
 	t.Run("no conversation", func(t *testing.T) {
 		b := newBot(t, func(c *rtvi.Config) { c.Conversation = nil })

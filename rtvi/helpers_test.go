@@ -252,3 +252,23 @@ func (b *bot) startScenario(t *testing.T) {
 		"add_suffix": false, "tool_domain": testDomain,
 	}))
 }
+
+// countingInFlight reports no call in flight and counts how often it was
+// asked.
+type countingInFlight struct {
+	mu sync.Mutex
+	n  int
+}
+
+func (c *countingInFlight) CallsInProgress() bool {
+	c.mu.Lock()
+	c.n++
+	c.mu.Unlock()
+	return false
+}
+
+func (c *countingInFlight) count() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.n
+}

@@ -46,7 +46,7 @@ func (d *Dispatcher) getContextHistory(ctx context.Context, _ any) (any, error) 
 
 func (d *Dispatcher) waitForCalls(ctx context.Context) error {
 	f := d.cfg.InFlight
-	if f == nil || !f.CallsInProgress() {
+	if f == nil || d.cfg.HistoryWait < 0 || !f.CallsInProgress() {
 		return nil
 	}
 	deadline := time.NewTimer(d.cfg.HistoryWait)

@@ -2,9 +2,13 @@ package rtvi
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
+	"strconv"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/voiceeval/schematools/internal/pyjson"
 	"github.com/voiceeval/schematools/replay"
@@ -15,11 +19,7 @@ import (
 // into the state and which initialisation functions to run.
 type initPlan struct {
 	domain  string
-	values  map[string]any // shared_state_init keys other than db, db_path, actions
-	setDB   bool
-	db      map[string]any
-	setLog  bool
-	log     []state.Action
+	seed    state.Seed
 	actions []replay.InitAction
 }
 
@@ -46,20 +46,14 @@ func (d *Dispatcher) applyInitialization(ctx context.Context, args any) (any, er
 		return failure(describe(err)), nil
 	}
 
-	if p.setDB {
-		d.st.SetDB(p.db)
-	}
-	if p.setLog {
-		d.st.SetActions(p.log)
-	}
-	for k, v := range p.values {
-		d.st.SetValue(k, v)
-	}
-	if len(p.actions) == 0 {
-		return success(), nil
-	}
+	// The merge and the initialisation functions happen under one lock: no
+	// tool call sees the scenario half seeded.
 	var res replay.InitResult
-	err = d.st.Update(func(db map[string]any) error {
+	err = d.st.Seed(p.seed, func(db map[string]any) error {
+		if len(p.actions) == 0 {
+			res.Success = true
+			return nil
+		}
 		if db == nil {
 			return errNoSyncDB
 		}
@@ -109,25 +103,33 @@ func (d *Dispatcher) initPlan(args any) (initPlan, error) {
 	if !ok {
 		return p, &plainMessage{fmt.Sprintf("`actions` payload must be a list, got %s.", pyType(rawActions))}
 	}
-	for i, item := range list {
+	for _, item := range list {
 		rec, ok := item.(map[string]any)
 		if !ok {
-			return p, errorf(KindTypeError, "initialization action %d must be a dict, got %s", i, pyType(item))
+			// Python fails the whole request here (record.get); so do we,
+			// before anything changed.
+			return p, &Error{Kind: KindAttributeError, Message: fmt.Sprintf("'%s' object has no attribute 'get'", pyType(item))}
 		}
-		name, ok := rec["func_name"].(string)
-		if !ok {
-			return p, errorf(KindTypeError, "initialization action %d: func_name must be a string, got %s", i, pyType(rec["func_name"]))
+		a := replay.InitAction{}
+		a.EnvType, _ = rec["side"].(string)
+		// A record Python can read but not run fails on its own, as there.
+		switch name := rec["func_name"].(type) {
+		case string:
+			a.FuncName = name
+		default:
+			text, _ := PythonRepr(name)
+			a.FuncName = text
 		}
-		var fargs map[string]any
-		switch a := rec["arguments"].(type) {
+		switch fargs := rec["arguments"].(type) {
 		case nil:
 		case map[string]any:
-			fargs = a
+			a.Arguments = fargs
 		default:
-			return p, errorf(KindTypeError, "initialization action %d: arguments must be a dict, got %s", i, pyType(a))
+			if truthy(fargs) {
+				a.Invalid = fmt.Sprintf("'%s' raised: TypeError: %s() argument after ** must be a mapping, not %s", a.FuncName, a.FuncName, pyType(fargs))
+			}
 		}
-		side, _ := rec["side"].(string)
-		p.actions = append(p.actions, replay.InitAction{EnvType: side, FuncName: name, Arguments: fargs})
+		p.actions = append(p.actions, a)
 	}
 
 	init, err := sharedStateInit(m)
@@ -140,33 +142,38 @@ func (d *Dispatcher) initPlan(args any) (initPlan, error) {
 		if dbv != nil && !isObj {
 			return p, errorf(KindTypeError, "shared_state_init db must be a dict or null, got %s", pyType(dbv))
 		}
-		p.setDB, p.db = true, db
+		p.seed.ReplaceDB, p.seed.DB = true, db
 	}
 	if lv, ok := init["actions"]; ok {
 		items, isList := lv.([]any)
 		if lv != nil && !isList {
 			return p, errorf(KindTypeError, "shared_state_init actions must be a list, got %s", pyType(lv))
 		}
-		p.setLog = true
-		p.log = make([]state.Action, 0, len(items))
+		p.seed.ReplaceLog = true
+		p.seed.Actions = make([]state.Action, 0, len(items))
 		for i, it := range items {
 			a, ok := it.(map[string]any)
 			if !ok {
 				return p, errorf(KindTypeError, "shared_state_init actions[%d] must be a dict, got %s", i, pyType(it))
 			}
-			p.log = append(p.log, state.Action(a))
+			p.seed.Actions = append(p.seed.Actions, state.Action(a))
 		}
 	}
-	p.values = map[string]any{}
+	if err := d.sentinels(init, &p.seed); err != nil {
+		return p, err
+	}
+	p.seed.Values = map[string]any{}
 	for k, v := range init {
-		if k != "db" && k != "db_path" && k != "actions" {
-			p.values[k] = v
+		switch k {
+		case "db", "db_path", "actions", keyToolDomain, keyCallCounts, keyRTVI:
+		default:
+			p.seed.Values[k] = v
 		}
 	}
 
 	loaded := false
 	_ = d.st.View(func(db map[string]any) error { loaded = db != nil; return nil })
-	if hasPath && !p.setDB && !loaded { // with a DB present, db_path is dropped: no reload
+	if hasPath && !p.seed.ReplaceDB && !loaded { // with a DB present, db_path is dropped: no reload
 		rel, ok := dbPath.(string)
 		if !ok {
 			return p, errorf(KindTypeError, "db_path must be a string, got %s", pyType(dbPath))
@@ -175,9 +182,49 @@ func (d *Dispatcher) initPlan(args any) (initPlan, error) {
 		if err != nil {
 			return p, err
 		}
-		p.setDB, p.db = true, db
+		p.seed.ReplaceDB, p.seed.DB = true, db
 	}
 	return p, nil
+}
+
+// Keys of the Python bot's state dict that are fields here.
+const (
+	keyToolDomain = "__tool_domain__"
+	keyCallCounts = "_call_counts"
+	keyRTVI       = "__rtvi__"
+)
+
+// sentinels maps the Python state's special keys, which shared_state_init
+// may overwrite there, onto the state's fields: "__tool_domain__" sets the
+// domain and "_call_counts" the call counters. "__rtvi__" (the Python
+// processor object) has no JSON form worth keeping and is ignored.
+func (d *Dispatcher) sentinels(init map[string]any, seed *state.Seed) error {
+	if v, ok := init[keyToolDomain]; ok {
+		domain, isStr := v.(string)
+		if !isStr && v != nil {
+			return errorf(KindTypeError, "shared_state_init %s must be a string, got %s", keyToolDomain, pyType(v))
+		}
+		seed.Domain = domain
+		if domain == "" {
+			seed.Domain = state.DefaultDomain
+		}
+	}
+	if v, ok := init[keyCallCounts]; ok {
+		m, isObj := v.(map[string]any)
+		if !isObj {
+			return errorf(KindTypeError, "shared_state_init %s must be a dict, got %s", keyCallCounts, pyType(v))
+		}
+		seed.CallCounts = make(map[string]int, len(m))
+		for name, n := range m {
+			num, isNum := n.(json.Number)
+			i, err := strconv.Atoi(string(num))
+			if !isNum || err != nil {
+				return errorf(KindTypeError, "shared_state_init %s[%s] must be an integer, got %s", keyCallCounts, pyRepr(name), pyType(n))
+			}
+			seed.CallCounts[name] = i
+		}
+	}
+	return nil
 }
 
 // sharedStateInit decodes shared_state_init: a JSON string (default "{}")
@@ -191,7 +238,7 @@ func sharedStateInit(m map[string]any) (map[string]any, error) {
 	if s, isStr := raw.(string); isStr {
 		v, err := pyjson.Decode([]byte(s))
 		if err != nil {
-			return nil, &plainMessage{"Invalid shared_state_init JSON: " + pythonDecodeMessage(err)}
+			return nil, &plainMessage{"Invalid shared_state_init JSON: " + pythonDecodeMessage(s, err)}
 		}
 		raw = v
 	} else if _, isObj := raw.(map[string]any); !isObj {
@@ -204,12 +251,31 @@ func sharedStateInit(m map[string]any) (map[string]any, error) {
 	return init, nil
 }
 
-func pythonDecodeMessage(err error) string {
+// pythonDecodeMessage words a decoding error of text as Python's
+// json.JSONDecodeError does: "Expecting value: line 1 column 13 (char 12)".
+func pythonDecodeMessage(text string, err error) string {
 	var se *pyjson.SyntaxError
-	if errors.As(err, &se) {
-		return fmt.Sprintf("%s (char %d)", se.Msg, se.Offset)
+	if !errors.As(err, &se) {
+		return err.Error()
 	}
-	return err.Error()
+	msg := se.Msg
+	switch msg {
+	case "extra data after the JSON value":
+		msg = "Extra data"
+	case "unterminated string":
+		msg = "Unterminated string starting at"
+	case "invalid control character in string":
+		msg = "Invalid control character at"
+	default:
+		if msg != "" {
+			msg = strings.ToUpper(msg[:1]) + msg[1:]
+		}
+	}
+	off := min(max(se.Offset, 0), len(text))
+	before := text[:off]
+	line := strings.Count(before, "\n") + 1
+	col := utf8.RuneCountInString(before[strings.LastIndexByte(before, '\n')+1:]) + 1
+	return fmt.Sprintf("%s: line %d column %d (char %d)", msg, line, col, utf8.RuneCountInString(before))
 }
 
 // loadDB loads db_path under the data root.

@@ -39,22 +39,6 @@ const (
 	MsgGetScenarioSummary  = "get_scenario_summary"
 )
 
-// Message is an RTVI envelope: {"label", "type", "id", "data"}. Data stays
-// raw JSON until a handler decodes it.
-type Message struct {
-	Label string          `json:"label"`
-	Type  string          `json:"type"`
-	ID    string          `json:"id,omitempty"`
-	Data  json.RawMessage `json:"data,omitempty"`
-}
-
-// ClientMessageData is the data of a client-message: the request name T and
-// its arguments D (absent or null means no arguments).
-type ClientMessageData struct {
-	T string          `json:"t"`
-	D json.RawMessage `json:"d,omitempty"`
-}
-
 // ServerResponse returns the answer to the client-message id whose name was
 // t: {"label": "rtvi-ai", "type": "server-response", "id": id, "data": {"t":
 // t, "d": d}}. A nil d leaves "d" out, as pipecat does for a handler that

@@ -62,7 +62,9 @@ type promptArgs struct {
 //
 // Unlike the Python original, every argument is checked and the tool set
 // is built once on a scratch state before anything changes, so a bad
-// request leaves the previous scenario untouched.
+// request leaves the previous scenario untouched. Only a failure of the
+// bot's own ToolInstaller or services, after the state was cleared, leaves
+// the new scenario started without its tools.
 func (d *Dispatcher) updateSystemPrompt(ctx context.Context, args any) (any, error) {
 	a, err := d.promptArgs(args)
 	if err != nil {
@@ -77,19 +79,20 @@ func (d *Dispatcher) updateSystemPrompt(ctx context.Context, args any) (any, err
 	}
 
 	msgs := []ChatMessage{{Role: d.cfg.SystemRole, Content: a.prompt}}
-	d.mu.Lock()
-	d.original = msgs
-	d.mu.Unlock()
 	if c := d.cfg.Conversation; c != nil {
 		if err := c.Reset(ctx, slices.Clone(msgs)); err != nil {
 			d.cfg.Logger.ErrorContext(ctx, "rtvi: update_system_prompt: conversation reset failed", "err", err)
 			return false, nil
 		}
 	}
+	d.mu.Lock()
+	d.original = msgs
+	d.mu.Unlock()
 
-	d.st.Reset()
-	d.st.SetDomain(a.domain)
-	d.st.SetNotifier(d.notifier)
+	// From here on the scenario has started: a bot-side failure below
+	// (installing the tools, resetting a service) answers false with the
+	// state already cleared for the new scenario.
+	d.st.StartScenario(a.domain, d.notifier)
 
 	if a.install {
 		set, err := d.buildTools(a, d.st)

@@ -37,9 +37,12 @@ import (
 // (structs become dicts in field order). A top-level string is printed as
 // a quoted literal, as repr() does, not bare as str() would.
 //
-// It is an error if encoding/json cannot marshal a value, if a string is
-// neither UTF-8 nor WTF-8, if a json.Number is not a number, or if
-// containers nest more than 10,000 deep (which includes cyclic values).
+// A byte of a string that is neither UTF-8 nor WTF-8 is written as the
+// replacement character U+FFFD ('\ufffd').
+//
+// It is an error if encoding/json cannot marshal a value, if a json.Number
+// is not a number, or if containers nest more than 10,000 deep (which
+// includes cyclic values).
 func PythonRepr(v any) (string, error) {
 	b, err := appendPyRepr(nil, v, 0, false)
 	if err != nil {
@@ -242,11 +245,16 @@ func appendPyStr(dst []byte, s string) ([]byte, error) {
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if r == utf8.RuneError && size == 1 {
-			sr, ok := wtf8Surrogate(s[i:])
-			if !ok {
-				return dst, fmt.Errorf("rtvi: string is not valid UTF-8: byte %#x at offset %d", c, i)
+			if sr, ok := wtf8Surrogate(s[i:]); ok {
+				r, size = sr, 3
+			} else {
+				// A byte that is neither UTF-8 nor WTF-8 (a rune cut in
+				// half by a client) reads as U+FFFD, as a Go conversion
+				// would; one bad byte must not cost the whole transcript.
+				dst = append(dst, string(utf8.RuneError)...)
+				i++
+				continue
 			}
-			r, size = sr, 3
 		}
 		switch {
 		case unicode.IsPrint(r):

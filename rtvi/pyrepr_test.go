@@ -190,12 +190,6 @@ func TestPythonReprErrors(t *testing.T) {
 		name string
 		in   any
 	}{
-		{"invalid UTF-8", "a\xffb"},
-		{"truncated UTF-8", "\xe2\x82"},
-		{"overlong encoding", "\xc0\xaf"},
-		{"truncated surrogate", "\xed\xa0"},
-		{"invalid UTF-8 key", Object{{"\xff", 1}}},
-		{"invalid UTF-8 map key", map[string]any{"\xfe": 1}},
 		{"invalid number", json.Number("abc")},
 		{"number with leading zero", json.Number("01")},
 		{"empty number", json.Number("")},
@@ -212,6 +206,31 @@ func TestPythonReprErrors(t *testing.T) {
 			got, err := PythonRepr(tt.in)
 			require.Error(t, err)
 			assert.Empty(t, got)
+		})
+	}
+}
+
+// Bytes that are neither UTF-8 nor WTF-8 read as U+FFFD, which Python
+// prints as itself: a rune cut in half must not cost the whole transcript.
+func TestPythonReprInvalidUTF8(t *testing.T) {
+	tests := []struct {
+		name string
+		in   any
+		want string
+	}{
+		{"invalid UTF-8", "a\xffb", "'a\ufffdb'"},
+		{"truncated UTF-8", "caf\xc3", "'caf\ufffd'"},
+		{"truncated three-byte rune", "\xe2\x82", "'\ufffd\ufffd'"},
+		{"overlong encoding", "\xc0\xaf", "'\ufffd\ufffd'"},
+		{"truncated surrogate", "\xed\xa0", "'\ufffd\ufffd'"},
+		{"invalid UTF-8 key", Object{{"\xff", 1}}, "{'\ufffd': 1}"},
+		{"invalid UTF-8 map key", map[string]any{"\xfe": 1}, "{'\ufffd': 1}"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := PythonRepr(tt.in)
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, got)
 		})
 	}
 }

@@ -2,8 +2,10 @@ package rtvi
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
+	"strings"
 
 	"github.com/voiceeval/schematools/replay"
 	"github.com/voiceeval/schematools/state"
@@ -56,12 +58,25 @@ func (d *Dispatcher) applySyncDelta(ctx context.Context, args any) (any, error) 
 	}
 	if err != nil {
 		d.cfg.Logger.WarnContext(ctx, "rtvi: apply_sync_delta failed; the DB is unchanged", "domain", domain, "err", err)
-		return failure(describe(&Error{Kind: KindValueError, Message: err.Error(), Err: err})), nil
+		return failure(describe(&Error{Kind: syncErrorKind(err), Message: err.Error(), Err: err})), nil
 	}
 	return success(), nil
 }
 
 var errNoSyncDB = fmt.Errorf("no DB")
+
+// syncErrorKind names the Python exception a failed delta raises there: a
+// missing key is a KeyError, a path through a non-object a TypeError;
+// anything a domain applier returns is a RuntimeError.
+func syncErrorKind(err error) string {
+	switch {
+	case errors.Is(err, replay.ErrPath) && strings.Contains(err.Error(), "is missing"):
+		return KindKeyError
+	case errors.Is(err, replay.ErrPath):
+		return KindTypeError
+	}
+	return KindRuntimeError
+}
 
 // domainArg reads "domain" (default "default"; null means the default).
 func domainArg(m map[string]any) (string, error) {

@@ -217,3 +217,61 @@ func (s *Shared) Reset() {
 	s.counts = nil
 	s.domain = ""
 }
+
+// StartScenario begins a new scenario in one step: it clears the state in
+// place, as [Shared.Reset] does, and sets the scenario's domain and
+// notifier. No reader sees the state half-way.
+func (s *Shared) StartScenario(domain string, n Notifier) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.db, s.shared = nil, false
+	s.actions = nil
+	s.values = nil
+	s.counts = nil
+	s.domain = domain
+	s.notifier = n
+}
+
+// Seed is starting data merged into a scenario by [Shared.Seed]. Only what
+// it sets changes; the state takes ownership of the maps and slices in it.
+type Seed struct {
+	DB         map[string]any // the new DB, when ReplaceDB
+	ReplaceDB  bool
+	Actions    []Action // the new action log, when ReplaceActions
+	ReplaceLog bool
+	Values     map[string]any // merged into the values, key by key
+	CallCounts map[string]int // replaces the call counters when not nil
+	Domain     string         // replaces the domain when not empty
+}
+
+// Seed merges sd into the state and then, when then is not nil, calls it
+// with the resulting DB — all under one lock, so no tool call or reader
+// sees the scenario half seeded. It returns then's error; what was merged
+// stays merged.
+func (s *Shared) Seed(sd Seed, then func(db map[string]any) error) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if sd.ReplaceDB {
+		s.db, s.shared = sd.DB, false
+	}
+	if sd.ReplaceLog {
+		s.actions = sd.Actions
+	}
+	if len(sd.Values) > 0 && s.values == nil {
+		s.values = make(map[string]any, len(sd.Values))
+	}
+	maps.Copy(s.values, sd.Values)
+	if sd.CallCounts != nil {
+		s.counts = sd.CallCounts
+	}
+	if sd.Domain != "" {
+		s.domain = sd.Domain
+	}
+	if then == nil {
+		return nil
+	}
+	if s.shared {
+		s.db, s.shared = cloneMap(s.db), false
+	}
+	return then(s.db)
+}

@@ -233,3 +233,39 @@ func TestShareDBCopiesOnWrite(t *testing.T) {
 	a.SetDB(map[string]any{})
 	assert.True(t, a.DBChanged())
 }
+
+func TestStartScenarioAndSeed(t *testing.T) {
+	s := state.New()
+	s.SetDB(map[string]any{"old": true})
+	s.AppendAction(state.NewAction("old", nil, nil))
+	s.NextCallIndex("x")
+	n := state.NotifierFunc(func(context.Context, any) error { return nil })
+	s.StartScenario("airline", n)
+	assert.False(t, s.HasDB())
+	assert.Empty(t, s.Actions())
+	assert.Empty(t, s.CallCounts())
+	assert.Equal(t, "airline", s.Domain())
+	assert.NotNil(t, s.Notifier())
+
+	var seen map[string]any
+	err := s.Seed(state.Seed{
+		DB: map[string]any{"x": 1}, ReplaceDB: true,
+		Actions: []state.Action{{"action_type": "seeded"}}, ReplaceLog: true,
+		Values: map[string]any{"accounts": 2}, CallCounts: map[string]int{"refund": 4}, Domain: "retail",
+	}, func(db map[string]any) error {
+		db["y"] = 2
+		seen = db
+		return errors.New("then failed")
+	})
+	require.EqualError(t, err, "then failed")
+	assert.Equal(t, map[string]any{"x": 1, "y": 2}, seen)
+	assert.Equal(t, map[string]any{"x": 1, "y": 2}, s.Snapshot(), "what was merged stays merged")
+	assert.Equal(t, "seeded", s.Actions()[0].Type())
+	v, _ := s.Value("accounts")
+	assert.Equal(t, 2, v)
+	assert.Equal(t, 5, s.NextCallIndex("refund"))
+	assert.Equal(t, "retail", s.Domain())
+
+	require.NoError(t, s.Seed(state.Seed{}, nil), "an empty seed changes nothing")
+	assert.Equal(t, "retail", s.Domain())
+}

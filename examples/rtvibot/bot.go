@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
 	"strings"
 	"sync"
@@ -36,9 +37,14 @@ type Bot struct {
 
 	mu    sync.Mutex
 	tools *tool.Set
-	conn  *websocket.Conn // the connection tool messages go to
+	conns map[*websocket.Conn]bool // open connections, newest in conn
+	conn  *websocket.Conn          // where messages without a connection of their own go
 	calls int
 }
+
+// connKey carries a tool call's connection in its context, so its
+// messages go back where the call came from.
+type connKey struct{}
 
 // NewBot returns a bot whose db_path values are relative to dataRoot.
 func NewBot(dataRoot string, logger *slog.Logger) (*Bot, error) {
@@ -49,7 +55,7 @@ func NewBot(dataRoot string, logger *slog.Logger) (*Bot, error) {
 	if err := registry.RegisterHarness(reg); err != nil {
 		return nil, err
 	}
-	b := &Bot{st: state.New(), conv: &conversation{}, logger: logger, tools: &tool.Set{}}
+	b := &Bot{st: state.New(), conv: &conversation{}, logger: logger, tools: &tool.Set{}, conns: map[*websocket.Conn]bool{}}
 	b.d = rtvi.NewDispatcher(rtvi.Config{
 		State:        b.st,
 		Tools:        reg,
@@ -74,7 +80,13 @@ func (b *Bot) InstallTools(_ context.Context, set *tool.Set) error {
 }
 
 // ServeHTTP accepts one harness connection and serves it until it closes.
+// Requests whose Host is not a loopback name are refused, so a web page
+// cannot reach the bot through DNS rebinding.
 func (b *Bot) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if !loopbackHost(r.Host) {
+		http.Error(w, "rtvibot serves loopback clients only", http.StatusForbidden)
+		return
+	}
 	c, err := websocket.Accept(w, r, nil)
 	if err != nil {
 		b.logger.Warn("websocket upgrade failed", "err", err)
@@ -84,17 +96,19 @@ func (b *Bot) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// The Python bridge's limit; the dispatcher refuses larger messages.
 	c.SetReadLimit(rtvi.DefaultMaxMessageBytes + 1024)
 	b.mu.Lock()
+	b.conns[c] = true
 	b.conn = c
 	b.mu.Unlock()
 	defer func() {
 		b.mu.Lock()
+		delete(b.conns, c)
 		if b.conn == c {
 			b.conn = nil
 		}
 		b.mu.Unlock()
 	}()
 
-	ctx := r.Context()
+	ctx := context.WithValue(r.Context(), connKey{}, c)
 	for {
 		typ, data, err := c.Read(ctx)
 		if err != nil {
@@ -190,21 +204,53 @@ func (b *Bot) say(ctx context.Context, text string) error {
 }
 
 // send is the dispatcher's sender: tool messages (action-applied, exit)
-// go to the current connection as message frames.
+// go, as message frames, to the connection the tool call came from.
 func (b *Bot) send(ctx context.Context, msg []byte) error {
 	return b.write(ctx, rtvi.MessageFrameBytes(msg))
 }
 
 var errNoConnection = errors.New("no harness connected")
 
+// write sends a frame on the connection of ctx, or else on the newest one.
 func (b *Bot) write(ctx context.Context, frame []byte) error {
-	b.mu.Lock()
-	c := b.conn
-	b.mu.Unlock()
+	c, _ := ctx.Value(connKey{}).(*websocket.Conn)
+	if c == nil {
+		b.mu.Lock()
+		c = b.conn
+		b.mu.Unlock()
+	}
 	if c == nil {
 		return errNoConnection
 	}
 	return c.Write(ctx, websocket.MessageBinary, frame)
+}
+
+// CloseConnections closes every open connection with "going away"; run it
+// when the server shuts down (http.Server does not close WebSockets).
+func (b *Bot) CloseConnections() {
+	b.mu.Lock()
+	conns := make([]*websocket.Conn, 0, len(b.conns))
+	for c := range b.conns {
+		conns = append(conns, c)
+	}
+	b.mu.Unlock()
+	for _, c := range conns {
+		c.Close(websocket.StatusGoingAway, "bot shutting down")
+	}
+}
+
+// loopbackHost reports whether a request's Host names the loopback
+// interface.
+func loopbackHost(hostport string) bool {
+	host, _, err := net.SplitHostPort(hostport)
+	if err != nil {
+		host = hostport
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(strings.Trim(host, "[]"))
+	return ip != nil && ip.IsLoopback()
 }
 
 // conversation is the bot's LLM context (rtvi.Conversation).

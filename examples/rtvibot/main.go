@@ -68,17 +68,21 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if *demo {
 		*addr = "127.0.0.1:0"
 	}
-	ln, err := listenLoopback(*addr)
-	if err != nil {
-		return err
-	}
 	bot, err := NewBot(*data, logger)
 	if err != nil {
 		return err
 	}
+	ln, err := listenLoopback(*addr)
+	if err != nil {
+		return err
+	}
 	srv := &http.Server{Handler: bot, ReadHeaderTimeout: 5 * time.Second}
-	go srv.Serve(ln) //nolint:errcheck // ends with Shutdown
-	defer srv.Close()
+	srv.RegisterOnShutdown(bot.CloseConnections)
+	go srv.Serve(ln) //nolint:errcheck // ends with Shutdown or Close
+	defer func() {
+		bot.CloseConnections()
+		srv.Close()
+	}()
 	url := "ws://" + ln.Addr().String()
 
 	if *demo {
