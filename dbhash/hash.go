@@ -21,6 +21,12 @@ var canonPool = sync.Pool{New: func() any { return &canon{buf: make([]byte, 0, f
 func Hash(v any, opts ...Option) (string, error) {
 	cfg := configFor(opts)
 	h := sha256.New()
+	if m, ok := v.(map[string]any); ok && cfg.cache != nil {
+		if err := hashCached(h, m, cfg); err != nil {
+			return "", err
+		}
+		return sum(h), nil
+	}
 	if m, ok := v.(map[string]any); ok {
 		if w := parallelWorkers(); w > 1 {
 			if segs := planSegments(m, cfg, w); segs != nil {

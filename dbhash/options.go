@@ -6,6 +6,7 @@ type Option func(*config)
 type config struct {
 	excluded map[string]bool
 	oil      map[string]bool
+	cache    *Cache
 }
 
 // DefaultExcludedKeys returns the top-level keys left out of the hash by

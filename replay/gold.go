@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync/atomic"
 	"time"
 
@@ -76,6 +77,11 @@ type Scenario struct {
 	// instead of hashing it again: set them when replaying many tasks on
 	// one DB (see GoldAll).
 	DBHash, UserDBHash string
+	// HashCache, when set, holds the canonical text of DB's tables
+	// (dbhash.NewCache(DB, HashOptions...)): hashing a DB whose tools wrote
+	// only some tables (state.Shared.UpdateTables) reuses the text of the
+	// others. Like DBHash, it pays off when many tasks share one DB.
+	HashCache *dbhash.Cache
 	// SkipDB leaves Result.DB and Result.UserDB nil, for callers that only
 	// need the hashes: a replay that changed nothing then costs no copy of
 	// the DB at all.
@@ -346,7 +352,11 @@ func callSync(f SyncFunc, agentDB, userDB map[string]any) (a, u map[string]any, 
 // hashes returns the current hashes of both sides. A side still reading
 // its source DB unchanged reports the scenario's precomputed hash, if any.
 func hashes(sc Scenario, env Env) (agent, user string, err error) {
-	if agent, err = hashState(env.Agent, sc.DBHash, sc.HashOptions); err != nil {
+	agentOpts := sc.HashOptions
+	if sc.HashCache != nil {
+		agentOpts = append(slices.Clip(agentOpts), dbhash.WithCache(sc.HashCache))
+	}
+	if agent, err = hashState(env.Agent, sc.DBHash, agentOpts); err != nil {
 		return "", "", fmt.Errorf("replay: hashing the agent DB: %w", err)
 	}
 	if env.User != nil {

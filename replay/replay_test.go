@@ -476,4 +476,12 @@ func TestGoldReadOnlyTaskSharesTheSource(t *testing.T) {
 	again, err := dbhash.Hash(db)
 	require.NoError(t, err)
 	assert.Equal(t, real, again, "the source DB is unchanged")
+
+	// A hash cache of the source gives the same final hash.
+	cache, err := dbhash.NewCache(db)
+	require.NoError(t, err)
+	sc.HashCache = cache
+	cached, err := replay.Gold(context.Background(), sc)
+	require.NoError(t, err)
+	assert.Equal(t, res.DBHash, cached.DBHash)
 }

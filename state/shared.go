@@ -18,6 +18,9 @@ type Shared struct {
 	mu       sync.RWMutex
 	db       map[string]any
 	shared   bool // db is borrowed (ShareDB): copy it before the first write
+	// borrowed are the top-level entries of a DB made private table by
+	// table (UpdateTables) that still alias the shared DB.
+	borrowed map[string]bool
 	actions  []Action
 	values   map[string]any
 	counts   map[string]int
@@ -48,17 +51,59 @@ func (s *Shared) View(fn func(db map[string]any) error) error {
 func (s *Shared) Update(fn func(db map[string]any) error) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.ownAll()
+	return fn(s.db)
+}
+
+// UpdateTables is [Shared.Update] for a function that changes only the
+// named top-level entries ("tables") of the DB. On a DB installed with
+// [Shared.ShareDB] it copies just those tables before the first write to
+// them, and leaves the others shared: a gold replay of a task that books a
+// seat copies the reservations, not the flights. fn may read every table,
+// and may add or remove top-level keys, but must not change anything
+// inside a table it did not name — that table may be the shared DB's own.
+// On a DB that is not shared it is exactly Update.
+func (s *Shared) UpdateTables(tables []string, fn func(db map[string]any) error) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.shared {
+		if s.db == nil {
+			s.shared = false
+		} else {
+			s.borrowed = make(map[string]bool, len(s.db))
+			for k := range s.db {
+				s.borrowed[k] = true
+			}
+			s.db, s.shared = maps.Clone(s.db), false
+		}
+	}
+	for _, t := range tables {
+		if s.borrowed[t] {
+			s.db[t] = Clone(s.db[t])
+			delete(s.borrowed, t)
+		}
+	}
+	return fn(s.db)
+}
+
+// ownAll makes the whole DB the state's own. The caller holds the lock.
+func (s *Shared) ownAll() {
 	if s.shared {
 		s.db, s.shared = cloneMap(s.db), false
 	}
-	return fn(s.db)
+	for t := range s.borrowed {
+		if _, ok := s.db[t]; ok {
+			s.db[t] = Clone(s.db[t])
+		}
+	}
+	s.borrowed = nil
 }
 
 // SetDB replaces the DB with db. The state takes ownership of db: the caller
 // must not use it afterwards (pass [Clone](db) to keep a private copy).
 func (s *Shared) SetDB(db map[string]any) {
 	s.mu.Lock()
-	s.db, s.shared = db, false
+	s.db, s.shared, s.borrowed = db, false, nil
 	s.mu.Unlock()
 }
 
@@ -70,7 +115,7 @@ func (s *Shared) SetDB(db map[string]any) {
 // while any state shares it.
 func (s *Shared) ShareDB(db map[string]any) {
 	s.mu.Lock()
-	s.db, s.shared = db, true
+	s.db, s.shared, s.borrowed = db, true, nil
 	s.mu.Unlock()
 }
 
@@ -89,11 +134,9 @@ func (s *Shared) DBChanged() bool {
 func (s *Shared) TakeDB() map[string]any {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.ownAll()
 	db := s.db
-	if s.shared {
-		db = cloneMap(db)
-	}
-	s.db, s.shared = nil, false
+	s.db = nil
 	return db
 }
 
@@ -211,7 +254,7 @@ func (s *Shared) CallCounts() map[string]int {
 func (s *Shared) Reset() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.db, s.shared = nil, false
+	s.db, s.shared, s.borrowed = nil, false, nil
 	s.actions = nil
 	s.values = nil
 	s.counts = nil
@@ -224,7 +267,7 @@ func (s *Shared) Reset() {
 func (s *Shared) StartScenario(domain string, n Notifier) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.db, s.shared = nil, false
+	s.db, s.shared, s.borrowed = nil, false, nil
 	s.actions = nil
 	s.values = nil
 	s.counts = nil
@@ -252,7 +295,7 @@ func (s *Shared) Seed(sd Seed, then func(db map[string]any) error) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if sd.ReplaceDB {
-		s.db, s.shared = sd.DB, false
+		s.db, s.shared, s.borrowed = sd.DB, false, nil
 	}
 	if sd.ReplaceLog {
 		s.actions = sd.Actions
@@ -270,8 +313,6 @@ func (s *Shared) Seed(sd Seed, then func(db map[string]any) error) error {
 	if then == nil {
 		return nil
 	}
-	if s.shared {
-		s.db, s.shared = cloneMap(s.db), false
-	}
+	s.ownAll()
 	return then(s.db)
 }

@@ -3,6 +3,7 @@ package state_test
 import (
 	"context"
 	"errors"
+	"reflect"
 	"sync"
 	"testing"
 
@@ -268,4 +269,47 @@ func TestStartScenarioAndSeed(t *testing.T) {
 
 	require.NoError(t, s.Seed(state.Seed{}, nil), "an empty seed changes nothing")
 	assert.Equal(t, "retail", s.Domain())
+}
+
+func TestUpdateTablesCopiesOnlyWhatItNames(t *testing.T) {
+	src := map[string]any{
+		"flights":      map[string]any{"F1": map[string]any{"seats": 3}},
+		"reservations": map[string]any{"R1": map[string]any{"status": "ok"}},
+	}
+	s := state.New()
+	s.ShareDB(src)
+	require.NoError(t, s.UpdateTables([]string{"reservations"}, func(db map[string]any) error {
+		db["reservations"].(map[string]any)["R1"].(map[string]any)["status"] = "cancelled"
+		db["new_table"] = map[string]any{}
+		return nil
+	}))
+	assert.True(t, s.DBChanged())
+	assert.Equal(t, "ok", src["reservations"].(map[string]any)["R1"].(map[string]any)["status"], "the shared DB is never written")
+	assert.NotContains(t, src, "new_table")
+	require.NoError(t, s.View(func(db map[string]any) error {
+		// The flights are still the shared table itself: nothing copied them.
+		assert.Equal(t, reflect.ValueOf(src["flights"]).Pointer(), reflect.ValueOf(db["flights"]).Pointer())
+		return nil
+	}))
+
+	// A plain Update (or TakeDB, Seed) makes every table private first.
+	require.NoError(t, s.Update(func(db map[string]any) error {
+		db["flights"].(map[string]any)["F1"].(map[string]any)["seats"] = 2
+		return nil
+	}))
+	assert.Equal(t, 3, src["flights"].(map[string]any)["F1"].(map[string]any)["seats"])
+
+	other := state.New()
+	other.ShareDB(src)
+	require.NoError(t, other.UpdateTables([]string{"flights"}, func(map[string]any) error { return nil }))
+	taken := other.TakeDB()
+	taken["reservations"].(map[string]any)["R1"] = "gone"
+	assert.Equal(t, map[string]any{"status": "ok"}, src["reservations"].(map[string]any)["R1"], "TakeDB copies what is still shared")
+
+	empty := state.New()
+	empty.ShareDB(nil)
+	require.NoError(t, empty.UpdateTables([]string{"x"}, func(db map[string]any) error {
+		assert.Nil(t, db)
+		return nil
+	}))
 }
