@@ -1,0 +1,176 @@
+package airline
+
+import (
+	"fmt"
+	"math/big"
+	"slices"
+
+	"github.com/voiceeval/schematools/examples/tau2/tau2tools"
+)
+
+// Tables of the airline DB.
+const (
+	tableFlights      = "flights"
+	tableReservations = "reservations"
+	tableUsers        = "users"
+)
+
+// createdAt is the creation time of every new reservation: tau2 pins its
+// clock to this moment.
+const createdAt = "2024-05-15T15:00:00"
+
+// newReservationIDs are the ids a new reservation may take, the first one
+// free wins; tau2 books at most three reservations per task.
+var newReservationIDs = []string{"HATHAT", "HATHAU", "HATHAV"}
+
+// newCertificateIDs are the ids a new certificate may take, per user.
+var newCertificateIDs = []string{"certificate_3221322", "certificate_3221323", "certificate_3221324"}
+
+// Extra costs, in dollars.
+const (
+	insurancePerPassenger = 30
+	pricePerNonfreeBag    = 50
+)
+
+// findUser returns the user record whose id is key, matched lower-cased
+// (ids are lower case in the data; speech recognition often is not), or
+// nil when there is none.
+func findUser(db map[string]any, key any) (any, error) {
+	users, err := tau2tools.GetDict(db, tableUsers)
+	if err != nil {
+		return nil, err
+	}
+	return tau2tools.GetFolded(users, key, tau2tools.PyLower, "lower")
+}
+
+// findReservation returns the reservation whose id is key, matched
+// upper-cased, or nil.
+func findReservation(db map[string]any, key string) (any, error) {
+	reservations, err := tau2tools.GetDict(db, tableReservations)
+	if err != nil {
+		return nil, err
+	}
+	return tau2tools.GetFolded(reservations, key, tau2tools.PyUpper, "upper")
+}
+
+// findFlight returns the flight whose number is key, matched upper-cased,
+// or nil.
+func findFlight(db map[string]any, key string) (any, error) {
+	flights, err := tau2tools.GetDict(db, tableFlights)
+	if err != nil {
+		return nil, err
+	}
+	return tau2tools.GetFolded(flights, key, tau2tools.PyUpper, "upper")
+}
+
+// findFlightDate returns what the flight numbered key holds for date (its
+// status that day, seats and prices), or nil when the flight or the date
+// is unknown.
+func findFlightDate(db map[string]any, key, date string) (any, error) {
+	flight, err := findFlight(db, key)
+	if err != nil || flight == nil {
+		return nil, err
+	}
+	f, err := tau2tools.AsDict(flight)
+	if err != nil {
+		return nil, err
+	}
+	dates, err := tau2tools.GetDictOr(f, "dates")
+	if err != nil {
+		return nil, err
+	}
+	return dates[date], nil
+}
+
+// sortedKeys returns the keys of m in sorted order. The tau2 flights file
+// lists flights in flight-number order, which is the order Python iterates
+// them in; a Go map keeps none, so searches walk the sorted keys.
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// isString reports Python's v == s for a DB value v.
+func isString(v any, s string) bool {
+	x, ok := v.(string)
+	return ok && x == s
+}
+
+// numAt is Python's d.get(key, 0) read as a number.
+func numAt(d map[string]any, key string) (tau2tools.Num, error) {
+	v, ok := d[key]
+	if !ok {
+		return tau2tools.Int(0), nil
+	}
+	n, err := tau2tools.NumOf(v)
+	if err != nil {
+		return n, tau2tools.Raise("TypeError", "%s: %v", key, err)
+	}
+	return n, nil
+}
+
+// pydanticInt validates v as pydantic's lax int does for a stored model
+// field: ints and booleans as they are, whole floats as ints; anything
+// else is a validation error (returned as its message).
+func pydanticInt(v any) (int64, string) {
+	n, err := tau2tools.NumOf(v)
+	if err != nil {
+		if _, ok := v.(string); ok {
+			return 0, "Input should be a valid integer, unable to parse string as an integer [type=int_parsing]"
+		}
+		return 0, "Input should be a valid integer [type=int_type]"
+	}
+	if !n.IsFloat() {
+		return n.Int64(), ""
+	}
+	f := n.Float64()
+	if f != f || f > 9.2e18 || f < -9.2e18 {
+		return 0, "Input should be a finite number [type=finite_number]"
+	}
+	if f != float64(int64(f)) {
+		return 0, "Input should be a valid integer, got a number with a fractional part [type=int_from_float]"
+	}
+	return int64(f), ""
+}
+
+// reservationFlight builds one leg of a reservation as the Python
+// original's ReservationFlight model dumps it, validating the values it
+// takes from the DB as the model does.
+func reservationFlight(flightNumber, date string, origin, destination, price any) (map[string]any, error) {
+	var problems []string
+	check := func(field string, v any) {
+		if _, ok := v.(string); !ok {
+			problems = append(problems, field+"\n  Input should be a valid string [type=string_type]")
+		}
+	}
+	check("origin", origin)
+	check("destination", destination)
+	p, msg := pydanticInt(price)
+	if msg != "" {
+		problems = append(problems, "price\n  "+msg)
+	}
+	if len(problems) > 0 {
+		head := "1 validation error"
+		if len(problems) > 1 {
+			head = fmt.Sprintf("%d validation errors", len(problems))
+		}
+		msg := head + " for ReservationFlight"
+		for _, p := range problems {
+			msg += "\n" + p
+		}
+		return nil, &tau2tools.PyError{Type: "ValidationError", Msg: msg}
+	}
+	return map[string]any{
+		"flight_number": flightNumber,
+		"origin":        origin,
+		"destination":   destination,
+		"date":          date,
+		"price":         tau2tools.Int(p).Value(),
+	}, nil
+}
+
+var bigOne = big.NewInt(1)

@@ -1,0 +1,125 @@
+package airline
+
+import (
+	"context"
+
+	"github.com/voiceeval/schematools/examples/tau2/tau2tools"
+	"github.com/voiceeval/schematools/state"
+	"github.com/voiceeval/schematools/tool"
+)
+
+// Descriptions of the read tools.
+const (
+	descGetUserDetails        = "Get a user's profile: name, contact details, payment methods, saved passengers, membership and reservation ids."
+	descGetReservationDetails = "Get a reservation: its flights, passengers, cabin, baggage, insurance and payment history."
+	descListAllAirports       = "List every airport served, as IATA code and city."
+	descSearchDirectFlight    = "Find the direct flights between two airports on a date that can still be booked."
+	descSearchOnestopFlight   = "Find the flights with one connection between two airports on a date that can still be booked."
+	descGetFlightStatus       = "Get the status of a flight on a date."
+)
+
+// NewGetUserDetails builds get_user_details (GetUserDetailsTool). The
+// user id is matched lower-cased; the result is a copy of the user record,
+// or not_found "User <id> not found" naming the id as given.
+func NewGetUserDetails(opts ...tool.Option) (*tool.Typed[GetUserDetailsParams, any], error) {
+	return tool.New(NameGetUserDetails, descGetUserDetails,
+		func(_ context.Context, st *state.Shared, p GetUserDetailsParams) (any, error) {
+			return tau2tools.ReadDB(st, func(db map[string]any) (any, error) {
+				user, err := findUser(db, p.UserID)
+				if err != nil {
+					return nil, err
+				}
+				if user == nil {
+					return tau2tools.NotFound("User " + p.UserID + " not found"), nil
+				}
+				return state.Clone(user), nil
+			})
+		}, withLax(opts)...)
+}
+
+// NewGetReservationDetails builds get_reservation_details
+// (GetReservationDetailsTool). The reservation id is matched upper-cased;
+// the result is a copy of the reservation, or not_found "Reservation <id>
+// not found".
+func NewGetReservationDetails(opts ...tool.Option) (*tool.Typed[GetReservationDetailsParams, any], error) {
+	return tool.New(NameGetReservationDetails, descGetReservationDetails,
+		func(_ context.Context, st *state.Shared, p GetReservationDetailsParams) (any, error) {
+			return tau2tools.ReadDB(st, func(db map[string]any) (any, error) {
+				res, err := findReservation(db, p.ReservationID)
+				if err != nil {
+					return nil, err
+				}
+				if res == nil {
+					return tau2tools.NotFound("Reservation " + p.ReservationID + " not found"), nil
+				}
+				return state.Clone(res), nil
+			})
+		}, withLax(opts)...)
+}
+
+// Airport is one entry of list_all_airports.
+type Airport struct {
+	IATA string `json:"iata"`
+	City string `json:"city"`
+}
+
+// AirportsResult is list_all_airports' result.
+type AirportsResult struct {
+	Status   string    `json:"status"`
+	Airports []Airport `json:"airports"`
+}
+
+// airports is tau2's fixed airport list, in its order.
+var airports = [...]Airport{
+	{"SFO", "San Francisco"}, {"JFK", "New York"}, {"LAX", "Los Angeles"}, {"ORD", "Chicago"},
+	{"DFW", "Dallas"}, {"DEN", "Denver"}, {"SEA", "Seattle"}, {"ATL", "Atlanta"},
+	{"MIA", "Miami"}, {"BOS", "Boston"}, {"PHX", "Phoenix"}, {"IAH", "Houston"},
+	{"LAS", "Las Vegas"}, {"MCO", "Orlando"}, {"EWR", "Newark"}, {"CLT", "Charlotte"},
+	{"MSP", "Minneapolis"}, {"DTW", "Detroit"}, {"PHL", "Philadelphia"}, {"LGA", "LaGuardia"},
+}
+
+// NewListAllAirports builds list_all_airports (ListAllAirportsTool): the
+// 20 airports of tau2's fixed list. It takes no arguments and never reads
+// the DB.
+func NewListAllAirports(opts ...tool.Option) (*tool.Typed[ListAllAirportsParams, any], error) {
+	return tool.New(NameListAllAirports, descListAllAirports,
+		func(context.Context, *state.Shared, ListAllAirportsParams) (any, error) {
+			return AirportsResult{Status: tau2tools.Success, Airports: append([]Airport(nil), airports[:]...)}, nil
+		}, withLax(opts)...)
+}
+
+// FlightStatusResult is get_flight_status' result.
+type FlightStatusResult struct {
+	Status       string `json:"status"`
+	FlightStatus any    `json:"flight_status"`
+}
+
+// NewGetFlightStatus builds get_flight_status (GetFlightStatusTool): the
+// status of the flight on the date ("available", "landed", "cancelled",
+// "on time", "flying", "delayed"), or not_found "Flight <number> not found
+// on date <date>". The flight number is matched upper-cased.
+func NewGetFlightStatus(opts ...tool.Option) (*tool.Typed[GetFlightStatusParams, any], error) {
+	return tool.New(NameGetFlightStatus, descGetFlightStatus,
+		func(_ context.Context, st *state.Shared, p GetFlightStatusParams) (any, error) {
+			return tau2tools.ReadDB(st, func(db map[string]any) (any, error) {
+				day, err := findFlightDate(db, p.FlightNumber, p.Date)
+				if err != nil {
+					return nil, err
+				}
+				if day == nil {
+					return tau2tools.NotFound("Flight " + p.FlightNumber + " not found on date " + p.Date), nil
+				}
+				d, err := tau2tools.AsDict(day)
+				if err != nil {
+					return nil, err
+				}
+				return FlightStatusResult{Status: tau2tools.Success, FlightStatus: state.Clone(d["status"])}, nil
+			})
+		}, withLax(opts)...)
+}
+
+// withLax puts tool.WithLax first: every tau2 tool validates its arguments
+// in pydantic's lax mode.
+func withLax(opts []tool.Option) []tool.Option {
+	return append([]tool.Option{tool.WithLax()}, opts...)
+}

@@ -1,0 +1,453 @@
+package airline
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/voiceeval/schematools/examples/tau2/tau2tools"
+	"github.com/voiceeval/schematools/state"
+	"github.com/voiceeval/schematools/tool"
+)
+
+// Descriptions of the write tools other than book_reservation.
+const (
+	descCancelReservation           = "Cancel a whole reservation: every payment on it is refunded to where it came from and the reservation is marked cancelled."
+	descSendCertificate             = "Give a user a travel certificate of the given amount, for example as compensation. This cannot be undone."
+	descUpdateReservationBaggages   = "Change the number of checked bags on a reservation; each added paid bag costs 50 dollars."
+	descUpdateReservationFlights    = "Change the flights or the cabin of a reservation. List the entire new itinerary, unchanged legs included; the price difference is charged to, or refunded to, the payment method."
+	descUpdateReservationPassengers = "Replace the passengers of a reservation; their number cannot change."
+)
+
+// NewCancelReservation builds cancel_reservation (CancelReservationTool):
+// it appends a refund {payment_id, amount: -amount} for every entry of
+// the payment history (refunds included: it does not check whether the
+// reservation was already cancelled) and sets "status": "cancelled". Seats
+// are not released and balances are not restored — tau2's behaviour. The
+// result is a copy of the reservation; the recorded result is
+// {"reservation_id": <id as given>, "status": "cancelled"}. An unknown id
+// is not_found "Reservation <id> not found".
+func NewCancelReservation(opts ...tool.Option) (*tool.Typed[ReservationIDParams, any], error) {
+	return tool.New(NameCancelReservation, descCancelReservation,
+		func(ctx context.Context, st *state.Shared, p ReservationIDParams) (any, error) {
+			return tau2tools.WriteDB(ctx, st, recorder, []string{tableReservations}, func(db map[string]any) (any, state.Action, error) {
+				res, failure, err := reservationOf(db, p.ReservationID)
+				if failure != nil || err != nil {
+					return failure, nil, err
+				}
+				history, err := tau2tools.GetListOr(res, "payment_history")
+				if err != nil {
+					return nil, nil, err
+				}
+				refunds := make([]any, 0, len(history))
+				for _, entry := range history {
+					pay, err := tau2tools.AsDict(entry)
+					if err != nil {
+						return nil, nil, err
+					}
+					amount, err := numAt(pay, "amount")
+					if err != nil {
+						return nil, nil, err
+					}
+					if amount, err = amount.Neg(); err != nil {
+						return nil, nil, err
+					}
+					refunds = append(refunds, map[string]any{"payment_id": state.Clone(pay["payment_id"]), "amount": amount.Value()})
+				}
+				existing, err := tau2tools.SetDefaultList(res, "payment_history")
+				if err != nil {
+					return nil, nil, err
+				}
+				res["payment_history"] = append(existing, refunds...)
+				res["status"] = "cancelled"
+				return state.Clone(res), state.NewAction(KeyCancelReservation, tau2tools.ModelDump(p),
+					map[string]any{"reservation_id": p.ReservationID, "status": "cancelled"}), nil
+			})
+		}, withLax(opts)...)
+}
+
+// CertificateResult is send_certificate's result.
+type CertificateResult = tool.StatusResult
+
+// NewSendCertificate builds send_certificate (SendCertificateTool): it
+// adds {"source": "certificate", "id": id, "amount": float(amount)} to the
+// user's payment methods under the first free id of certificate_3221322,
+// certificate_3221323, certificate_3221324 (value_error "Too many
+// certificates" when none is), and answers {"status": "success",
+// "message": "Certificate <id> added to user <user id as given> with
+// amount <amount>."}. The recorded result is {"payment_id", "amount"}.
+func NewSendCertificate(opts ...tool.Option) (*tool.Typed[SendCertificateParams, any], error) {
+	return tool.New(NameSendCertificate, descSendCertificate,
+		func(ctx context.Context, st *state.Shared, p SendCertificateParams) (any, error) {
+			return tau2tools.WriteDB(ctx, st, recorder, []string{tableUsers}, func(db map[string]any) (any, state.Action, error) {
+				userV, err := findUser(db, p.UserID)
+				if err != nil {
+					return nil, nil, err
+				}
+				if userV == nil {
+					return tau2tools.NotFound("User " + p.UserID + " not found"), nil, nil
+				}
+				user, err := tau2tools.AsDict(userV)
+				if err != nil {
+					return nil, nil, err
+				}
+				methods := map[string]any{}
+				if v, ok := user["payment_methods"]; ok {
+					if methods, ok = v.(map[string]any); !ok {
+						return nil, nil, tau2tools.Raise("TypeError", "argument of type '%s' is not iterable", tau2tools.PyTypeName(v))
+					}
+				}
+				user["payment_methods"] = methods // setdefault: created even when no id is free
+				for _, id := range newCertificateIDs {
+					if _, taken := methods[id]; taken {
+						continue
+					}
+					methods[id] = map[string]any{"source": "certificate", "id": id, "amount": tau2tools.Float(float64(p.Amount)).Value()}
+					return CertificateResult{
+							Status:  tau2tools.Success,
+							Message: fmt.Sprintf("Certificate %s added to user %s with amount %d.", id, p.UserID, p.Amount),
+						}, state.NewAction(KeySendCertificate, tau2tools.ModelDump(p),
+							map[string]any{"payment_id": id, "amount": p.Amount}), nil
+				}
+				return tau2tools.ValueError("Too many certificates"), nil, nil
+			})
+		}, withLax(opts)...)
+}
+
+// NewUpdateReservationBaggages builds update_reservation_baggages
+// (UpdateReservationBaggagesTool): it charges 50 per non-free bag added
+// (nothing for bags removed) to the payment method — see
+// NewUpdateReservationFlights for the payment rules — and sets both bag
+// counts. The result is a copy of the reservation; the recorded result is
+// {"reservation_id", "charged"}.
+func NewUpdateReservationBaggages(opts ...tool.Option) (*tool.Typed[UpdateReservationBaggagesParams, any], error) {
+	return tool.New(NameUpdateReservationBaggages, descUpdateReservationBaggages,
+		func(ctx context.Context, st *state.Shared, p UpdateReservationBaggagesParams) (any, error) {
+			return tau2tools.WriteDB(ctx, st, recorder, []string{tableReservations, tableUsers}, func(db map[string]any) (any, state.Action, error) {
+				res, user, failure, err := reservationAndUser(db, p.ReservationID)
+				if failure != nil || err != nil {
+					return failure, nil, err
+				}
+				old, err := numAt(res, "nonfree_baggages")
+				if err != nil {
+					return nil, nil, err
+				}
+				added, err := tau2tools.Int(int64(p.NonfreeBaggages)).Sub(old)
+				if err != nil {
+					return nil, nil, err
+				}
+				charge, err := tau2tools.Int(pricePerNonfreeBag).Mul(tau2tools.Max(tau2tools.Int(0), added))
+				if err != nil {
+					return nil, nil, err
+				}
+				pay, failure, err := paymentForUpdate(user, res, p.PaymentID, charge)
+				if failure != nil || err != nil {
+					return failure, nil, err
+				}
+				pay.apply()
+				res["total_baggages"] = tau2tools.Int(int64(p.TotalBaggages)).Value()
+				res["nonfree_baggages"] = tau2tools.Int(int64(p.NonfreeBaggages)).Value()
+				return state.Clone(res), state.NewAction(KeyUpdateReservationBaggages, tau2tools.ModelDump(p),
+					map[string]any{"reservation_id": p.ReservationID, "charged": charge.Value()}), nil
+			})
+		}, withLax(opts)...)
+}
+
+// NewUpdateReservationFlights builds update_reservation_flights
+// (UpdateReservationFlightsTool). Each leg of the new itinerary that
+// matches a leg of the reservation (same flight number as given, same
+// date) keeps that leg and its price when the cabin does not change;
+// any other leg is priced anew: the flight must exist (not_found "Flight
+// <n> not found"), be "available" on the date (value_error "Flight <n>
+// not available on date <d>") with a seat in the cabin per passenger
+// (value_error "Not enough seats on flight <n>"). The difference — new
+// prices minus old prices, times the passengers — may be negative.
+//
+// Payment (shared with update_reservation_baggages): the method must be
+// the user's (value_error "Payment method not found") and not a
+// certificate ("Certificate cannot be used to update reservation"); a gift
+// card must cover a positive difference ("Gift card balance is not
+// enough") and is debited by it — credited when it is negative; a nonzero
+// difference is added to the payment history. Then the flights and the
+// cabin are replaced; seats are not touched (tau2 defers them). The result
+// is a copy of the reservation; the recorded result is {"reservation_id",
+// "charged"}.
+func NewUpdateReservationFlights(opts ...tool.Option) (*tool.Typed[UpdateReservationFlightsParams, any], error) {
+	return tool.New(NameUpdateReservationFlights, descUpdateReservationFlights,
+		func(ctx context.Context, st *state.Shared, p UpdateReservationFlightsParams) (any, error) {
+			return tau2tools.WriteDB(ctx, st, recorder, []string{tableReservations, tableUsers}, func(db map[string]any) (any, state.Action, error) {
+				return updateFlights(db, p)
+			})
+		}, withLax(opts)...)
+}
+
+func updateFlights(db map[string]any, p UpdateReservationFlightsParams) (any, state.Action, error) {
+	res, user, failure, err := reservationAndUser(db, p.ReservationID)
+	if failure != nil || err != nil {
+		return failure, nil, err
+	}
+	passengersV := res["passengers"]
+	count := 0
+	if tau2tools.Truthy(passengersV) {
+		if count, err = tau2tools.PyLen(passengersV); err != nil {
+			return nil, nil, err
+		}
+	}
+	passengers := tau2tools.Int(int64(count))
+	existing, existingErr := tau2tools.GetListOr(res, "flights")
+	sameCabin := isString(res["cabin"], p.Cabin)
+
+	total := tau2tools.Int(0)
+	legs := make([]any, 0, len(p.Flights))
+	for _, f := range p.Flights {
+		match, err := keptLeg(existing, existingErr, f, sameCabin)
+		if err != nil {
+			return nil, nil, err
+		}
+		if match != nil {
+			price, err := numAt(match, "price")
+			if err != nil {
+				return nil, nil, err
+			}
+			if total, err = addProduct(total, price, passengers); err != nil {
+				return nil, nil, err
+			}
+			legs = append(legs, state.Clone(match))
+			continue
+		}
+		flightV, err := findFlight(db, f.FlightNumber)
+		if err != nil {
+			return nil, nil, err
+		}
+		if flightV == nil {
+			return tau2tools.NotFound("Flight " + f.FlightNumber + " not found"), nil, nil
+		}
+		dayV, err := findFlightDate(db, f.FlightNumber, f.Date)
+		if err != nil {
+			return nil, nil, err
+		}
+		notAvailable := tau2tools.ValueError("Flight " + f.FlightNumber + " not available on date " + f.Date)
+		if dayV == nil {
+			return notAvailable, nil, nil
+		}
+		day, err := tau2tools.AsDict(dayV)
+		if err != nil {
+			return nil, nil, err
+		}
+		if !isString(day["status"], "available") {
+			return notAvailable, nil, nil
+		}
+		seats, err := tau2tools.GetDictOr(day, "available_seats")
+		if err != nil {
+			return nil, nil, err
+		}
+		available, err := numAt(seats, p.Cabin)
+		if err != nil {
+			return nil, nil, err
+		}
+		if available.Less(passengers) {
+			return tau2tools.ValueError("Not enough seats on flight " + f.FlightNumber), nil, nil
+		}
+		prices, err := tau2tools.GetDictOr(day, "prices")
+		if err != nil {
+			return nil, nil, err
+		}
+		priceV, ok := prices[p.Cabin]
+		if !ok {
+			priceV = tau2tools.Int(0).Value()
+		}
+		flight := flightV.(map[string]any) // findFlightDate checked it is a dict
+		record, err := reservationFlight(f.FlightNumber, f.Date, flight["origin"], flight["destination"], priceV)
+		if err != nil {
+			return nil, nil, err
+		}
+		price, err := numAt(prices, p.Cabin)
+		if err != nil {
+			return nil, nil, err
+		}
+		if total, err = addProduct(total, price, passengers); err != nil {
+			return nil, nil, err
+		}
+		legs = append(legs, record)
+	}
+	if existingErr != nil {
+		return nil, nil, existingErr
+	}
+	paidBefore := tau2tools.Int(0)
+	for _, leg := range existing {
+		l, err := tau2tools.AsDict(leg)
+		if err != nil {
+			return nil, nil, err
+		}
+		price, err := numAt(l, "price")
+		if err != nil {
+			return nil, nil, err
+		}
+		if paidBefore, err = paidBefore.Add(price); err != nil {
+			return nil, nil, err
+		}
+	}
+	paidBefore, err = paidBefore.Mul(passengers)
+	if err != nil {
+		return nil, nil, err
+	}
+	if total, err = total.Sub(paidBefore); err != nil {
+		return nil, nil, err
+	}
+	pay, failure, err := paymentForUpdate(user, res, p.PaymentID, total)
+	if failure != nil || err != nil {
+		return failure, nil, err
+	}
+	pay.apply()
+	res["flights"] = legs
+	res["cabin"] = p.Cabin
+	return state.Clone(res), state.NewAction(KeyUpdateReservationFlights, tau2tools.ModelDump(p),
+		map[string]any{"reservation_id": p.ReservationID, "charged": total.Value()}), nil
+}
+
+// keptLeg returns the first leg of the reservation with the flight's
+// number and date, when the cabin does not change, or nil.
+func keptLeg(existing []any, existingErr error, f FlightInfo, sameCabin bool) (map[string]any, error) {
+	if existingErr != nil {
+		return nil, existingErr
+	}
+	for _, leg := range existing {
+		l, err := tau2tools.AsDict(leg)
+		if err != nil {
+			return nil, err
+		}
+		if isString(l["flight_number"], f.FlightNumber) && isString(l["date"], f.Date) && sameCabin {
+			return l, nil
+		}
+	}
+	return nil, nil
+}
+
+// NewUpdateReservationPassengers builds update_reservation_passengers
+// (UpdateReservationPassengersTool): the passenger list is replaced when
+// the new one is as long as the old one (value_error "Number of passengers
+// does not match" otherwise). The result is a copy of the reservation; the
+// recorded result is {"reservation_id"}.
+func NewUpdateReservationPassengers(opts ...tool.Option) (*tool.Typed[UpdateReservationPassengersParams, any], error) {
+	return tool.New(NameUpdateReservationPassengers, descUpdateReservationPassengers,
+		func(ctx context.Context, st *state.Shared, p UpdateReservationPassengersParams) (any, error) {
+			return tau2tools.WriteDB(ctx, st, recorder, []string{tableReservations}, func(db map[string]any) (any, state.Action, error) {
+				res, failure, err := reservationOf(db, p.ReservationID)
+				if failure != nil || err != nil {
+					return failure, nil, err
+				}
+				count := 0
+				if v := res["passengers"]; tau2tools.Truthy(v) {
+					if count, err = tau2tools.PyLen(v); err != nil {
+						return nil, nil, err
+					}
+				}
+				if len(p.Passengers) != count {
+					return tau2tools.ValueError("Number of passengers does not match"), nil, nil
+				}
+				list := make([]any, len(p.Passengers))
+				for i, pa := range p.Passengers {
+					list[i] = tau2tools.ModelDump(pa)
+				}
+				res["passengers"] = list
+				return state.Clone(res), state.NewAction(KeyUpdateReservationPassengers, tau2tools.ModelDump(p),
+					map[string]any{"reservation_id": p.ReservationID}), nil
+			})
+		}, withLax(opts)...)
+}
+
+// reservationOf looks the reservation up. An unknown id gives the
+// not_found result to answer with (a tool.FailureResult; nil otherwise).
+func reservationOf(db map[string]any, id string) (map[string]any, any, error) {
+	resV, err := findReservation(db, id)
+	if err != nil {
+		return nil, nil, err
+	}
+	if resV == nil {
+		return nil, tau2tools.NotFound("Reservation " + id + " not found"), nil
+	}
+	res, err := tau2tools.AsDict(resV)
+	return res, nil, err
+}
+
+// reservationAndUser looks up the reservation and the user it belongs to;
+// failure is as for reservationOf.
+func reservationAndUser(db map[string]any, id string) (res map[string]any, user any, failure any, err error) {
+	if res, failure, err = reservationOf(db, id); failure != nil || err != nil {
+		return nil, nil, failure, err
+	}
+	if user, err = findUser(db, res["user_id"]); err != nil {
+		return nil, nil, nil, err
+	}
+	if user == nil {
+		return nil, nil, tau2tools.NotFound("User " + tau2tools.PyStr(res["user_id"]) + " not found"), nil
+	}
+	return res, user, nil, nil
+}
+
+// payment is a checked payment for an update, ready to apply.
+type payment struct {
+	apply func()
+}
+
+// paymentForUpdate checks that the user's payment method id can pay total
+// for a change to res, and returns how to apply the payment: debit a gift
+// card (credit it when total is negative) and, when total is not zero,
+// append {payment_id, amount: total} to the payment history. A refusal is
+// the value_error result to answer with (a tool.FailureResult).
+func paymentForUpdate(userV any, res map[string]any, id string, total tau2tools.Num) (payment, any, error) {
+	fail := func(msg string) (payment, any, error) {
+		return payment{}, tau2tools.ValueError(msg), nil
+	}
+	user, err := tau2tools.AsDict(userV)
+	if err != nil {
+		return payment{}, nil, err
+	}
+	methods, err := tau2tools.GetDictOr(user, "payment_methods")
+	if err != nil {
+		return payment{}, nil, err
+	}
+	methodV, ok := methods[id]
+	if !ok {
+		return fail("Payment method not found")
+	}
+	method, err := tau2tools.AsDict(methodV)
+	if err != nil {
+		return payment{}, nil, err
+	}
+	var debit func()
+	switch src := method["source"]; {
+	case isString(src, "certificate"):
+		return fail("Certificate cannot be used to update reservation")
+	case isString(src, "gift_card"):
+		balance, err := numAt(method, "amount")
+		if err != nil {
+			return payment{}, nil, err
+		}
+		if balance.Less(total) {
+			return fail("Gift card balance is not enough")
+		}
+		if _, has := method["amount"]; !has {
+			return payment{}, nil, tau2tools.Raise("KeyError", "'amount'")
+		}
+		after, err := balance.Sub(total)
+		if err != nil {
+			return payment{}, nil, err
+		}
+		debit = func() { method["amount"] = after.Value() }
+	}
+	var history []any
+	record := !total.IsZero()
+	if record {
+		if history, err = tau2tools.SetDefaultList(res, "payment_history"); err != nil {
+			return payment{}, nil, err
+		}
+	}
+	return payment{apply: func() {
+		if debit != nil {
+			debit()
+		}
+		if record {
+			res["payment_history"] = append(history, map[string]any{"payment_id": id, "amount": total.Value()})
+		}
+	}}, nil, nil
+}

@@ -1,0 +1,26 @@
+package tau2tools_test
+
+import (
+	"fmt"
+
+	"github.com/voiceeval/schematools/examples/tau2/tau2tools"
+)
+
+func ExampleCalculate() {
+	for _, expr := range []string{"2 * ((350 - 122) + (499 - 127))", "10/3", "1/0", "1e5"} {
+		out, err := tau2tools.Calculate(expr)
+		fmt.Printf("%-32s %q %v\n", expr, out, err)
+	}
+	// Output:
+	// 2 * ((350 - 122) + (499 - 127))  "1200.0" <nil>
+	// 10/3                             "3.33" <nil>
+	// 1/0                              "" Invalid expression: division by zero
+	// 1e5                              "" Invalid characters in expression
+}
+
+func ExampleNum() {
+	balance, _ := tau2tools.NumOf(163.0) // a gift card balance, a float in the DB
+	after, _ := balance.Sub(tau2tools.Int(50))
+	fmt.Println(after, after.Value())
+	// Output: 113.0 113.0
+}

@@ -1,0 +1,185 @@
+package tau2tools_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"unicode"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/voiceeval/schematools/examples/tau2/tau2tools"
+)
+
+func TestPyInt(t *testing.T) {
+	ok := map[string]string{
+		"5": "5", " 12 ": "12", "+5": "5", "-5": "-5", "05": "5", "00": "0", "1_0": "10",
+		"٥٥": "55", "１２": "12", " \u00a05": "5", "30": "30",
+	}
+	for in, want := range ok {
+		n, err := tau2tools.PyInt(in)
+		require.NoError(t, err, "%q", in)
+		assert.Equal(t, want, n.String(), "%q", in)
+	}
+	bad := map[string]string{
+		"":         "invalid literal for int() with base 10: ''",
+		" ":        "invalid literal for int() with base 10: ' '",
+		"_1":       "invalid literal for int() with base 10: '_1'",
+		"1_":       "invalid literal for int() with base 10: '1_'",
+		"1__0":     "invalid literal for int() with base 10: '1__0'",
+		"-_1":      "invalid literal for int() with base 10: '-_1'",
+		"+-1":      "invalid literal for int() with base 10: '+-1'",
+		"1 2":      "invalid literal for int() with base 10: '1 2'",
+		"x5":       "invalid literal for int() with base 10: 'x5'",
+		"0x10":     "invalid literal for int() with base 10: '0x10'",
+		"12\u200b": `invalid literal for int() with base 10: '12\u200b'`,
+		"it's":     `invalid literal for int() with base 10: "it's"`,
+	}
+	for in, want := range bad {
+		_, err := tau2tools.PyInt(in)
+		require.Error(t, err, "%q", in)
+		assert.Equal(t, want, err.Error(), "%q", in)
+		var pe *tau2tools.PyError
+		require.ErrorAs(t, err, &pe)
+		assert.Equal(t, "ValueError", pe.Type)
+		assert.ErrorIs(t, err, tau2tools.ErrPython)
+	}
+	_, err := tau2tools.PyInt(strings.Repeat("1", 4301))
+	assert.ErrorContains(t, err, "Exceeds the limit (4300 digits)")
+}
+
+// TestDecimalDigitRuns checks the property PyInt relies on: Unicode's
+// decimal digits come in runs of ten, zero first.
+func TestDecimalDigitRuns(t *testing.T) {
+	for _, r := range unicode.Nd.R16 {
+		assert.Equal(t, uint16(1), r.Stride)
+		assert.Zero(t, (int(r.Hi)-int(r.Lo)+1)%10, "%x-%x", r.Lo, r.Hi)
+	}
+	for _, r := range unicode.Nd.R32 {
+		assert.Equal(t, uint32(1), r.Stride)
+		assert.Zero(t, (int(r.Hi)-int(r.Lo)+1)%10, "%x-%x", r.Lo, r.Hi)
+	}
+}
+
+func TestPyReprStrTypeTruthy(t *testing.T) {
+	assert.Equal(t, `'abc'`, tau2tools.PyRepr("abc"))
+	assert.Equal(t, `"it's"`, tau2tools.PyRepr("it's"))
+	assert.Equal(t, `'say "hi" it\'s'`, tau2tools.PyRepr(`say "hi" it's`))
+	assert.Equal(t, `'a\\b\n\t\r\x00\x7f\xa0é€'`, tau2tools.PyRepr("a\\b\n\t\r\x00\x7f\u00a0é€"))
+	assert.Equal(t, `'\ufffd'`, tau2tools.PyRepr("\xff"))
+	assert.Equal(t, `'a\ud800b'`, tau2tools.PyRepr("a\xed\xa0\x80b"), "a lone surrogate, as WTF-8")
+
+	assert.Equal(t, "None", tau2tools.PyStr(nil))
+	assert.Equal(t, "True", tau2tools.PyStr(true))
+	assert.Equal(t, "x", tau2tools.PyStr("x"))
+	assert.Equal(t, "3.0", tau2tools.PyStr(json.Number("3.0")))
+	assert.Equal(t, "99999999999999999999", tau2tools.PyStr(json.Number("99999999999999999999")))
+	assert.Equal(t, "[]", tau2tools.PyStr([]any{}))
+	assert.Equal(t, "{}", tau2tools.PyStr(map[string]any{}))
+
+	types := map[string]any{"NoneType": nil, "dict": map[string]any{}, "list": []any{}, "str": "", "bool": true,
+		"int": json.Number("1"), "float": json.Number("1.0")}
+	for want, v := range types {
+		assert.Equal(t, want, tau2tools.PyTypeName(v))
+	}
+	assert.Equal(t, "float", tau2tools.PyTypeName(1.5))
+	assert.Equal(t, "int", tau2tools.PyTypeName(3))
+
+	for _, v := range []any{nil, false, "", []any{}, map[string]any{}, json.Number("0"), json.Number("0.0"), 0.0, 0} {
+		assert.False(t, tau2tools.Truthy(v), "%#v", v)
+	}
+	for _, v := range []any{true, "x", []any{nil}, map[string]any{"a": nil}, json.Number("-1"), 0.5, json.Number("99999999999999999999")} {
+		assert.True(t, tau2tools.Truthy(v), "%#v", v)
+	}
+
+	n, err := tau2tools.PyLen("héllo")
+	require.NoError(t, err)
+	assert.Equal(t, 5, n)
+	_, err = tau2tools.PyLen(json.Number("3"))
+	assert.EqualError(t, err, "object of type 'int' has no len()")
+}
+
+func TestDBHelpers(t *testing.T) {
+	db := map[string]any{
+		"users": map[string]any{"raj_1": map[string]any{"name": "Raj"}, "none_user": nil},
+		"null":  nil,
+		"list":  []any{1},
+		"empty": []any{},
+	}
+	users, err := tau2tools.GetDict(db, "users")
+	require.NoError(t, err)
+	assert.Len(t, users, 2)
+	missing, err := tau2tools.GetDict(db, "nope")
+	require.NoError(t, err)
+	assert.Empty(t, missing)
+	_, err = tau2tools.GetDict(db, "null")
+	assert.EqualError(t, err, "'NoneType' object has no attribute 'get'")
+	orEmpty, err := tau2tools.GetDictOr(db, "null")
+	require.NoError(t, err)
+	assert.Empty(t, orEmpty)
+	_, err = tau2tools.GetDictOr(db, "list")
+	assert.EqualError(t, err, "'list' object has no attribute 'get'")
+	l, err := tau2tools.GetListOr(db, "empty")
+	require.NoError(t, err)
+	assert.Empty(t, l)
+	_, err = tau2tools.GetListOr(db, "users")
+	assert.Error(t, err)
+	l, err = tau2tools.SetDefaultList(db, "list")
+	require.NoError(t, err)
+	assert.Len(t, l, 1)
+	l, err = tau2tools.SetDefaultList(db, "nope")
+	require.NoError(t, err)
+	assert.Nil(t, l)
+	_, err = tau2tools.SetDefaultList(db, "null")
+	assert.EqualError(t, err, "'NoneType' object has no attribute 'append'")
+
+	v, err := tau2tools.GetFolded(users, "RAJ_1", tau2tools.PyLower, "lower")
+	require.NoError(t, err)
+	assert.Equal(t, map[string]any{"name": "Raj"}, v)
+	v, err = tau2tools.GetFolded(users, "none_user", tau2tools.PyLower, "lower")
+	require.NoError(t, err)
+	assert.Nil(t, v)
+	for _, key := range []any{nil, false, json.Number("0"), ""} {
+		v, err = tau2tools.GetFolded(users, key, tau2tools.PyLower, "lower")
+		require.NoError(t, err)
+		assert.Nil(t, v)
+	}
+	_, err = tau2tools.GetFolded(users, json.Number("5"), tau2tools.PyLower, "lower")
+	assert.EqualError(t, err, "'int' object has no attribute 'lower'")
+	_, err = tau2tools.GetFolded(users, []any{}, tau2tools.PyLower, "lower")
+	assert.EqualError(t, err, "unhashable type: 'list'")
+}
+
+func TestModelDump(t *testing.T) {
+	type leg struct {
+		FlightNumber string `json:"flight_number"`
+		Date         string `json:"date"`
+	}
+	type inner struct {
+		Note string `json:"note"`
+	}
+	type params struct {
+		inner
+		UserID  string            `json:"user_id"`
+		Amount  int               `json:"amount"`
+		Rate    float64           `json:"rate"`
+		Ok      bool              `json:"ok"`
+		Legs    []leg             `json:"legs"`
+		None    []leg             `json:"none"`
+		Tags    map[string]string `json:"tags"`
+		Skipped string            `json:"-"`
+		Plain   string
+		private string
+	}
+	got := tau2tools.ModelDump(params{
+		inner: inner{Note: "n"}, UserID: "u", Amount: 12, Rate: 2.5, Ok: true,
+		Legs: []leg{{"HAT001", "2024-05-01"}}, Tags: map[string]string{"a": "b"}, Skipped: "x", Plain: "p", private: "q",
+	})
+	assert.Equal(t, map[string]any{
+		"note": "n", "user_id": "u", "amount": int64(12), "rate": 2.5, "ok": true,
+		"legs": []any{map[string]any{"flight_number": "HAT001", "date": "2024-05-01"}},
+		"none": nil, "tags": map[string]any{"a": "b"}, "Plain": "p",
+	}, got)
+	assert.Equal(t, map[string]any{}, tau2tools.ModelDump(nil))
+	assert.Equal(t, map[string]any{}, tau2tools.ModelDump(struct{}{}))
+}

@@ -1,0 +1,147 @@
+package tau2tools
+
+import (
+	"context"
+	"errors"
+
+	"github.com/voiceeval/schematools/state"
+	"github.com/voiceeval/schematools/tool"
+)
+
+// ActionTransferToHumanAgents is the action type (and name) the transfer
+// tool records.
+const ActionTransferToHumanAgents = tool.ActionTransferToHumanAgents
+
+// Texts of the transfer tool: its result message (also the recorded
+// result) and the exit signal sent after delivery ("<exit>Transfer
+// complete.</exit>").
+const (
+	MessageTransferSuccessful = "Transfer successful"
+	TransferExitText          = "Transfer complete."
+)
+
+// CalculateDescription is the calculate tool's description.
+const CalculateDescription = "Evaluate an arithmetic expression and return the result rounded to two decimals. " +
+	"Only digits, the operators + - * / and parentheses, the decimal point and spaces may be used."
+
+// CalculateParams are the arguments of calculate.
+type CalculateParams struct {
+	Expression string `json:"expression" jsonschema_description:"The arithmetic expression to evaluate, for example '(350 - 122) * 2'. Digits, + - * /, parentheses, '.' and spaces only."`
+}
+
+// CalculateResult is calculate's success result: {"status": "success",
+// "result": "1200.0"}.
+type CalculateResult struct {
+	Status string `json:"status"`
+	Result string `json:"result"`
+}
+
+// NewCalculate builds the calculate tool of the tau2 airline and retail
+// domains under the given name ("CalculateTool" for the model). It never
+// reads the DB. A result is CalculateResult, or a value_error result
+// carrying Calculate's message. The tool validates its arguments in
+// pydantic's lax mode (tool.WithLax); opts follow.
+func NewCalculate(name string, opts ...tool.Option) (*tool.Typed[CalculateParams, any], error) {
+	return tool.New(name, CalculateDescription,
+		func(_ context.Context, _ *state.Shared, p CalculateParams) (any, error) {
+			out, err := Calculate(p.Expression)
+			if err != nil {
+				var ce *CalcError
+				if errors.As(err, &ce) {
+					return ValueError(ce.Msg), nil
+				}
+				return nil, err
+			}
+			return CalculateResult{Status: Success, Result: out}, nil
+		}, append([]tool.Option{tool.WithLax()}, opts...)...)
+}
+
+// TransferParams are the arguments of transfer_to_human_agents.
+type TransferParams struct {
+	Summary string `json:"summary" jsonschema_description:"A summary of the user's issue."`
+}
+
+// NewTransferToHumanAgents builds the transfer tool of the tau2 airline and
+// retail domains under the given name ("TransferToHumanAgentsTool" for the
+// model). It never reads the DB. Each call records {"action_type":
+// "transfer_to_human_agents", "name": "transfer_to_human_agents",
+// "arguments": {"summary": …}, "result": {"message": "Transfer
+// successful"}} with the domain's action types, returns {"status":
+// "success", "message": "Transfer successful"}, and — on the live path,
+// after that result has been delivered — sends "<exit>Transfer
+// complete.</exit>". As in the Python original the exit is sent after
+// every delivered call, even one whose arguments failed validation.
+//
+// An empty description means [tool.TransferToHumanAgentsDescription]. The
+// tool validates in pydantic's lax mode; opts follow.
+func NewTransferToHumanAgents(name, description string, actionTypes []string, opts ...tool.Option) (*tool.Typed[TransferParams, any], error) {
+	if description == "" {
+		description = tool.TransferToHumanAgentsDescription
+	}
+	rec := tool.Recorder{ActionTypes: actionTypes}
+	exit := tool.WithAfterResult(func(ctx context.Context, st *state.Shared, _ any) error {
+		tool.SendExit(ctx, st, TransferExitText, nil)
+		return nil
+	})
+	return tool.New(name, description,
+		func(ctx context.Context, st *state.Shared, p TransferParams) (any, error) {
+			rec.Record(ctx, st, state.NewAction(ActionTransferToHumanAgents, ModelDump(p),
+				map[string]any{"message": MessageTransferSuccessful}))
+			return tool.StatusResult{Status: Success, Message: MessageTransferSuccessful}, nil
+		}, append([]tool.Option{tool.WithLax(), exit}, opts...)...)
+}
+
+// ReadDB runs fn on the state's DB under its read lock, the way every
+// tau2 read tool starts: a DB that is missing or empty is answered with
+// the db_not_initialized result and fn does not run. fn must not modify
+// the DB nor keep references into it: results that come from the DB must
+// be copies (state.Clone).
+func ReadDB(st *state.Shared, fn func(db map[string]any) (any, error)) (any, error) {
+	var res any
+	err := st.View(func(db map[string]any) error {
+		if !Loaded(db) {
+			res = DBNotInitialized()
+			return nil
+		}
+		var err error
+		res, err = fn(db)
+		return err
+	})
+	return res, err
+}
+
+// WriteDB runs fn on the state's DB under its write lock, the way every
+// tau2 write tool runs: a DB that is missing or empty is answered with the
+// db_not_initialized result and fn does not run. tables names the
+// top-level tables fn may change (nil: any); on a DB shared copy-on-write,
+// as gold replay shares the benchmark DB between tasks, only those are
+// copied (state.Shared.UpdateTables), so fn must not change any other. fn must check everything
+// before it changes anything, so that a refused call — a result for the
+// model or an error — leaves the DB as it was. When fn returns an action,
+// it is recorded with rec once the lock is released (announced to the
+// harness before the result is delivered). Results that come from the DB
+// must be copies (state.Clone).
+func WriteDB(ctx context.Context, st *state.Shared, rec tool.Recorder, tables []string, fn func(db map[string]any) (any, state.Action, error)) (any, error) {
+	var res any
+	var action state.Action
+	update := st.Update
+	if tables != nil {
+		update = func(fn func(map[string]any) error) error { return st.UpdateTables(tables, fn) }
+	}
+	err := update(func(db map[string]any) error {
+		if !Loaded(db) {
+			res = DBNotInitialized()
+			return nil
+		}
+		var err error
+		res, action, err = fn(db)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	if action != nil {
+		rec.Record(ctx, st, action)
+	}
+	return res, nil
+}

@@ -1,0 +1,168 @@
+package tau2tools_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/voiceeval/schematools/examples/tau2/tau2tools"
+	"github.com/voiceeval/schematools/replay"
+	"github.com/voiceeval/schematools/state"
+	"github.com/voiceeval/schematools/tool"
+)
+
+// events records, in order, what the harness would see of a live call:
+// server messages through the notifier and the delivered result.
+type events struct {
+	mu  sync.Mutex
+	got []string
+}
+
+func (e *events) add(s string) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.got = append(e.got, s)
+}
+
+func (e *events) Notify(_ context.Context, m any) error {
+	b, err := json.Marshal(m)
+	if err != nil {
+		return err
+	}
+	e.add("notify " + string(b))
+	return nil
+}
+
+func (e *events) deliver(v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	e.add("deliver " + string(b))
+	return nil
+}
+
+func TestTransferRecordsAndExitsAfterDelivery(t *testing.T) {
+	st := state.New()
+	st.SetDomain("tau2_airline")
+	ev := &events{}
+	st.SetNotifier(ev)
+	tr, err := tau2tools.NewTransferToHumanAgents("TransferToHumanAgentsTool", "", []string{"transfer_to_human_agents"}, tool.WithState(st))
+	require.NoError(t, err)
+	assert.Equal(t, tool.TransferToHumanAgentsDescription, tr.Description())
+	assert.Equal(t, []string{"summary"}, tr.Required())
+
+	require.NoError(t, tool.Call(context.Background(), tr, map[string]any{"summary": "wants a refund"}, ev.deliver))
+	assert.Equal(t, []string{
+		`notify {"type":"action-applied","action":{"action_type":"transfer_to_human_agents","arguments":{"summary":"wants a refund"},"name":"transfer_to_human_agents","result":{"message":"Transfer successful"}},"tool_domain":"tau2_airline"}`,
+		`deliver {"status":"success","message":"Transfer successful"}`,
+		`notify {"text":"\u003cexit\u003eTransfer complete.\u003c/exit\u003e"}`,
+	}, ev.got)
+	assert.Equal(t, []state.Action{{
+		"action_type": "transfer_to_human_agents", "name": "transfer_to_human_agents",
+		"arguments": map[string]any{"summary": "wants a refund"}, "result": map[string]any{"message": "Transfer successful"},
+	}}, st.Actions())
+
+	// Bad arguments: nothing recorded, the validation result is delivered,
+	// and the exit still follows, as in the Python original.
+	ev.got = nil
+	require.NoError(t, tool.Call(context.Background(), tr, map[string]any{"summary": 5}, ev.deliver))
+	require.Len(t, ev.got, 2)
+	assert.Contains(t, ev.got[0], `"error_type":"validation_error"`)
+	assert.Contains(t, ev.got[1], "Transfer complete.")
+	assert.Len(t, st.Actions(), 1)
+
+	// The replay path: the raw result, no exit.
+	ev.got = nil
+	out, err := replay.Invoke(context.Background(), tr, map[string]any{"summary": "again"})
+	require.NoError(t, err)
+	assert.Equal(t, tool.StatusResult{Status: "success", Message: "Transfer successful"}, out)
+	require.Len(t, ev.got, 1)
+	assert.Contains(t, ev.got[0], "action-applied")
+}
+
+func TestCalculateTool(t *testing.T) {
+	c, err := tau2tools.NewCalculate("CalculateTool")
+	require.NoError(t, err)
+	ctx := context.Background()
+	out, err := replay.Invoke(ctx, c, map[string]any{"expression": "10/3"})
+	require.NoError(t, err)
+	assert.Equal(t, tau2tools.CalculateResult{Status: "success", Result: "3.33"}, out)
+	assert.JSONEq(t, `{"status":"success","result":"3.33"}`, string(mustJSON(t, out)))
+
+	out, err = replay.Invoke(ctx, c, map[string]any{"expression": "1/0"})
+	require.NoError(t, err)
+	assert.Equal(t, tool.Failure("value_error", "Invalid expression: division by zero"), out)
+	out, err = replay.Invoke(ctx, c, map[string]any{"expression": "abc"})
+	require.NoError(t, err)
+	assert.Equal(t, tool.Failure("value_error", "Invalid characters in expression"), out)
+
+	// pydantic's lax mode: a string stays strict, an unknown key is refused.
+	out, err = replay.Invoke(ctx, c, map[string]any{"expression": 12, "x": 1})
+	require.NoError(t, err)
+	v, ok := out.(tool.ValidationResult)
+	require.True(t, ok)
+	assert.Equal(t, []tool.Issue{
+		{Field: "expression", Error: "Input should be a valid string", Type: "string_type"},
+		{Field: "x", Error: "Extra inputs are not permitted", Type: "extra_forbidden"},
+	}, v.Details)
+}
+
+func mustJSON(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	require.NoError(t, err)
+	return b
+}
+
+func TestReadWriteDB(t *testing.T) {
+	ctx := context.Background()
+	rec := tool.Recorder{ActionTypes: []string{"touch"}}
+	for _, db := range []map[string]any{nil, {}} {
+		st := state.New()
+		if db != nil {
+			st.SetDB(db)
+		}
+		called := false
+		out, err := tau2tools.ReadDB(st, func(map[string]any) (any, error) { called = true; return nil, nil })
+		require.NoError(t, err)
+		assert.Equal(t, tau2tools.DBNotInitialized(), out)
+		out, err = tau2tools.WriteDB(ctx, st, rec, nil, func(map[string]any) (any, state.Action, error) {
+			called = true
+			return nil, nil, nil
+		})
+		require.NoError(t, err)
+		assert.Equal(t, tool.Failure("db_not_initialized", "Scenario database not loaded. This indicates a fixture-loading bug."), out)
+		assert.False(t, called)
+	}
+
+	st := state.New()
+	st.SetDB(map[string]any{"n": json.Number("1")})
+	out, err := tau2tools.WriteDB(ctx, st, rec, nil, func(db map[string]any) (any, state.Action, error) {
+		db["n"] = json.Number("2")
+		return "done", state.NewAction("touch", map[string]any{}, map[string]any{}), nil
+	})
+	require.NoError(t, err)
+	assert.Equal(t, "done", out)
+	assert.Len(t, st.Actions(), 1)
+	boom := errors.New("boom")
+	_, err = tau2tools.WriteDB(ctx, st, rec, nil, func(map[string]any) (any, state.Action, error) {
+		return nil, state.NewAction("touch", nil, nil), boom
+	})
+	assert.ErrorIs(t, err, boom)
+	assert.Len(t, st.Actions(), 1, "a failed write records nothing")
+	out, err = tau2tools.ReadDB(st, func(db map[string]any) (any, error) { return db["n"], nil })
+	require.NoError(t, err)
+	assert.Equal(t, json.Number("2"), out)
+}
+
+func TestResultShapes(t *testing.T) {
+	assert.JSONEq(t, `{"status":"error","error_type":"not_found","message":"User x not found"}`, string(mustJSON(t, tau2tools.NotFound("User x not found"))))
+	assert.JSONEq(t, `{"status":"error","error_type":"value_error","message":"m"}`, string(mustJSON(t, tau2tools.ValueError("m"))))
+	assert.False(t, tau2tools.Loaded(map[string]any{}))
+	assert.True(t, tau2tools.Loaded(map[string]any{"users": map[string]any{}}))
+}
