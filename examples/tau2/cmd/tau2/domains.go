@@ -1,0 +1,36 @@
+package main
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/voiceeval/schematools/examples/tau2/airline"
+	"github.com/voiceeval/schematools/replay"
+)
+
+// domain is what the CLI needs to know of a ported domain.
+type domain struct {
+	name  string             // the tool domain, e.g. "tau2_airline"
+	dir   string             // its directory under the data root
+	db    string             // its DB, relative to the data root (file or sharded directory)
+	tools replay.ToolBuilder // the replay tool map
+}
+
+var domains = []domain{
+	{name: airline.Domain, dir: "airline", db: "airline/db", tools: airline.Tools},
+}
+
+func findDomain(name string) (domain, error) {
+	for _, d := range domains {
+		if d.name == name {
+			return d, nil
+		}
+	}
+	names := make([]string, len(domains))
+	for i, d := range domains {
+		names[i] = d.name
+	}
+	slices.Sort(names)
+	return domain{}, fmt.Errorf("unknown domain %q (known: %s)", name, strings.Join(names, ", "))
+}

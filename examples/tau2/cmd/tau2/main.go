@@ -1,0 +1,53 @@
+// Command tau2 runs the tau2-bench domains ported onto schematools.
+//
+//	go run ./examples/tau2/cmd/tau2 replay --domain tau2_airline --data ../shared/tau2 [--split base|train|test|all] [--tasks ID,ID] [--workers N] [--json]
+//
+// replay loads a domain's data once, replays the gold actions of every
+// selected task through the Go tools (replay.GoldAll, on all cores) and
+// prints one line per task, in task-file order: a table row, or with
+// --json one JSON object
+//
+//	{"domain", "task_id", "n_actions", "initial_db_hash", "post_init_db_hash", "final_db_hash", "errors": [{"index", "name", "kind", "message"}]}
+//
+// then a summary on stderr. The hashes are the ones NeMo's Python runner
+// computes, so they can be compared with a Python replay line for line.
+//
+// Exit status: 0 when every replay ran (tool results that are domain
+// errors, such as "not found", are part of a replay, not failures), 1 when
+// a replay crashed, 2 for bad flags or unusable data.
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+const usage = `usage: tau2 <command> [flags]
+
+commands:
+  replay   replay the gold actions of a domain's tasks and print their DB hashes
+
+run "tau2 replay -h" for the flags of replay.
+`
+
+// run executes the command line args and returns the exit status.
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	switch args[0] {
+	case "replay":
+		return runReplay(args[1:], stdout, stderr)
+	case "-h", "-help", "--help", "help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	}
+	fmt.Fprintf(stderr, "tau2: unknown command %q\n%s", args[0], usage)
+	return 2
+}

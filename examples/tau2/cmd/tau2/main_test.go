@@ -1,0 +1,126 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/voiceeval/schematools/internal/sharedtest"
+)
+
+func runCLI(args ...string) (code int, stdout, stderr string) {
+	var out, errs bytes.Buffer
+	code = run(args, &out, &errs)
+	return code, out.String(), errs.String()
+}
+
+func TestUsageErrors(t *testing.T) {
+	data := t.TempDir()
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"no command", nil, "usage: tau2"},
+		{"unknown command", []string{"frobnicate"}, `unknown command "frobnicate"`},
+		{"no domain", []string{"replay", "-data", data}, "-domain is required"},
+		{"no data", []string{"replay", "-domain", "tau2_airline"}, "-data is required"},
+		{"unknown domain", []string{"replay", "-domain", "tau2_space", "-data", data}, `unknown domain "tau2_space" (known: tau2_airline`},
+		{"data not a directory", []string{"replay", "-domain", "tau2_airline", "-data", filepath.Join(data, "nope")}, "is not a directory"},
+		{"no tasks file", []string{"replay", "-domain", "tau2_airline", "-data", data}, "tasks.json"},
+		{"bad flag", []string{"replay", "-bogus"}, "flag provided but not defined: -bogus"},
+		{"bad workers", []string{"replay", "-domain", "tau2_airline", "-data", data, "-workers", "0"}, "-workers must be at least 1"},
+		{"stray argument", []string{"replay", "-domain", "tau2_airline", "-data", data, "extra"}, "unexpected arguments: extra"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, _, stderr := runCLI(tt.args...)
+			assert.Equal(t, 2, code)
+			assert.Contains(t, stderr, tt.want)
+		})
+	}
+}
+
+func TestHelp(t *testing.T) {
+	code, stdout, _ := runCLI("help")
+	assert.Equal(t, 0, code)
+	assert.Contains(t, stdout, "replay")
+	code, _, stderr := runCLI("replay", "-h")
+	assert.Equal(t, 0, code)
+	assert.Contains(t, stderr, "-split")
+}
+
+// referenceHashes reads the Python reference's final DB hash per task.
+func referenceHashes(t *testing.T, domain string) map[string]string {
+	t.Helper()
+	f, err := os.Open(sharedtest.Path(t, "conformance", "gold_replay_"+strings.TrimPrefix(domain, "tau2_")+".train.jsonl"))
+	require.NoError(t, err)
+	defer f.Close()
+	out := map[string]string{}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 64<<20)
+	for sc.Scan() {
+		var line struct {
+			TaskID        string `json:"task_id"`
+			PostInit      string `json:"post_init_db_hash"`
+			FinalDBHash   string `json:"final_db_hash"`
+			InitialDBHash string `json:"initial_db_hash"`
+		}
+		require.NoError(t, json.Unmarshal(sc.Bytes(), &line))
+		out[line.TaskID] = line.InitialDBHash + " " + line.PostInit + " " + line.FinalDBHash
+	}
+	require.NoError(t, sc.Err())
+	return out
+}
+
+// The replay CLI prints one line per task of the base split, and every
+// train-split line carries the Python reference's hashes.
+func TestReplayAirlineMatchesTheReference(t *testing.T) {
+	data := sharedtest.Path(t, "tau2")
+	want := referenceHashes(t, "tau2_airline")
+	code, stdout, stderr := runCLI("replay", "-domain", "tau2_airline", "-data", data, "-json")
+	require.Equal(t, 0, code, stderr)
+	lines := strings.Split(strings.TrimSpace(stdout), "\n")
+	require.Len(t, lines, 50)
+	matched := 0
+	for _, text := range lines {
+		var l replayLine
+		require.NoError(t, json.Unmarshal([]byte(text), &l))
+		assert.Equal(t, "tau2_airline", l.Domain)
+		assert.NotNil(t, l.Errors)
+		if ref, ok := want[l.TaskID]; ok {
+			assert.Equal(t, ref, l.InitialDBHash+" "+l.PostInitDBHash+" "+l.FinalDBHash, "task %s", l.TaskID)
+			matched++
+		}
+	}
+	assert.Equal(t, len(want), matched, "every train task was replayed")
+	assert.Contains(t, stderr, "tasks 50, actions ")
+
+	// Keys come in the documented order.
+	assert.True(t, strings.HasPrefix(lines[0], `{"domain":"tau2_airline","task_id":`), lines[0])
+	assert.Contains(t, lines[0], `"final_db_hash":"`)
+}
+
+func TestReplaySelection(t *testing.T) {
+	data := sharedtest.Path(t, "tau2")
+	code, stdout, stderr := runCLI("replay", "-domain", "tau2_airline", "-data", data, "-split", "train", "-tasks", "3, 1", "-workers", "1")
+	require.Equal(t, 0, code, stderr)
+	lines := strings.Split(strings.TrimSpace(stdout), "\n")
+	require.Len(t, lines, 3, "a header and two rows")
+	assert.True(t, strings.HasPrefix(lines[0], "TASK"))
+	assert.True(t, strings.HasPrefix(lines[1], "1 "), "task-file order: %q", lines[1])
+	assert.True(t, strings.HasPrefix(lines[2], "3 "), lines[2])
+
+	code, _, stderr = runCLI("replay", "-domain", "tau2_airline", "-data", data, "-split", "nope")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, stderr, `no split "nope"`)
+	code, _, stderr = runCLI("replay", "-domain", "tau2_airline", "-data", data, "-tasks", "999")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, stderr, `task "999" is not in split "base"`)
+}
