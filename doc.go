@@ -42,8 +42,9 @@
 //     get_context_history, get_scenario_summary), and the context sanitiser.
 //   - examples/: a coffee-shop domain with a runnable quickstart
 //     (go run ./examples/quickstart), an MCP server, a WebSocket bot driven
-//     over RTVI (go run ./examples/rtvibot -demo), and — being built — the
-//     tau2-bench airline, retail and telecom ports.
+//     over RTVI (go run ./examples/rtvibot -demo), and the tau2-bench
+//     ports with their replay CLI (go run ./examples/tau2/cmd/tau2):
+//     airline now, retail and telecom next.
 //
 // # A tool in a few lines
 //
