@@ -15,9 +15,9 @@ const DefaultDomain = "default"
 // The zero value is an empty state with no DB, no notifier and the domain
 // [DefaultDomain]. A Shared must not be copied after first use.
 type Shared struct {
-	mu       sync.RWMutex
-	db       map[string]any
-	shared   bool // db is borrowed (ShareDB): copy it before the first write
+	mu     sync.RWMutex
+	db     map[string]any
+	shared bool // db is borrowed (ShareDB): copy it before the first write
 	// borrowed are the top-level entries of a DB made private table by
 	// table (UpdateTables) that still alias the shared DB.
 	borrowed map[string]bool
