@@ -84,3 +84,17 @@ func TestLaxKeepsStringsStrict(t *testing.T) {
 	assert.Equal(t, "string_type", invalid.Details[0].Type)
 	assert.Equal(t, "flights.0.flight_number", invalid.Details[1].Field)
 }
+
+type laxEnumParams struct {
+	Cabin string `json:"cabin" validate:"oneof=business economy basic_economy"`
+}
+
+func TestLaxEnumIssues(t *testing.T) {
+	tl, err := tool.New("enum", "Pick a cabin.", func(_ context.Context, _ *state.Shared, p laxEnumParams) (string, error) {
+		return p.Cabin, nil
+	}, tool.WithLax())
+	require.NoError(t, err)
+	_, invalid := tl.Decode(map[string]any{"cabin": "first"})
+	require.NotNil(t, invalid)
+	assert.Equal(t, tool.Issue{Field: "cabin", Error: "Input should be 'business', 'economy' or 'basic_economy'", Type: "enum"}, invalid.Details[0])
+}

@@ -43,7 +43,8 @@ func WithExtraArgs() Option { return func(c *config) { c.allowExtra = true } }
 // tools of the tau2-bench ports validate: integer arguments also accept
 // numeric strings ("12") and booleans, number arguments accept numeric
 // strings and booleans, boolean arguments accept 0/1 and the strings
-// pydantic accepts ("true", "no", "on", …); strings stay strict. Unknown
+// pydantic accepts ("true", "no", "on", …); strings stay strict; a failed
+// oneof rule is reported with pydantic's Enum type code "enum". Unknown
 // keys are refused at the top level but silently dropped in nested
 // objects, and problems are listed as pydantic lists them: the declared
 // fields in order (missing and ill-typed together), then unknown keys.
@@ -204,6 +205,13 @@ func decode[P any](s *spec, args map[string]any, mode bindMode, v *validator.Val
 		issues = []Issue{{Field: "", Error: "Validator error: " + err.Error(), Type: "validator_error"}}
 	}
 	if issues != nil {
+		if mode.lax {
+			for i := range issues {
+				if issues[i].Type == "oneof" {
+					issues[i].Type = "enum" // what pydantic calls a failed Enum
+				}
+			}
+		}
 		return zero, newValidationResult(errorType, issues)
 	}
 	return p, nil
