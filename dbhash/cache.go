@@ -17,15 +17,17 @@ import (
 // tasks hashes each final DB this way.
 //
 // The promise the caller makes: while the Cache is in use, no table of the
-// DB it was built from is modified. A Cache is safe for concurrent use.
+// DB it was built from is modified. The Cache holds the tables themselves,
+// so they stay alive (and their identity unique) as long as it does. A
+// Cache is safe for concurrent use; the zero value holds no tables.
 type Cache struct {
 	cfg    *config
 	tables map[string]cachedTable
 }
 
 type cachedTable struct {
-	ptr  uintptr // the table's identity: the map itself
-	text []byte  // its canonical text
+	table map[string]any // the table itself: identity, and kept alive
+	text  []byte         // its canonical text
 }
 
 // NewCache builds the cache of db's tables that are objects, with the
@@ -43,7 +45,7 @@ func NewCache(db map[string]any, opts ...Option) (*Cache, error) {
 		if err := enc.object(m, 1, nil); err != nil {
 			return nil, fmt.Errorf("dbhash: caching table %q: %w", k, err)
 		}
-		c.tables[k] = cachedTable{ptr: reflect.ValueOf(m).Pointer(), text: append([]byte(nil), enc.buf...)}
+		c.tables[k] = cachedTable{table: m, text: append([]byte(nil), enc.buf...)}
 	}
 	return c, nil
 }
@@ -58,6 +60,9 @@ func WithCache(c *Cache) Option { return func(cfg *config) { cfg.cache = c } }
 // tables from the cache and encoding the others.
 func hashCached(h hash.Hash, m map[string]any, cfg *config) error {
 	c := cfg.cache
+	if c.cfg == nil {
+		c = &Cache{cfg: cfg} // the zero Cache: nothing cached
+	}
 	if !maps.Equal(c.cfg.excluded, cfg.excluded) || !maps.Equal(c.cfg.oil, cfg.oil) {
 		return fmt.Errorf("dbhash: the cache was built with other options than the hash")
 	}
@@ -70,7 +75,7 @@ func hashCached(h hash.Hash, m map[string]any, cfg *config) error {
 	for i := range pairs {
 		p := &pairs[i]
 		if t, ok := c.tables[p.key]; ok {
-			if tm, isMap := p.val.(map[string]any); isMap && reflect.ValueOf(tm).Pointer() == t.ptr {
+			if tm, isMap := p.val.(map[string]any); isMap && sameMap(tm, t.table) {
 				var err error
 				enc.buf = enc.buf[:0]
 				if i > 0 {
@@ -96,4 +101,9 @@ func hashCached(h hash.Hash, m map[string]any, cfg *config) error {
 	}
 	h.Write([]byte{'}'})
 	return nil
+}
+
+// sameMap reports whether a and b are the same map (not equal maps).
+func sameMap(a, b map[string]any) bool {
+	return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
 }

@@ -2,6 +2,7 @@ package dbhash_test
 
 import (
 	"maps"
+	"runtime"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -83,4 +84,37 @@ func BenchmarkHashAirlineCached(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// The cache keeps its tables alive: a table allocated later, after the
+// source DB is gone, can never be mistaken for a cached one.
+func TestCacheSurvivesGarbageCollection(t *testing.T) {
+	build := func(n int) map[string]any {
+		return map[string]any{"t": map[string]any{"k": n}}
+	}
+	cache, err := dbhash.NewCache(build(0))
+	require.NoError(t, err)
+	for i := 1; i < 2000; i++ {
+		if i%100 == 0 {
+			runtime.GC()
+		}
+		db := build(i)
+		want, err := dbhash.Hash(db)
+		require.NoError(t, err)
+		got, err := dbhash.Hash(db, dbhash.WithCache(cache))
+		require.NoError(t, err)
+		require.Equal(t, want, got, "round %d", i)
+	}
+}
+
+func TestZeroCacheHoldsNothing(t *testing.T) {
+	db := map[string]any{"t": map[string]any{"k": 1}}
+	want, err := dbhash.Hash(db)
+	require.NoError(t, err)
+	got, err := dbhash.Hash(db, dbhash.WithCache(new(dbhash.Cache)))
+	require.NoError(t, err)
+	assert.Equal(t, want, got)
+	got, err = dbhash.Hash(db, dbhash.WithCache(nil))
+	require.NoError(t, err)
+	assert.Equal(t, want, got)
 }

@@ -50,9 +50,9 @@ type Env struct {
 // env.Agent.
 type ToolBuilder func(env Env) (ToolMap, error)
 
-// Scenario is everything a gold replay needs. DB and UserDB are never
-// modified: the replay shares them copy-on-write and copies a DB only when a
-// tool first writes to it.
+// Scenario is everything a gold replay needs. The replay works on deep
+// copies of DB and UserDB and never modifies them — unless ShareDB asks it
+// to share them copy-on-write, which is faster and relies on the tools.
 type Scenario struct {
 	Domain string
 	Task   Task
@@ -72,20 +72,26 @@ type Scenario struct {
 	// HashOptions apply to every hash the replay takes (both sides, post
 	// init, per step and final).
 	HashOptions []dbhash.Option
-	// DBHash and UserDBHash, when set, are the hashes of DB and UserDB
-	// (with HashOptions). A replay that leaves a DB untouched reports them
-	// instead of hashing it again: set them when replaying many tasks on
-	// one DB (see GoldAll).
-	DBHash, UserDBHash string
+	// ShareDB makes the replay share DB and UserDB copy-on-write
+	// (state.Shared.ShareDB) instead of deep-copying them: a task that
+	// only reads costs no copy, and a write copies only the tables it names
+	// (state.Shared.UpdateTables). It is how many tasks replay fast on one
+	// loaded DB, and it trusts the tools: one that writes under View, or
+	// changes a table it did not name, modifies the source DB — check the
+	// source's hash after the replays (the tau2 replay CLI does).
+	ShareDB bool
+	// SourceDBHash and SourceUserDBHash, when set, are the hashes of DB and
+	// UserDB (with HashOptions). With ShareDB, a replay that never wrote a
+	// DB reports them instead of hashing it again.
+	SourceDBHash, SourceUserDBHash string
 	// HashCache, when set, holds the canonical text of DB's tables
-	// (dbhash.NewCache(DB, HashOptions...)): hashing a DB whose tools wrote
-	// only some tables (state.Shared.UpdateTables) reuses the text of the
-	// others. Like DBHash, it pays off when many tasks share one DB.
+	// (dbhash.NewCache(DB, HashOptions...)): with ShareDB, hashing a DB whose
+	// tools wrote only some tables reuses the text of the others.
 	HashCache *dbhash.Cache
-	// SkipDB leaves Result.DB and Result.UserDB nil, for callers that only
-	// need the hashes: a replay that changed nothing then costs no copy of
-	// the DB at all.
-	SkipDB bool
+	// HashesOnly leaves Result.DB and Result.UserDB nil, for callers that
+	// only need the hashes: with ShareDB, a replay that changed nothing then
+	// costs no copy of the DB at all.
+	HashesOnly bool
 }
 
 // Kinds of [ReplayError], as the Python reference names them (plus init
@@ -139,6 +145,9 @@ type Result struct {
 	Steps   []Step         `json:"per_action"`
 	Errors  []ReplayError  `json:"errors"`
 	Init    []InitResult   `json:"init,omitempty"` // agent side, then user side, when the task has init actions
+	// Err is the error of a replay that [GoldAll] ran and that failed (the
+	// error [Gold] returned); nil otherwise.
+	Err error `json:"-"`
 }
 
 // ErrNoTools means a scenario has no tool builder.
@@ -147,7 +156,8 @@ var ErrNoTools = errors.New("replay: scenario has no tool builder")
 // Gold replays a task's gold actions through the scenario's tools and
 // returns the expected DB(s), step by step, in the reference order:
 //
-//  1. deep-copy the DB(s) and build the tool map on fresh states;
+//  1. deep-copy the DB(s) (or share them copy-on-write, with ShareDB) and
+//     build the tool map on fresh states;
 //  2. run the initialisation actions — all agent-side ones, then all
 //     user-side ones — and sync once;
 //  3. for each gold action: pick the side from its requestor, invoke the
@@ -170,15 +180,19 @@ func Gold(ctx context.Context, sc Scenario) (Result, error) {
 	if env.IDs == nil {
 		env.IDs = CounterIDs("id-")
 	}
-	// The states share the scenario's DBs copy-on-write: the first write
-	// copies them, so the source is never modified and a task that only
-	// reads costs no copy.
+	install := func(st *state.Shared, db map[string]any) {
+		if sc.ShareDB {
+			st.ShareDB(db)
+		} else {
+			st.SetDB(state.Clone(db).(map[string]any))
+		}
+	}
 	env.Agent.SetDomain(sc.Domain)
-	env.Agent.ShareDB(orEmpty(sc.DB))
+	install(env.Agent, orEmpty(sc.DB))
 	if sc.UserDB != nil {
 		env.User = state.New()
 		env.User.SetDomain(sc.Domain)
-		env.User.ShareDB(sc.UserDB)
+		install(env.User, sc.UserDB)
 	}
 	tools, err := buildTools(sc.Tools, env)
 	if err != nil {
@@ -242,7 +256,7 @@ func Gold(ctx context.Context, sc Scenario) (Result, error) {
 		step.ToolFound = true
 		before := [2]int{env.Agent.ActionCount(), count(env.User)}
 		out, err := Invoke(ctx, t, state.Clone(args).(map[string]any))
-		step.Result = out
+		step.Result = state.Clone(out) // never a reference into a DB, shared or not
 		switch msg, isErr := errorResult(out); {
 		case err != nil:
 			step.Err = err.Error()
@@ -277,7 +291,7 @@ func Gold(ctx context.Context, sc Scenario) (Result, error) {
 	if res.DBHash, res.UserDBHash, err = hashes(sc, env); err != nil {
 		return res, err
 	}
-	if !sc.SkipDB {
+	if !sc.HashesOnly {
 		res.DB = env.Agent.TakeDB()
 		if env.User != nil {
 			res.UserDB = env.User.TakeDB()
@@ -356,11 +370,11 @@ func hashes(sc Scenario, env Env) (agent, user string, err error) {
 	if sc.HashCache != nil {
 		agentOpts = append(slices.Clip(agentOpts), dbhash.WithCache(sc.HashCache))
 	}
-	if agent, err = hashState(env.Agent, sc.DBHash, agentOpts); err != nil {
+	if agent, err = hashState(env.Agent, sc.SourceDBHash, agentOpts); err != nil {
 		return "", "", fmt.Errorf("replay: hashing the agent DB: %w", err)
 	}
 	if env.User != nil {
-		if user, err = hashState(env.User, sc.UserDBHash, sc.HashOptions); err != nil {
+		if user, err = hashState(env.User, sc.SourceUserDBHash, sc.HashOptions); err != nil {
 			return "", "", fmt.Errorf("replay: hashing the user DB: %w", err)
 		}
 	}
@@ -368,7 +382,7 @@ func hashes(sc Scenario, env Env) (agent, user string, err error) {
 }
 
 func hashState(st *state.Shared, known string, opts []dbhash.Option) (h string, err error) {
-	if known != "" && !st.DBChanged() {
+	if known != "" && st.SharesDB() {
 		return known, nil
 	}
 	_ = st.View(func(db map[string]any) error {

@@ -10,14 +10,14 @@ import (
 )
 
 // GoldAll replays scenarios on workers goroutines (GOMAXPROCS when workers
-// < 1), each on its own copies of the DBs, and returns the results in input
-// order. progress, when not nil, is called after each replay with the
+// < 1) and returns the results in input order. Each replay works on its own
+// copies of the DBs, or shares them copy-on-write ([Scenario].ShareDB). progress, when not nil, is called after each replay with the
 // number done so far (1, 2, 3, … in that order) and the total; calls never
 // overlap. When ctx is done,
 // replays not yet started are skipped and ctx's error is returned (joined
 // with the errors of the replays that did run). The
 // error of each failed replay is joined into the returned error, naming its
-// task; its Result holds what was done.
+// task; its Result holds what was done, and the error in Err.
 func GoldAll(ctx context.Context, scenarios []Scenario, workers int, progress func(done, total int)) ([]Result, error) {
 	if workers < 1 {
 		workers = runtime.GOMAXPROCS(0)
@@ -36,6 +36,7 @@ func GoldAll(ctx context.Context, scenarios []Scenario, workers int, progress fu
 					return
 				}
 				r, err := Gold(ctx, scenarios[i])
+				r.Err = err
 				results[i] = r
 				if err != nil {
 					errs[i] = fmt.Errorf("task %s: %w", scenarios[i].Task.ID, err)

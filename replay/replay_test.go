@@ -449,7 +449,7 @@ func TestGoldReadOnlyTaskSharesTheSource(t *testing.T) {
 	db := coffee.DB()
 	readOnly := replay.Task{ID: "menu", EvaluationCriteria: &replay.EvaluationCriteria{Actions: []replay.Action{{Name: "get_menu"}}}}
 	sc := replay.Scenario{Domain: coffee.Domain, Task: readOnly, DB: db, Tools: replay.RegistryTools(reg, coffee.Domain, nil),
-		DBHash: "precomputed"}
+		ShareDB: true, SourceDBHash: "precomputed"}
 
 	res, err := replay.Gold(context.Background(), sc)
 	require.NoError(t, err)
@@ -458,7 +458,7 @@ func TestGoldReadOnlyTaskSharesTheSource(t *testing.T) {
 	res.DB["menu"] = "mutated"
 	assert.NotEqual(t, "mutated", db["menu"], "Result.DB is a private copy")
 
-	sc.SkipDB = true
+	sc.HashesOnly = true
 	res, err = replay.Gold(context.Background(), sc)
 	require.NoError(t, err)
 	assert.Nil(t, res.DB)
@@ -466,7 +466,7 @@ func TestGoldReadOnlyTaskSharesTheSource(t *testing.T) {
 	// A writing task hashes its own DB.
 	real, err := dbhash.Hash(db)
 	require.NoError(t, err)
-	sc.DBHash = real
+	sc.SourceDBHash = real
 	sc.Task = replay.Task{ID: "order", EvaluationCriteria: &replay.EvaluationCriteria{Actions: []replay.Action{{Name: "place_order",
 		Arguments: map[string]any{"customer": "Ada", "items": []any{map[string]any{"item_id": "latte", "size": "large", "quantity": 1}}}}}}}
 	res, err = replay.Gold(context.Background(), sc)
@@ -484,4 +484,56 @@ func TestGoldReadOnlyTaskSharesTheSource(t *testing.T) {
 	cached, err := replay.Gold(context.Background(), sc)
 	require.NoError(t, err)
 	assert.Equal(t, res.DBHash, cached.DBHash)
+}
+
+// Many replays writing at once on one shared DB: the source stays as it
+// was and every hash equals a replay on private copies.
+func TestGoldAllOnOneSharedDB(t *testing.T) {
+	reg := registry.NewTools()
+	require.NoError(t, coffee.Register(reg))
+	db := coffee.DB()
+	before, err := dbhash.Hash(db)
+	require.NoError(t, err)
+	cache, err := dbhash.NewCache(db)
+	require.NoError(t, err)
+	var shared, private []replay.Scenario
+	for i := range 64 {
+		actions := []replay.Action{{Name: "get_menu"}}
+		if i%2 == 0 {
+			actions = append(actions, replay.Action{Name: "place_order", Arguments: map[string]any{"customer": "Ada",
+				"items": []any{map[string]any{"item_id": "latte", "size": "large", "quantity": i%5 + 1}}}})
+		}
+		task := replay.Task{ID: string(rune('A' + i%26)), EvaluationCriteria: &replay.EvaluationCriteria{Actions: actions}}
+		sc := replay.Scenario{Domain: coffee.Domain, Task: task, DB: db, Tools: replay.RegistryTools(reg, coffee.Domain, nil)}
+		private = append(private, sc)
+		sc.ShareDB, sc.SourceDBHash, sc.HashCache, sc.HashesOnly = true, before, cache, true
+		shared = append(shared, sc)
+	}
+	synth := synthScenario()
+	synth.ShareDB, synth.HashesOnly = true, true
+	plainSynth := synthScenario()
+	shared, private = append(shared, synth), append(private, plainSynth)
+
+	got, err := replay.GoldAll(context.Background(), shared, 8, nil)
+	require.NoError(t, err)
+	want, err := replay.GoldAll(context.Background(), private, 8, nil)
+	require.NoError(t, err)
+	for i := range got {
+		assert.Equal(t, want[i].DBHash, got[i].DBHash, "scenario %d", i)
+		assert.Equal(t, want[i].UserDBHash, got[i].UserDBHash, "scenario %d", i)
+		assert.Nil(t, got[i].DB)
+	}
+	after, err := dbhash.Hash(db)
+	require.NoError(t, err)
+	assert.Equal(t, before, after, "the shared source DB is untouched")
+}
+
+func TestGoldAllReportsEachFailure(t *testing.T) {
+	ok := synthScenario()
+	broken := synthScenario()
+	broken.Tools = func(replay.Env) (replay.ToolMap, error) { return nil, errors.New("no tools today") }
+	res, err := replay.GoldAll(context.Background(), []replay.Scenario{ok, broken}, 2, nil)
+	require.Error(t, err)
+	assert.NoError(t, res[0].Err)
+	assert.ErrorContains(t, res[1].Err, "no tools today")
 }

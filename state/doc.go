@@ -10,14 +10,25 @@
 // goroutines, so every read and write of a [Shared] goes through a method
 // that holds its lock. [Shared.View] and [Shared.Update] hand the live DB to a
 // callback while the lock is held; values that leave the state
-// ([Shared.Actions], [Shared.Snapshot], [Shared.Value]) are deep copies.
+// ([Shared.Actions], [Shared.Snapshot], [Shared.Capture], [Shared.Value]) are
+// deep copies. Changes that belong together happen under one lock:
+// [Shared.StartScenario] clears the state and sets the new domain and
+// notifier, [Shared.Seed] merges a scenario's starting data and runs its
+// initialisation.
 //
 // # Lifecycle
 //
-// One Shared lives as long as the bot's connection. A new scenario calls
-// [Shared.Reset], which clears the scenario data in place, so tools that
-// already hold the pointer keep seeing the same object. The zero value is an
-// empty, ready-to-use state.
+// One Shared lives as long as the bot. A new scenario calls
+// [Shared.StartScenario] (or [Shared.Reset]), which clears the scenario data
+// in place, so tools that already hold the pointer keep seeing the same
+// object. The zero value is an empty, ready-to-use state.
+//
+// # Sharing one DB
+//
+// [Shared.ShareDB] installs a DB copy-on-write, so many states can start
+// from one loaded DB (gold replay of a benchmark's tasks): a write copies
+// what it changes first — the whole DB for [Shared.Update], only the named
+// tables for [Shared.UpdateTables].
 //
 // # Sentinels are fields
 //

@@ -60,12 +60,18 @@ func (s *Shared) Update(fn func(db map[string]any) error) error {
 // [Shared.ShareDB] it copies just those tables before the first write to
 // them, and leaves the others shared: a gold replay of a task that books a
 // seat copies the reservations, not the flights. fn may read every table,
-// and may add or remove top-level keys, but must not change anything
-// inside a table it did not name — that table may be the shared DB's own.
-// On a DB that is not shared it is exactly Update.
+// and may add or remove top-level keys (a new key must hold a new value,
+// not a table of the DB), but must not change anything inside a table it
+// did not name — that table may be the shared DB's own. A nil tables
+// means every table, as Update; an empty one means none. On a DB that is
+// not shared it is exactly Update.
 func (s *Shared) UpdateTables(tables []string, fn func(db map[string]any) error) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if tables == nil {
+		s.ownAll()
+		return fn(s.db)
+	}
 	if s.shared {
 		if s.db == nil {
 			s.shared = false
@@ -108,24 +114,27 @@ func (s *Shared) SetDB(db map[string]any) {
 }
 
 // ShareDB installs db without copying it, copy-on-write: reads see db
-// itself, and the first [Shared.Update] replaces it with a deep copy before
-// changing anything, so db is never modified. Many states can share one
-// DB this way — gold replay starts every task from the same loaded DB and
-// only pays for a copy when a task writes. The caller must not modify db
-// while any state shares it.
+// itself, and a write copies first — [Shared.Update] the whole DB,
+// [Shared.UpdateTables] the tables it names. Many states can share one DB
+// this way: gold replay starts every task from the same loaded DB and only
+// pays for the tables a task writes. db stays unmodified as long as every
+// writer keeps the rules: nothing writes under [Shared.View], and
+// UpdateTables names every table its function changes. The caller must
+// not modify db while any state shares it.
 func (s *Shared) ShareDB(db map[string]any) {
 	s.mu.Lock()
 	s.db, s.shared, s.borrowed = db, true, nil
 	s.mu.Unlock()
 }
 
-// DBChanged reports whether the DB installed by the last [Shared.ShareDB]
-// has been copied for writing — false means the state still reads the
-// shared DB unchanged. After [Shared.SetDB] it is always true.
-func (s *Shared) DBChanged() bool {
+// SharesDB reports whether the state still reads, whole and unwritten, the
+// DB installed by the last [Shared.ShareDB]. It turns false at the first
+// write (even one that changed nothing) and after anything that installs
+// or removes a DB ([Shared.SetDB], [Shared.TakeDB], [Shared.Reset], ...).
+func (s *Shared) SharesDB() bool {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	return !s.shared
+	return s.shared
 }
 
 // TakeDB removes the DB from the state and returns it for the caller to
@@ -277,10 +286,12 @@ func (s *Shared) StartScenario(domain string, n Notifier) {
 
 // Seed is starting data merged into a scenario by [Shared.Seed]. Only what
 // it sets changes; the state takes ownership of the maps and slices in it.
+// DB and Actions are used only when ReplaceDB and ReplaceLog say so, so
+// that a nil DB or log can be installed too.
 type Seed struct {
 	DB         map[string]any // the new DB, when ReplaceDB
 	ReplaceDB  bool
-	Actions    []Action // the new action log, when ReplaceActions
+	Actions    []Action // the new action log, when ReplaceLog
 	ReplaceLog bool
 	Values     map[string]any // merged into the values, key by key
 	CallCounts map[string]int // replaces the call counters when not nil
@@ -290,7 +301,8 @@ type Seed struct {
 // Seed merges sd into the state and then, when then is not nil, calls it
 // with the resulting DB — all under one lock, so no tool call or reader
 // sees the scenario half seeded. It returns then's error; what was merged
-// stays merged.
+// stays merged. Like Update's function, then must not keep the DB or call
+// methods of s (the lock is held).
 func (s *Shared) Seed(sd Seed, then func(db map[string]any) error) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -211,7 +211,7 @@ func TestShareDBCopiesOnWrite(t *testing.T) {
 	a, b := state.New(), state.New()
 	a.ShareDB(src)
 	b.ShareDB(src)
-	assert.False(t, a.DBChanged())
+	assert.True(t, a.SharesDB())
 	require.NoError(t, a.View(func(db map[string]any) error {
 		assert.Equal(t, 1, db["t"].(map[string]any)["k"])
 		return nil
@@ -220,10 +220,10 @@ func TestShareDBCopiesOnWrite(t *testing.T) {
 		db["t"].(map[string]any)["k"] = 2
 		return nil
 	}))
-	assert.True(t, a.DBChanged())
+	assert.False(t, a.SharesDB())
 	assert.Equal(t, 1, src["t"].(map[string]any)["k"], "the shared DB is never written")
 	assert.Equal(t, 2, a.Snapshot()["t"].(map[string]any)["k"])
-	assert.False(t, b.DBChanged())
+	assert.True(t, b.SharesDB())
 
 	taken := b.TakeDB()
 	taken["t"].(map[string]any)["k"] = 3
@@ -232,7 +232,7 @@ func TestShareDBCopiesOnWrite(t *testing.T) {
 	assert.Equal(t, 2, a.TakeDB()["t"].(map[string]any)["k"])
 
 	a.SetDB(map[string]any{})
-	assert.True(t, a.DBChanged())
+	assert.False(t, a.SharesDB())
 }
 
 func TestStartScenarioAndSeed(t *testing.T) {
@@ -283,7 +283,7 @@ func TestUpdateTablesCopiesOnlyWhatItNames(t *testing.T) {
 		db["new_table"] = map[string]any{}
 		return nil
 	}))
-	assert.True(t, s.DBChanged())
+	assert.False(t, s.SharesDB())
 	assert.Equal(t, "ok", src["reservations"].(map[string]any)["R1"].(map[string]any)["status"], "the shared DB is never written")
 	assert.NotContains(t, src, "new_table")
 	require.NoError(t, s.View(func(db map[string]any) error {
@@ -305,6 +305,15 @@ func TestUpdateTablesCopiesOnlyWhatItNames(t *testing.T) {
 	taken := other.TakeDB()
 	taken["reservations"].(map[string]any)["R1"] = "gone"
 	assert.Equal(t, map[string]any{"status": "ok"}, src["reservations"].(map[string]any)["R1"], "TakeDB copies what is still shared")
+
+	// nil means every table; an empty list, none.
+	all := state.New()
+	all.ShareDB(src)
+	require.NoError(t, all.UpdateTables(nil, func(db map[string]any) error {
+		db["flights"].(map[string]any)["F1"] = "rebooked"
+		return nil
+	}))
+	assert.Equal(t, map[string]any{"seats": 3}, src["flights"].(map[string]any)["F1"])
 
 	empty := state.New()
 	empty.ShareDB(nil)

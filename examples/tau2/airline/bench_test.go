@@ -25,7 +25,7 @@ func BenchmarkReplayAirline(b *testing.B) {
 	}
 	scenarios := make([]replay.Scenario, len(tasks))
 	for i, task := range tasks {
-		scenarios[i] = replay.Scenario{Domain: airline.Domain, Task: task, DB: db, Tools: airline.Tools, DBHash: h, HashCache: cache, SkipDB: true}
+		scenarios[i] = replay.Scenario{Domain: airline.Domain, Task: task, DB: db, Tools: airline.Tools, ShareDB: true, SourceDBHash: h, HashCache: cache, HashesOnly: true}
 	}
 	b.ReportAllocs()
 	b.ResetTimer()

@@ -151,7 +151,7 @@ func TestConformanceTrain(t *testing.T) {
 
 	for _, g := range gold {
 		t.Run("task_"+g.TaskID, func(t *testing.T) {
-			sc := replay.Scenario{Domain: airline.Domain, Task: taskByID(t, g.TaskID), DB: db, Tools: airline.Tools, DBHash: initialHash}
+			sc := replay.Scenario{Domain: airline.Domain, Task: taskByID(t, g.TaskID), DB: db, Tools: airline.Tools, ShareDB: true, SourceDBHash: initialHash}
 			res, err := replay.Gold(context.Background(), sc)
 			require.NoError(t, err)
 			require.Len(t, res.Steps, len(g.PerAction))
@@ -211,7 +211,7 @@ func TestReplayAllTasks(t *testing.T) {
 	scenarios := make([]replay.Scenario, len(tasks))
 	plain := make([]replay.Scenario, len(tasks))
 	for i, task := range tasks {
-		scenarios[i] = replay.Scenario{Domain: airline.Domain, Task: task, DB: db, Tools: airline.Tools, DBHash: initialHash, HashCache: cache, SkipDB: true}
+		scenarios[i] = replay.Scenario{Domain: airline.Domain, Task: task, DB: db, Tools: airline.Tools, ShareDB: true, SourceDBHash: initialHash, HashCache: cache, HashesOnly: true}
 		plain[i] = replay.Scenario{Domain: airline.Domain, Task: task, DB: db, Tools: airline.Tools}
 	}
 	results, err := replay.GoldAll(context.Background(), scenarios, 0, nil)

@@ -13,8 +13,10 @@
 // computes, so they can be compared with a Python replay line for line.
 //
 // Exit status: 0 when every replay ran (tool results that are domain
-// errors, such as "not found", are part of a replay, not failures), 1 when
-// a replay crashed, 2 for bad flags or unusable data.
+// errors, such as "not found", are part of a replay, not failures); 1 when
+// a replay crashed (its line then carries an error of kind "crash") or a
+// tool modified the DB the replays share; 2 for bad flags or unusable data;
+// 130 when interrupted.
 package main
 
 import (

@@ -51,9 +51,9 @@ func TestHelp(t *testing.T) {
 	code, stdout, _ := runCLI("help")
 	assert.Equal(t, 0, code)
 	assert.Contains(t, stdout, "replay")
-	code, _, stderr := runCLI("replay", "-h")
+	code, stdout, _ = runCLI("replay", "-h")
 	assert.Equal(t, 0, code)
-	assert.Contains(t, stderr, "-split")
+	assert.Contains(t, stdout, "-split")
 }
 
 // referenceHashes reads the Python reference's final DB hash per task.
@@ -122,5 +122,8 @@ func TestReplaySelection(t *testing.T) {
 	assert.Contains(t, stderr, `no split "nope"`)
 	code, _, stderr = runCLI("replay", "-domain", "tau2_airline", "-data", data, "-tasks", "999")
 	assert.Equal(t, 2, code)
-	assert.Contains(t, stderr, `task "999" is not in split "base"`)
+	assert.Contains(t, stderr, `no task "999" in tasks.json`)
+	code, _, stderr = runCLI("replay", "-domain", "tau2_airline", "-data", data, "-split", "test", "-tasks", "1")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, stderr, `task "1" is not in split "test"`)
 }
