@@ -196,8 +196,8 @@ func TestBookReservationValidation(t *testing.T) {
 	require.True(t, ok)
 	assert.Equal(t, "validation_error", out.ErrorType)
 	assert.Equal(t, []tool.Issue{
-		{Field: "cabin", Error: "Input should be 'business', 'economy' or 'basic_economy'", Type: "oneof"},
-		{Field: "insurance", Error: "Input should be 'yes' or 'no'", Type: "oneof"},
+		{Field: "cabin", Error: "Input should be 'business', 'economy' or 'basic_economy'", Type: "enum"},
+		{Field: "insurance", Error: "Input should be 'yes' or 'no'", Type: "enum"},
 	}, out.Details)
 	delete(a, "passengers")
 	a["flights"] = []any{map[string]any{"flight_number": "HAT001"}}
