@@ -1,7 +1,6 @@
 package airline
 
 import (
-	"context"
 	"fmt"
 
 	"github.com/voiceeval/schematools/examples/tau2/tau2tools"
@@ -40,12 +39,10 @@ var recorder = tool.Recorder{ActionTypes: ActionTypes}
 // is a copy of the new reservation; the recorded result is
 // {"reservation_id": id}.
 func NewBookReservation(opts ...tool.Option) (*tool.Typed[BookReservationParams, any], error) {
-	return tool.New(NameBookReservation, descBookReservation,
-		func(ctx context.Context, st *state.Shared, p BookReservationParams) (any, error) {
-			return tau2tools.WriteDB(ctx, st, recorder, []string{tableUsers, tableReservations, tableFlights}, func(db map[string]any) (any, state.Action, error) {
-				return book(db, p)
-			})
-		}, withLax(opts)...)
+	return tau2tools.NewWriteTool(NameBookReservation, descBookReservation, recorder, []string{tau2tools.TableUsers, tableReservations, tableFlights},
+		func(db map[string]any, p BookReservationParams) (any, state.Action, error) {
+			return book(db, p)
+		}, opts...)
 }
 
 // bookedLeg is a leg that passed its checks: what to store and where its
@@ -57,7 +54,7 @@ type bookedLeg struct {
 }
 
 func book(db map[string]any, p BookReservationParams) (any, state.Action, error) {
-	userV, err := findUser(db, p.UserID)
+	userV, err := tau2tools.FindUser(db, p.UserID)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -101,14 +98,14 @@ func book(db map[string]any, p BookReservationParams) (any, state.Action, error)
 		if err != nil {
 			return nil, nil, err
 		}
-		if !isString(day["status"], "available") {
+		if !tau2tools.IsStr(day["status"], "available") {
 			return tau2tools.ValueError("Flight " + f.FlightNumber + " not available on date " + f.Date), nil, nil
 		}
 		seats, err := tau2tools.GetDictOr(day, "available_seats")
 		if err != nil {
 			return nil, nil, err
 		}
-		available, err := numAt(seats, p.Cabin)
+		available, err := tau2tools.NumAt(seats, p.Cabin)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -128,7 +125,7 @@ func book(db map[string]any, p BookReservationParams) (any, state.Action, error)
 		if err != nil {
 			return nil, nil, err
 		}
-		price, err := numAt(prices, p.Cabin)
+		price, err := tau2tools.NumAt(prices, p.Cabin)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -166,8 +163,8 @@ func book(db map[string]any, p BookReservationParams) (any, state.Action, error)
 		if err != nil {
 			return nil, nil, err
 		}
-		if src := method["source"]; isString(src, "gift_card") || isString(src, "certificate") {
-			balance, err := numAt(method, "amount")
+		if src := method["source"]; tau2tools.IsStr(src, "gift_card") || tau2tools.IsStr(src, "certificate") {
+			balance, err := tau2tools.NumAt(method, "amount")
 			if err != nil {
 				return nil, nil, err
 			}
@@ -193,20 +190,20 @@ func book(db map[string]any, p BookReservationParams) (any, state.Action, error)
 	for _, pay := range p.PaymentMethods {
 		method := methods[pay.PaymentID].(map[string]any)
 		switch {
-		case isString(method["source"], "gift_card"):
+		case tau2tools.IsStr(method["source"], "gift_card"):
 			balance, ok := balances[pay.PaymentID]
 			if !ok {
 				if _, has := method["amount"]; !has {
 					return nil, nil, tau2tools.Raise("KeyError", "'amount'")
 				}
-				if balance, err = numAt(method, "amount"); err != nil {
+				if balance, err = tau2tools.NumAt(method, "amount"); err != nil {
 					return nil, nil, err
 				}
 			}
 			if balances[pay.PaymentID], err = balance.Sub(tau2tools.Int(int64(pay.Amount))); err != nil {
 				return nil, nil, err
 			}
-		case isString(method["source"], "certificate"):
+		case tau2tools.IsStr(method["source"], "certificate"):
 			if removed[pay.PaymentID] {
 				return nil, nil, tau2tools.Raise("KeyError", "%s", tau2tools.PyRepr(pay.PaymentID))
 			}
@@ -219,7 +216,7 @@ func book(db map[string]any, p BookReservationParams) (any, state.Action, error)
 		left, ok := seatsLeft[leg.seatsKey]
 		if !ok {
 			seats, _ := tau2tools.GetDictOr(leg.day, "available_seats") // checked above
-			left, _ = numAt(seats, p.Cabin)
+			left, _ = tau2tools.NumAt(seats, p.Cabin)
 		}
 		if seatsLeft[leg.seatsKey], err = left.Sub(passengers); err != nil {
 			return nil, nil, err

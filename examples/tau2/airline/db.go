@@ -3,7 +3,6 @@ package airline
 import (
 	"fmt"
 	"math/big"
-	"slices"
 
 	"github.com/voiceeval/schematools/examples/tau2/tau2tools"
 )
@@ -12,7 +11,6 @@ import (
 const (
 	tableFlights      = "flights"
 	tableReservations = "reservations"
-	tableUsers        = "users"
 )
 
 // createdAt is the creation time of every new reservation: tau2 pins its
@@ -31,17 +29,6 @@ const (
 	insurancePerPassenger = 30
 	pricePerNonfreeBag    = 50
 )
-
-// findUser returns the user record whose id is key, matched lower-cased
-// (ids are lower case in the data; speech recognition often is not), or
-// nil when there is none.
-func findUser(db map[string]any, key any) (any, error) {
-	users, err := tau2tools.GetDict(db, tableUsers)
-	if err != nil {
-		return nil, err
-	}
-	return tau2tools.GetFolded(users, key, tau2tools.PyLower, "lower")
-}
 
 // findReservation returns the reservation whose id is key, matched
 // upper-cased, or nil.
@@ -80,37 +67,6 @@ func findFlightDate(db map[string]any, key, date string) (any, error) {
 		return nil, err
 	}
 	return dates[date], nil
-}
-
-// sortedKeys returns the keys of m in sorted order. The tau2 flights file
-// lists flights in flight-number order, which is the order Python iterates
-// them in; a Go map keeps none, so searches walk the sorted keys.
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
-}
-
-// isString reports Python's v == s for a DB value v.
-func isString(v any, s string) bool {
-	x, ok := v.(string)
-	return ok && x == s
-}
-
-// numAt is Python's d.get(key, 0) read as a number.
-func numAt(d map[string]any, key string) (tau2tools.Num, error) {
-	v, ok := d[key]
-	if !ok {
-		return tau2tools.Int(0), nil
-	}
-	n, err := tau2tools.NumOf(v)
-	if err != nil {
-		return n, tau2tools.Raise("TypeError", "%s: %v", key, err)
-	}
-	return n, nil
 }
 
 // pydanticInt validates v as pydantic's lax int does for a stored model

@@ -9,7 +9,8 @@
 // the tau2 method name (get_user_details, …), which the write tools also
 // record as their action type. Register adds the 14 tools to a registry
 // under Domain by the first; Tools builds them for a gold replay keyed by
-// the second.
+// the second. get_user_details, calculate and transfer_to_human_agents
+// are the retail domain's tools too, built by package tau2tools.
 //
 // # Behaviour
 //

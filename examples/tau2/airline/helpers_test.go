@@ -1,16 +1,10 @@
 package airline_test
 
 import (
-	"context"
-	"encoding/json"
 	"testing"
 
-	"github.com/stretchr/testify/require"
-	"github.com/voiceeval/schematools/dbhash"
 	"github.com/voiceeval/schematools/examples/tau2/airline"
-	"github.com/voiceeval/schematools/internal/pyjson"
-	"github.com/voiceeval/schematools/replay"
-	"github.com/voiceeval/schematools/state"
+	"github.com/voiceeval/schematools/examples/tau2/tau2test"
 	"github.com/voiceeval/schematools/tool"
 )
 
@@ -71,91 +65,18 @@ const testDBJSON = `{
 
 // newDB returns a fresh copy of the test DB, read as Python's json.loads
 // reads it (exact numbers).
-func newDB(t testing.TB) map[string]any {
+func newDB(t testing.TB) map[string]any { return tau2test.DecodeDB(t, testDBJSON) }
+
+// newFixture binds the 14 tools to a fresh state holding db.
+func newFixture(t testing.TB, db map[string]any) *tau2test.Fixture {
 	t.Helper()
-	v, err := dbhash.Decode([]byte(testDBJSON))
-	require.NoError(t, err)
-	return v.(map[string]any)
+	return tau2test.NewFixture(t, airline.Domain, airline.Tools, db)
 }
 
-// fixture is one scenario's state with the 14 tools bound to it, keyed as
-// gold replay keys them.
-type fixture struct {
-	st    *state.Shared
-	tools replay.ToolMap
-}
-
-func newFixture(t testing.TB, db map[string]any) *fixture {
-	t.Helper()
-	st := state.New()
-	st.SetDomain(airline.Domain)
-	if db != nil {
-		st.SetDB(db)
-	}
-	tools, err := airline.Tools(replay.Env{Domain: airline.Domain, Agent: st})
-	require.NoError(t, err)
-	return &fixture{st: st, tools: tools}
-}
-
-// call runs a tool on the replay path and returns its raw result.
-func (f *fixture) call(t testing.TB, key string, args map[string]any) any {
-	t.Helper()
-	tl, ok := f.tools[key]
-	require.True(t, ok, "no tool %s", key)
-	out, err := replay.Invoke(context.Background(), tl, args)
-	require.NoError(t, err, "%s(%v)", key, args)
-	return out
-}
-
-// callErr runs a tool that must fail as the Python original would raise.
-func (f *fixture) callErr(t testing.TB, key string, args map[string]any) error {
-	t.Helper()
-	out, err := replay.Invoke(context.Background(), f.tools[key], args)
-	require.Error(t, err, "%s(%v) gave %v", key, args, out)
-	return err
-}
-
-func (f *fixture) hash(t testing.TB) string {
-	t.Helper()
-	h, err := dbhash.Hash(f.st.Snapshot())
-	require.NoError(t, err)
-	return h
-}
-
-// at reads a value of the DB by path.
-func (f *fixture) at(t testing.TB, path ...string) any {
-	t.Helper()
-	var v any = f.st.Snapshot()
-	for _, p := range path {
-		m, ok := v.(map[string]any)
-		require.True(t, ok, "%v is not an object at %s", path, p)
-		v = m[p]
-	}
-	return v
-}
-
-// canon returns v as Python's json.dumps(sort_keys=True, separators=(",",
-// ":")) would write it: results are encoded with encoding/json and
-// decoded with exact numbers, so 1.0 and 1 stay apart.
-func canon(t testing.TB, v any) string {
-	t.Helper()
-	b, err := json.Marshal(v)
-	require.NoError(t, err)
-	tree, err := pyjson.Decode(b)
-	require.NoError(t, err)
-	out, err := pyjson.Marshal(tree, pyjson.Compact)
-	require.NoError(t, err)
-	return string(out)
-}
-
-// requireJSON compares got with the JSON text want, exactly: key order is
-// free, the kind of every number (int or float) is not.
-func requireJSON(t testing.TB, want string, got any) {
-	t.Helper()
-	tree, err := pyjson.Decode([]byte(want))
-	require.NoError(t, err)
-	require.Equal(t, canon(t, tree), canon(t, got))
-}
+var (
+	canon       = tau2test.Canon
+	requireJSON = tau2test.RequireJSON
+)
 
 func failure(errorType, message string) tool.FailureResult { return tool.Failure(errorType, message) }
 

@@ -1,5 +1,7 @@
 package airline
 
+import "github.com/voiceeval/schematools/examples/tau2/tau2tools"
+
 // Domain is the tool domain of the tau2 airline port.
 const Domain = "tau2_airline"
 
@@ -18,8 +20,8 @@ const (
 	KeyUpdateReservationBaggages   = "update_reservation_baggages"
 	KeyUpdateReservationFlights    = "update_reservation_flights"
 	KeyUpdateReservationPassengers = "update_reservation_passengers"
-	KeyCalculate                   = "calculate"
-	KeyTransferToHumanAgents       = "transfer_to_human_agents"
+	KeyCalculate                   = tau2tools.KeyCalculate
+	KeyTransferToHumanAgents       = tau2tools.KeyTransferToHumanAgents
 )
 
 // Names are the names the model sees and the registry keys on: the
@@ -37,8 +39,8 @@ const (
 	NameUpdateReservationBaggages   = "UpdateReservationBaggagesTool"
 	NameUpdateReservationFlights    = "UpdateReservationFlightsTool"
 	NameUpdateReservationPassengers = "UpdateReservationPassengersTool"
-	NameCalculate                   = "CalculateTool"
-	NameTransferToHumanAgents       = "TransferToHumanAgentsTool"
+	NameCalculate                   = tau2tools.NameCalculate
+	NameTransferToHumanAgents       = tau2tools.NameTransferToHumanAgents
 )
 
 // ActionTypes are the action types the domain's write tools record.

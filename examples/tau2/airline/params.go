@@ -1,5 +1,7 @@
 package airline
 
+import "github.com/voiceeval/schematools/examples/tau2/tau2tools"
+
 // Values of the enumerated arguments.
 const (
 	FlightTypeRoundTrip = "round_trip"
@@ -33,10 +35,9 @@ type Payment struct {
 	Amount    int    `json:"amount" jsonschema_description:"The amount to take from this payment method, in dollars."`
 }
 
-// GetUserDetailsParams are the arguments of get_user_details.
-type GetUserDetailsParams struct {
-	UserID string `json:"user_id" jsonschema_description:"The user's id, for example 'sara_doe_496'."`
-}
+// GetUserDetailsParams are the arguments of get_user_details, shared with
+// the retail domain.
+type GetUserDetailsParams = tau2tools.GetUserDetailsParams
 
 // GetReservationDetailsParams are the arguments of
 // get_reservation_details.

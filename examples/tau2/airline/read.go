@@ -20,21 +20,10 @@ const (
 
 // NewGetUserDetails builds get_user_details (GetUserDetailsTool). The
 // user id is matched lower-cased; the result is a copy of the user record,
-// or not_found "User <id> not found" naming the id as given.
+// or not_found "User <id> not found" naming the id as given (see
+// [tau2tools.NewGetUserDetails]: the retail domain has the same tool).
 func NewGetUserDetails(opts ...tool.Option) (*tool.Typed[GetUserDetailsParams, any], error) {
-	return tool.New(NameGetUserDetails, descGetUserDetails,
-		func(_ context.Context, st *state.Shared, p GetUserDetailsParams) (any, error) {
-			return tau2tools.ReadDB(st, func(db map[string]any) (any, error) {
-				user, err := findUser(db, p.UserID)
-				if err != nil {
-					return nil, err
-				}
-				if user == nil {
-					return tau2tools.NotFound("User " + p.UserID + " not found"), nil
-				}
-				return state.Clone(user), nil
-			})
-		}, withLax(opts)...)
+	return tau2tools.NewGetUserDetails(NameGetUserDetails, descGetUserDetails, opts...)
 }
 
 // NewGetReservationDetails builds get_reservation_details
@@ -42,19 +31,11 @@ func NewGetUserDetails(opts ...tool.Option) (*tool.Typed[GetUserDetailsParams, a
 // the result is a copy of the reservation, or not_found "Reservation <id>
 // not found".
 func NewGetReservationDetails(opts ...tool.Option) (*tool.Typed[GetReservationDetailsParams, any], error) {
-	return tool.New(NameGetReservationDetails, descGetReservationDetails,
-		func(_ context.Context, st *state.Shared, p GetReservationDetailsParams) (any, error) {
-			return tau2tools.ReadDB(st, func(db map[string]any) (any, error) {
-				res, err := findReservation(db, p.ReservationID)
-				if err != nil {
-					return nil, err
-				}
-				if res == nil {
-					return tau2tools.NotFound("Reservation " + p.ReservationID + " not found"), nil
-				}
-				return state.Clone(res), nil
-			})
-		}, withLax(opts)...)
+	return tau2tools.NewReadTool(NameGetReservationDetails, descGetReservationDetails,
+		func(db map[string]any, p GetReservationDetailsParams) (any, error) {
+			res, err := findReservation(db, p.ReservationID)
+			return tau2tools.Found(res, err, "Reservation "+p.ReservationID+" not found")
+		}, opts...)
 }
 
 // Airport is one entry of list_all_airports.
@@ -85,7 +66,7 @@ func NewListAllAirports(opts ...tool.Option) (*tool.Typed[ListAllAirportsParams,
 	return tool.New(NameListAllAirports, descListAllAirports,
 		func(context.Context, *state.Shared, ListAllAirportsParams) (any, error) {
 			return AirportsResult{Status: tau2tools.Success, Airports: append([]Airport(nil), airports[:]...)}, nil
-		}, withLax(opts)...)
+		}, tau2tools.Lax(opts)...)
 }
 
 // FlightStatusResult is get_flight_status' result.
@@ -99,27 +80,19 @@ type FlightStatusResult struct {
 // "on time", "flying", "delayed"), or not_found "Flight <number> not found
 // on date <date>". The flight number is matched upper-cased.
 func NewGetFlightStatus(opts ...tool.Option) (*tool.Typed[GetFlightStatusParams, any], error) {
-	return tool.New(NameGetFlightStatus, descGetFlightStatus,
-		func(_ context.Context, st *state.Shared, p GetFlightStatusParams) (any, error) {
-			return tau2tools.ReadDB(st, func(db map[string]any) (any, error) {
-				day, err := findFlightDate(db, p.FlightNumber, p.Date)
-				if err != nil {
-					return nil, err
-				}
-				if day == nil {
-					return tau2tools.NotFound("Flight " + p.FlightNumber + " not found on date " + p.Date), nil
-				}
-				d, err := tau2tools.AsDict(day)
-				if err != nil {
-					return nil, err
-				}
-				return FlightStatusResult{Status: tau2tools.Success, FlightStatus: state.Clone(d["status"])}, nil
-			})
-		}, withLax(opts)...)
-}
-
-// withLax puts tool.WithLax first: every tau2 tool validates its arguments
-// in pydantic's lax mode.
-func withLax(opts []tool.Option) []tool.Option {
-	return append([]tool.Option{tool.WithLax()}, opts...)
+	return tau2tools.NewReadTool(NameGetFlightStatus, descGetFlightStatus,
+		func(db map[string]any, p GetFlightStatusParams) (any, error) {
+			day, err := findFlightDate(db, p.FlightNumber, p.Date)
+			if err != nil {
+				return nil, err
+			}
+			if day == nil {
+				return tau2tools.NotFound("Flight " + p.FlightNumber + " not found on date " + p.Date), nil
+			}
+			d, err := tau2tools.AsDict(day)
+			if err != nil {
+				return nil, err
+			}
+			return FlightStatusResult{Status: tau2tools.Success, FlightStatus: state.Clone(d["status"])}, nil
+		}, opts...)
 }

@@ -25,26 +25,26 @@ func TestGetUserDetails(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			out := f.call(t, airline.KeyGetUserDetails, map[string]any{"user_id": tt.id})
+			out := f.Call(t, airline.KeyGetUserDetails, map[string]any{"user_id": tt.id})
 			if tt.want != nil {
 				assert.Equal(t, tt.want, out)
 				return
 			}
-			assert.Equal(t, f.at(t, "users", "mia_li_3668"), out)
+			assert.Equal(t, f.At(t, "users", "mia_li_3668"), out)
 		})
 	}
 	// The result is a copy: changing it leaves the DB alone.
-	out := f.call(t, airline.KeyGetUserDetails, map[string]any{"user_id": "mia_li_3668"}).(map[string]any)
+	out := f.Call(t, airline.KeyGetUserDetails, map[string]any{"user_id": "mia_li_3668"}).(map[string]any)
 	out["email"] = "changed"
-	assert.Equal(t, "mia.li3818@example.com", f.at(t, "users", "mia_li_3668", "email"))
+	assert.Equal(t, "mia.li3818@example.com", f.At(t, "users", "mia_li_3668", "email"))
 	// Gift card balances come back as the floats they are.
 	assert.Contains(t, canon(t, out), `"amount":163.0`)
 }
 
 func TestGetReservationDetails(t *testing.T) {
 	f := newFixture(t, newDB(t))
-	assert.Equal(t, f.at(t, "reservations", "NO6JO3"), f.call(t, airline.KeyGetReservationDetails, map[string]any{"reservation_id": "no6jo3"}))
-	assert.Equal(t, notFound("Reservation zzz999 not found"), f.call(t, airline.KeyGetReservationDetails, map[string]any{"reservation_id": "zzz999"}))
+	assert.Equal(t, f.At(t, "reservations", "NO6JO3"), f.Call(t, airline.KeyGetReservationDetails, map[string]any{"reservation_id": "no6jo3"}))
+	assert.Equal(t, notFound("Reservation zzz999 not found"), f.Call(t, airline.KeyGetReservationDetails, map[string]any{"reservation_id": "zzz999"}))
 }
 
 func TestDBNotLoaded(t *testing.T) {
@@ -66,20 +66,20 @@ func TestDBNotLoaded(t *testing.T) {
 	for _, db := range []map[string]any{nil, {}} {
 		f := newFixture(t, db)
 		for key, a := range args {
-			assert.Equal(t, tau2tools.DBNotInitialized(), f.call(t, key, a), "%s with DB %v", key, db)
+			assert.Equal(t, tau2tools.DBNotInitialized(), f.Call(t, key, a), "%s with DB %v", key, db)
 		}
 		// The tools that never read the DB work without one.
-		assert.IsType(t, airline.AirportsResult{}, f.call(t, airline.KeyListAllAirports, nil))
-		assert.Equal(t, tau2tools.CalculateResult{Status: "success", Result: "4.0"}, f.call(t, airline.KeyCalculate, map[string]any{"expression": "2+2"}))
+		assert.IsType(t, airline.AirportsResult{}, f.Call(t, airline.KeyListAllAirports, nil))
+		assert.Equal(t, tau2tools.CalculateResult{Status: "success", Result: "4.0"}, f.Call(t, airline.KeyCalculate, map[string]any{"expression": "2+2"}))
 		assert.Equal(t, tool.StatusResult{Status: "success", Message: "Transfer successful"},
-			f.call(t, airline.KeyTransferToHumanAgents, map[string]any{"summary": "s"}))
-		assert.Len(t, f.st.Actions(), 1)
+			f.Call(t, airline.KeyTransferToHumanAgents, map[string]any{"summary": "s"}))
+		assert.Len(t, f.State.Actions(), 1)
 	}
 }
 
 func TestListAllAirports(t *testing.T) {
 	f := newFixture(t, newDB(t))
-	out := f.call(t, airline.KeyListAllAirports, map[string]any{})
+	out := f.Call(t, airline.KeyListAllAirports, map[string]any{})
 	res, ok := out.(airline.AirportsResult)
 	require.True(t, ok)
 	assert.Equal(t, "success", res.Status)
@@ -88,10 +88,10 @@ func TestListAllAirports(t *testing.T) {
 	assert.Equal(t, airline.Airport{IATA: "LGA", City: "LaGuardia"}, res.Airports[19])
 	assert.JSONEq(t, `{"iata":"SFO","city":"San Francisco"}`, canon(t, res.Airports[0]))
 	res.Airports[0].City = "changed"
-	again := f.call(t, airline.KeyListAllAirports, nil).(airline.AirportsResult)
+	again := f.Call(t, airline.KeyListAllAirports, nil).(airline.AirportsResult)
 	assert.Equal(t, "San Francisco", again.Airports[0].City, "each call gets its own list")
 	// Arguments are refused: the parameters model forbids extras.
-	bad, ok := f.call(t, airline.KeyListAllAirports, map[string]any{"city": "x"}).(tool.ValidationResult)
+	bad, ok := f.Call(t, airline.KeyListAllAirports, map[string]any{"city": "x"}).(tool.ValidationResult)
 	require.True(t, ok)
 	assert.Equal(t, []tool.Issue{{Field: "city", Error: "Extra inputs are not permitted", Type: "extra_forbidden"}}, bad.Details)
 }
@@ -109,16 +109,16 @@ func TestGetFlightStatus(t *testing.T) {
 		{"hat999", "2024-05-15", notFound("Flight hat999 not found on date 2024-05-15")},
 	}
 	for _, tt := range tests {
-		assert.Equal(t, tt.want, f.call(t, airline.KeyGetFlightStatus, map[string]any{"flight_number": tt.number, "date": tt.date}), tt.number+" "+tt.date)
+		assert.Equal(t, tt.want, f.Call(t, airline.KeyGetFlightStatus, map[string]any{"flight_number": tt.number, "date": tt.date}), tt.number+" "+tt.date)
 	}
 	requireJSON(t, `{"status": "success", "flight_status": "available"}`,
-		f.call(t, airline.KeyGetFlightStatus, map[string]any{"flight_number": "HAT001", "date": "2024-05-15"}))
+		f.Call(t, airline.KeyGetFlightStatus, map[string]any{"flight_number": "HAT001", "date": "2024-05-15"}))
 }
 
 func TestSearchDirectFlight(t *testing.T) {
 	f := newFixture(t, newDB(t))
 	search := func(origin, dest, date string) any {
-		return f.call(t, airline.KeySearchDirectFlight, map[string]any{"origin": origin, "destination": dest, "date": date})
+		return f.Call(t, airline.KeySearchDirectFlight, map[string]any{"origin": origin, "destination": dest, "date": date})
 	}
 	requireJSON(t, `{"status": "success", "flights": [{"flight_number": "HAT001", "origin": "JFK", "destination": "LAX",
 		"status": "available", "scheduled_departure_time_est": "06:00:00", "scheduled_arrival_time_est": "09:00:00",
@@ -137,7 +137,7 @@ func TestSearchDirectFlight(t *testing.T) {
 func TestSearchOnestopFlight(t *testing.T) {
 	f := newFixture(t, newDB(t))
 	search := func(date string) any {
-		return f.call(t, airline.KeySearchOnestopFlight, map[string]any{"origin": "JFK", "destination": "LAX", "date": date})
+		return f.Call(t, airline.KeySearchOnestopFlight, map[string]any{"origin": "JFK", "destination": "LAX", "date": date})
 	}
 	res := search("2024-05-15").(airline.OnestopFlightsResult)
 	var pairs [][2]string
@@ -167,7 +167,7 @@ func TestSearchOnestopFlight(t *testing.T) {
 	dates := db["flights"].(map[string]any)["HAT002"].(map[string]any)["dates"].(map[string]any)
 	dates["2024-05-1x"] = dates["2024-05-15"]
 	g := newFixture(t, db)
-	err := g.callErr(t, airline.KeySearchOnestopFlight, map[string]any{"origin": "JFK", "destination": "LAX", "date": "2024-05-1x"})
+	err := g.CallErr(t, airline.KeySearchOnestopFlight, map[string]any{"origin": "JFK", "destination": "LAX", "date": "2024-05-1x"})
 	assert.EqualError(t, err, "invalid literal for int() with base 10: '1x'")
 	assert.ErrorIs(t, err, tau2tools.ErrPython)
 }

@@ -1,15 +1,13 @@
 package airline_test
 
 import (
-	"context"
 	"encoding/json"
-	"errors"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/voiceeval/schematools/examples/tau2/airline"
-	"github.com/voiceeval/schematools/registry"
+	"github.com/voiceeval/schematools/examples/tau2/tau2test"
 	"github.com/voiceeval/schematools/replay"
 	"github.com/voiceeval/schematools/state"
 	"github.com/voiceeval/schematools/tool"
@@ -34,41 +32,17 @@ var names = map[string]string{
 
 func TestToolsAndRegister(t *testing.T) {
 	st := state.New()
-	m, err := airline.Tools(replay.Env{Domain: airline.Domain, Agent: st})
-	require.NoError(t, err)
-	require.Len(t, m, 14)
-	for key, name := range names {
-		require.Contains(t, m, key)
-		assert.Equal(t, name, m[key].Name(), key)
-	}
+	set := tau2test.RequireToolSet(t, airline.Domain, airline.Tools, airline.Register, names, st)
 	assert.Equal(t, []string{"book_reservation", "cancel_reservation", "send_certificate", "update_reservation_baggages",
 		"update_reservation_flights", "update_reservation_passengers", "transfer_to_human_agents"}, airline.ActionTypes)
 
-	reg := registry.NewTools()
-	require.NoError(t, airline.Register(reg))
-	assert.Len(t, reg.Names(airline.Domain), 14)
-	spec := map[string]map[string]any{}
-	for _, name := range names {
-		spec[name] = map[string]any{}
-	}
-	set, err := reg.NewSet(airline.Domain, spec, registry.Deps{State: st})
-	require.NoError(t, err)
-	assert.Equal(t, 14, set.Len())
-	// Keyword arguments are refused; so is registering twice.
-	_, err = reg.NewSet(airline.Domain, map[string]map[string]any{"CalculateTool": {"x": 1}}, registry.Deps{State: st})
-	assert.Error(t, err)
-	assert.True(t, errors.Is(airline.Register(reg), registry.ErrDuplicate))
-
 	// The set's tools work on the scenario's state, on the live path.
 	st.SetDB(newDB(t))
-	var got any
-	require.NoError(t, set.CallJSON(context.Background(), "GetFlightStatusTool", []byte(`{"flight_number": "hat001", "date": "2024-05-15"}`),
-		func(v any) error { got = v; return nil }))
-	assert.Equal(t, airline.FlightStatusResult{Status: "success", FlightStatus: "available"}, got)
+	assert.Equal(t, airline.FlightStatusResult{Status: "success", FlightStatus: "available"},
+		tau2test.CallSet(t, set, "GetFlightStatusTool", `{"flight_number": "hat001", "date": "2024-05-15"}`))
 	// A search that finds nothing is still a non-empty result: not wrapped.
-	require.NoError(t, set.CallJSON(context.Background(), "SearchDirectFlightTool", []byte(`{"origin": "X", "destination": "Y", "date": "2024-05-15"}`),
-		func(v any) error { got = v; return nil }))
-	assert.Equal(t, airline.DirectFlightsResult{Status: "success", Flights: []airline.DirectFlight{}}, got)
+	assert.Equal(t, airline.DirectFlightsResult{Status: "success", Flights: []airline.DirectFlight{}},
+		tau2test.CallSet(t, set, "SearchDirectFlightTool", `{"origin": "X", "destination": "Y", "date": "2024-05-15"}`))
 }
 
 // TestSchemas pins what the model sees of each tool: properties in the
@@ -93,16 +67,7 @@ func TestSchemas(t *testing.T) {
 		"calculate":                     {"expression"},
 		"transfer_to_human_agents":      {"summary"},
 	}
-	for key, want := range order {
-		s := tool.Schema(m[key])
-		assert.Equal(t, want, s.Parameters.Order, key)
-		assert.Equal(t, want, s.Parameters.Required, key)
-		assert.NotEmpty(t, s.Description, key)
-		for _, p := range want {
-			prop := s.Parameters.Properties[p].(map[string]any)
-			assert.NotEmpty(t, prop["description"], "%s.%s", key, p)
-		}
-	}
+	tau2test.RequireSchemas(t, m, order)
 	book := tool.Schema(m["book_reservation"])
 	b, err := json.Marshal(book.Parameters.Properties)
 	require.NoError(t, err)

@@ -1,9 +1,6 @@
 package airline
 
 import (
-	"context"
-	"strings"
-
 	"github.com/voiceeval/schematools/dbhash"
 	"github.com/voiceeval/schematools/examples/tau2/tau2tools"
 	"github.com/voiceeval/schematools/state"
@@ -48,16 +45,14 @@ type OnestopFlightsResult struct {
 // status on the date is "available", in flight-number order. Airport codes
 // are matched exactly (not case-folded), as in the Python original.
 func NewSearchDirectFlight(opts ...tool.Option) (*tool.Typed[SearchParams, any], error) {
-	return tool.New(NameSearchDirectFlight, descSearchDirectFlight,
-		func(_ context.Context, st *state.Shared, p SearchParams) (any, error) {
-			return tau2tools.ReadDB(st, func(db map[string]any) (any, error) {
-				found, err := searchDirect(db, p.Date, p.Origin, p.Destination, nil)
-				if err != nil {
-					return nil, err
-				}
-				return DirectFlightsResult{Status: tau2tools.Success, Flights: found}, nil
-			})
-		}, withLax(opts)...)
+	return tau2tools.NewReadTool(NameSearchDirectFlight, descSearchDirectFlight,
+		func(db map[string]any, p SearchParams) (any, error) {
+			found, err := searchDirect(db, p.Date, p.Origin, p.Destination, nil)
+			if err != nil {
+				return nil, err
+			}
+			return DirectFlightsResult{Status: tau2tools.Success, Flights: found}, nil
+		}, opts...)
 }
 
 // NewSearchOnestopFlight builds search_onestop_flight
@@ -70,36 +65,35 @@ func NewSearchDirectFlight(opts ...tool.Option) (*tool.Typed[SearchParams, any],
 // the day after "2024-05-05" is "2024-05-6", which matches no flight. This
 // is tau2's rule, kept as it is.
 func NewSearchOnestopFlight(opts ...tool.Option) (*tool.Typed[SearchParams, any], error) {
-	return tool.New(NameSearchOnestopFlight, descSearchOnestopFlight,
-		func(_ context.Context, st *state.Shared, p SearchParams) (any, error) {
-			return tau2tools.ReadDB(st, func(db map[string]any) (any, error) {
-				firsts, err := searchDirect(db, p.Date, p.Origin, nil, nil)
+	return tau2tools.NewReadTool(NameSearchOnestopFlight, descSearchOnestopFlight,
+		func(db map[string]any, p SearchParams) (any, error) {
+			firsts, err := searchDirect(db, p.Date, p.Origin, nil, nil)
+			if err != nil {
+				return nil, err
+			}
+			pairs := [][2]Leg{}
+			for _, first := range firsts {
+				// Python's "+1" in (arrival or ""): the first leg lands the next day.
+				nextDay, err := tau2tools.PyIn("+1", first.ScheduledArrivalTime)
 				if err != nil {
 					return nil, err
 				}
-				pairs := [][2]Leg{}
-				for _, first := range firsts {
-					nextDay, err := arrivesNextDay(first.ScheduledArrivalTime)
-					if err != nil {
+				date2 := p.Date
+				if nextDay {
+					if date2, err = dayAfter(p.Date); err != nil {
 						return nil, err
-					}
-					date2 := p.Date
-					if nextDay {
-						if date2, err = dayAfter(p.Date); err != nil {
-							return nil, err
-						}
-					}
-					seconds, err := searchDirect(db, date2, first.Destination, p.Destination, first.ScheduledArrivalTime)
-					if err != nil {
-						return nil, err
-					}
-					for _, second := range seconds {
-						pairs = append(pairs, [2]Leg{{first, p.Date}, {second, date2}})
 					}
 				}
-				return OnestopFlightsResult{Status: tau2tools.Success, OnestopFlights: pairs}, nil
-			})
-		}, withLax(opts)...)
+				seconds, err := searchDirect(db, date2, first.Destination, p.Destination, first.ScheduledArrivalTime)
+				if err != nil {
+					return nil, err
+				}
+				for _, second := range seconds {
+					pairs = append(pairs, [2]Leg{{first, p.Date}, {second, date2}})
+				}
+			}
+			return OnestopFlightsResult{Status: tau2tools.Success, OnestopFlights: pairs}, nil
+		}, opts...)
 }
 
 // searchDirect finds the flights available on date. origin and destination
@@ -111,7 +105,7 @@ func searchDirect(db map[string]any, date string, origin, destination, leaveAfte
 		return nil, err
 	}
 	found := []DirectFlight{}
-	for _, key := range sortedKeys(flights) {
+	for _, key := range tau2tools.SortedKeys(flights) {
 		flight, err := tau2tools.AsDict(flights[key])
 		if err != nil {
 			return nil, err
@@ -134,7 +128,7 @@ func searchDirect(db map[string]any, date string, origin, destination, leaveAfte
 		if err != nil {
 			return nil, err
 		}
-		if !isString(day["status"], "available") {
+		if !tau2tools.IsStr(day["status"], "available") {
 			continue
 		}
 		if leaveAfter != nil {
@@ -174,29 +168,6 @@ func leavesBefore(flight map[string]any, leaveAfter any) (bool, error) {
 			tau2tools.PyTypeName(dep), tau2tools.PyTypeName(leaveAfter))
 	}
 	return d < l, nil
-}
-
-// arrivesNextDay is Python's "+1" in (arrival or ""): a substring test on
-// a string, a membership test on a list or an object.
-func arrivesNextDay(arrival any) (bool, error) {
-	if !tau2tools.Truthy(arrival) {
-		return false, nil
-	}
-	switch a := arrival.(type) {
-	case string:
-		return strings.Contains(a, "+1"), nil
-	case []any:
-		for _, x := range a {
-			if isString(x, "+1") {
-				return true, nil
-			}
-		}
-		return false, nil
-	case map[string]any:
-		_, ok := a["+1"]
-		return ok, nil
-	}
-	return false, tau2tools.Raise("TypeError", "argument of type '%s' is not iterable", tau2tools.PyTypeName(arrival))
 }
 
 // dayAfter is tau2's next-day rule: "2024-05-" and int(date[-2:]) + 1,

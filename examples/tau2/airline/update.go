@@ -1,7 +1,6 @@
 package airline
 
 import (
-	"context"
 	"fmt"
 
 	"github.com/voiceeval/schematools/examples/tau2/tau2tools"
@@ -27,42 +26,40 @@ const (
 // {"reservation_id": <id as given>, "status": "cancelled"}. An unknown id
 // is not_found "Reservation <id> not found".
 func NewCancelReservation(opts ...tool.Option) (*tool.Typed[ReservationIDParams, any], error) {
-	return tool.New(NameCancelReservation, descCancelReservation,
-		func(ctx context.Context, st *state.Shared, p ReservationIDParams) (any, error) {
-			return tau2tools.WriteDB(ctx, st, recorder, []string{tableReservations}, func(db map[string]any) (any, state.Action, error) {
-				res, failure, err := reservationOf(db, p.ReservationID)
-				if failure != nil || err != nil {
-					return failure, nil, err
-				}
-				history, err := tau2tools.GetListOr(res, "payment_history")
+	return tau2tools.NewWriteTool(NameCancelReservation, descCancelReservation, recorder, []string{tableReservations},
+		func(db map[string]any, p ReservationIDParams) (any, state.Action, error) {
+			res, failure, err := reservationOf(db, p.ReservationID)
+			if failure != nil || err != nil {
+				return failure, nil, err
+			}
+			history, err := tau2tools.GetListOr(res, "payment_history")
+			if err != nil {
+				return nil, nil, err
+			}
+			refunds := make([]any, 0, len(history))
+			for _, entry := range history {
+				pay, err := tau2tools.AsDict(entry)
 				if err != nil {
 					return nil, nil, err
 				}
-				refunds := make([]any, 0, len(history))
-				for _, entry := range history {
-					pay, err := tau2tools.AsDict(entry)
-					if err != nil {
-						return nil, nil, err
-					}
-					amount, err := numAt(pay, "amount")
-					if err != nil {
-						return nil, nil, err
-					}
-					if amount, err = amount.Neg(); err != nil {
-						return nil, nil, err
-					}
-					refunds = append(refunds, map[string]any{"payment_id": state.Clone(pay["payment_id"]), "amount": amount.Value()})
-				}
-				existing, err := tau2tools.SetDefaultList(res, "payment_history")
+				amount, err := tau2tools.NumAt(pay, "amount")
 				if err != nil {
 					return nil, nil, err
 				}
-				res["payment_history"] = append(existing, refunds...)
-				res["status"] = "cancelled"
-				return state.Clone(res), state.NewAction(KeyCancelReservation, tau2tools.ModelDump(p),
-					map[string]any{"reservation_id": p.ReservationID, "status": "cancelled"}), nil
-			})
-		}, withLax(opts)...)
+				if amount, err = amount.Neg(); err != nil {
+					return nil, nil, err
+				}
+				refunds = append(refunds, map[string]any{"payment_id": state.Clone(pay["payment_id"]), "amount": amount.Value()})
+			}
+			existing, err := tau2tools.SetDefaultList(res, "payment_history")
+			if err != nil {
+				return nil, nil, err
+			}
+			res["payment_history"] = append(existing, refunds...)
+			res["status"] = "cancelled"
+			return state.Clone(res), state.NewAction(KeyCancelReservation, tau2tools.ModelDump(p),
+				map[string]any{"reservation_id": p.ReservationID, "status": "cancelled"}), nil
+		}, opts...)
 }
 
 // CertificateResult is send_certificate's result.
@@ -76,41 +73,39 @@ type CertificateResult = tool.StatusResult
 // "message": "Certificate <id> added to user <user id as given> with
 // amount <amount>."}. The recorded result is {"payment_id", "amount"}.
 func NewSendCertificate(opts ...tool.Option) (*tool.Typed[SendCertificateParams, any], error) {
-	return tool.New(NameSendCertificate, descSendCertificate,
-		func(ctx context.Context, st *state.Shared, p SendCertificateParams) (any, error) {
-			return tau2tools.WriteDB(ctx, st, recorder, []string{tableUsers}, func(db map[string]any) (any, state.Action, error) {
-				userV, err := findUser(db, p.UserID)
-				if err != nil {
-					return nil, nil, err
+	return tau2tools.NewWriteTool(NameSendCertificate, descSendCertificate, recorder, []string{tau2tools.TableUsers},
+		func(db map[string]any, p SendCertificateParams) (any, state.Action, error) {
+			userV, err := tau2tools.FindUser(db, p.UserID)
+			if err != nil {
+				return nil, nil, err
+			}
+			if userV == nil {
+				return tau2tools.NotFound("User " + p.UserID + " not found"), nil, nil
+			}
+			user, err := tau2tools.AsDict(userV)
+			if err != nil {
+				return nil, nil, err
+			}
+			methods := map[string]any{}
+			if v, ok := user["payment_methods"]; ok {
+				if methods, ok = v.(map[string]any); !ok {
+					return nil, nil, tau2tools.Raise("TypeError", "argument of type '%s' is not iterable", tau2tools.PyTypeName(v))
 				}
-				if userV == nil {
-					return tau2tools.NotFound("User " + p.UserID + " not found"), nil, nil
+			}
+			user["payment_methods"] = methods // setdefault: created even when no id is free
+			for _, id := range newCertificateIDs {
+				if _, taken := methods[id]; taken {
+					continue
 				}
-				user, err := tau2tools.AsDict(userV)
-				if err != nil {
-					return nil, nil, err
-				}
-				methods := map[string]any{}
-				if v, ok := user["payment_methods"]; ok {
-					if methods, ok = v.(map[string]any); !ok {
-						return nil, nil, tau2tools.Raise("TypeError", "argument of type '%s' is not iterable", tau2tools.PyTypeName(v))
-					}
-				}
-				user["payment_methods"] = methods // setdefault: created even when no id is free
-				for _, id := range newCertificateIDs {
-					if _, taken := methods[id]; taken {
-						continue
-					}
-					methods[id] = map[string]any{"source": "certificate", "id": id, "amount": tau2tools.Float(float64(p.Amount)).Value()}
-					return CertificateResult{
-							Status:  tau2tools.Success,
-							Message: fmt.Sprintf("Certificate %s added to user %s with amount %d.", id, p.UserID, p.Amount),
-						}, state.NewAction(KeySendCertificate, tau2tools.ModelDump(p),
-							map[string]any{"payment_id": id, "amount": p.Amount}), nil
-				}
-				return tau2tools.ValueError("Too many certificates"), nil, nil
-			})
-		}, withLax(opts)...)
+				methods[id] = map[string]any{"source": "certificate", "id": id, "amount": tau2tools.Float(float64(p.Amount)).Value()}
+				return CertificateResult{
+						Status:  tau2tools.Success,
+						Message: fmt.Sprintf("Certificate %s added to user %s with amount %d.", id, p.UserID, p.Amount),
+					}, state.NewAction(KeySendCertificate, tau2tools.ModelDump(p),
+						map[string]any{"payment_id": id, "amount": p.Amount}), nil
+			}
+			return tau2tools.ValueError("Too many certificates"), nil, nil
+		}, opts...)
 }
 
 // NewUpdateReservationBaggages builds update_reservation_baggages
@@ -120,36 +115,34 @@ func NewSendCertificate(opts ...tool.Option) (*tool.Typed[SendCertificateParams,
 // counts. The result is a copy of the reservation; the recorded result is
 // {"reservation_id", "charged"}.
 func NewUpdateReservationBaggages(opts ...tool.Option) (*tool.Typed[UpdateReservationBaggagesParams, any], error) {
-	return tool.New(NameUpdateReservationBaggages, descUpdateReservationBaggages,
-		func(ctx context.Context, st *state.Shared, p UpdateReservationBaggagesParams) (any, error) {
-			return tau2tools.WriteDB(ctx, st, recorder, []string{tableReservations, tableUsers}, func(db map[string]any) (any, state.Action, error) {
-				res, user, failure, err := reservationAndUser(db, p.ReservationID)
-				if failure != nil || err != nil {
-					return failure, nil, err
-				}
-				old, err := numAt(res, "nonfree_baggages")
-				if err != nil {
-					return nil, nil, err
-				}
-				added, err := tau2tools.Int(int64(p.NonfreeBaggages)).Sub(old)
-				if err != nil {
-					return nil, nil, err
-				}
-				charge, err := tau2tools.Int(pricePerNonfreeBag).Mul(tau2tools.Max(tau2tools.Int(0), added))
-				if err != nil {
-					return nil, nil, err
-				}
-				pay, failure, err := paymentForUpdate(user, res, p.PaymentID, charge)
-				if failure != nil || err != nil {
-					return failure, nil, err
-				}
-				pay.apply()
-				res["total_baggages"] = tau2tools.Int(int64(p.TotalBaggages)).Value()
-				res["nonfree_baggages"] = tau2tools.Int(int64(p.NonfreeBaggages)).Value()
-				return state.Clone(res), state.NewAction(KeyUpdateReservationBaggages, tau2tools.ModelDump(p),
-					map[string]any{"reservation_id": p.ReservationID, "charged": charge.Value()}), nil
-			})
-		}, withLax(opts)...)
+	return tau2tools.NewWriteTool(NameUpdateReservationBaggages, descUpdateReservationBaggages, recorder, []string{tableReservations, tau2tools.TableUsers},
+		func(db map[string]any, p UpdateReservationBaggagesParams) (any, state.Action, error) {
+			res, user, failure, err := reservationAndUser(db, p.ReservationID)
+			if failure != nil || err != nil {
+				return failure, nil, err
+			}
+			old, err := tau2tools.NumAt(res, "nonfree_baggages")
+			if err != nil {
+				return nil, nil, err
+			}
+			added, err := tau2tools.Int(int64(p.NonfreeBaggages)).Sub(old)
+			if err != nil {
+				return nil, nil, err
+			}
+			charge, err := tau2tools.Int(pricePerNonfreeBag).Mul(tau2tools.Max(tau2tools.Int(0), added))
+			if err != nil {
+				return nil, nil, err
+			}
+			pay, failure, err := paymentForUpdate(user, res, p.PaymentID, charge)
+			if failure != nil || err != nil {
+				return failure, nil, err
+			}
+			pay.apply()
+			res["total_baggages"] = tau2tools.Int(int64(p.TotalBaggages)).Value()
+			res["nonfree_baggages"] = tau2tools.Int(int64(p.NonfreeBaggages)).Value()
+			return state.Clone(res), state.NewAction(KeyUpdateReservationBaggages, tau2tools.ModelDump(p),
+				map[string]any{"reservation_id": p.ReservationID, "charged": charge.Value()}), nil
+		}, opts...)
 }
 
 // NewUpdateReservationFlights builds update_reservation_flights
@@ -172,12 +165,10 @@ func NewUpdateReservationBaggages(opts ...tool.Option) (*tool.Typed[UpdateReserv
 // is a copy of the reservation; the recorded result is {"reservation_id",
 // "charged"}.
 func NewUpdateReservationFlights(opts ...tool.Option) (*tool.Typed[UpdateReservationFlightsParams, any], error) {
-	return tool.New(NameUpdateReservationFlights, descUpdateReservationFlights,
-		func(ctx context.Context, st *state.Shared, p UpdateReservationFlightsParams) (any, error) {
-			return tau2tools.WriteDB(ctx, st, recorder, []string{tableReservations, tableUsers}, func(db map[string]any) (any, state.Action, error) {
-				return updateFlights(db, p)
-			})
-		}, withLax(opts)...)
+	return tau2tools.NewWriteTool(NameUpdateReservationFlights, descUpdateReservationFlights, recorder, []string{tableReservations, tau2tools.TableUsers},
+		func(db map[string]any, p UpdateReservationFlightsParams) (any, state.Action, error) {
+			return updateFlights(db, p)
+		}, opts...)
 }
 
 func updateFlights(db map[string]any, p UpdateReservationFlightsParams) (any, state.Action, error) {
@@ -194,7 +185,7 @@ func updateFlights(db map[string]any, p UpdateReservationFlightsParams) (any, st
 	}
 	passengers := tau2tools.Int(int64(count))
 	existing, existingErr := tau2tools.GetListOr(res, "flights")
-	sameCabin := isString(res["cabin"], p.Cabin)
+	sameCabin := tau2tools.IsStr(res["cabin"], p.Cabin)
 
 	total := tau2tools.Int(0)
 	legs := make([]any, 0, len(p.Flights))
@@ -204,7 +195,7 @@ func updateFlights(db map[string]any, p UpdateReservationFlightsParams) (any, st
 			return nil, nil, err
 		}
 		if match != nil {
-			price, err := numAt(match, "price")
+			price, err := tau2tools.NumAt(match, "price")
 			if err != nil {
 				return nil, nil, err
 			}
@@ -233,14 +224,14 @@ func updateFlights(db map[string]any, p UpdateReservationFlightsParams) (any, st
 		if err != nil {
 			return nil, nil, err
 		}
-		if !isString(day["status"], "available") {
+		if !tau2tools.IsStr(day["status"], "available") {
 			return notAvailable, nil, nil
 		}
 		seats, err := tau2tools.GetDictOr(day, "available_seats")
 		if err != nil {
 			return nil, nil, err
 		}
-		available, err := numAt(seats, p.Cabin)
+		available, err := tau2tools.NumAt(seats, p.Cabin)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -260,7 +251,7 @@ func updateFlights(db map[string]any, p UpdateReservationFlightsParams) (any, st
 		if err != nil {
 			return nil, nil, err
 		}
-		price, err := numAt(prices, p.Cabin)
+		price, err := tau2tools.NumAt(prices, p.Cabin)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -278,7 +269,7 @@ func updateFlights(db map[string]any, p UpdateReservationFlightsParams) (any, st
 		if err != nil {
 			return nil, nil, err
 		}
-		price, err := numAt(l, "price")
+		price, err := tau2tools.NumAt(l, "price")
 		if err != nil {
 			return nil, nil, err
 		}
@@ -315,7 +306,7 @@ func keptLeg(existing []any, existingErr error, f FlightInfo, sameCabin bool) (m
 		if err != nil {
 			return nil, err
 		}
-		if isString(l["flight_number"], f.FlightNumber) && isString(l["date"], f.Date) && sameCabin {
+		if tau2tools.IsStr(l["flight_number"], f.FlightNumber) && tau2tools.IsStr(l["date"], f.Date) && sameCabin {
 			return l, nil
 		}
 	}
@@ -328,31 +319,29 @@ func keptLeg(existing []any, existingErr error, f FlightInfo, sameCabin bool) (m
 // does not match" otherwise). The result is a copy of the reservation; the
 // recorded result is {"reservation_id"}.
 func NewUpdateReservationPassengers(opts ...tool.Option) (*tool.Typed[UpdateReservationPassengersParams, any], error) {
-	return tool.New(NameUpdateReservationPassengers, descUpdateReservationPassengers,
-		func(ctx context.Context, st *state.Shared, p UpdateReservationPassengersParams) (any, error) {
-			return tau2tools.WriteDB(ctx, st, recorder, []string{tableReservations}, func(db map[string]any) (any, state.Action, error) {
-				res, failure, err := reservationOf(db, p.ReservationID)
-				if failure != nil || err != nil {
-					return failure, nil, err
+	return tau2tools.NewWriteTool(NameUpdateReservationPassengers, descUpdateReservationPassengers, recorder, []string{tableReservations},
+		func(db map[string]any, p UpdateReservationPassengersParams) (any, state.Action, error) {
+			res, failure, err := reservationOf(db, p.ReservationID)
+			if failure != nil || err != nil {
+				return failure, nil, err
+			}
+			count := 0
+			if v := res["passengers"]; tau2tools.Truthy(v) {
+				if count, err = tau2tools.PyLen(v); err != nil {
+					return nil, nil, err
 				}
-				count := 0
-				if v := res["passengers"]; tau2tools.Truthy(v) {
-					if count, err = tau2tools.PyLen(v); err != nil {
-						return nil, nil, err
-					}
-				}
-				if len(p.Passengers) != count {
-					return tau2tools.ValueError("Number of passengers does not match"), nil, nil
-				}
-				list := make([]any, len(p.Passengers))
-				for i, pa := range p.Passengers {
-					list[i] = tau2tools.ModelDump(pa)
-				}
-				res["passengers"] = list
-				return state.Clone(res), state.NewAction(KeyUpdateReservationPassengers, tau2tools.ModelDump(p),
-					map[string]any{"reservation_id": p.ReservationID}), nil
-			})
-		}, withLax(opts)...)
+			}
+			if len(p.Passengers) != count {
+				return tau2tools.ValueError("Number of passengers does not match"), nil, nil
+			}
+			list := make([]any, len(p.Passengers))
+			for i, pa := range p.Passengers {
+				list[i] = tau2tools.ModelDump(pa)
+			}
+			res["passengers"] = list
+			return state.Clone(res), state.NewAction(KeyUpdateReservationPassengers, tau2tools.ModelDump(p),
+				map[string]any{"reservation_id": p.ReservationID}), nil
+		}, opts...)
 }
 
 // reservationOf looks the reservation up. An unknown id gives the
@@ -375,7 +364,7 @@ func reservationAndUser(db map[string]any, id string) (res map[string]any, user 
 	if res, failure, err = reservationOf(db, id); failure != nil || err != nil {
 		return nil, nil, failure, err
 	}
-	if user, err = findUser(db, res["user_id"]); err != nil {
+	if user, err = tau2tools.FindUser(db, res["user_id"]); err != nil {
 		return nil, nil, nil, err
 	}
 	if user == nil {
@@ -398,11 +387,7 @@ func paymentForUpdate(userV any, res map[string]any, id string, total tau2tools.
 	fail := func(msg string) (payment, any, error) {
 		return payment{}, tau2tools.ValueError(msg), nil
 	}
-	user, err := tau2tools.AsDict(userV)
-	if err != nil {
-		return payment{}, nil, err
-	}
-	methods, err := tau2tools.GetDictOr(user, "payment_methods")
+	methods, err := tau2tools.PaymentMethods(userV)
 	if err != nil {
 		return payment{}, nil, err
 	}
@@ -416,10 +401,10 @@ func paymentForUpdate(userV any, res map[string]any, id string, total tau2tools.
 	}
 	var debit func()
 	switch src := method["source"]; {
-	case isString(src, "certificate"):
+	case tau2tools.IsStr(src, "certificate"):
 		return fail("Certificate cannot be used to update reservation")
-	case isString(src, "gift_card"):
-		balance, err := numAt(method, "amount")
+	case tau2tools.IsStr(src, "gift_card"):
+		balance, err := tau2tools.NumAt(method, "amount")
 		if err != nil {
 			return payment{}, nil, err
 		}

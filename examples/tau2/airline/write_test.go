@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/voiceeval/schematools/examples/tau2/airline"
+	"github.com/voiceeval/schematools/examples/tau2/tau2test"
 	"github.com/voiceeval/schematools/examples/tau2/tau2tools"
 	"github.com/voiceeval/schematools/tool"
 )
@@ -31,7 +32,7 @@ func bookArgs() map[string]any {
 
 func TestBookReservation(t *testing.T) {
 	f := newFixture(t, newDB(t))
-	out := f.call(t, airline.KeyBookReservation, bookArgs())
+	out := f.Call(t, airline.KeyBookReservation, bookArgs())
 	want := `{"reservation_id": "HATHAT", "user_id": "Mia_Li_3668", "origin": "JFK", "destination": "LAX",
 		"flight_type": "one_way", "cabin": "economy",
 		"flights": [{"flight_number": "hat001", "origin": "JFK", "destination": "LAX", "date": "2024-05-15", "price": 100}],
@@ -40,15 +41,15 @@ func TestBookReservation(t *testing.T) {
 			{"payment_id": "credit_card_4421486", "amount": 60}],
 		"created_at": "2024-05-15T15:00:00", "total_baggages": 3, "nonfree_baggages": 1, "insurance": "yes", "status": null}`
 	requireJSON(t, want, out)
-	requireJSON(t, want, f.at(t, "reservations", "HATHAT"))
+	requireJSON(t, want, f.At(t, "reservations", "HATHAT"))
 	// The gift card keeps a float balance; the certificate is gone even
 	// though 150 of it is unused; the credit card is untouched.
-	requireJSON(t, "13.0", f.at(t, "users", "mia_li_3668", "payment_methods", "gift_card_7175741", "amount"))
-	assert.NotContains(t, f.at(t, "users", "mia_li_3668", "payment_methods"), "certificate_7504069")
-	assert.Contains(t, f.at(t, "users", "mia_li_3668", "payment_methods"), "credit_card_4421486")
-	requireJSON(t, "3", f.at(t, "flights", "HAT001", "dates", "2024-05-15", "available_seats", "economy"))
-	requireJSON(t, `["NO6JO3", "HATHAT"]`, f.at(t, "users", "mia_li_3668", "reservations"))
-	actions := f.st.Actions()
+	requireJSON(t, "13.0", f.At(t, "users", "mia_li_3668", "payment_methods", "gift_card_7175741", "amount"))
+	assert.NotContains(t, f.At(t, "users", "mia_li_3668", "payment_methods"), "certificate_7504069")
+	assert.Contains(t, f.At(t, "users", "mia_li_3668", "payment_methods"), "credit_card_4421486")
+	requireJSON(t, "3", f.At(t, "flights", "HAT001", "dates", "2024-05-15", "available_seats", "economy"))
+	requireJSON(t, `["NO6JO3", "HATHAT"]`, f.At(t, "users", "mia_li_3668", "reservations"))
+	actions := f.State.Actions()
 	require.Len(t, actions, 1)
 	requireJSON(t, `{"action_type": "book_reservation", "name": "book_reservation",
 		"arguments": {"user_id": "Mia_Li_3668", "origin": "JFK", "destination": "LAX", "flight_type": "one_way", "cabin": "economy",
@@ -64,13 +65,13 @@ func TestBookReservation(t *testing.T) {
 		a := bookArgs()
 		a["passengers"] = a["passengers"].([]any)[:1]
 		a["payment_methods"] = []any{map[string]any{"payment_id": "credit_card_4421486", "amount": 180}}
-		res, ok := f.call(t, airline.KeyBookReservation, a).(map[string]any)
+		res, ok := f.Call(t, airline.KeyBookReservation, a).(map[string]any)
 		require.True(t, ok)
 		assert.Equal(t, id, res["reservation_id"])
 	}
-	before := f.hash(t)
-	assert.Equal(t, valueError("Too many reservations"), f.call(t, airline.KeyBookReservation, bookArgs()))
-	assert.Equal(t, before, f.hash(t))
+	before := f.Hash(t)
+	assert.Equal(t, valueError("Too many reservations"), f.Call(t, airline.KeyBookReservation, bookArgs()))
+	assert.Equal(t, before, f.Hash(t))
 }
 
 func TestBookReservationRefusals(t *testing.T) {
@@ -112,10 +113,10 @@ func TestBookReservationRefusals(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			f := newFixture(t, newDB(t))
-			before := f.hash(t)
-			assert.Equal(t, tt.want, f.call(t, airline.KeyBookReservation, tt.args))
-			assert.Equal(t, before, f.hash(t), "a refused booking changes nothing")
-			assert.Empty(t, f.st.Actions())
+			before := f.Hash(t)
+			assert.Equal(t, tt.want, f.Call(t, airline.KeyBookReservation, tt.args))
+			assert.Equal(t, before, f.Hash(t), "a refused booking changes nothing")
+			assert.Empty(t, f.State.Actions())
 		})
 	}
 }
@@ -127,20 +128,20 @@ func TestBookReservationPriceIsAFloatWhenAPriceIs(t *testing.T) {
 	a := bookArgs()
 	a["payment_methods"] = []any{map[string]any{"payment_id": "credit_card_4421486", "amount": 1}}
 	// Python prints the total as the float it became.
-	assert.Equal(t, valueError("Payment amount does not add up, total price is 310.0, but paid 1"), f.call(t, airline.KeyBookReservation, a))
+	assert.Equal(t, valueError("Payment amount does not add up, total price is 310.0, but paid 1"), f.Call(t, airline.KeyBookReservation, a))
 	// A whole float price is stored as the int the reservation model makes
 	// of it; a fractional one is a validation error, raised.
 	a["payment_methods"] = []any{map[string]any{"payment_id": "credit_card_4421486", "amount": 310}}
-	res := f.call(t, airline.KeyBookReservation, a)
+	res := f.Call(t, airline.KeyBookReservation, a)
 	requireJSON(t, `[{"flight_number": "hat001", "origin": "JFK", "destination": "LAX", "date": "2024-05-15", "price": 100}]`, res.(map[string]any)["flights"])
 
 	db = newDB(t)
 	db["flights"].(map[string]any)["HAT001"].(map[string]any)["dates"].(map[string]any)["2024-05-15"].(map[string]any)["prices"].(map[string]any)["economy"] = json.Number("100.5")
 	f = newFixture(t, db)
-	before := f.hash(t)
-	err := f.callErr(t, airline.KeyBookReservation, a)
+	before := f.Hash(t)
+	err := f.CallErr(t, airline.KeyBookReservation, a)
 	assert.Contains(t, err.Error(), "1 validation error for ReservationFlight\nprice\n")
-	assert.Equal(t, before, f.hash(t))
+	assert.Equal(t, before, f.Hash(t))
 }
 
 func TestBookReservationEdgeCases(t *testing.T) {
@@ -153,8 +154,8 @@ func TestBookReservationEdgeCases(t *testing.T) {
 		map[string]any{"payment_id": "gift_card_7175741", "amount": 150},
 		map[string]any{"payment_id": "credit_card_4421486", "amount": 10},
 	}
-	f.call(t, airline.KeyBookReservation, a)
-	requireJSON(t, "-137.0", f.at(t, "users", "mia_li_3668", "payment_methods", "gift_card_7175741", "amount"))
+	f.Call(t, airline.KeyBookReservation, a)
+	requireJSON(t, "-137.0", f.At(t, "users", "mia_li_3668", "payment_methods", "gift_card_7175741", "amount"))
 
 	// The same certificate twice: Python raises KeyError half-way through
 	// its writes; the port refuses before writing anything.
@@ -164,25 +165,25 @@ func TestBookReservationEdgeCases(t *testing.T) {
 		map[string]any{"payment_id": "certificate_7504069", "amount": 150},
 		map[string]any{"payment_id": "credit_card_4421486", "amount": 10},
 	}
-	before := f.hash(t)
-	assert.EqualError(t, f.callErr(t, airline.KeyBookReservation, a), "'certificate_7504069'")
-	assert.Equal(t, before, f.hash(t))
+	before := f.Hash(t)
+	assert.EqualError(t, f.CallErr(t, airline.KeyBookReservation, a), "'certificate_7504069'")
+	assert.Equal(t, before, f.Hash(t))
 
 	// The same leg twice takes the seats twice.
 	f = newFixture(t, newDB(t))
 	a = bookArgs()
 	a["flights"] = []any{map[string]any{"flight_number": "HAT001", "date": "2024-05-15"}, map[string]any{"flight_number": "hat001", "date": "2024-05-15"}}
 	a["payment_methods"] = []any{map[string]any{"payment_id": "credit_card_4421486", "amount": 510}}
-	f.call(t, airline.KeyBookReservation, a)
-	requireJSON(t, "1", f.at(t, "flights", "HAT001", "dates", "2024-05-15", "available_seats", "economy"))
+	f.Call(t, airline.KeyBookReservation, a)
+	requireJSON(t, "1", f.At(t, "flights", "HAT001", "dates", "2024-05-15", "available_seats", "economy"))
 
 	// Lax arguments: numeric strings for integers are recorded as ints.
 	f = newFixture(t, newDB(t))
 	a = bookArgs()
 	a["total_baggages"], a["nonfree_baggages"] = "3", "1"
 	a["payment_methods"] = []any{map[string]any{"payment_id": "credit_card_4421486", "amount": "310", "note": "dropped"}}
-	f.call(t, airline.KeyBookReservation, a)
-	args := f.st.Actions()[0]["arguments"].(map[string]any)
+	f.Call(t, airline.KeyBookReservation, a)
+	args := f.State.Actions()[0]["arguments"].(map[string]any)
 	requireJSON(t, `[{"payment_id": "credit_card_4421486", "amount": 310}]`, args["payment_methods"])
 	requireJSON(t, "3", args["total_baggages"])
 }
@@ -192,7 +193,7 @@ func TestBookReservationValidation(t *testing.T) {
 	a := bookArgs()
 	a["cabin"] = "first"
 	a["insurance"] = "YES"
-	out, ok := f.call(t, airline.KeyBookReservation, a).(tool.ValidationResult)
+	out, ok := f.Call(t, airline.KeyBookReservation, a).(tool.ValidationResult)
 	require.True(t, ok)
 	assert.Equal(t, "validation_error", out.ErrorType)
 	assert.Equal(t, []tool.Issue{
@@ -202,49 +203,49 @@ func TestBookReservationValidation(t *testing.T) {
 	delete(a, "passengers")
 	a["flights"] = []any{map[string]any{"flight_number": "HAT001"}}
 	a["extra"] = 1
-	out = f.call(t, airline.KeyBookReservation, a).(tool.ValidationResult)
+	out = f.Call(t, airline.KeyBookReservation, a).(tool.ValidationResult)
 	assert.Equal(t, []tool.Issue{
 		{Field: "flights.0.date", Error: "Field required", Type: "missing"},
 		{Field: "passengers", Error: "Field required", Type: "missing"},
 		{Field: "extra", Error: "Extra inputs are not permitted", Type: "extra_forbidden"},
 	}, out.Details)
-	assert.Empty(t, f.st.Actions())
+	assert.Empty(t, f.State.Actions())
 }
 
 func TestCancelReservation(t *testing.T) {
 	f := newFixture(t, newDB(t))
-	out := f.call(t, airline.KeyCancelReservation, map[string]any{"reservation_id": "no6jo3"})
+	out := f.Call(t, airline.KeyCancelReservation, map[string]any{"reservation_id": "no6jo3"})
 	requireJSON(t, `[{"payment_id": "gift_card_7175741", "amount": 100}, {"payment_id": "gift_card_7175741", "amount": -100}]`,
 		out.(map[string]any)["payment_history"])
-	assert.Equal(t, "cancelled", f.at(t, "reservations", "NO6JO3", "status"))
+	assert.Equal(t, "cancelled", f.At(t, "reservations", "NO6JO3", "status"))
 	// No seats released, no balance restored.
-	requireJSON(t, "5", f.at(t, "flights", "HAT001", "dates", "2024-05-15", "available_seats", "economy"))
-	requireJSON(t, "163.0", f.at(t, "users", "mia_li_3668", "payment_methods", "gift_card_7175741", "amount"))
+	requireJSON(t, "5", f.At(t, "flights", "HAT001", "dates", "2024-05-15", "available_seats", "economy"))
+	requireJSON(t, "163.0", f.At(t, "users", "mia_li_3668", "payment_methods", "gift_card_7175741", "amount"))
 	requireJSON(t, `[{"action_type": "cancel_reservation", "name": "cancel_reservation", "arguments": {"reservation_id": "no6jo3"},
-		"result": {"reservation_id": "no6jo3", "status": "cancelled"}}]`, f.st.Actions())
+		"result": {"reservation_id": "no6jo3", "status": "cancelled"}}]`, f.State.Actions())
 
 	// Cancelling again refunds every entry again, refunds included.
-	out = f.call(t, airline.KeyCancelReservation, map[string]any{"reservation_id": "NO6JO3"})
+	out = f.Call(t, airline.KeyCancelReservation, map[string]any{"reservation_id": "NO6JO3"})
 	requireJSON(t, `[{"payment_id": "gift_card_7175741", "amount": 100}, {"payment_id": "gift_card_7175741", "amount": -100},
 		{"payment_id": "gift_card_7175741", "amount": -100}, {"payment_id": "gift_card_7175741", "amount": 100}]`,
 		out.(map[string]any)["payment_history"])
 
-	assert.Equal(t, notFound("Reservation xyz not found"), f.call(t, airline.KeyCancelReservation, map[string]any{"reservation_id": "xyz"}))
-	assert.Len(t, f.st.Actions(), 2)
+	assert.Equal(t, notFound("Reservation xyz not found"), f.Call(t, airline.KeyCancelReservation, map[string]any{"reservation_id": "xyz"}))
+	assert.Len(t, f.State.Actions(), 2)
 }
 
 func TestSendCertificate(t *testing.T) {
 	f := newFixture(t, newDB(t))
 	for _, id := range []string{"certificate_3221322", "certificate_3221323", "certificate_3221324"} {
-		out := f.call(t, airline.KeySendCertificate, map[string]any{"user_id": "MIA_LI_3668", "amount": 150})
+		out := f.Call(t, airline.KeySendCertificate, map[string]any{"user_id": "MIA_LI_3668", "amount": 150})
 		assert.Equal(t, tool.StatusResult{Status: "success", Message: "Certificate " + id + " added to user MIA_LI_3668 with amount 150."}, out)
-		requireJSON(t, `{"source": "certificate", "id": "`+id+`", "amount": 150.0}`, f.at(t, "users", "mia_li_3668", "payment_methods", id))
+		requireJSON(t, `{"source": "certificate", "id": "`+id+`", "amount": 150.0}`, f.At(t, "users", "mia_li_3668", "payment_methods", id))
 	}
-	before := f.hash(t)
-	assert.Equal(t, valueError("Too many certificates"), f.call(t, airline.KeySendCertificate, map[string]any{"user_id": "mia_li_3668", "amount": 1}))
-	assert.Equal(t, before, f.hash(t))
-	assert.Equal(t, notFound("User x not found"), f.call(t, airline.KeySendCertificate, map[string]any{"user_id": "x", "amount": 1}))
-	actions := f.st.Actions()
+	before := f.Hash(t)
+	assert.Equal(t, valueError("Too many certificates"), f.Call(t, airline.KeySendCertificate, map[string]any{"user_id": "mia_li_3668", "amount": 1}))
+	assert.Equal(t, before, f.Hash(t))
+	assert.Equal(t, notFound("User x not found"), f.Call(t, airline.KeySendCertificate, map[string]any{"user_id": "x", "amount": 1}))
+	actions := f.State.Actions()
 	require.Len(t, actions, 3)
 	requireJSON(t, `{"action_type": "send_certificate", "name": "send_certificate", "arguments": {"user_id": "MIA_LI_3668", "amount": 150},
 		"result": {"payment_id": "certificate_3221322", "amount": 150}}`, actions[0])
@@ -269,14 +270,14 @@ func TestUpdateReservationBaggages(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			f := newFixture(t, newDB(t))
-			before := f.hash(t)
-			out := f.call(t, airline.KeyUpdateReservationBaggages, map[string]any{
+			before := f.Hash(t)
+			out := f.Call(t, airline.KeyUpdateReservationBaggages, map[string]any{
 				"reservation_id": "NO6JO3", "total_baggages": 3, "nonfree_baggages": tt.nonfree, "payment_id": tt.payment})
-			requireJSON(t, tt.giftCard, f.at(t, "users", "mia_li_3668", "payment_methods", "gift_card_7175741", "amount"))
+			requireJSON(t, tt.giftCard, f.At(t, "users", "mia_li_3668", "payment_methods", "gift_card_7175741", "amount"))
 			if tt.want != nil {
 				assert.Equal(t, tt.want, out)
-				assert.Equal(t, before, f.hash(t))
-				assert.Empty(t, f.st.Actions())
+				assert.Equal(t, before, f.Hash(t))
+				assert.Empty(t, f.State.Actions())
 				return
 			}
 			res := out.(map[string]any)
@@ -286,27 +287,27 @@ func TestUpdateReservationBaggages(t *testing.T) {
 				history = `[{"payment_id": "gift_card_7175741", "amount": 100}, {"payment_id": "` + tt.payment + `", "amount": ` + tt.charged + `}]`
 			}
 			requireJSON(t, history, res["payment_history"])
-			requireJSON(t, `{"reservation_id": "NO6JO3", "charged": `+tt.charged+`}`, f.st.Actions()[0]["result"])
+			requireJSON(t, `{"reservation_id": "NO6JO3", "charged": `+tt.charged+`}`, f.State.Actions()[0]["result"])
 		})
 	}
 	f := newFixture(t, newDB(t))
-	assert.Equal(t, notFound("Reservation nope not found"), f.call(t, airline.KeyUpdateReservationBaggages,
+	assert.Equal(t, notFound("Reservation nope not found"), f.Call(t, airline.KeyUpdateReservationBaggages,
 		map[string]any{"reservation_id": "nope", "total_baggages": 1, "nonfree_baggages": 1, "payment_id": "x"}))
 	// A reservation whose user is unknown names the user it holds.
 	db := newDB(t)
 	db["reservations"].(map[string]any)["NO6JO3"].(map[string]any)["user_id"] = nil
 	f = newFixture(t, db)
-	assert.Equal(t, notFound("User None not found"), f.call(t, airline.KeyUpdateReservationBaggages,
+	assert.Equal(t, notFound("User None not found"), f.Call(t, airline.KeyUpdateReservationBaggages,
 		map[string]any{"reservation_id": "NO6JO3", "total_baggages": 1, "nonfree_baggages": 1, "payment_id": "x"}))
 }
 
 func TestUpdateReservationFlights(t *testing.T) {
-	update := func(f *fixture, cabin string, payment string, legs ...[2]string) any {
+	update := func(f *tau2test.Fixture, cabin string, payment string, legs ...[2]string) any {
 		flights := make([]any, len(legs))
 		for i, l := range legs {
 			flights[i] = map[string]any{"flight_number": l[0], "date": l[1]}
 		}
-		return f.call(t, airline.KeyUpdateReservationFlights, map[string]any{
+		return f.Call(t, airline.KeyUpdateReservationFlights, map[string]any{
 			"reservation_id": "NO6JO3", "cabin": cabin, "flights": flights, "payment_id": payment})
 	}
 
@@ -315,25 +316,25 @@ func TestUpdateReservationFlights(t *testing.T) {
 	f := newFixture(t, newDB(t))
 	out := update(f, "economy", "gift_card_7175741", [2]string{"HAT001", "2024-05-15"})
 	requireJSON(t, `[{"origin": "JFK", "destination": "LAX", "flight_number": "HAT001", "date": "2024-05-15", "price": 100}]`, out.(map[string]any)["flights"])
-	requireJSON(t, `{"reservation_id": "NO6JO3", "charged": 0}`, f.st.Actions()[0]["result"])
-	requireJSON(t, `[{"payment_id": "gift_card_7175741", "amount": 100}]`, f.at(t, "reservations", "NO6JO3", "payment_history"))
+	requireJSON(t, `{"reservation_id": "NO6JO3", "charged": 0}`, f.State.Actions()[0]["result"])
+	requireJSON(t, `[{"payment_id": "gift_card_7175741", "amount": 100}]`, f.At(t, "reservations", "NO6JO3", "payment_history"))
 
 	// A cheaper itinerary refunds the gift card: 45 + 35 - 100 = -20.
 	f = newFixture(t, newDB(t))
 	out = update(f, "basic_economy", "gift_card_7175741", [2]string{"HAT004", "2024-05-15"}, [2]string{"HAT005", "2024-05-15"})
 	requireJSON(t, `[{"flight_number": "HAT004", "origin": "JFK", "destination": "ORD", "date": "2024-05-15", "price": 45},
 		{"flight_number": "HAT005", "origin": "ORD", "destination": "LAX", "date": "2024-05-15", "price": 35}]`, out.(map[string]any)["flights"])
-	assert.Equal(t, "basic_economy", f.at(t, "reservations", "NO6JO3", "cabin"))
-	requireJSON(t, "183.0", f.at(t, "users", "mia_li_3668", "payment_methods", "gift_card_7175741", "amount"))
-	requireJSON(t, `{"payment_id": "gift_card_7175741", "amount": -20}`, f.at(t, "reservations", "NO6JO3", "payment_history").([]any)[1])
-	requireJSON(t, `{"reservation_id": "NO6JO3", "charged": -20}`, f.st.Actions()[0]["result"])
+	assert.Equal(t, "basic_economy", f.At(t, "reservations", "NO6JO3", "cabin"))
+	requireJSON(t, "183.0", f.At(t, "users", "mia_li_3668", "payment_methods", "gift_card_7175741", "amount"))
+	requireJSON(t, `{"payment_id": "gift_card_7175741", "amount": -20}`, f.At(t, "reservations", "NO6JO3", "payment_history").([]any)[1])
+	requireJSON(t, `{"reservation_id": "NO6JO3", "charged": -20}`, f.State.Actions()[0]["result"])
 	// Seats are not touched.
-	requireJSON(t, "4", f.at(t, "flights", "HAT004", "dates", "2024-05-15", "available_seats", "basic_economy"))
+	requireJSON(t, "4", f.At(t, "flights", "HAT004", "dates", "2024-05-15", "available_seats", "basic_economy"))
 
 	// A cabin change prices the same leg anew: 500 - 100.
 	f = newFixture(t, newDB(t))
 	update(f, "business", "credit_card_4421486", [2]string{"HAT001", "2024-05-15"})
-	requireJSON(t, `{"reservation_id": "NO6JO3", "charged": 400}`, f.st.Actions()[0]["result"])
+	requireJSON(t, `{"reservation_id": "NO6JO3", "charged": 400}`, f.State.Actions()[0]["result"])
 
 	refusals := []struct {
 		name    string
@@ -357,10 +358,10 @@ func TestUpdateReservationFlights(t *testing.T) {
 				tt.want = valueError("Not enough seats on flight HAT003")
 			}
 			f := newFixture(t, db)
-			before := f.hash(t)
+			before := f.Hash(t)
 			assert.Equal(t, tt.want, update(f, tt.cabin, tt.payment, tt.leg))
-			assert.Equal(t, before, f.hash(t))
-			assert.Empty(t, f.st.Actions())
+			assert.Equal(t, before, f.Hash(t))
+			assert.Empty(t, f.State.Actions())
 		})
 	}
 }
@@ -368,16 +369,16 @@ func TestUpdateReservationFlights(t *testing.T) {
 func TestUpdateReservationPassengers(t *testing.T) {
 	f := newFixture(t, newDB(t))
 	one := []any{map[string]any{"first_name": "Ann", "last_name": "Lee", "dob": "2000-01-01", "middle": "dropped"}}
-	out := f.call(t, airline.KeyUpdateReservationPassengers, map[string]any{"reservation_id": "NO6JO3", "passengers": one})
+	out := f.Call(t, airline.KeyUpdateReservationPassengers, map[string]any{"reservation_id": "NO6JO3", "passengers": one})
 	requireJSON(t, `[{"first_name": "Ann", "last_name": "Lee", "dob": "2000-01-01"}]`, out.(map[string]any)["passengers"])
 	requireJSON(t, `[{"action_type": "update_reservation_passengers", "name": "update_reservation_passengers",
 		"arguments": {"reservation_id": "NO6JO3", "passengers": [{"first_name": "Ann", "last_name": "Lee", "dob": "2000-01-01"}]},
-		"result": {"reservation_id": "NO6JO3"}}]`, f.st.Actions())
+		"result": {"reservation_id": "NO6JO3"}}]`, f.State.Actions())
 	two := append(one, one[0])
-	before := f.hash(t)
+	before := f.Hash(t)
 	assert.Equal(t, valueError("Number of passengers does not match"),
-		f.call(t, airline.KeyUpdateReservationPassengers, map[string]any{"reservation_id": "NO6JO3", "passengers": two}))
-	assert.Equal(t, before, f.hash(t))
+		f.Call(t, airline.KeyUpdateReservationPassengers, map[string]any{"reservation_id": "NO6JO3", "passengers": two}))
+	assert.Equal(t, before, f.Hash(t))
 }
 
 // TestMalformedDBRaises: where the DB does not have tau2's shape, tools
@@ -389,7 +390,7 @@ func TestMalformedDBRaises(t *testing.T) {
 	db["reservations"].(map[string]any)["BAD001"] = "broken"
 	db["flights"].(map[string]any)["HAT007"] = []any{}
 	f := newFixture(t, db)
-	before := f.hash(t)
+	before := f.Hash(t)
 	calls := []struct {
 		key  string
 		args map[string]any
@@ -401,13 +402,13 @@ func TestMalformedDBRaises(t *testing.T) {
 		{airline.KeySearchDirectFlight, map[string]any{"origin": "JFK", "destination": "LAX", "date": "2024-05-15"}, "'list' object has no attribute 'get'"},
 	}
 	for _, c := range calls {
-		err := f.callErr(t, c.key, c.args)
+		err := f.CallErr(t, c.key, c.args)
 		assert.EqualError(t, err, c.want, c.key)
 		var pe *tau2tools.PyError
 		assert.ErrorAs(t, err, &pe)
 	}
-	assert.Equal(t, before, f.hash(t))
-	assert.Empty(t, f.st.Actions())
+	assert.Equal(t, before, f.Hash(t))
+	assert.Empty(t, f.State.Actions())
 	// The read tool returns what is stored, whatever it is.
-	assert.Equal(t, "broken", f.call(t, airline.KeyGetReservationDetails, map[string]any{"reservation_id": "bad001"}))
+	assert.Equal(t, "broken", f.Call(t, airline.KeyGetReservationDetails, map[string]any{"reservation_id": "bad001"}))
 }

@@ -121,3 +121,17 @@ func GetFolded(table map[string]any, key any, fold func(string) string, method s
 	}
 	return nil, noAttribute(key, method)
 }
+
+// GetKey is Python's m.get(key) for a key read from the DB, which may be
+// any JSON value: a string looks up as itself; no other scalar equals a
+// JSON object's (string) keys, so it finds nothing; a list or a dict is
+// the TypeError Python raises for an unhashable key.
+func GetKey(m map[string]any, key any) (any, error) {
+	switch k := key.(type) {
+	case string:
+		return m[k], nil
+	case []any, map[string]any:
+		return nil, Raise("TypeError", "unhashable type: '%s'", PyTypeName(k))
+	}
+	return nil, nil
+}

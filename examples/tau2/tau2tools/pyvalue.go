@@ -3,6 +3,7 @@ package tau2tools
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -157,4 +158,49 @@ func PyLen(v any) (int, error) {
 		return utf8.RuneCountInString(x), nil
 	}
 	return 0, Raise("TypeError", "object of type '%s' has no len()", PyTypeName(v))
+}
+
+// IsStr reports Python's v == s for a DB value v: only a string can equal
+// a string.
+func IsStr(v any, s string) bool {
+	x, ok := v.(string)
+	return ok && x == s
+}
+
+// PyIn is Python's sub in (v or ""), the test both tau2 ports make on DB
+// values ("+1" in an arrival time, "pending" in an order status): a
+// substring test on a string, a membership test on a list or the keys of
+// a dict, false for a falsy value, and the TypeError Python raises for
+// any other value.
+func PyIn(sub string, v any) (bool, error) {
+	if !Truthy(v) {
+		return sub == "", nil // "" in "" is true
+	}
+	switch x := v.(type) {
+	case string:
+		return strings.Contains(x, sub), nil
+	case []any:
+		for _, e := range x {
+			if IsStr(e, sub) {
+				return true, nil
+			}
+		}
+		return false, nil
+	case map[string]any:
+		_, ok := x[sub]
+		return ok, nil
+	}
+	return false, Raise("TypeError", "argument of type '%s' is not iterable", PyTypeName(v))
+}
+
+// SortedKeys returns the keys of m in sorted order. Python walks a DB
+// table in the order of its data file, which a Go map does not keep; the
+// ports walk tables in key order, and each says where that can differ.
+func SortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
 }

@@ -122,6 +122,13 @@ func ReadDB(st *state.Shared, fn func(db map[string]any) (any, error)) (any, err
 // harness before the result is delivered). Results that come from the DB
 // must be copies (state.Clone).
 func WriteDB(ctx context.Context, st *state.Shared, rec tool.Recorder, tables []string, fn func(db map[string]any) (any, state.Action, error)) (any, error) {
+	return write(ctx, st, rec, tables, fn)
+}
+
+// write runs fn under st.UpdateTables(tables) — st.Update when tables is
+// nil — answering db_not_initialized for a missing or empty DB, and
+// records the action fn returns once the lock is released.
+func write(ctx context.Context, st *state.Shared, rec tool.Recorder, tables []string, fn func(db map[string]any) (any, state.Action, error)) (any, error) {
 	var res any
 	var action state.Action
 	update := st.Update

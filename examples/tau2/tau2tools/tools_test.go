@@ -166,3 +166,24 @@ func TestResultShapes(t *testing.T) {
 	assert.False(t, tau2tools.Loaded(map[string]any{}))
 	assert.True(t, tau2tools.Loaded(map[string]any{"users": map[string]any{}}))
 }
+
+// get_user_details is one tool for both domains: the user id matched
+// lower-cased, a copy of the record, or not_found naming the id as given.
+func TestNewGetUserDetails(t *testing.T) {
+	st := state.New()
+	tl, err := tau2tools.NewGetUserDetails("GetUserDetailsTool", "Get a user.", tool.WithState(st))
+	require.NoError(t, err)
+	out, err := replay.Invoke(context.Background(), tl, map[string]any{"user_id": "a"})
+	require.NoError(t, err)
+	assert.Equal(t, tau2tools.DBNotInitialized(), out)
+
+	st.SetDB(map[string]any{"users": map[string]any{"mia_li_1": map[string]any{"user_id": "mia_li_1"}}})
+	out, err = replay.Invoke(context.Background(), tl, map[string]any{"user_id": "MIA_LI_1"})
+	require.NoError(t, err)
+	assert.Equal(t, map[string]any{"user_id": "mia_li_1"}, out)
+	out.(map[string]any)["user_id"] = "changed"
+	out, err = replay.Invoke(context.Background(), tl, map[string]any{"user_id": "Nobody"})
+	require.NoError(t, err)
+	assert.Equal(t, tau2tools.NotFound("User Nobody not found"), out)
+	assert.Equal(t, "mia_li_1", st.Snapshot()["users"].(map[string]any)["mia_li_1"].(map[string]any)["user_id"])
+}

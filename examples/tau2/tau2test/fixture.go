@@ -1,0 +1,118 @@
+package tau2test
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"github.com/voiceeval/schematools/dbhash"
+	"github.com/voiceeval/schematools/internal/pyjson"
+	"github.com/voiceeval/schematools/replay"
+	"github.com/voiceeval/schematools/state"
+)
+
+// DecodeDB reads a DB written as JSON text, as Python's json.loads reads
+// it (exact numbers: 1.0 stays a float), into a fresh map.
+func DecodeDB(t testing.TB, text string) map[string]any {
+	t.Helper()
+	v, err := dbhash.Decode([]byte(text))
+	require.NoError(t, err)
+	db, ok := v.(map[string]any)
+	require.True(t, ok, "the DB is not a JSON object")
+	return db
+}
+
+// Fixture is one scenario's state with a domain's tools bound to it,
+// keyed as gold replay keys them.
+type Fixture struct {
+	State *state.Shared
+	Tools replay.ToolMap
+}
+
+// NewFixture builds the tools of domain on a fresh state holding db (no
+// DB when db is nil).
+func NewFixture(t testing.TB, domain string, tools replay.ToolBuilder, db map[string]any) *Fixture {
+	t.Helper()
+	st := state.New()
+	st.SetDomain(domain)
+	if db != nil {
+		st.SetDB(db)
+	}
+	m, err := tools(replay.Env{Domain: domain, Agent: st})
+	require.NoError(t, err)
+	return &Fixture{State: st, Tools: m}
+}
+
+// Call runs a tool on the replay path and returns its raw result; the
+// call must not fail with a Go error.
+func (f *Fixture) Call(t testing.TB, key string, args map[string]any) any {
+	t.Helper()
+	tl, ok := f.Tools[key]
+	require.True(t, ok, "no tool %s", key)
+	out, err := replay.Invoke(context.Background(), tl, args)
+	require.NoError(t, err, "%s(%v)", key, args)
+	return out
+}
+
+// CallErr runs a tool that must fail as the Python original would raise,
+// and returns the error.
+func (f *Fixture) CallErr(t testing.TB, key string, args map[string]any) error {
+	t.Helper()
+	tl, ok := f.Tools[key]
+	require.True(t, ok, "no tool %s", key)
+	out, err := replay.Invoke(context.Background(), tl, args)
+	require.Error(t, err, "%s(%v) gave %v", key, args, out)
+	return err
+}
+
+// Hash returns the hash of the fixture's DB.
+func (f *Fixture) Hash(t testing.TB) string {
+	t.Helper()
+	h, err := dbhash.Hash(f.State.Snapshot())
+	require.NoError(t, err)
+	return h
+}
+
+// At reads a value of the fixture's DB by path.
+func (f *Fixture) At(t testing.TB, path ...string) any {
+	t.Helper()
+	var v any = f.State.Snapshot()
+	for _, p := range path {
+		m, ok := v.(map[string]any)
+		require.True(t, ok, "%v is not an object at %s", path, p)
+		v = m[p]
+	}
+	return v
+}
+
+// Canon returns v as Python's json.dumps(sort_keys=True, separators=(",",
+// ":")) would write it: results are encoded with encoding/json and
+// decoded with exact numbers, so 1.0 and 1 stay apart.
+func Canon(t testing.TB, v any) string {
+	t.Helper()
+	out, err := pyjson.Marshal(Tree(t, v), pyjson.Compact)
+	require.NoError(t, err)
+	return string(out)
+}
+
+// RequireJSON compares got with the JSON text want, exactly: key order is
+// free, the kind of every number (int or float) is not.
+func RequireJSON(t testing.TB, want string, got any) {
+	t.Helper()
+	tree, err := pyjson.Decode([]byte(want))
+	require.NoError(t, err)
+	require.Equal(t, Canon(t, tree), Canon(t, got))
+}
+
+// Tree returns v as the JSON tree Python would have produced: encoded
+// with encoding/json (results are structs, DB values json.Number in
+// Python's text), decoded with exact numbers.
+func Tree(t testing.TB, v any) any {
+	t.Helper()
+	b, err := json.Marshal(v)
+	require.NoError(t, err)
+	out, err := pyjson.Decode(b)
+	require.NoError(t, err)
+	return out
+}

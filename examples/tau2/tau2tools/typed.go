@@ -1,0 +1,53 @@
+package tau2tools
+
+import (
+	"context"
+
+	"github.com/voiceeval/schematools/state"
+	"github.com/voiceeval/schematools/tool"
+)
+
+// Lax returns opts behind tool.WithLax: every tau2 tool validates its
+// arguments in pydantic's lax mode, and options given later may still
+// override what lax mode sets.
+func Lax(opts []tool.Option) []tool.Option {
+	return append([]tool.Option{tool.WithLax()}, opts...)
+}
+
+// NewReadTool builds a tau2 read tool: a typed tool, validated in lax
+// mode, whose work runs under ReadDB — a missing or empty DB is answered
+// with the db_not_initialized result and fn does not run. fn gets the
+// live DB and the checked arguments; it must not change the DB, and what
+// it returns from the DB must be a copy (see Found).
+func NewReadTool[P any](name, description string, fn func(db map[string]any, p P) (any, error), opts ...tool.Option) (*tool.Typed[P, any], error) {
+	return tool.New(name, description,
+		func(_ context.Context, st *state.Shared, p P) (any, error) {
+			return ReadDB(st, func(db map[string]any) (any, error) { return fn(db, p) })
+		}, Lax(opts)...)
+}
+
+// NewWriteTool builds a tau2 write tool: a typed tool, validated in lax
+// mode, whose work runs under WriteDB with the tables it may change (see
+// WriteDB for what that promises) and whose action, when fn returns one,
+// is recorded with rec. fn must check everything before it changes
+// anything: a refusal — a failure result or a Go error — leaves the DB as
+// it was.
+func NewWriteTool[P any](name, description string, rec tool.Recorder, tables []string, fn func(db map[string]any, p P) (any, state.Action, error), opts ...tool.Option) (*tool.Typed[P, any], error) {
+	return tool.New(name, description,
+		func(ctx context.Context, st *state.Shared, p P) (any, error) {
+			return WriteDB(ctx, st, rec, tables, func(db map[string]any) (any, state.Action, error) { return fn(db, p) })
+		}, Lax(opts)...)
+}
+
+// Found is how a tau2 read tool answers a lookup: a copy of the record v,
+// or — when v is nil (no such record, or a null one) — the not_found
+// result carrying message. A lookup error is passed on.
+func Found(v any, err error, message string) (any, error) {
+	if err != nil {
+		return nil, err
+	}
+	if v == nil {
+		return NotFound(message), nil
+	}
+	return state.Clone(v), nil
+}
