@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/voiceeval/schematools/examples/tau2/airline"
+	"github.com/voiceeval/schematools/examples/tau2/retail"
 	"github.com/voiceeval/schematools/replay"
 )
 
@@ -19,6 +20,7 @@ type domain struct {
 
 var domains = []domain{
 	{name: airline.Domain, dir: "airline", db: "airline/db", tools: airline.Tools},
+	{name: retail.Domain, dir: "retail", db: "retail/db.json", tools: retail.Tools},
 }
 
 func findDomain(name string) (domain, error) {

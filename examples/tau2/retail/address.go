@@ -1,0 +1,77 @@
+package retail
+
+import (
+	"github.com/voiceeval/schematools/examples/tau2/tau2tools"
+	"github.com/voiceeval/schematools/state"
+	"github.com/voiceeval/schematools/tool"
+)
+
+// Descriptions of the address tools.
+const (
+	descModifyPendingOrderAddress = "Change the shipping address of a pending order, after the user has confirmed it."
+	descModifyUserAddress         = "Change a user's default address, after the user has confirmed it."
+)
+
+// record returns the address as the DB stores it: a new object with the
+// six fields.
+func (a Address) record() map[string]any {
+	return map[string]any{
+		"address1": a.Address1, "address2": a.Address2, "city": a.City,
+		"state": a.State, "country": a.Country, "zip": a.Zip,
+	}
+}
+
+// NewModifyPendingOrderAddress builds modify_pending_order_address
+// (ModifyPendingOrderAddressTool): the order must exist (not_found "Order
+// <id> not found") and its status contain "pending" (value_error
+// "Non-pending order cannot be modified"); its address is replaced. The
+// result is a copy of the order; the recorded result is {"order_id"}.
+func NewModifyPendingOrderAddress(opts ...tool.Option) (*tool.Typed[ModifyPendingOrderAddressParams, any], error) {
+	return tau2tools.NewRecordWriteTool(NameModifyPendingOrderAddress, descModifyPendingOrderAddress, recorder, []string{tableOrders},
+		func(w *tau2tools.Writer, p ModifyPendingOrderAddressParams) (any, state.Action, error) {
+			order, failure, err := pendingOrder(w, p.OrderID)
+			if failure != nil || err != nil {
+				return failure, nil, err
+			}
+			order["address"] = p.Address.record()
+			return state.Clone(order), state.NewAction(KeyModifyPendingOrderAddress, tau2tools.ModelDump(p),
+				map[string]any{"order_id": p.OrderID}), nil
+		}, opts...)
+}
+
+// NewModifyUserAddress builds modify_user_address (ModifyUserAddressTool):
+// the user, matched lower-cased, must exist (not_found "User <id> not
+// found", naming the id as given); their address is replaced. The result
+// is a copy of the user; the recorded result is {"user_id": <id as
+// given>}.
+func NewModifyUserAddress(opts ...tool.Option) (*tool.Typed[ModifyUserAddressParams, any], error) {
+	return tau2tools.NewRecordWriteTool(NameModifyUserAddress, descModifyUserAddress, recorder, []string{tableUsers},
+		func(w *tau2tools.Writer, p ModifyUserAddressParams) (any, state.Action, error) {
+			userV, err := tau2tools.FindUser(w.DB, p.UserID)
+			if err != nil {
+				return nil, nil, err
+			}
+			if userV == nil {
+				return tau2tools.NotFound("User " + p.UserID + " not found"), nil, nil
+			}
+			if _, ok := userV.(map[string]any); !ok {
+				return nil, nil, itemAssignmentError(userV)
+			}
+			user, err := ownUser(w, p.UserID)
+			if err != nil || user == nil {
+				return nil, nil, err
+			}
+			user["address"] = p.Address.record()
+			return state.Clone(user), state.NewAction(KeyModifyUserAddress, tau2tools.ModelDump(p),
+				map[string]any{"user_id": p.UserID}), nil
+		}, opts...)
+}
+
+// itemAssignmentError is the TypeError Python raises for v["address"] = …
+// when v is not a dict.
+func itemAssignmentError(v any) error {
+	if _, ok := v.([]any); ok {
+		return tau2tools.Raise("TypeError", "list indices must be integers or slices, not str")
+	}
+	return tau2tools.Raise("TypeError", "'%s' object does not support item assignment", tau2tools.PyTypeName(v))
+}

@@ -1,0 +1,90 @@
+package retail_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"github.com/voiceeval/schematools/examples/tau2/retail"
+	"github.com/voiceeval/schematools/examples/tau2/tau2test"
+	"github.com/voiceeval/schematools/examples/tau2/tau2tools"
+	"github.com/voiceeval/schematools/replay"
+	"github.com/voiceeval/schematools/tool"
+)
+
+// The conformance data lives in the shared directory and is read in place.
+
+// retailDB is the tau2 retail DB (retail/db.json), loaded once per test
+// binary. Replays never modify it.
+func retailDB(t testing.TB) map[string]any { return tau2test.SharedDB(t, "retail/db.json") }
+
+func retailTasks(t testing.TB) []replay.Task { return tau2test.Tasks(t, "retail") }
+
+// TestConformanceTrain replays the 74 tasks of the train split and
+// requires, task by task, what the Python reference produced (see
+// tau2test.RequireTask): the final DB hash; every action's raw result as a
+// JSON tree with exact numbers — the 13 domain errors of the train split
+// included, with the same status, error_type and message; the records each
+// action appended and the whole record list; the replay errors the
+// reference logged; the structured diff from the initial DB.
+func TestConformanceTrain(t *testing.T) {
+	gold := tau2test.RequireTrainSplit(t, retail.Domain, "retail", retailDB(t), retail.Tools)
+	require.Len(t, gold, 74)
+	errorResults := 0
+	for _, g := range gold {
+		for _, a := range g.PerAction {
+			if m, ok := a.Result.(map[string]any); ok && m["status"] == "error" {
+				errorResults++
+			}
+		}
+	}
+	require.Equal(t, 13, errorResults, "domain-error results of the reference in the train split")
+}
+
+// TestReplayAllTasks replays all 114 tasks (train and the held-back test
+// split) on one shared DB, as the replay CLI does (see
+// tau2test.ReplayAllShared: the source DB stays untouched, every hash
+// equals a plain replay's), and checks what the Python reference's replay
+// of them is known to give: 550 gold actions, no missing tool and no
+// exception, 178 records (two of the 180 write actions are refused), the
+// 18 domain errors listed, and 103 DBs changed — the others exactly those
+// listed.
+func TestReplayAllTasks(t *testing.T) {
+	tasks := retailTasks(t)
+	require.Len(t, tasks, 114)
+	sum := tau2test.ReplayAllShared(t, retail.Domain, retailDB(t), tasks, retail.Tools)
+	require.Equal(t, 550, sum.Actions)
+	require.Equal(t, 178, sum.Records)
+
+	// A domain error: the task, the tool, the error_type and message of
+	// the {"status": "error"} result.
+	type domainError struct{ task, tool, errorType, message string }
+	var errs []domainError
+	for _, e := range sum.Errors {
+		require.Equal(t, replay.KindErrorResult, e.Kind, "task %s: %s at action %d (%s)", e.TaskID, e.Message, e.Index, e.Name)
+		failure, ok := e.Result.(tool.FailureResult)
+		require.True(t, ok, "task %s, action %d: %#v", e.TaskID, e.Index, e.Result)
+		require.Equal(t, "error", failure.Status)
+		require.Equal(t, e.Message, failure.Message)
+		errs = append(errs, domainError{e.TaskID, e.Name, failure.ErrorType, failure.Message})
+	}
+	const (
+		product = "get_product_details"
+		email   = "find_user_id_by_email"
+		nameZip = "find_user_id_by_name_zip"
+		order   = "get_order_details"
+		noUser  = "User not found"
+		nf, ve  = tau2tools.ErrorNotFound, tau2tools.ErrorValue
+	)
+	want := []domainError{
+		{"2", product, nf, "Product 6086499569 not found"}, {"3", product, nf, "Product 6086499569 not found"}, {"4", product, nf, "Product 6086499569 not found"},
+		{"35", email, nf, noUser}, {"37", email, nf, noUser}, {"38", email, nf, noUser}, {"54", email, nf, noUser}, {"55", email, nf, noUser},
+		{"39", nameZip, nf, noUser}, {"67", nameZip, nf, noUser}, {"67", nameZip, nf, noUser}, {"68", nameZip, nf, noUser},
+		{"46", order, nf, "Order #9502126 not found"}, {"46", order, nf, "Order #9502127 not found"},
+		{"47", order, nf, "Order #9502126 not found"}, {"47", order, nf, "Order #9502127 not found"},
+		{"64", retail.KeyExchangeDeliveredOrderItems, ve, "Non-delivered order cannot be exchanged"},
+		{"105", retail.KeyExchangeDeliveredOrderItems, ve, "Insufficient gift card balance to pay for the price difference"},
+	}
+	require.ElementsMatch(t, want, errs, "the domain errors of the gold replay")
+	require.ElementsMatch(t, []string{"10", "12", "24", "25", "50", "57", "62", "65", "67", "68", "105"}, sum.Unchanged,
+		"tasks whose DB the replay leaves unchanged")
+}
