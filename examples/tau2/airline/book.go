@@ -101,33 +101,9 @@ func book(db map[string]any, p BookReservationParams) (any, state.Action, error)
 		if !tau2tools.IsStr(day["status"], "available") {
 			return tau2tools.ValueError("Flight " + f.FlightNumber + " not available on date " + f.Date), nil, nil
 		}
-		seats, err := tau2tools.GetDictOr(day, "available_seats")
-		if err != nil {
-			return nil, nil, err
-		}
-		available, err := tau2tools.NumAt(seats, p.Cabin)
-		if err != nil {
-			return nil, nil, err
-		}
-		if available.Less(passengers) {
-			return tau2tools.ValueError("Not enough seats on flight " + f.FlightNumber), nil, nil
-		}
-		prices, err := tau2tools.GetDictOr(day, "prices")
-		if err != nil {
-			return nil, nil, err
-		}
-		priceV, ok := prices[p.Cabin]
-		if !ok {
-			priceV = tau2tools.Int(0).Value()
-		}
-		flight := flightV.(map[string]any) // findFlightDate checked it is a dict
-		record, err := reservationFlight(f.FlightNumber, f.Date, flight["origin"], flight["destination"], priceV)
-		if err != nil {
-			return nil, nil, err
-		}
-		price, err := tau2tools.NumAt(prices, p.Cabin)
-		if err != nil {
-			return nil, nil, err
+		record, price, failure, err := quoteLeg(flightV, day, f, p.Cabin, passengers)
+		if failure != nil || err != nil {
+			return failure, nil, err
 		}
 		if total, err = addProduct(total, price, passengers); err != nil {
 			return nil, nil, err
@@ -286,4 +262,35 @@ func addProduct(total, a, b tau2tools.Num) (tau2tools.Num, error) {
 		return prod, err
 	}
 	return total.Add(prod)
+}
+
+// quoteLeg checks that a flight's date (day) has seats in cabin for the
+// passengers, and prices it: the reservation's record of the leg and the
+// fare per passenger. A refusal for the model comes back as failure.
+func quoteLeg(flightV any, day map[string]any, f FlightInfo, cabin string, passengers tau2tools.Num) (record map[string]any, price tau2tools.Num, failure any, err error) {
+	seats, err := tau2tools.GetDictOr(day, "available_seats")
+	if err != nil {
+		return nil, price, nil, err
+	}
+	available, err := tau2tools.NumAt(seats, cabin)
+	if err != nil {
+		return nil, price, nil, err
+	}
+	if available.Less(passengers) {
+		return nil, price, tau2tools.ValueError("Not enough seats on flight " + f.FlightNumber), nil
+	}
+	prices, err := tau2tools.GetDictOr(day, "prices")
+	if err != nil {
+		return nil, price, nil, err
+	}
+	priceV, ok := prices[cabin]
+	if !ok {
+		priceV = tau2tools.Int(0).Value()
+	}
+	flight := flightV.(map[string]any) // findFlightDate checked it is a dict
+	if record, err = reservationFlight(f.FlightNumber, f.Date, flight["origin"], flight["destination"], priceV); err != nil {
+		return nil, price, nil, err
+	}
+	price, err = tau2tools.NumAt(prices, cabin)
+	return record, price, nil, err
 }

@@ -227,33 +227,9 @@ func updateFlights(db map[string]any, p UpdateReservationFlightsParams) (any, st
 		if !tau2tools.IsStr(day["status"], "available") {
 			return notAvailable, nil, nil
 		}
-		seats, err := tau2tools.GetDictOr(day, "available_seats")
-		if err != nil {
-			return nil, nil, err
-		}
-		available, err := tau2tools.NumAt(seats, p.Cabin)
-		if err != nil {
-			return nil, nil, err
-		}
-		if available.Less(passengers) {
-			return tau2tools.ValueError("Not enough seats on flight " + f.FlightNumber), nil, nil
-		}
-		prices, err := tau2tools.GetDictOr(day, "prices")
-		if err != nil {
-			return nil, nil, err
-		}
-		priceV, ok := prices[p.Cabin]
-		if !ok {
-			priceV = tau2tools.Int(0).Value()
-		}
-		flight := flightV.(map[string]any) // findFlightDate checked it is a dict
-		record, err := reservationFlight(f.FlightNumber, f.Date, flight["origin"], flight["destination"], priceV)
-		if err != nil {
-			return nil, nil, err
-		}
-		price, err := tau2tools.NumAt(prices, p.Cabin)
-		if err != nil {
-			return nil, nil, err
+		record, price, failure, err := quoteLeg(flightV, day, f, p.Cabin, passengers)
+		if failure != nil || err != nil {
+			return failure, nil, err
 		}
 		if total, err = addProduct(total, price, passengers); err != nil {
 			return nil, nil, err

@@ -1,6 +1,7 @@
 package tau2tools
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -169,7 +170,7 @@ func (n Num) Neg() (Num, error) {
 func (n Num) Cmp(m Num) (c int, ok bool) {
 	switch {
 	case !n.isFloat && !m.isFloat:
-		return cmpInt(n.i, m.i), true
+		return cmp.Compare(n.i, m.i), true
 	case n.isFloat && m.isFloat:
 		if math.IsNaN(n.f) || math.IsNaN(m.f) {
 			return 0, false
@@ -258,16 +259,8 @@ func Round2(f float64) float64 {
 	return r
 }
 
-func cmpInt(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
-
+// cmpFloat is cmp.Compare without its NaN ordering: a NaN compares equal
+// to everything here, and callers look at NaN first.
 func cmpFloat(a, b float64) int {
 	switch {
 	case a < b:
@@ -289,7 +282,7 @@ func cmpIntFloat(i int64, f float64) (int, bool) {
 		return 1, true
 	}
 	t := math.Trunc(f)
-	if c := cmpInt(i, int64(t)); c != 0 {
+	if c := cmp.Compare(i, int64(t)); c != 0 {
 		return c, true
 	}
 	// Equal integer parts: the fraction decides.
