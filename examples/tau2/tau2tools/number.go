@@ -175,7 +175,7 @@ func (n Num) Cmp(m Num) (c int, ok bool) {
 		if math.IsNaN(n.f) || math.IsNaN(m.f) {
 			return 0, false
 		}
-		return cmpFloat(n.f, m.f), true
+		return cmp.Compare(n.f, m.f), true // no NaN here
 	case n.isFloat:
 		c, ok := cmpIntFloat(m.i, n.f)
 		return -c, ok
@@ -257,18 +257,6 @@ func Round2(f float64) float64 {
 		return f
 	}
 	return r
-}
-
-// cmpFloat is cmp.Compare without its NaN ordering: a NaN compares equal
-// to everything here, and callers look at NaN first.
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // cmpIntFloat compares an int64 with a float64 exactly.
