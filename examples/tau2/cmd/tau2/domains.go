@@ -16,6 +16,18 @@ type domain struct {
 	dir   string             // its directory under the data root
 	db    string             // its DB, relative to the data root (file or sharded directory)
 	tools replay.ToolBuilder // the replay tool map
+	// Two-sided domains also have these.
+	userDB     string                                                         // the user-side DB, relative to the data root
+	scenario   func(t replay.Task, db, userDB map[string]any) replay.Scenario // builds a task's scenario (init, sync, ...)
+	predicates func() *replay.Predicates                                      // the DB-state predicates of --predicates
+}
+
+// scenarioFor returns the replay scenario of task t.
+func (d domain) scenarioFor(t replay.Task, db, userDB map[string]any) replay.Scenario {
+	if d.scenario != nil {
+		return d.scenario(t, db, userDB)
+	}
+	return replay.Scenario{Domain: d.name, Task: t, DB: db, Tools: d.tools}
 }
 
 var domains = []domain{

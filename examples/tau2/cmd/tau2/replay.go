@@ -33,13 +33,20 @@ const kindCrash = "crash"
 
 // replayLine is one task's line of --json output, in this key order.
 type replayLine struct {
-	Domain          string        `json:"domain"`
-	TaskID          string        `json:"task_id"`
-	NActions        int           `json:"n_actions"`
-	InitialDBHash   string        `json:"initial_db_hash"`
-	PostInitDBHash  string        `json:"post_init_db_hash"`
-	FinalDBHash     string        `json:"final_db_hash"`
-	Errors          []replayError `json:"errors"`
+	Domain         string `json:"domain"`
+	TaskID         string `json:"task_id"`
+	NActions       int    `json:"n_actions"`
+	InitialDBHash  string `json:"initial_db_hash"`
+	PostInitDBHash string `json:"post_init_db_hash"`
+	FinalDBHash    string `json:"final_db_hash"`
+	// The user side of two-sided domains (telecom).
+	InitialUserDBHash  string        `json:"initial_user_db_hash,omitempty"`
+	PostInitUserDBHash string        `json:"post_init_user_db_hash,omitempty"`
+	FinalUserDBHash    string        `json:"final_user_db_hash,omitempty"`
+	Errors             []replayError `json:"errors"`
+	// Assertions are the verdicts of the task's DB-state assertions, with
+	// -predicates.
+	Assertions      []replay.Verdict `json:"assertions,omitempty"`
 	recordsAppended int
 }
 
@@ -52,15 +59,17 @@ type replayError struct {
 
 // replayFlags are the parsed flags of the replay command.
 type replayFlags struct {
-	domain  string
-	data    string
-	split   string
-	tasks   []string
-	workers int
-	json    bool
+	domain     string
+	data       string
+	split      string
+	tasks      []string
+	workers    int
+	json       bool
+	today      time.Time
+	predicates bool
 }
 
-const replayUsage = "usage: tau2 replay -domain D -data DIR [-split base|train|test|all] [-tasks ID,ID] [-workers N] [-json]"
+const replayUsage = "usage: tau2 replay -domain D -data DIR [-split base|train|test|all] [-tasks ID,ID] [-workers N] [-json] [-today YYYY-MM-DD] [-predicates]"
 
 // parseReplayFlags parses the flags; -h prints the usage to stdout.
 // Errors are reported by the caller, in one line.
@@ -75,6 +84,8 @@ func parseReplayFlags(args []string, stdout io.Writer) (replayFlags, error) {
 	tasks := fs.String("tasks", "", "comma-separated task ids to replay (within the split)")
 	fs.IntVar(&f.workers, "workers", runtime.GOMAXPROCS(0), "replays run in parallel")
 	fs.BoolVar(&f.json, "json", false, "print one JSON object per task")
+	today := fs.String("today", replay.ReferenceDate.Format(time.DateOnly), `the date tools take as "today" (the tau2 reference hashes pin 2025-02-25)`)
+	fs.BoolVar(&f.predicates, "predicates", false, "evaluate each task's DB-state assertions after its replay")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprintln(stdout, replayUsage)
@@ -92,6 +103,10 @@ func parseReplayFlags(args []string, stdout io.Writer) (replayFlags, error) {
 		return f, errors.New("-data is required")
 	case f.workers < 1:
 		return f, errors.New("-workers must be at least 1")
+	}
+	var err error
+	if f.today, err = time.Parse(time.DateOnly, *today); err != nil {
+		return f, fmt.Errorf("-today %q is not a date (YYYY-MM-DD)", *today)
 	}
 	if *tasks != "" {
 		seen := map[string]bool{}
@@ -139,10 +154,17 @@ func runReplay(args []string, stdout, stderr io.Writer) int {
 	// Every task shares the one loaded DB copy-on-write and reuses its hash
 	// and its tables' canonical text: a replay copies and hashes only what
 	// its tools write.
+	if f.predicates && d.predicates == nil {
+		fmt.Fprintf(stderr, "tau2 replay: domain %s has no DB-state predicates\n", d.name)
+		return exitUsage
+	}
 	scenarios := make([]replay.Scenario, len(data.tasks))
 	for i, t := range data.tasks {
-		scenarios[i] = replay.Scenario{Domain: d.name, Task: t, DB: data.db, Tools: d.tools,
-			ShareDB: true, SourceDBHash: data.dbHash, HashCache: data.cache, HashesOnly: true}
+		sc := d.scenarioFor(t, data.db, data.userDB)
+		sc.Clock = replay.FixedClock(f.today)
+		sc.ShareDB, sc.SourceDBHash, sc.SourceUserDBHash, sc.HashCache = true, data.dbHash, data.userDBHash, data.cache
+		sc.HashesOnly = !f.predicates // the predicates read the final DBs
+		scenarios[i] = sc
 	}
 	bar := newProgress(stderr)
 	results, err := replay.GoldAll(ctx, scenarios, f.workers, bar.update)
@@ -154,10 +176,17 @@ func runReplay(args []string, stdout, stderr io.Writer) int {
 
 	lines := make([]replayLine, len(results))
 	crashes := 0
+	var preds *replay.Predicates
+	if f.predicates {
+		preds = d.predicates()
+	}
 	for i, r := range results {
-		lines[i] = lineOf(d.name, data.tasks[i], data.dbHash, r)
+		lines[i] = lineOf(d.name, data.tasks[i], data, r)
 		if r.Err != nil {
 			crashes++
+		}
+		if preds != nil && r.Err == nil {
+			lines[i].Assertions = replay.EvaluateAll(preds, d.name, envAssertions(data.tasks[i]), r.DB, r.UserDB)
 		}
 	}
 	if err := writeLines(stdout, lines, f.json); err != nil {
@@ -171,19 +200,33 @@ func runReplay(args []string, stdout, stderr io.Writer) int {
 		code = exitCrash
 	}
 	// The tools shared the source DB on trust: check they left it alone.
-	if after, err := dbhash.Hash(data.db); err != nil || after != data.dbHash {
+	if !unchanged(data.db, data.dbHash) || (data.userDB != nil && !unchanged(data.userDB, data.userDBHash)) {
 		fmt.Fprintln(stderr, "tau2 replay: a tool modified the shared DB; the hashes above cannot be trusted")
 		code = exitCrash
 	}
 	return code
 }
 
+func unchanged(db map[string]any, hash string) bool {
+	after, err := dbhash.Hash(db)
+	return err == nil && after == hash
+}
+
+func envAssertions(t replay.Task) []replay.Assertion {
+	if t.EvaluationCriteria == nil {
+		return nil
+	}
+	return t.EvaluationCriteria.EnvAssertions
+}
+
 // domainData is a domain's data, loaded once.
 type domainData struct {
-	db     map[string]any
-	dbHash string
-	cache  *dbhash.Cache // the text of db's tables, reused by every task's final hash
-	tasks  []replay.Task // the selected tasks, in task-file order
+	db         map[string]any
+	dbHash     string
+	userDB     map[string]any // two-sided domains only
+	userDBHash string
+	cache      *dbhash.Cache // the text of db's tables, reused by every task's final hash
+	tasks      []replay.Task // the selected tasks, in task-file order
 }
 
 func loadDomain(d domain, f replayFlags) (domainData, error) {
@@ -211,6 +254,14 @@ func loadDomain(d domain, f replayFlags) (domainData, error) {
 	}
 	if out.dbHash, err = dbhash.Hash(out.db, dbhash.WithCache(out.cache)); err != nil {
 		return out, err
+	}
+	if d.userDB != "" {
+		if out.userDB, err = state.LoadDB(f.data, d.userDB); err != nil {
+			return out, err
+		}
+		if out.userDBHash, err = dbhash.Hash(out.userDB); err != nil {
+			return out, err
+		}
 	}
 	return out, nil
 }
@@ -262,9 +313,12 @@ func selectTasks(tasks []replay.Task, dir, split string, ids []string) ([]replay
 	return out, nil
 }
 
-func lineOf(domain string, t replay.Task, initial string, r replay.Result) replayLine {
-	l := replayLine{Domain: domain, TaskID: t.ID, NActions: len(t.Actions()), InitialDBHash: initial,
+func lineOf(domain string, t replay.Task, data domainData, r replay.Result) replayLine {
+	l := replayLine{Domain: domain, TaskID: t.ID, NActions: len(t.Actions()), InitialDBHash: data.dbHash,
 		PostInitDBHash: r.PostInitDBHash, FinalDBHash: r.DBHash, Errors: []replayError{}, recordsAppended: len(r.Actions)}
+	if data.userDB != nil {
+		l.InitialUserDBHash, l.PostInitUserDBHash, l.FinalUserDBHash = data.userDBHash, r.PostInitUserDBHash, r.UserDBHash
+	}
 	for _, e := range r.Errors {
 		l.Errors = append(l.Errors, replayError{Index: e.Index, Name: e.Name, Kind: e.Kind, Message: e.Message})
 	}
@@ -286,7 +340,7 @@ func writeLines(w io.Writer, lines []replayLine, asJSON bool) error {
 		return nil
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "TASK\tACTIONS\tRECORDS\tERRORS\tFINAL DB HASH\tCHANGED")
+	fmt.Fprintln(tw, "TASK\tACTIONS\tRECORDS\tERRORS\tFINAL DB HASH\tCHANGED\tASSERTIONS")
 	for _, l := range lines {
 		changed := "no"
 		switch {
@@ -295,7 +349,17 @@ func writeLines(w io.Writer, lines []replayLine, asJSON bool) error {
 		case l.FinalDBHash != l.InitialDBHash:
 			changed = "yes"
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%s\t%s\n", l.TaskID, l.NActions, l.recordsAppended, len(l.Errors), l.FinalDBHash, changed)
+		asserted := ""
+		if l.Assertions != nil {
+			passed := 0
+			for _, v := range l.Assertions {
+				if v.Passed {
+					passed++
+				}
+			}
+			asserted = fmt.Sprintf("%d/%d passed", passed, len(l.Assertions))
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%s\t%s\t%s\n", l.TaskID, l.NActions, l.recordsAppended, len(l.Errors), l.FinalDBHash, changed, asserted)
 	}
 	return tw.Flush()
 }

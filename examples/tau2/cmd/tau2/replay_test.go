@@ -81,3 +81,14 @@ func TestToolWritingTheSharedDB(t *testing.T) {
 	assert.Equal(t, 1, code)
 	assert.Contains(t, stderr, "a tool modified the shared DB")
 }
+
+func TestTodayAndPredicatesFlags(t *testing.T) {
+	code, _, stderr := runCLI("replay", "-domain", "tau2_airline", "-data", t.TempDir(), "-today", "25/02/2025")
+	assert.Equal(t, 2, code)
+	assert.Equal(t, "tau2 replay: -today \"25/02/2025\" is not a date (YYYY-MM-DD)\n", stderr)
+
+	data := sharedtest.Path(t, "tau2")
+	code, _, stderr = runCLI("replay", "-domain", "tau2_airline", "-data", data, "-predicates")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, stderr, "domain tau2_airline has no DB-state predicates")
+}
