@@ -268,10 +268,9 @@ func Gold(ctx context.Context, sc Scenario) (Result, error) {
 			if st == nil {
 				continue
 			}
-			recs := st.Actions()
 			// A tool that cleared or replaced the log appended nothing we can
 			// tell apart: take what is there past the old length, if anything.
-			for _, rec := range recs[min(before[j], len(recs)):] {
+			for _, rec := range st.ActionsSince(before[j]) {
 				rec["side"] = step.Side
 				res.Actions = append(res.Actions, rec)
 				step.RecordsAppended++

@@ -4,6 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"runtime"
+	"sync"
+	"sync/atomic"
 )
 
 // Task is one benchmark task in tau2's tasks.json format. Fields the
@@ -86,33 +89,29 @@ func (t *Task) UnmarshalJSON(data []byte) error {
 		return err
 	}
 	type plain Task
-	var p plain
-	idRaw := raw["id"]
-	delete(raw, "id")
-	rest, err := json.Marshal(raw)
-	if err != nil {
-		return err
+	var aux struct {
+		plain
+		ID json.RawMessage `json:"id"` // shadows plain's: ids may be numbers
 	}
-	dec := json.NewDecoder(bytesReader(rest))
+	dec := json.NewDecoder(bytesReader(data))
 	dec.UseNumber()
-	if err := dec.Decode(&p); err != nil {
+	if err := dec.Decode(&aux); err != nil {
 		return err
 	}
-	raw["id"] = idRaw
-	*t = Task(p)
+	*t = Task(aux.plain)
 	t.Raw = raw
-	if len(idRaw) > 0 {
+	if len(aux.ID) > 0 {
 		var id any
-		if err := json.Unmarshal(idRaw, &id); err != nil {
+		if err := json.Unmarshal(aux.ID, &id); err != nil {
 			return err
 		}
 		switch v := id.(type) {
 		case string:
 			t.ID = v
 		case float64:
-			t.ID = string(idRaw)
+			t.ID = string(aux.ID)
 		default:
-			return fmt.Errorf("replay: task id %s is neither a string nor a number", idRaw)
+			return fmt.Errorf("replay: task id %s is neither a string nor a number", aux.ID)
 		}
 	}
 	return nil
@@ -127,15 +126,33 @@ func (t Task) MarshalJSON() ([]byte, error) {
 	return json.Marshal(plain(t))
 }
 
-// LoadTasks reads a tau2 tasks.json file (a JSON array of tasks).
+// LoadTasks reads a tau2 tasks.json file (a JSON array of tasks). The
+// tasks are decoded on all cores.
 func LoadTasks(path string) ([]Task, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("replay: %w", err)
 	}
-	var tasks []Task
-	if err := json.Unmarshal(data, &tasks); err != nil {
+	var elems []json.RawMessage
+	if err := json.Unmarshal(data, &elems); err != nil {
 		return nil, fmt.Errorf("replay: reading tasks %s: %w", path, err)
+	}
+	tasks := make([]Task, len(elems))
+	errs := make([]error, len(elems))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(elems)) {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < len(elems); i = int(next.Add(1) - 1) {
+				errs[i] = json.Unmarshal(elems[i], &tasks[i])
+			}
+		})
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			return nil, fmt.Errorf("replay: reading tasks %s: task %d: %w", path, i, err)
+		}
 	}
 	return tasks, nil
 }

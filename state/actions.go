@@ -88,3 +88,17 @@ func (s *Shared) Capture() (db map[string]any, actions []Action) {
 	}
 	return cloneMap(s.db), actions
 }
+
+// ActionsSince returns deep copies of the records appended after the first
+// n, in append order (empty when there are none): what a step added,
+// without copying the whole log.
+func (s *Shared) ActionsSince(n int) []Action {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	n = max(0, min(n, len(s.actions)))
+	out := make([]Action, 0, len(s.actions)-n)
+	for _, a := range s.actions[n:] {
+		out = append(out, Action(cloneMap(a)))
+	}
+	return out
+}

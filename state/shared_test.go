@@ -322,3 +322,17 @@ func TestUpdateTablesCopiesOnlyWhatItNames(t *testing.T) {
 		return nil
 	}))
 }
+
+func TestActionsSince(t *testing.T) {
+	s := state.New()
+	assert.Empty(t, s.ActionsSince(0))
+	s.AppendAction(state.NewAction("a", nil, nil))
+	s.AppendAction(state.NewAction("b", nil, nil))
+	got := s.ActionsSince(1)
+	require.Len(t, got, 1)
+	assert.Equal(t, "b", got[0].Type())
+	got[0]["name"] = "changed"
+	assert.Equal(t, "b", s.Actions()[1].Name(), "a copy")
+	assert.Len(t, s.ActionsSince(-3), 2)
+	assert.Empty(t, s.ActionsSince(5))
+}

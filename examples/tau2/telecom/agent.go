@@ -1,0 +1,665 @@
+package telecom
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"slices"
+	"time"
+
+	"github.com/voiceeval/schematools/state"
+	"github.com/voiceeval/schematools/tool"
+)
+
+// The agent-side tools: lookups of customers, lines, bills and plans, and
+// the writes an agent makes on them. Refusals are tool_error results; a DB
+// whose shape the Python tool could not read either (a table that is not a
+// list, a record without its id) is a Go error, as the Python tool raises.
+// Results taken from the DB are deep copies.
+
+func newGetCustomerByPhone(b binding) (tool.Tool, error) {
+	return newTool(b, NameGetCustomerByPhone,
+		"Find the customer a phone number belongs to: the customer's contact number or the number of one of their lines. "+
+			"Returns the customer's record.",
+		func(_ context.Context, st *state.Shared, p GetCustomerByPhoneParams) (any, error) {
+			return agentSide.read(st, func(db map[string]any) (any, error) {
+				c, err := customerByPhone(db, p.PhoneNumber)
+				if err != nil {
+					return nil, err
+				}
+				if c == nil {
+					return toolError("Customer with phone number %s not found", p.PhoneNumber), nil
+				}
+				return state.Clone(c), nil
+			})
+		})
+}
+
+// customerByPhone returns the first customer whose contact number, or the
+// number of one of whose lines, is phone.
+func customerByPhone(db map[string]any, phone string) (map[string]any, error) {
+	t, err := subscript(db, tableCustomers)
+	if err != nil {
+		return nil, err
+	}
+	customers, err := iterate(t)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range customers {
+		v, err := subscript(c, "phone_number")
+		if err != nil {
+			return nil, err
+		}
+		if isStr(v, phone) {
+			return c.(map[string]any), nil
+		}
+		ids, err := subscript(c, "line_ids")
+		if err != nil {
+			return nil, err
+		}
+		lineIDs, err := iterate(ids)
+		if err != nil {
+			return nil, err
+		}
+		for _, id := range lineIDs {
+			line, err := find(db, tableLines, "line_id", id)
+			if err != nil {
+				return nil, err
+			}
+			if len(line) == 0 {
+				continue
+			}
+			v, err := subscript(line, "phone_number")
+			if err != nil {
+				return nil, err
+			}
+			if isStr(v, phone) {
+				return c.(map[string]any), nil
+			}
+		}
+	}
+	return nil, nil
+}
+
+func newGetCustomerByID(b binding) (tool.Tool, error) {
+	return newTool(b, NameGetCustomerByID, "Look up a customer by customer id. Returns the customer's record.",
+		func(_ context.Context, st *state.Shared, p GetCustomerByIDParams) (any, error) {
+			return agentSide.read(st, func(db map[string]any) (any, error) {
+				c, err := find(db, tableCustomers, "customer_id", p.CustomerID)
+				if err != nil {
+					return nil, err
+				}
+				if c == nil {
+					return toolError("Customer with ID %s not found", p.CustomerID), nil
+				}
+				return state.Clone(c), nil
+			})
+		})
+}
+
+func newGetCustomerByName(b binding) (tool.Tool, error) {
+	return newTool(b, NameGetCustomerByName,
+		"Find customers by full name and date of birth (the name alone does not identify a customer). "+
+			"Returns the list of matching customer records, usually one, possibly none.",
+		func(_ context.Context, st *state.Shared, p GetCustomerByNameParams) (any, error) {
+			return agentSide.read(st, func(db map[string]any) (any, error) {
+				t, err := subscript(db, tableCustomers)
+				if err != nil {
+					return nil, err
+				}
+				customers, err := iterate(t)
+				if err != nil {
+					return nil, err
+				}
+				want := pyLower(p.FullName)
+				matches := []any{}
+				for _, c := range customers {
+					name, err := subscript(c, "full_name")
+					if err != nil {
+						return nil, err
+					}
+					s, ok := name.(string)
+					if !ok {
+						return nil, raise("AttributeError", "'%s' object has no attribute 'lower'", pyTypeName(name))
+					}
+					if pyLower(s) != want {
+						continue
+					}
+					dob, err := subscript(c, "date_of_birth")
+					if err != nil {
+						return nil, err
+					}
+					if isStr(dob, p.DOB) {
+						matches = append(matches, state.Clone(c))
+					}
+				}
+				return matches, nil
+			})
+		})
+}
+
+func newGetDetailsByID(b binding) (tool.Tool, error) {
+	return newTool(b, NameGetDetailsByID,
+		"Look up any record by its id. The id's first letter says what it is: C a customer, L a line, D a device, "+
+			"B a bill, P a plan. Returns the record.",
+		func(_ context.Context, st *state.Shared, p GetDetailsByIDParams) (any, error) {
+			return agentSide.read(st, func(db map[string]any) (any, error) {
+				var table, key string
+				switch {
+				case len(p.ID) > 0 && p.ID[0] == 'L':
+					table, key = tableLines, "line_id"
+				case len(p.ID) > 0 && p.ID[0] == 'D':
+					table, key = tableDevices, "device_id"
+				case len(p.ID) > 0 && p.ID[0] == 'B':
+					table, key = tableBills, "bill_id"
+				case len(p.ID) > 0 && p.ID[0] == 'C':
+					table, key = tableCustomers, "customer_id"
+				case len(p.ID) > 0 && p.ID[0] == 'P':
+					table, key = tablePlans, "plan_id"
+				default:
+					return toolError("Unknown ID format or type: %s", p.ID), nil
+				}
+				rec, err := find(db, table, key, p.ID)
+				if err != nil {
+					return nil, err
+				}
+				if rec == nil {
+					return toolError("Object with ID %s not found", p.ID), nil
+				}
+				return state.Clone(rec), nil
+			})
+		})
+}
+
+func newGetBillsForCustomer(b binding) (tool.Tool, error) {
+	t, err := newTool(b, NameGetBillsForCustomer,
+		"List a customer's bills, newest first (by issue date), at most limit of them (12 by default).",
+		func(_ context.Context, st *state.Shared, p GetBillsForCustomerParams) (any, error) {
+			limit := 12
+			if p.Limit != nil {
+				limit = *p.Limit
+			}
+			return agentSide.read(st, func(db map[string]any) (any, error) {
+				c, err := find(db, tableCustomers, "customer_id", p.CustomerID)
+				if err != nil {
+					return nil, err
+				}
+				if c == nil {
+					return toolError("Customer with ID %s not found", p.CustomerID), nil
+				}
+				bills, err := customerBills(db, c)
+				if err != nil {
+					return nil, err
+				}
+				if err := sortByIssueDate(bills); err != nil {
+					return nil, err
+				}
+				bills = bills[:pySliceEnd(len(bills), limit)]
+				out := make([]any, len(bills))
+				for i, bill := range bills {
+					out[i] = state.Clone(bill)
+				}
+				return out, nil
+			})
+		})
+	if t != nil {
+		t.nonNull = []tool.Issue{{Field: "limit", Error: "Input should be a valid integer", Type: "int_type"}}
+	}
+	return t, err
+}
+
+// customerBills returns the customer's bills that exist, in the order of
+// its bill_ids.
+func customerBills(db map[string]any, customer map[string]any) ([]map[string]any, error) {
+	ids, err := subscript(customer, "bill_ids")
+	if err != nil {
+		return nil, err
+	}
+	billIDs, err := iterate(ids)
+	if err != nil {
+		return nil, err
+	}
+	var bills []map[string]any
+	for _, id := range billIDs {
+		bill, err := find(db, tableBills, "bill_id", id)
+		if err != nil {
+			return nil, err
+		}
+		if bill != nil {
+			bills = append(bills, bill)
+		}
+	}
+	return bills, nil
+}
+
+// sortByIssueDate sorts bills newest first by their issue_date strings,
+// keeping the order of equal dates, as Python's sort(reverse=True) does.
+// Issue dates that are not all strings cannot be ordered (Python's
+// TypeError).
+func sortByIssueDate(bills []map[string]any) error {
+	keys := make([]string, len(bills))
+	for i, bill := range bills {
+		v, err := subscript(bill, "issue_date")
+		if err != nil {
+			return err
+		}
+		s, ok := v.(string)
+		if !ok && len(bills) > 1 {
+			return raise("TypeError", "'<' not supported between instances of '%s' and 'str'", pyTypeName(v))
+		}
+		keys[i] = s
+	}
+	idx := make([]int, len(bills))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(keys[b], keys[a]) })
+	sorted := make([]map[string]any, len(bills))
+	for i, j := range idx {
+		sorted[i] = bills[j]
+	}
+	copy(bills, sorted)
+	return nil
+}
+
+// pySliceEnd is the end of Python's s[:limit] on a sequence of n items.
+func pySliceEnd(n, limit int) int {
+	if limit < 0 {
+		limit += n
+	}
+	return max(0, min(limit, n))
+}
+
+// DataUsage is the result of get_data_usage. The amounts are the DB's
+// values as they are; the cycle ends on the last day of the current month.
+type DataUsage struct {
+	LineID          string `json:"line_id"`
+	DataUsedGB      any    `json:"data_used_gb"`
+	DataLimitGB     any    `json:"data_limit_gb"`
+	DataRefuelingGB any    `json:"data_refueling_gb"`
+	CycleEndDate    string `json:"cycle_end_date"`
+}
+
+func newGetDataUsage(b binding) (tool.Tool, error) {
+	return newTool(b, NameGetDataUsage,
+		"Show a line's data usage in the current billing cycle: GB used, the plan's limit, GB added by refueling, "+
+			"and the day the cycle ends.",
+		func(_ context.Context, st *state.Shared, p LineParams) (any, error) {
+			today := b.today()
+			return agentSide.read(st, func(db map[string]any) (any, error) {
+				line, refusal, err := targetLine(db, p.CustomerID, p.LineID)
+				if err != nil {
+					return nil, err
+				}
+				if line == nil {
+					return toolError("%s", refusal), nil
+				}
+				planID, err := subscript(line, "plan_id")
+				if err != nil {
+					return nil, err
+				}
+				plan, err := find(db, tablePlans, "plan_id", planID)
+				if err != nil {
+					return nil, err
+				}
+				if plan == nil {
+					return toolError("Plan %s not found for line %s", pyStr(planID), p.LineID), nil
+				}
+				used, err := subscript(line, "data_used_gb")
+				if err != nil {
+					return nil, err
+				}
+				limit, err := subscript(plan, "data_limit_gb")
+				if err != nil {
+					return nil, err
+				}
+				refueled, err := subscript(line, "data_refueling_gb")
+				if err != nil {
+					return nil, err
+				}
+				return DataUsage{
+					LineID:          p.LineID,
+					DataUsedGB:      state.Clone(used),
+					DataLimitGB:     state.Clone(limit),
+					DataRefuelingGB: state.Clone(refueled),
+					CycleEndDate:    isoDate(lastOfMonth(today, 0)),
+				}, nil
+			})
+		})
+}
+
+// LineResult is the result of suspend_line and resume_line: a message and
+// the line's record after the change.
+type LineResult struct {
+	Message string         `json:"message"`
+	Line    map[string]any `json:"line"`
+}
+
+func newSuspendLine(b binding) (tool.Tool, error) {
+	return newTool(b, NameSuspendLine,
+		"Suspend an active line, for at most six months; a $5/month holding fee applies. "+
+			"Only an Active line can be suspended.",
+		func(ctx context.Context, st *state.Shared, p SuspendLineParams) (any, error) {
+			today := isoDate(b.today())
+			return agentSide.write(ctx, st, []string{tableLines}, func(db map[string]any) (any, state.Action, error) {
+				line, refusal, err := targetLine(db, p.CustomerID, p.LineID)
+				if err != nil {
+					return nil, nil, err
+				}
+				if line == nil {
+					return toolError("%s", refusal), nil, nil
+				}
+				status, err := subscript(line, "status")
+				if err != nil {
+					return nil, nil, err
+				}
+				if !isStr(status, lineStatusActive) {
+					return toolError("Line must be active to suspend"), nil, nil
+				}
+				line["status"] = lineStatusSuspended
+				line["suspension_start_date"] = today
+				action := state.NewAction(NameSuspendLine,
+					map[string]any{"customer_id": p.CustomerID, "line_id": p.LineID, "reason": p.Reason},
+					map[string]any{"line_id": p.LineID, "status": lineStatusSuspended})
+				return LineResult{"Line suspended successfully. $5/month holding fee will apply.", state.Clone(line).(map[string]any)}, action, nil
+			})
+		})
+}
+
+func newResumeLine(b binding) (tool.Tool, error) {
+	return newTool(b, NameResumeLine,
+		"Resume a Suspended (or Pending Activation) line: it becomes Active again.",
+		func(ctx context.Context, st *state.Shared, p LineParams) (any, error) {
+			return agentSide.write(ctx, st, []string{tableLines}, func(db map[string]any) (any, state.Action, error) {
+				line, refusal, err := targetLine(db, p.CustomerID, p.LineID)
+				if err != nil {
+					return nil, nil, err
+				}
+				if line == nil {
+					return toolError("%s", refusal), nil, nil
+				}
+				status, err := subscript(line, "status")
+				if err != nil {
+					return nil, nil, err
+				}
+				if !isStr(status, lineStatusSuspended) && !isStr(status, lineStatusPendingActivation) {
+					return toolError("Line must be suspended to resume"), nil, nil
+				}
+				line["status"] = lineStatusActive
+				line["suspension_start_date"] = nil
+				action := state.NewAction(NameResumeLine,
+					map[string]any{"customer_id": p.CustomerID, "line_id": p.LineID},
+					map[string]any{"line_id": p.LineID, "status": lineStatusActive})
+				return LineResult{"Line resumed successfully", state.Clone(line).(map[string]any)}, action, nil
+			})
+		})
+}
+
+func newSetRoaming(b binding, name string, on bool) (tool.Tool, error) {
+	description, done, already := "Turn international roaming on for a line.", "Roaming enabled successfully", "Roaming was already enabled"
+	if !on {
+		description, done, already = "Turn international roaming off for a line.", "Roaming disabled successfully", "Roaming was already disabled"
+	}
+	return newTool(b, name, description,
+		func(ctx context.Context, st *state.Shared, p LineParams) (any, error) {
+			return agentSide.write(ctx, st, []string{tableLines}, func(db map[string]any) (any, state.Action, error) {
+				line, refusal, err := targetLine(db, p.CustomerID, p.LineID)
+				if err != nil {
+					return nil, nil, err
+				}
+				if line == nil {
+					return toolError("%s", refusal), nil, nil
+				}
+				current, err := subscript(line, "roaming_enabled")
+				if err != nil {
+					return nil, nil, err
+				}
+				if truthy(current) == on {
+					return already, nil, nil
+				}
+				line["roaming_enabled"] = on
+				return done, state.NewAction(name,
+					map[string]any{"customer_id": p.CustomerID, "line_id": p.LineID},
+					map[string]any{"roaming_enabled": on}), nil
+			})
+		})
+}
+
+func newEnableRoaming(b binding) (tool.Tool, error) { return newSetRoaming(b, NameEnableRoaming, true) }
+
+func newDisableRoaming(b binding) (tool.Tool, error) {
+	return newSetRoaming(b, NameDisableRoaming, false)
+}
+
+func newSendPaymentRequest(b binding) (tool.Tool, error) {
+	return newTool(b, NameSendPaymentRequest,
+		"Ask the customer to pay one of their bills: the bill becomes Awaiting Payment and the customer sees the request "+
+			"on their phone. Only one bill per customer can await payment at a time.",
+		func(ctx context.Context, st *state.Shared, p SendPaymentRequestParams) (any, error) {
+			return agentSide.write(ctx, st, []string{tableBills}, func(db map[string]any) (any, state.Action, error) {
+				c, err := find(db, tableCustomers, "customer_id", p.CustomerID)
+				if err != nil {
+					return nil, nil, err
+				}
+				if c == nil {
+					return toolError("Customer %s not found", p.CustomerID), nil, nil
+				}
+				bills, err := customerBills(db, c)
+				if err != nil {
+					return nil, nil, err
+				}
+				for _, bill := range bills {
+					status, err := subscript(bill, "status")
+					if err != nil {
+						return nil, nil, err
+					}
+					if isStr(status, billStatusAwaitingPayment) {
+						return toolError("A bill is already awaiting payment for this customer"), nil, nil
+					}
+				}
+				ids, err := subscript(c, "bill_ids")
+				if err != nil {
+					return nil, nil, err
+				}
+				if ok, err := contains(ids, p.BillID); err != nil || !ok {
+					return toolError("Bill %s not found for customer %s", p.BillID, p.CustomerID), nil, err
+				}
+				bill, err := find(db, tableBills, "bill_id", p.BillID)
+				if err != nil {
+					return nil, nil, err
+				}
+				if bill == nil {
+					return nil, nil, raise("TypeError", "'NoneType' object does not support item assignment")
+				}
+				bill["status"] = billStatusAwaitingPayment
+				action := state.NewAction(NameSendPaymentRequest,
+					map[string]any{"customer_id": p.CustomerID, "bill_id": p.BillID},
+					map[string]any{"bill_id": p.BillID, "status": billStatusAwaitingPayment})
+				return "Payment request sent to the customer for bill " + p.BillID, action, nil
+			})
+		})
+}
+
+// RefuelResult is the result of refuel_data.
+type RefuelResult struct {
+	Message            string `json:"message"`
+	NewDataRefuelingGB any    `json:"new_data_refueling_gb"`
+	Charge             any    `json:"charge"`
+}
+
+func newRefuelData(b binding) (tool.Tool, error) {
+	return newTool(b, NameRefuelData,
+		"Add data to a line for the current cycle, a positive number of GB. The plan's per-GB refueling price is charged "+
+			"once, on the customer's next (draft) bill.",
+		func(ctx context.Context, st *state.Shared, p RefuelDataParams) (any, error) {
+			today := b.today()
+			return agentSide.write(ctx, st, []string{tableLines, tableBills, tableCustomers}, func(db map[string]any) (any, state.Action, error) {
+				if !(p.GBAmount > 0) {
+					return toolError("Refuel amount must be positive"), nil, nil
+				}
+				line, refusal, err := targetLine(db, p.CustomerID, p.LineID)
+				if err != nil {
+					return nil, nil, err
+				}
+				if line == nil {
+					return toolError("%s", refusal), nil, nil
+				}
+				planID, err := subscript(line, "plan_id")
+				if err != nil {
+					return nil, nil, err
+				}
+				plan, err := find(db, tablePlans, "plan_id", planID)
+				if err != nil {
+					return nil, nil, err
+				}
+				if plan == nil {
+					return toolError("Plan not found for this line"), nil, nil
+				}
+				price, err := subscript(plan, "data_refueling_price_per_gb")
+				if err != nil {
+					return nil, nil, err
+				}
+				unit, err := number(price, "*", "float")
+				if err != nil {
+					return nil, nil, err
+				}
+				charge := p.GBAmount * unit
+				current, _ := get(line, "data_refueling_gb", 0.0)
+				refueled, err := number(current, "+", "float")
+				if err != nil {
+					return nil, nil, err
+				}
+				refueled += p.GBAmount
+				description := "Data refueling: " + floatRepr(p.GBAmount) + " GB at $" + pyStr(price) + "/GB"
+				apply, err := chargeOnce(db, p.CustomerID, charge, description, today, b.newBillID)
+				if err != nil {
+					return nil, nil, err
+				}
+				line["data_refueling_gb"] = floatValue(refueled)
+				apply()
+				action := state.NewAction(NameRefuelData,
+					map[string]any{"customer_id": p.CustomerID, "line_id": p.LineID, "gb_amount": floatValue(p.GBAmount)},
+					map[string]any{"new_data_refueling_gb": floatValue(refueled), "charge": floatValue(charge)})
+				return RefuelResult{
+					Message: "Successfully added " + floatRepr(p.GBAmount) + " GB of data for line " + p.LineID +
+						" for $" + fixed2(charge),
+					NewDataRefuelingGB: floatValue(refueled),
+					Charge:             floatValue(charge),
+				}, action, nil
+			})
+		})
+}
+
+// chargeOnce prepares a one-time charge on the customer's first Draft bill
+// — or, when the customer has none, on a new Draft bill for next month —
+// and returns the function that applies it, so that every check is made
+// before anything changes.
+func chargeOnce(db map[string]any, customerID string, amount float64, description string, today time.Time, newID func() string) (func(), error) {
+	customer, err := find(db, tableCustomers, "customer_id", customerID)
+	if err != nil {
+		return nil, err
+	}
+	if customer == nil {
+		return nil, raise("ValueError", "Customer %s not found", customerID)
+	}
+	bills, err := customerBills(db, customer)
+	if err != nil {
+		return nil, err
+	}
+	var draft map[string]any
+	for _, bill := range bills {
+		if len(bill) == 0 {
+			continue
+		}
+		status, err := subscript(bill, "status")
+		if err != nil {
+			return nil, err
+		}
+		if isStr(status, billStatusDraft) {
+			draft = bill
+			break
+		}
+	}
+	var addBill func()
+	if draft == nil {
+		v, err := subscript(db, tableBills)
+		if err != nil {
+			return nil, err
+		}
+		all, err := appendable(v)
+		if err != nil {
+			return nil, err
+		}
+		ids, err := appendable(customer["bill_ids"]) // customerBills read it
+		if err != nil {
+			return nil, err
+		}
+		next := firstOfMonth(today, 1)
+		id := newID()
+		draft = map[string]any{
+			"bill_id":      id,
+			"customer_id":  customerID,
+			"period_start": isoDate(next),
+			"period_end":   isoDate(lastOfMonth(today, 1)),
+			"issue_date":   isoDate(next),
+			"total_due":    json0,
+			"due_date":     isoDate(next.AddDate(0, 0, 14)),
+			"line_items":   []any{},
+			"status":       billStatusDraft,
+		}
+		addBill = func() {
+			db[tableBills] = append(all, draft)
+			customer["bill_ids"] = append(ids, id)
+		}
+	}
+	items, err := subscript(draft, "line_items")
+	if err != nil {
+		return nil, err
+	}
+	lineItems, err := appendable(items)
+	if err != nil {
+		return nil, err
+	}
+	total, _ := get(draft, "total_due", json0)
+	due, err := pyFloat(total)
+	if err != nil {
+		return nil, err
+	}
+	itemType := "Charge"
+	if amount < 0 {
+		itemType = "Credit"
+	}
+	return func() {
+		if addBill != nil {
+			addBill()
+		}
+		draft["line_items"] = append(lineItems, map[string]any{
+			"description": description,
+			"amount":      floatValue(amount),
+			"date":        isoDate(today),
+			"item_type":   itemType,
+		})
+		draft["total_due"] = floatValue(due + amount)
+	}, nil
+}
+
+func newTransferToHumanAgents(b binding) (tool.Tool, error) {
+	return newTool(b, NameTransferToHumanAgents,
+		"Hand the customer over to a human agent, with a summary of their issue. Transfer only when the customer asks "+
+			"for a human, or when the policy and the tools you have cannot solve the issue.",
+		func(ctx context.Context, st *state.Shared, p TransferParams) (any, error) {
+			agentSide.rec.Record(ctx, st, state.NewAction(NameTransferToHumanAgents,
+				map[string]any{"summary": p.Summary}, map[string]any{"transferred": true}))
+			return messageTransferSuccessful, nil
+		},
+		tool.WithAfterResult(func(ctx context.Context, st *state.Shared, _ any) error {
+			tool.SendExit(ctx, st, "Transfer complete.", nil)
+			return nil
+		}))
+}
+
+const messageTransferSuccessful = "Transfer successful"
+
+// json0 is the int 0 as a DB value.
+const json0 = json.Number("0")

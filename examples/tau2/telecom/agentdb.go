@@ -1,0 +1,114 @@
+package telecom
+
+// The agent DB holds five tables, each a list of records: plans,
+// customers, lines, bills, devices. Records are found by scanning a table
+// in order, first match wins, as the Python original does. Three flavours
+// of scan exist because the Python code has three: the tools index
+// strictly (db["lines"], line["line_id"]), the initialisation functions and
+// predicates tolerate missing tables (db.get("lines") or []), and the sync
+// tolerates missing fields too (line.get("phone_number")).
+
+// Tables of the agent DB, and the key of each one's records.
+const (
+	tablePlans     = "plans"
+	tableCustomers = "customers"
+	tableLines     = "lines"
+	tableBills     = "bills"
+	tableDevices   = "devices"
+)
+
+// find returns the first record of db[table] whose record[key] == want,
+// or nil: Python's for r in db[table]: if r[key] == want: return r.
+func find(db map[string]any, table, key string, want any) (map[string]any, error) {
+	t, err := subscript(db, table)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := iterate(t)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range rows {
+		v, err := subscript(r, key)
+		if err != nil {
+			return nil, err
+		}
+		if pyEqual(v, want) {
+			return r.(map[string]any), nil // only a dict takes a string index
+		}
+	}
+	return nil, nil
+}
+
+// findOr is find over (db.get(table) or []), the initialisation
+// functions' and predicates' scan.
+func findOr(db map[string]any, table, key string, want any) (map[string]any, error) {
+	t := db[table]
+	if !truthy(t) {
+		return nil, nil
+	}
+	return find(map[string]any{table: t}, table, key, want)
+}
+
+// findGet is the sync's scan: for r in db.get(table, []): if
+// r.get(key) == want: return r.
+func findGet(db map[string]any, table, key string, want any) (map[string]any, error) {
+	t, ok := db[table]
+	if !ok {
+		return nil, nil
+	}
+	rows, err := iterate(t)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range rows {
+		v, err := get(r, key, nil)
+		if err != nil {
+			return nil, err
+		}
+		if pyEqual(v, want) {
+			return r.(map[string]any), nil
+		}
+	}
+	return nil, nil
+}
+
+// targetLine resolves a line of a customer as the agent tools do: the
+// customer must exist, list the line among its line_ids, and the line must
+// exist. A refusal is returned as the tool_error message.
+func targetLine(db map[string]any, customerID, lineID string) (line map[string]any, refusal string, err error) {
+	customer, err := find(db, tableCustomers, "customer_id", customerID)
+	if err != nil || customer == nil {
+		return nil, "Customer with ID " + customerID + " not found", err
+	}
+	ids, err := subscript(customer, "line_ids")
+	if err != nil {
+		return nil, "", err
+	}
+	if ok, err := contains(ids, lineID); err != nil || !ok {
+		return nil, "Line " + lineID + " not found for customer " + customerID, err
+	}
+	line, err = find(db, tableLines, "line_id", lineID)
+	if err != nil || line == nil {
+		return nil, "Line with ID " + lineID + " not found", err
+	}
+	return line, "", nil
+}
+
+// customerLine resolves a line of a customer as the initialisation
+// functions and predicates do: nil when the customer, its claim on the
+// line or the line is missing.
+func customerLine(db map[string]any, customerID, lineID any) (map[string]any, error) {
+	customer, err := findOr(db, tableCustomers, "customer_id", customerID)
+	if err != nil || customer == nil {
+		return nil, err
+	}
+	ids := customer["line_ids"]
+	if !truthy(ids) {
+		return nil, nil
+	}
+	if ok, err := contains(ids, lineID); err != nil || !ok {
+		return nil, err
+	}
+	return findOr(db, tableLines, "line_id", lineID)
+}

@@ -1,0 +1,199 @@
+package telecom
+
+import (
+	"context"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/voiceeval/schematools/dbhash"
+	"github.com/voiceeval/schematools/internal/pyjson"
+	"github.com/voiceeval/schematools/replay"
+)
+
+// exactEqual compares two JSON trees exactly: numbers must agree in value
+// and in kind (1.0 is not 1), strings byte for byte.
+func exactEqual(a, b any) bool {
+	ta, err1 := pyjson.Marshal(a, pyjson.Compact)
+	tb, err2 := pyjson.Marshal(b, pyjson.Compact)
+	return err1 == nil && err2 == nil && string(ta) == string(tb)
+}
+
+// requireGold replays sc and requires what the Python reference produced
+// for the task, g: the post-initialisation and final hashes of both DBs,
+// every action's raw result (exact numbers, exact strings) and the records
+// it appended, no replay error, and the reference_actions. On a mismatch
+// it reports the first differing action and, for a wrong final hash, the
+// structured diff between the reference's final DB and ours.
+func requireGold(t *testing.T, g goldTask, sc replay.Scenario) replay.Result {
+	t.Helper()
+	res, err := replay.Gold(context.Background(), sc)
+	require.NoError(t, err)
+	require.Len(t, res.Steps, len(g.PerAction))
+
+	records := tree(t, res.Actions).([]any)
+	for i, step := range res.Steps {
+		want := g.PerAction[i]
+		got := tree(t, step.Result)
+		var appended []any
+		if step.RecordsAppended <= len(records) {
+			appended, records = records[:step.RecordsAppended], records[step.RecordsAppended:]
+		}
+		if !exactEqual(want.Result, got) || !exactEqual(want.Records, appended) || step.Err != "" {
+			t.Errorf("first differing action: #%d %s(%s)\nwant result: %s\n got result: %s (error %q)\nwant records: %s\n got records: %s",
+				want.Index, want.Name, pretty(want.Arguments), pretty(want.Result), pretty(got), step.Err, pretty(want.Records), pretty(appended))
+			break
+		}
+	}
+	assert.Equal(t, g.Errors, tree(t, res.Errors), "replay errors")
+	assert.True(t, exactEqual(g.Reference, tree(t, res.Actions)), "reference_actions:\nwant %s\n got %s", pretty(g.Reference), pretty(tree(t, res.Actions)))
+	assert.Equal(t, g.PostInitDBHash, res.PostInitDBHash, "post-init agent DB hash")
+	assert.Equal(t, g.PostInitUserDBHash, res.PostInitUserDBHash, "post-init user DB hash")
+	if res.DBHash != g.FinalDBHash {
+		t.Errorf("final agent DB hash: want %s, got %s\ndiff from the reference's final DB: %s",
+			g.FinalDBHash, res.DBHash, pretty(dbhash.Compare(g.FinalDB, res.DB).Tree()))
+	}
+	if res.UserDBHash != g.FinalUserDBHash {
+		t.Errorf("final user DB hash: want %s, got %s\ndiff from the reference's final user DB: %s",
+			g.FinalUserDBHash, res.UserDBHash, pretty(dbhash.Compare(g.FinalUserDB, res.UserDB).Tree()))
+	}
+	return res
+}
+
+// TestConformanceTrain replays the 74 tasks of the train split with
+// Scenario (the reference date, 2025-02-25) on the DBs shared
+// copy-on-write, and requires, task by task, what the Python reference
+// produced (see requireGold). The shared DBs must come out untouched.
+func TestConformanceTrain(t *testing.T) {
+	d := loadShared(t)
+	require.Len(t, d.gold, 74)
+	agentHash, err := dbhash.Hash(d.agentDB)
+	require.NoError(t, err)
+	userHash, err := dbhash.Hash(d.userDB)
+	require.NoError(t, err)
+	train, err := d.splits.Select("train", d.tasks)
+	require.NoError(t, err)
+	require.Len(t, train, 74)
+
+	for _, g := range d.gold {
+		t.Run(g.TaskID, func(t *testing.T) {
+			require.Equal(t, g.InitialDBHash, agentHash, "initial agent DB hash")
+			require.Equal(t, g.InitialUserDBHash, userHash, "initial user DB hash")
+			sc := Scenario(d.task(t, g.TaskID), d.agentDB, d.userDB)
+			sc.ShareDB = true
+			requireGold(t, g, sc)
+		})
+	}
+	after, err := dbhash.Hash(d.agentDB)
+	require.NoError(t, err)
+	require.Equal(t, agentHash, after, "a replay changed the shared agent DB")
+	after, err = dbhash.Hash(d.userDB)
+	require.NoError(t, err)
+	require.Equal(t, userHash, after, "a replay changed the shared user DB")
+}
+
+// scenarios builds the replay of every task on the shared DBs,
+// copy-on-write, keeping only the hashes.
+func scenarios(d *sharedData, tasks []replay.Task, clock replay.Clock) []replay.Scenario {
+	out := make([]replay.Scenario, len(tasks))
+	for i, task := range tasks {
+		sc := ScenarioAt(task, d.agentDB, d.userDB, clock)
+		sc.ShareDB, sc.HashesOnly = true, true
+		out[i] = sc
+	}
+	return out
+}
+
+// TestReplayAllTasks replays all 114 tasks (train and the held-back test
+// split) on the shared DBs and checks what the Python reference's replay
+// of them is known to give: no missing tool, no exception, no error
+// result; 516 gold actions and as many records; 71 agent DBs changed and
+// 18 distinct final user DBs. Every hash equals that of a replay on deep
+// copies, and the shared DBs come out untouched.
+func TestReplayAllTasks(t *testing.T) {
+	d := loadShared(t)
+	require.Len(t, d.tasks, 114)
+	agentHash, err := dbhash.Hash(d.agentDB)
+	require.NoError(t, err)
+	userHash, err := dbhash.Hash(d.userDB)
+	require.NoError(t, err)
+
+	shared, err := replay.GoldAll(context.Background(), scenarios(d, d.tasks, nil), 0, nil)
+	require.NoError(t, err)
+	plain := make([]replay.Scenario, len(d.tasks))
+	for i, task := range d.tasks {
+		plain[i] = Scenario(task, d.agentDB, d.userDB)
+	}
+	copied, err := replay.GoldAll(context.Background(), plain, 0, nil)
+	require.NoError(t, err)
+
+	actions, records, changed := 0, 0, 0
+	users := map[string]bool{}
+	for i, r := range shared {
+		for _, e := range r.Errors {
+			t.Errorf("task %s: %s error at action %d (%s): %s", r.TaskID, e.Kind, e.Index, e.Name, e.Message)
+		}
+		actions += len(r.Steps)
+		records += len(r.Actions)
+		if r.DBHash != agentHash {
+			changed++
+		}
+		users[r.UserDBHash] = true
+		require.Equal(t, copied[i].DBHash, r.DBHash, "task %s: shared and copied replays differ", r.TaskID)
+		require.Equal(t, copied[i].UserDBHash, r.UserDBHash, "task %s: shared and copied replays differ", r.TaskID)
+	}
+	assert.Equal(t, 516, actions)
+	assert.Equal(t, 516, records)
+	assert.Equal(t, 71, changed, "tasks whose agent DB the replay changes")
+	assert.Len(t, users, 18, "distinct final user DBs")
+
+	after, err := dbhash.Hash(d.agentDB)
+	require.NoError(t, err)
+	require.Equal(t, agentHash, after, "a replay changed the shared agent DB")
+	after, err = dbhash.Hash(d.userDB)
+	require.NoError(t, err)
+	require.Equal(t, userHash, after, "a replay changed the shared user DB")
+}
+
+// TestSameOnAnyDay shows that a replay's hashes depend on the injected
+// clock only. The real clock — what a tool without an injected clock would
+// read — is replaced by two different days in turn and must never be read:
+// the hashes of all 114 tasks are the same under both, and those of the
+// train split are the reference's. Moving the injected clock instead
+// changes exactly the tasks the reference marks as depending on "today".
+func TestSameOnAnyDay(t *testing.T) {
+	d := loadShared(t)
+	saved := wallClock
+	t.Cleanup(func() { wallClock = saved })
+
+	hashes := func(clock replay.Clock) map[string][4]string {
+		results, err := replay.GoldAll(context.Background(), scenarios(d, d.tasks, clock), 0, nil)
+		require.NoError(t, err)
+		out := make(map[string][4]string, len(results))
+		for _, r := range results {
+			require.Empty(t, r.Errors, "task %s", r.TaskID)
+			out[r.TaskID] = [4]string{r.PostInitDBHash, r.PostInitUserDBHash, r.DBHash, r.UserDBHash}
+		}
+		return out
+	}
+	var byDay []map[string][4]string
+	for _, day := range []replay.Clock{fixedAt(2019, time.January, 1), fixedAt(2031, time.July, 15)} {
+		var reads atomic.Int64
+		wallClock = func() time.Time { reads.Add(1); return day() }
+		byDay = append(byDay, hashes(nil))
+		require.Zero(t, reads.Load(), "a tool read the real clock")
+	}
+	require.Equal(t, byDay[0], byDay[1], "the hashes depend on the real date")
+	for _, g := range d.gold {
+		want := [4]string{g.PostInitDBHash, g.PostInitUserDBHash, g.FinalDBHash, g.FinalUserDBHash}
+		require.Equal(t, want, byDay[0][g.TaskID], "task %s", g.TaskID)
+	}
+
+	moved := hashes(fixedAt(2026, time.November, 30))
+	for _, g := range d.gold {
+		same := moved[g.TaskID] == byDay[0][g.TaskID]
+		require.Equal(t, !g.DependsOnToday, same, "task %s: depends on today: %v", g.TaskID, g.DependsOnToday)
+	}
+}

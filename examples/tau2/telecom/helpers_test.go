@@ -1,0 +1,354 @@
+package telecom
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+	"github.com/voiceeval/schematools/dbhash"
+	"github.com/voiceeval/schematools/internal/pyjson"
+	"github.com/voiceeval/schematools/internal/sharedtest"
+	"github.com/voiceeval/schematools/registry"
+	"github.com/voiceeval/schematools/replay"
+	"github.com/voiceeval/schematools/state"
+)
+
+// testAgentDB is a small agent DB in the tau2 layout, written for these
+// tests: two plans, three customers, four lines, four bills, one device.
+// C1 owns L1 (Active, 555-0001) and L2 (Suspended); C2 owns L3 (no plan in
+// the DB) and a bill awaiting payment; C3 has no Draft bill.
+const testAgentDB = `{
+ "plans": [
+  {"plan_id": "P1", "name": "Basic", "data_limit_gb": 10.0, "price_per_month": 50.0, "data_refueling_price_per_gb": 2.0},
+  {"plan_id": "P2", "name": "Whole", "data_limit_gb": 5, "price_per_month": 30, "data_refueling_price_per_gb": 3}
+ ],
+ "customers": [
+  {"customer_id": "C1", "full_name": "Ada Lovelace", "date_of_birth": "1990-01-02", "phone_number": "555-0001",
+   "line_ids": ["L1", "L2"], "bill_ids": ["B1", "B2", "B3"]},
+  {"customer_id": "C2", "full_name": "ada lovelace", "date_of_birth": "1991-03-04", "phone_number": "555-0100",
+   "line_ids": ["L3", "L9"], "bill_ids": ["B4", "B404"]},
+  {"customer_id": "C3", "full_name": "Grace Hopper", "date_of_birth": "1906-12-09", "phone_number": "555-0300",
+   "line_ids": ["L4"], "bill_ids": []}
+ ],
+ "lines": [
+  {"line_id": "L1", "phone_number": "555-0001", "status": "Active", "plan_id": "P1", "device_id": "D1",
+   "data_used_gb": 3.0, "data_refueling_gb": 0.0, "roaming_enabled": false, "suspension_start_date": null},
+  {"line_id": "L2", "phone_number": "555-0002", "status": "Suspended", "plan_id": "P1",
+   "data_used_gb": 1.5, "data_refueling_gb": 0.0, "roaming_enabled": true, "suspension_start_date": "2025-01-10"},
+  {"line_id": "L3", "phone_number": "555-0003", "status": "Active", "plan_id": "P404",
+   "data_used_gb": 0.0, "data_refueling_gb": 0.0, "roaming_enabled": false},
+  {"line_id": "L4", "phone_number": "555-0004", "status": "Pending Activation", "plan_id": "P2",
+   "data_used_gb": 0, "data_refueling_gb": 0, "roaming_enabled": false}
+ ],
+ "bills": [
+  {"bill_id": "B1", "customer_id": "C1", "period_start": "2025-01-01", "period_end": "2025-01-31", "issue_date": "2025-02-01",
+   "total_due": 50.0, "due_date": "2025-02-15", "line_items": [], "status": "Paid"},
+  {"bill_id": "B2", "customer_id": "C1", "period_start": "2025-02-01", "period_end": "2025-02-28", "issue_date": "2025-03-01",
+   "total_due": 65.5, "due_date": "2025-03-15", "line_items": [], "status": "Issued"},
+  {"bill_id": "B3", "customer_id": "C1", "period_start": "2025-03-01", "period_end": "2025-03-31", "issue_date": "2025-04-01",
+   "total_due": 0, "due_date": "2025-04-15", "line_items": [], "status": "Draft"},
+  {"bill_id": "B4", "customer_id": "C2", "period_start": "2025-01-01", "period_end": "2025-01-31", "issue_date": "2025-02-01",
+   "total_due": 30.0, "due_date": "2025-02-15", "line_items": [], "status": "Awaiting Payment"}
+ ],
+ "devices": [
+  {"device_id": "D1", "device_type": "phone", "model": "Phone X", "imei": "123", "is_esim_capable": true, "activated": true}
+ ]
+}`
+
+// testUserDB is the user's phone as a task starts: connected on 5G with a
+// good signal; John Smith's phone number is not set yet.
+const testUserDB = `{
+ "device": {
+  "sim_card_status": "active", "sim_card_missing": false, "airplane_mode": false,
+  "network_signal_strength": "good", "network_technology_connected": "5G", "network_connection_status": "connected",
+  "battery_level": 80, "data_enabled": true, "roaming_enabled": false, "network_mode_preference": "4g_5g_preferred",
+  "active_apn_settings": {"apn_name": "internet", "reset_at_reboot": false, "mms_apn": "mms",
+   "mmsc_url": "http://mms.carrier.com/mms/wapenc", "mms_proxy": null, "mms_port": null},
+  "wifi_enabled": false, "wifi_connected": false, "wifi_ssid": null, "wifi_signal_strength": "none",
+  "wifi_calling_enabled": false, "wifi_calling_mms_over_wifi": false, "data_saver_mode": false,
+  "vpn_enabled_setting": false, "vpn_connected": false, "vpn_details": null,
+  "app_statuses": {
+   "messaging": {"app_name": "messaging", "permissions": {"sms": true, "storage": true, "phone": true, "network": false}},
+   "browser": {"app_name": "browser", "permissions": {"sms": false, "storage": true, "phone": false, "network": true}}
+  }
+ },
+ "surroundings": {
+  "name": null, "phone_number": null, "is_abroad": false, "roaming_allowed": false,
+  "signal_strength": {"2G": "poor", "3G": "fair", "4G": "good", "5G": "excellent"},
+  "mobile_data_usage_exceeded": false, "line_active": true, "payment_request": null
+ }
+}`
+
+// testDate is the clock of the unit tests: 2025-02-25, the reference date.
+var testDate = replay.ReferenceDate
+
+// decodeDB reads a DB written as JSON text, with exact numbers.
+func decodeDB(t testing.TB, text string) map[string]any {
+	t.Helper()
+	v, err := dbhash.Decode([]byte(text))
+	require.NoError(t, err)
+	db, ok := v.(map[string]any)
+	require.True(t, ok, "not a JSON object")
+	return db
+}
+
+func agentDB(t testing.TB) map[string]any { return decodeDB(t, testAgentDB) }
+func userDB(t testing.TB) map[string]any  { return decodeDB(t, testUserDB) }
+
+// tree returns v as the JSON tree Python would have produced: encoded
+// with encoding/json (results are structs or DB values), decoded with
+// exact numbers, so 1.0 and 1 stay apart.
+func tree(t testing.TB, v any) any {
+	t.Helper()
+	b, err := json.Marshal(v)
+	require.NoError(t, err)
+	out, err := pyjson.Decode(b)
+	require.NoError(t, err)
+	return out
+}
+
+// canon is v as compact, key-sorted JSON with Python's number texts.
+func canon(t testing.TB, v any) string {
+	t.Helper()
+	out, err := pyjson.Marshal(tree(t, v), pyjson.Compact)
+	require.NoError(t, err)
+	return string(out)
+}
+
+// requireJSON compares got with the JSON text want exactly: key order is
+// free, the kind of every number is not.
+func requireJSON(t testing.TB, want string, got any) {
+	t.Helper()
+	w, err := pyjson.Decode([]byte(want))
+	require.NoError(t, err)
+	require.Equal(t, canon(t, w), canon(t, got))
+}
+
+// pretty is v as JSON text for failure messages.
+func pretty(v any) string {
+	b, err := pyjson.Marshal(v, pyjson.Default)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	if len(b) > 4000 {
+		return string(b[:4000]) + "…"
+	}
+	return string(b)
+}
+
+// fixture is one scenario: the two sides' states with the 43 tools bound
+// to them, on the fixed test date and a counter for ids.
+type fixture struct {
+	agent, user *state.Shared
+	tools       replay.ToolMap
+}
+
+// newFixture builds the tools on fresh states holding the given DBs (no DB
+// when nil).
+func newFixture(t testing.TB, agent, user map[string]any) *fixture {
+	t.Helper()
+	f := &fixture{agent: state.New(), user: state.New()}
+	if agent != nil {
+		f.agent.SetDB(agent)
+	}
+	if user != nil {
+		f.user.SetDB(user)
+	}
+	m, err := Tools(replay.Env{Domain: Domain, Agent: f.agent, User: f.user, Clock: replay.FixedClock(testDate), IDs: replay.CounterIDs("X")})
+	require.NoError(t, err)
+	f.tools = m
+	return f
+}
+
+// call runs a tool on the replay path; it must not fail with a Go error.
+func (f *fixture) call(t testing.TB, name string, args map[string]any) any {
+	t.Helper()
+	tl, ok := f.tools[name]
+	require.True(t, ok, "no tool %s", name)
+	out, err := replay.Invoke(context.Background(), tl, args)
+	require.NoError(t, err, "%s(%v)", name, args)
+	return out
+}
+
+// callErr runs a tool that must fail as the Python tool raises.
+func (f *fixture) callErr(t testing.TB, name string, args map[string]any) error {
+	t.Helper()
+	out, err := replay.Invoke(context.Background(), f.tools[name], args)
+	require.Error(t, err, "%s(%v) gave %v", name, args, out)
+	return err
+}
+
+// at reads a value of a DB by path.
+func at(t testing.TB, st *state.Shared, path ...any) any {
+	t.Helper()
+	var v any = st.Snapshot()
+	for _, p := range path {
+		switch k := p.(type) {
+		case string:
+			m, ok := v.(map[string]any)
+			require.True(t, ok, "%v: not an object at %v", path, p)
+			v = m[k]
+		case int:
+			l, ok := v.([]any)
+			require.True(t, ok, "%v: not a list at %v", path, p)
+			v = l[k]
+		}
+	}
+	return v
+}
+
+// record returns the last action a state recorded.
+func lastRecord(t testing.TB, st *state.Shared) state.Action {
+	t.Helper()
+	acts := st.Actions()
+	require.NotEmpty(t, acts)
+	return acts[len(acts)-1]
+}
+
+// The shared data of the Python reference, read in place once per test
+// binary.
+
+type sharedData struct {
+	agentDB, userDB map[string]any
+	tasks           []replay.Task
+	splits          replay.Splits
+	gold            []goldTask
+}
+
+// goldTask is one line of gold_replay_telecom.train.jsonl, decoded with
+// exact numbers.
+type goldTask struct {
+	TaskID                             string
+	InitialDBHash, InitialUserDBHash   string
+	PostInitDBHash, PostInitUserDBHash string
+	FinalDBHash, FinalUserDBHash       string
+	FinalDB, FinalUserDB               map[string]any
+	PerAction                          []goldAction
+	Reference                          any
+	Errors                             any
+	DependsOnToday                     bool
+	InitializationActions              any
+	raw                                map[string]any
+}
+
+type goldAction struct {
+	Index         int
+	Name          string
+	Arguments     any
+	Result        any
+	Records       []any
+	HashAfter     string
+	UserHashAfter string
+}
+
+var (
+	sharedOnce sync.Once
+	shared     *sharedData
+	sharedErr  error
+)
+
+// loadShared reads the telecom data and the reference replay from the
+// shared directory (skipping the test locally without it, failing under
+// CI).
+func loadShared(t testing.TB) *sharedData {
+	t.Helper()
+	root := sharedtest.Path(t, "tau2")
+	goldPath := sharedtest.Path(t, "conformance", "gold_replay_telecom.train.jsonl")
+	sharedOnce.Do(func() { shared, sharedErr = readShared(root, goldPath) })
+	require.NoError(t, sharedErr)
+	return shared
+}
+
+func readShared(root, goldPath string) (*sharedData, error) {
+	d := &sharedData{}
+	var err error
+	if d.agentDB, err = state.LoadDB(root, "telecom/db.json"); err != nil {
+		return nil, err
+	}
+	if d.userDB, err = state.LoadDB(root, "telecom/user_db.json"); err != nil {
+		return nil, err
+	}
+	if d.tasks, err = replay.LoadTasks(root + "/telecom/tasks.json"); err != nil {
+		return nil, err
+	}
+	if d.splits, err = replay.LoadSplits(root + "/telecom/split_tasks.json"); err != nil {
+		return nil, err
+	}
+	data, err := os.ReadFile(goldPath)
+	if err != nil {
+		return nil, err
+	}
+	for line := range bytes.SplitSeq(bytes.TrimSpace(data), []byte("\n")) {
+		v, err := pyjson.Decode(line)
+		if err != nil {
+			return nil, err
+		}
+		m := v.(map[string]any)
+		g := goldTask{
+			TaskID:                m["task_id"].(string),
+			InitialDBHash:         m["initial_db_hash"].(string),
+			InitialUserDBHash:     m["initial_user_db_hash"].(string),
+			PostInitDBHash:        m["post_init_db_hash"].(string),
+			PostInitUserDBHash:    m["post_init_user_db_hash"].(string),
+			FinalDBHash:           m["final_db_hash"].(string),
+			FinalUserDBHash:       m["final_user_db_hash"].(string),
+			FinalDB:               m["final_db"].(map[string]any),
+			FinalUserDB:           m["final_user_db"].(map[string]any),
+			Reference:             m["reference_actions"],
+			Errors:                m["errors"],
+			DependsOnToday:        m["depends_on_today"].(bool),
+			InitializationActions: m["initialization_actions"],
+			raw:                   m,
+		}
+		for _, a := range m["per_action"].([]any) {
+			am := a.(map[string]any)
+			idx, err := am["index"].(json.Number).Int64()
+			if err != nil {
+				return nil, err
+			}
+			g.PerAction = append(g.PerAction, goldAction{
+				Index:         int(idx),
+				Name:          am["name"].(string),
+				Arguments:     am["arguments"],
+				Result:        am["result"],
+				Records:       am["records_appended"].([]any),
+				HashAfter:     am["db_hash_after"].(string),
+				UserHashAfter: am["user_db_hash_after"].(string),
+			})
+		}
+		d.gold = append(d.gold, g)
+	}
+	return d, nil
+}
+
+// task returns the task with the given id.
+func (d *sharedData) task(t testing.TB, id string) replay.Task {
+	t.Helper()
+	for _, task := range d.tasks {
+		if task.ID == id {
+			return task
+		}
+	}
+	t.Fatalf("task %s is not in tasks.json", id)
+	return replay.Task{}
+}
+
+// fixedAt returns a clock that always says the given day.
+func fixedAt(y int, m time.Month, d int) replay.Clock {
+	return replay.FixedClock(time.Date(y, m, d, 13, 0, 0, 0, time.UTC))
+}
+
+// replayEnv is the replay environment of a fixture's states on clock.
+func replayEnv(f *fixture, clock replay.Clock) replay.Env {
+	return replay.Env{Domain: Domain, Agent: f.agent, User: f.user, Clock: clock, IDs: replay.CounterIDs("X")}
+}
+
+// registryDeps are the dependencies of a live tool on st: no clock, no id
+// source.
+func registryDeps(st *state.Shared) registry.Deps { return registry.Deps{State: st} }

@@ -1,0 +1,458 @@
+package telecom
+
+import (
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/voiceeval/schematools/replay"
+	"github.com/voiceeval/schematools/state"
+)
+
+// The initialisation functions set a task's starting state: sixteen on the
+// user's phone, four on the agent DB. Each takes the DB and the task's
+// keyword arguments, as the Python functions are called (fn(db,
+// **arguments)); a wrong argument is Python's TypeError, a refused value
+// its ValueError, and the error's text is "<Type>: <message>", as
+// replay.ApplyInit reports it after "[action i] '<name>' raised: ". A
+// failing function changes nothing.
+
+// param is one keyword parameter of an initialisation function or a
+// predicate.
+type param struct {
+	name     string
+	optional bool // with a default of None (or False)
+}
+
+func req(name string) param { return param{name: name} }
+func opt(name string) param { return param{name: name, optional: true} }
+
+// bindArgs binds args to the parameters of the Python function fn(db,
+// …params) as a call fn(db, **args) would: an unknown key, a second value
+// for db, or a required parameter left out is a TypeError worded as
+// Python's. Optional parameters left out are absent from the result.
+func bindArgs(fn string, args map[string]any, params ...param) (map[string]any, error) {
+	known := func(k string) bool {
+		return slices.ContainsFunc(params, func(p param) bool { return p.name == k })
+	}
+	for _, k := range sortedKeys(args) {
+		if k == "db" {
+			return nil, raise("TypeError", "%s() got multiple values for argument 'db'", fn)
+		}
+		if !known(k) {
+			return nil, raise("TypeError", "%s() got an unexpected keyword argument '%s'", fn, k)
+		}
+	}
+	var missing []string
+	for _, p := range params {
+		if _, ok := args[p.name]; !ok && !p.optional {
+			missing = append(missing, "'"+p.name+"'")
+		}
+	}
+	switch len(missing) {
+	case 0:
+		return args, nil
+	case 1:
+		return nil, raise("TypeError", "%s() missing 1 required positional argument: %s", fn, missing[0])
+	case 2:
+		return nil, raise("TypeError", "%s() missing 2 required positional arguments: %s and %s", fn, missing[0], missing[1])
+	}
+	return nil, raise("TypeError", "%s() missing %d required positional arguments: %s, and %s", fn, len(missing),
+		strings.Join(missing[:len(missing)-1], ", "), missing[len(missing)-1])
+}
+
+// initFunc is one initialisation function: its parameters and its work
+// on the bound arguments.
+type initFunc struct {
+	name   string
+	params []param
+	run    func(db map[string]any, args map[string]any) error
+}
+
+// InitFuncs returns the 20 initialisation functions of the telecom tasks,
+// registered under Domain by their tau2 names. The one function that reads
+// the date, suspend_line_for_overdue_bill, reads the real clock: use
+// InitFuncsWithClock to replay at a fixed date, as Scenario does.
+func InitFuncs() *replay.InitFuncs { return InitFuncsWithClock(nil) }
+
+// InitFuncsWithClock is InitFuncs with the clock suspend_line_for_overdue_bill
+// dates the overdue bill and the suspension by; nil means the real clock.
+//
+// User side (the phone): set_user_info(name, phone_number),
+// set_user_location(abroad), set_network_mode_preference(mode),
+// simulate_network_search(), turn_airplane_mode_on(), unseat_sim_card(),
+// lock_sim_card(mode: "pin" | "puk"), turn_data_off(), turn_roaming_on(),
+// turn_roaming_off(), turn_data_saver_mode_on(), break_apn_settings(),
+// break_apn_mms_setting(), set_wifi_calling(enabled, mms_over_wifi=None),
+// break_vpn(), remove_app_permission(app_name, permission).
+//
+// Agent side: enable_roaming(customer_id, line_id),
+// disable_roaming(customer_id, line_id), set_data_usage(customer_id,
+// line_id, data_used_gb), suspend_line_for_overdue_bill(customer_id,
+// line_id, new_bill_id, contract_ended=False).
+func InitFuncsWithClock(clock func() time.Time) *replay.InitFuncs {
+	b := binding{clock: clock}
+	r := replay.NewInitFuncs()
+	for _, f := range initFuncs(b) {
+		_ = r.Register(Domain, f.name, func(db map[string]any, args map[string]any) error {
+			bound, err := bindArgs(f.name, args, f.params...)
+			if err == nil {
+				err = f.run(db, bound)
+			}
+			return typed(err)
+		}) // names are valid and unique: Register cannot fail
+	}
+	return r
+}
+
+// InitFuncNames returns the names of the 20 initialisation functions:
+// the sixteen of the user side, then the four of the agent side.
+func InitFuncNames() []string {
+	fs := initFuncs(binding{})
+	names := make([]string, len(fs))
+	for i, f := range fs {
+		names[i] = f.name
+	}
+	return names
+}
+
+func initFuncs(b binding) []initFunc {
+	return []initFunc{
+		{"set_user_info", []param{req("name"), req("phone_number")}, func(db, a map[string]any) error {
+			return setSurroundings(db, map[string]any{"name": a["name"], "phone_number": a["phone_number"]})
+		}},
+		{"set_user_location", []param{req("abroad")}, func(db, a map[string]any) error {
+			return setSurroundings(db, map[string]any{"is_abroad": a["abroad"]})
+		}},
+		{"set_network_mode_preference", []param{req("mode")}, func(db, a map[string]any) error {
+			mode := a["mode"]
+			if !slices.ContainsFunc(networkModes[:], func(m string) bool { return isStr(mode, m) }) {
+				return raise("ValueError", "%s is not a valid NetworkModePreference", pyRepr(mode))
+			}
+			return setDevice(db, true, map[string]any{"network_mode_preference": mode})
+		}},
+		{"simulate_network_search", nil, func(db, _ map[string]any) error { return networkSearch(db) }},
+		{"turn_airplane_mode_on", nil, func(db, _ map[string]any) error {
+			return changeDevice(db, true, func(e *deviceEdit) error {
+				e.set("airplane_mode", true)
+				e.set("wifi_connected", false)
+				e.set("wifi_ssid", nil)
+				e.set("wifi_signal_strength", none)
+				return e.disconnectVPN()
+			})
+		}},
+		{"unseat_sim_card", nil, func(db, _ map[string]any) error {
+			return setDevice(db, true, map[string]any{"sim_card_missing": true})
+		}},
+		{"lock_sim_card", []param{req("mode")}, func(db, a map[string]any) error {
+			var status string
+			switch mode := a["mode"]; {
+			case isStr(mode, "pin"):
+				status = simLockedPIN
+			case isStr(mode, "puk"):
+				status = simLockedPUK
+			default:
+				return raise("ValueError", "lock_sim_card: mode must be 'pin' or 'puk', got %s", pyRepr(mode))
+			}
+			return setDevice(db, true, map[string]any{"sim_card_status": status})
+		}},
+		{"turn_data_off", nil, func(db, _ map[string]any) error {
+			return setDevice(db, true, map[string]any{"data_enabled": false})
+		}},
+		{"turn_roaming_on", nil, func(db, _ map[string]any) error {
+			return setDevice(db, true, map[string]any{"roaming_enabled": true})
+		}},
+		{"turn_roaming_off", nil, func(db, _ map[string]any) error {
+			return setDevice(db, true, map[string]any{"roaming_enabled": false})
+		}},
+		{"turn_data_saver_mode_on", nil, func(db, _ map[string]any) error {
+			return setDevice(db, false, map[string]any{"data_saver_mode": true})
+		}},
+		{"break_apn_settings", nil, func(db, _ map[string]any) error {
+			return changeDevice(db, true, func(e *deviceEdit) error {
+				apn, err := e.child(e.device, "active_apn_settings")
+				if err == nil {
+					e.setIn(apn, "apn_name", apnBroken)
+				}
+				return err
+			})
+		}},
+		{"break_apn_mms_setting", nil, func(db, _ map[string]any) error {
+			return changeDevice(db, false, func(e *deviceEdit) error {
+				apn, err := e.child(e.device, "active_apn_settings")
+				if err == nil {
+					e.setIn(apn, "mmsc_url", nil)
+				}
+				return err
+			})
+		}},
+		{"set_wifi_calling", []param{req("enabled"), opt("mms_over_wifi")}, func(db, a map[string]any) error {
+			set := map[string]any{"wifi_calling_enabled": a["enabled"]}
+			if v := a["mms_over_wifi"]; v != nil {
+				set["wifi_calling_mms_over_wifi"] = v
+			}
+			return setDevice(db, false, set)
+		}},
+		{"break_vpn", nil, func(db, _ map[string]any) error {
+			return changeDevice(db, false, func(e *deviceEdit) error {
+				connected, err := subscript(e.device, "vpn_connected")
+				if err != nil {
+					return err
+				}
+				if !truthy(connected) {
+					e.set("vpn_connected", true)
+					e.set("vpn_details", defaultVPNDetails())
+				}
+				details, err := e.child(e.device, "vpn_details")
+				if err == nil {
+					e.setIn(details, "server_performance", performancePoor)
+				}
+				return err
+			})
+		}},
+		{"remove_app_permission", []param{req("app_name"), req("permission")}, removeAppPermission},
+		{"enable_roaming", []param{req("customer_id"), req("line_id")}, func(db, a map[string]any) error {
+			return setLine(db, "enable_roaming", a, map[string]any{"roaming_enabled": true})
+		}},
+		{"disable_roaming", []param{req("customer_id"), req("line_id")}, func(db, a map[string]any) error {
+			return setLine(db, "disable_roaming", a, map[string]any{"roaming_enabled": false})
+		}},
+		{"set_data_usage", []param{req("customer_id"), req("line_id"), req("data_used_gb")}, func(db, a map[string]any) error {
+			line, err := initLine(db, "set_data_usage", a)
+			if err != nil {
+				return err
+			}
+			used, err := pyFloat(a["data_used_gb"])
+			if err != nil {
+				return err
+			}
+			line["data_used_gb"] = floatValue(used)
+			return nil
+		}},
+		{"suspend_line_for_overdue_bill", []param{req("customer_id"), req("line_id"), req("new_bill_id"), opt("contract_ended")},
+			func(db, a map[string]any) error { return suspendForOverdueBill(db, a, b.today()) }},
+	}
+}
+
+const performancePoor = "poor"
+
+// setSurroundings sets fields of the phone's surroundings.
+func setSurroundings(db map[string]any, fields map[string]any) error {
+	s, err := subscript(db, tableSurroundings)
+	if err != nil {
+		return err
+	}
+	m, err := assignable(s)
+	if err != nil {
+		return err
+	}
+	for k, v := range fields {
+		m[k] = v
+	}
+	return nil
+}
+
+// changeDevice changes the device with fn and, when search is set,
+// re-derives the network state; nothing changes unless both succeed.
+func changeDevice(db map[string]any, search bool, fn func(e *deviceEdit) error) error {
+	_, _, err := changePhone(db, func(e *deviceEdit) (any, state.Action, error) {
+		if err := fn(e); err != nil {
+			return nil, nil, err
+		}
+		if search {
+			if err := e.search(); err != nil {
+				return nil, nil, err
+			}
+		}
+		return nil, state.Action{}, nil // keep the changes
+	})
+	return err
+}
+
+// setDevice sets fields of the device, as changeDevice.
+func setDevice(db map[string]any, search bool, fields map[string]any) error {
+	return changeDevice(db, search, func(e *deviceEdit) error {
+		for k, v := range fields {
+			e.set(k, v)
+		}
+		return nil
+	})
+}
+
+// removeAppPermission takes a permission from an app; an app or a
+// permission the phone does not track is silently ignored.
+func removeAppPermission(db, a map[string]any) error {
+	return changeDevice(db, false, func(e *deviceEdit) error {
+		apps, err := subscript(e.device, "app_statuses")
+		if err != nil {
+			return err
+		}
+		appsDict, ok := apps.(map[string]any)
+		if !ok {
+			return raise("AttributeError", "'%s' object has no attribute 'get'", pyTypeName(apps))
+		}
+		app, err := lookup(appsDict, a["app_name"], nil)
+		if err != nil || app == nil {
+			return err
+		}
+		perm, ok := a["permission"].(string)
+		if !ok {
+			return raise("AttributeError", "'%s' object has no attribute 'lower'", pyTypeName(a["permission"]))
+		}
+		perm = pyLower(perm)
+		perms, err := subscript(app, "permissions")
+		if err != nil {
+			return err
+		}
+		if in, err := contains(perms, perm); err != nil || !in {
+			return err
+		}
+		name := a["app_name"].(string) // only a string finds an app
+		ownApps, err := e.child(e.device, "app_statuses")
+		if err != nil {
+			return err
+		}
+		ownApp, err := e.child(ownApps, name)
+		if err != nil {
+			return err
+		}
+		ownPerms, err := e.child(ownApp, "permissions")
+		if err != nil {
+			return err
+		}
+		e.setIn(ownPerms, perm, false)
+		return nil
+	})
+}
+
+// initLine resolves the line of an agent-side initialisation function's
+// customer_id and line_id, or raises the ValueError naming fn.
+func initLine(db map[string]any, fn string, a map[string]any) (map[string]any, error) {
+	line, err := customerLine(db, a["customer_id"], a["line_id"])
+	if err != nil {
+		return nil, err
+	}
+	if line == nil {
+		return nil, raise("ValueError", "%s: line %s not found for customer %s", fn, pyRepr(a["line_id"]), pyRepr(a["customer_id"]))
+	}
+	return line, nil
+}
+
+// setLine sets fields of an agent-side initialisation function's line.
+func setLine(db map[string]any, fn string, a map[string]any, fields map[string]any) error {
+	line, err := initLine(db, fn, a)
+	if err != nil {
+		return err
+	}
+	for k, v := range fields {
+		line[k] = v
+	}
+	return nil
+}
+
+// suspendForOverdueBill suspends an active line for an unpaid bill: it
+// adds an Overdue bill of one month's plan price for last month, dated by
+// today, suspends the line from today and, when the contract has ended,
+// ends the contract on the last day of last month.
+func suspendForOverdueBill(db, a map[string]any, today time.Time) error {
+	const fn = "suspend_line_for_overdue_bill"
+	customerID, lineID, billID := a["customer_id"], a["line_id"], a["new_bill_id"]
+	line, err := initLine(db, fn, a)
+	if err != nil {
+		return err
+	}
+	status, err := subscript(line, "status")
+	if err != nil {
+		return err
+	}
+	if !isStr(status, lineStatusActive) {
+		return raise("ValueError", "%s: line %s must be active to suspend for unpaid bill (got status=%s)", fn, pyRepr(lineID), pyRepr(status))
+	}
+	customer, err := findOr(db, tableCustomers, "customer_id", customerID)
+	if err != nil {
+		return err
+	}
+	if customer == nil { // initLine found it
+		return raise("ValueError", "%s: customer %s not found", fn, pyRepr(customerID))
+	}
+	if ids := customer["bill_ids"]; truthy(ids) {
+		billIDs, err := iterate(ids)
+		if err != nil {
+			return err
+		}
+		for _, id := range billIDs {
+			bill, err := findOr(db, tableBills, "bill_id", id)
+			if err != nil {
+				return err
+			}
+			if bill == nil {
+				continue
+			}
+			s, err := subscript(bill, "status")
+			if err != nil {
+				return err
+			}
+			if isStr(s, billStatusOverdue) {
+				return raise("ValueError", "%s: customer %s already has an overdue bill (%s)", fn, pyRepr(customerID), pyStr(id))
+			}
+		}
+	}
+	planID := line["plan_id"]
+	plan, err := findOr(db, tablePlans, "plan_id", planID)
+	if err != nil {
+		return err
+	}
+	if plan == nil {
+		return raise("ValueError", "%s: plan %s not found", fn, pyRepr(planID))
+	}
+	price, err := subscript(plan, "price_per_month")
+	if err != nil {
+		return err
+	}
+	amount, err := pyFloat(price)
+	if err != nil {
+		return err
+	}
+	bills, err := setDefaultList(db, tableBills)
+	if err != nil {
+		return err
+	}
+	customerBills, err := setDefaultList(customer, "bill_ids")
+	if err != nil {
+		return err
+	}
+	firstOfLast, lastOfLast := firstOfMonth(today, -1), lastOfMonth(today, -1)
+	db[tableBills] = append(bills, map[string]any{
+		"bill_id":      billID,
+		"customer_id":  customerID,
+		"period_start": isoDate(firstOfLast),
+		"period_end":   isoDate(lastOfLast),
+		"issue_date":   isoDate(firstOfLast),
+		"total_due":    floatValue(amount),
+		"due_date":     isoDate(firstOfLast.AddDate(0, 0, 14)),
+		"status":       billStatusOverdue,
+		"line_items": []any{map[string]any{
+			"description": "Charge for line " + pyStr(lineID),
+			"amount":      floatValue(amount),
+			"date":        isoDate(today),
+			"item_type":   "Charge",
+		}},
+	})
+	customer["bill_ids"] = append(customerBills, billID)
+	line["status"] = lineStatusSuspended
+	line["suspension_start_date"] = isoDate(today)
+	if truthy(a["contract_ended"]) {
+		line["contract_end_date"] = isoDate(lastOfLast)
+	}
+	return nil
+}
+
+// setDefaultList checks Python's m.setdefault(key, []).append(…) before
+// the write: the list m holds (nil when the key is missing).
+func setDefaultList(m map[string]any, key string) ([]any, error) {
+	v, ok := m[key]
+	if !ok {
+		return []any{}, nil
+	}
+	return appendable(v)
+}
