@@ -7,6 +7,7 @@ import (
 
 	"github.com/voiceeval/schematools/examples/tau2/airline"
 	"github.com/voiceeval/schematools/examples/tau2/retail"
+	"github.com/voiceeval/schematools/examples/tau2/telecom"
 	"github.com/voiceeval/schematools/replay"
 )
 
@@ -17,22 +18,25 @@ type domain struct {
 	db    string             // its DB, relative to the data root (file or sharded directory)
 	tools replay.ToolBuilder // the replay tool map
 	// Two-sided domains also have these.
-	userDB     string                                                         // the user-side DB, relative to the data root
-	scenario   func(t replay.Task, db, userDB map[string]any) replay.Scenario // builds a task's scenario (init, sync, ...)
-	predicates func() *replay.Predicates                                      // the DB-state predicates of --predicates
+	userDB string // the user-side DB, relative to the data root
+	// scenario builds a task's scenario (init functions, sync, clock).
+	scenario   func(t replay.Task, db, userDB map[string]any, clock replay.Clock) replay.Scenario
+	predicates func() *replay.Predicates // the DB-state predicates of -predicates
 }
 
-// scenarioFor returns the replay scenario of task t.
-func (d domain) scenarioFor(t replay.Task, db, userDB map[string]any) replay.Scenario {
+// scenarioFor returns the replay scenario of task t, on the clock.
+func (d domain) scenarioFor(t replay.Task, db, userDB map[string]any, clock replay.Clock) replay.Scenario {
 	if d.scenario != nil {
-		return d.scenario(t, db, userDB)
+		return d.scenario(t, db, userDB, clock)
 	}
-	return replay.Scenario{Domain: d.name, Task: t, DB: db, Tools: d.tools}
+	return replay.Scenario{Domain: d.name, Task: t, DB: db, Tools: d.tools, Clock: clock}
 }
 
 var domains = []domain{
 	{name: airline.Domain, dir: "airline", db: "airline/db", tools: airline.Tools},
 	{name: retail.Domain, dir: "retail", db: "retail/db.json", tools: retail.Tools},
+	{name: telecom.Domain, dir: "telecom", db: "telecom/db.json", tools: telecom.Tools,
+		userDB: "telecom/user_db.json", scenario: telecom.ScenarioAt, predicates: telecom.Predicates},
 }
 
 func findDomain(name string) (domain, error) {

@@ -31,7 +31,7 @@ func TestUsageErrors(t *testing.T) {
 		{"unknown command", []string{"frobnicate"}, `unknown command "frobnicate"`},
 		{"no domain", []string{"replay", "-data", data}, "-domain is required"},
 		{"no data", []string{"replay", "-domain", "tau2_airline"}, "-data is required"},
-		{"unknown domain", []string{"replay", "-domain", "tau2_space", "-data", data}, `unknown domain "tau2_space" (known: tau2_airline, tau2_retail)`},
+		{"unknown domain", []string{"replay", "-domain", "tau2_space", "-data", data}, `unknown domain "tau2_space" (known: tau2_airline, tau2_retail, tau2_telecom)`},
 		{"data not a directory", []string{"replay", "-domain", "tau2_airline", "-data", filepath.Join(data, "nope")}, "is not a directory"},
 		{"no tasks file", []string{"replay", "-domain", "tau2_airline", "-data", data}, "tasks.json"},
 		{"bad flag", []string{"replay", "-bogus"}, "flag provided but not defined: -bogus"},

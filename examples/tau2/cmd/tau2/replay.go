@@ -160,8 +160,7 @@ func runReplay(args []string, stdout, stderr io.Writer) int {
 	}
 	scenarios := make([]replay.Scenario, len(data.tasks))
 	for i, t := range data.tasks {
-		sc := d.scenarioFor(t, data.db, data.userDB)
-		sc.Clock = replay.FixedClock(f.today)
+		sc := d.scenarioFor(t, data.db, data.userDB, replay.FixedClock(f.today))
 		sc.ShareDB, sc.SourceDBHash, sc.SourceUserDBHash, sc.HashCache = true, data.dbHash, data.userDBHash, data.cache
 		sc.HashesOnly = !f.predicates // the predicates read the final DBs
 		scenarios[i] = sc
@@ -235,35 +234,46 @@ func loadDomain(d domain, f replayFlags) (domainData, error) {
 	if err != nil || !info.IsDir() {
 		return out, fmt.Errorf("-data %s is not a directory", f.data)
 	}
+	// The tasks and the DBs load side by side.
+	dbErr := make(chan error, 1)
+	go func() { dbErr <- loadDBs(d, f, &out) }()
 	dir := filepath.Join(f.data, d.dir)
 	tasks, err := replay.LoadTasks(filepath.Join(dir, "tasks.json"))
-	if err != nil {
-		return out, err
+	if err == nil {
+		out.tasks, err = selectTasks(tasks, dir, f.split, f.tasks)
 	}
-	if out.tasks, err = selectTasks(tasks, dir, f.split, f.tasks); err != nil {
+	if err2 := <-dbErr; err == nil {
+		err = err2
+	}
+	if err != nil {
 		return out, err
 	}
 	if len(out.tasks) == 0 {
 		return out, fmt.Errorf("split %q selects no task", f.split)
 	}
+	return out, nil
+}
+
+// loadDBs loads the domain's DBs into out, with their hashes and cache.
+func loadDBs(d domain, f replayFlags, out *domainData) (err error) {
 	if out.db, err = state.LoadDB(f.data, d.db); err != nil {
-		return out, err
+		return err
 	}
 	if out.cache, err = dbhash.NewCache(out.db); err != nil {
-		return out, err
+		return err
 	}
 	if out.dbHash, err = dbhash.Hash(out.db, dbhash.WithCache(out.cache)); err != nil {
-		return out, err
+		return err
 	}
 	if d.userDB != "" {
 		if out.userDB, err = state.LoadDB(f.data, d.userDB); err != nil {
-			return out, err
+			return err
 		}
 		if out.userDBHash, err = dbhash.Hash(out.userDB); err != nil {
-			return out, err
+			return err
 		}
 	}
-	return out, nil
+	return nil
 }
 
 // selectTasks keeps the tasks of the split (all tasks for "all") and, when
