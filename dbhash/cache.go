@@ -26,26 +26,60 @@ type Cache struct {
 }
 
 type cachedTable struct {
-	table map[string]any // the table itself: identity, and kept alive
+	table map[string]any // an object table itself: identity, and kept alive
+	list  []any          // or a list table
 	text  []byte         // its canonical text
 }
 
-// NewCache builds the cache of db's tables that are objects, with the
-// options that the hashes using it will have.
+// same reports whether v is the very table t was made from: the same map,
+// or the same list (same backing array and length).
+func (t cachedTable) same(v any) bool {
+	switch x := v.(type) {
+	case map[string]any:
+		return t.table != nil && sameMap(x, t.table)
+	case []any:
+		return len(t.list) > 0 && len(x) == len(t.list) && &x[0] == &t.list[0]
+	}
+	return false
+}
+
+// NewCache builds the cache of db's tables that are objects or non-empty
+// lists, with the options that the hashes using it will have.
 func NewCache(db map[string]any, opts ...Option) (*Cache, error) {
 	cfg := newConfig(opts)
 	c := &Cache{cfg: cfg, tables: make(map[string]cachedTable, len(db))}
 	enc := &canon{cfg: cfg, style: pyjson.Compact}
 	for k, v := range db {
-		m, ok := v.(map[string]any)
-		if !ok || cfg.excluded[k] {
+		if cfg.excluded[k] {
 			continue
 		}
+		var t cachedTable
 		enc.buf = enc.buf[:0]
-		if err := enc.object(m, 1, nil); err != nil {
+		var err error
+		switch x := v.(type) {
+		case map[string]any:
+			t.table = x
+			err = enc.object(x, 1, nil)
+		case []any:
+			if len(x) == 0 {
+				continue
+			}
+			t.list = x
+			p := pair{prefix: keyPrefix(k), key: k, val: x}
+			err = enc.member(0, &p, 0)
+			// member wrote the key too: keep the value's text only
+			if err == nil {
+				key, _ := pyjson.AppendString(nil, k)
+				enc.buf = enc.buf[len(key)+1:]
+			}
+		default:
+			continue
+		}
+		if err != nil {
 			return nil, fmt.Errorf("dbhash: caching table %q: %w", k, err)
 		}
-		c.tables[k] = cachedTable{table: m, text: append([]byte(nil), enc.buf...)}
+		t.text = append([]byte(nil), enc.buf...)
+		c.tables[k] = t
 	}
 	return c, nil
 }
@@ -75,7 +109,7 @@ func hashCached(h hash.Hash, m map[string]any, cfg *config) error {
 	for i := range pairs {
 		p := &pairs[i]
 		if t, ok := c.tables[p.key]; ok {
-			if tm, isMap := p.val.(map[string]any); isMap && sameMap(tm, t.table) {
+			if t.same(p.val) {
 				var err error
 				enc.buf = enc.buf[:0]
 				if i > 0 {

@@ -118,3 +118,30 @@ func TestZeroCacheHoldsNothing(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, want, got)
 }
+
+func TestCacheListTables(t *testing.T) {
+	db := map[string]any{
+		"bills":         []any{map[string]any{"id": "B1", "total": 1.5}, map[string]any{"id": "B2", "status": "null"}},
+		"notifications": []any{map[string]any{"id": "Y"}, map[string]any{"id": "X"}}, // order-independent
+		"empty":         []any{},
+		"plans":         map[string]any{"P1": map[string]any{}},
+	}
+	cache, err := dbhash.NewCache(db)
+	require.NoError(t, err)
+	want, err := dbhash.Hash(db)
+	require.NoError(t, err)
+	got, err := dbhash.Hash(db, dbhash.WithCache(cache))
+	require.NoError(t, err)
+	assert.Equal(t, want, got)
+
+	changed := maps.Clone(db)
+	bills := append([]any(nil), db["bills"].([]any)...)
+	bills[0] = map[string]any{"id": "B1", "total": 2}
+	changed["bills"] = bills
+	changed["notifications"] = db["notifications"].([]any)[:1] // same array, shorter: not the same table
+	want, err = dbhash.Hash(changed)
+	require.NoError(t, err)
+	got, err = dbhash.Hash(changed, dbhash.WithCache(cache))
+	require.NoError(t, err)
+	assert.Equal(t, want, got)
+}

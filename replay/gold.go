@@ -63,6 +63,11 @@ type Scenario struct {
 	Sync   SyncFunc   // cross-side sync; nil when the domain has none
 	// Appliers apply sync deltas; nil uses ApplyDottedPaths.
 	Appliers *Appliers
+	// AgentSyncTables and UserSyncTables, when not nil, name the top-level
+	// tables Sync and the appliers may change on each side. With ShareDB a
+	// sync then copies only those (state.Shared.UpdateTables) instead of
+	// the whole DBs; they must name every table a sync can write.
+	AgentSyncTables, UserSyncTables []string
 	Clock    Clock    // nil means FixedClock(ReferenceDate)
 	IDs      IDSource // nil means CounterIDs("id-") for each replay
 	// TraceHashes hashes the DBs after every action (Step.DBHash), for
@@ -332,8 +337,8 @@ func runSync(sc Scenario, env Env, res *Result, index int) error {
 	}
 	var agentDelta, userDelta map[string]any
 	var syncErr error
-	_ = env.Agent.Update(func(agentDB map[string]any) error {
-		return env.User.Update(func(userDB map[string]any) error {
+	_ = env.Agent.UpdateTables(sc.AgentSyncTables, func(agentDB map[string]any) error {
+		return env.User.UpdateTables(sc.UserSyncTables, func(userDB map[string]any) error {
 			agentDelta, userDelta, syncErr = callSync(sc.Sync, agentDB, userDB)
 			if syncErr != nil {
 				return nil

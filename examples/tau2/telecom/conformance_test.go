@@ -97,10 +97,19 @@ func TestConformanceTrain(t *testing.T) {
 // scenarios builds the replay of every task on the shared DBs,
 // copy-on-write, keeping only the hashes.
 func scenarios(d *sharedData, tasks []replay.Task, clock replay.Clock) []replay.Scenario {
+	// As the replay CLI does: share both DBs, reuse their hashes and the
+	// canonical text of the agent tables a task leaves alone.
+	cache, err := dbhash.NewCache(d.agentDB)
+	if err != nil {
+		panic(err)
+	}
+	agentHash, _ := dbhash.Hash(d.agentDB)
+	userHash, _ := dbhash.Hash(d.userDB)
 	out := make([]replay.Scenario, len(tasks))
 	for i, task := range tasks {
 		sc := ScenarioAt(task, d.agentDB, d.userDB, clock)
 		sc.ShareDB, sc.HashesOnly = true, true
+		sc.SourceDBHash, sc.SourceUserDBHash, sc.HashCache = agentHash, userHash, cache
 		out[i] = sc
 	}
 	return out

@@ -232,5 +232,10 @@ func ScenarioAt(task replay.Task, agentDB, userDB map[string]any, clock replay.C
 		Sync:     SyncState,
 		Appliers: Appliers(),
 		Clock:    clock,
+		// What a sync can write: SyncState marks agent bills paid and
+		// updates the user's surroundings; the applier's network search
+		// re-derives the device's network fields.
+		AgentSyncTables: []string{tableBills},
+		UserSyncTables:  []string{tableSurroundings, tableDevice},
 	}
 }
