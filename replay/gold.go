@@ -68,8 +68,8 @@ type Scenario struct {
 	// sync then copies only those (state.Shared.UpdateTables) instead of
 	// the whole DBs; they must name every table a sync can write.
 	AgentSyncTables, UserSyncTables []string
-	Clock    Clock    // nil means FixedClock(ReferenceDate)
-	IDs      IDSource // nil means CounterIDs("id-") for each replay
+	Clock                           Clock    // nil means FixedClock(ReferenceDate)
+	IDs                             IDSource // nil means CounterIDs("id-") for each replay
 	// TraceHashes hashes the DBs after every action (Step.DBHash), for
 	// comparing a replay step by step with a reference. It costs one hash
 	// per action.
