@@ -63,13 +63,13 @@ type Scenario struct {
 	Sync   SyncFunc   // cross-side sync; nil when the domain has none
 	// Appliers apply sync deltas; nil uses ApplyDottedPaths.
 	Appliers *Appliers
+	Clock    Clock    // nil means FixedClock(ReferenceDate)
+	IDs      IDSource // nil means CounterIDs("id-") for each replay
 	// AgentSyncTables and UserSyncTables, when not nil, name the top-level
 	// tables Sync and the appliers may change on each side. With ShareDB a
 	// sync then copies only those (state.Shared.UpdateTables) instead of
 	// the whole DBs; they must name every table a sync can write.
 	AgentSyncTables, UserSyncTables []string
-	Clock                           Clock    // nil means FixedClock(ReferenceDate)
-	IDs                             IDSource // nil means CounterIDs("id-") for each replay
 	// TraceHashes hashes the DBs after every action (Step.DBHash), for
 	// comparing a replay step by step with a reference. It costs one hash
 	// per action.
