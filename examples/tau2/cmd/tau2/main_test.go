@@ -56,27 +56,30 @@ func TestHelp(t *testing.T) {
 	assert.Contains(t, stdout, "-split")
 }
 
-// referenceHashes reads the Python reference's final DB hash per task.
-func referenceHashes(t *testing.T, domain string) map[string]string {
+// referenceLines reads the Python reference's replay of a domain's train
+// split: per task, the hashes a replay line carries (the file uses the same
+// keys).
+func referenceLines(t *testing.T, domain string) map[string]replayLine {
 	t.Helper()
 	f, err := os.Open(sharedtest.Path(t, "conformance", "gold_replay_"+strings.TrimPrefix(domain, "tau2_")+".train.jsonl"))
 	require.NoError(t, err)
 	defer f.Close()
-	out := map[string]string{}
+	out := map[string]replayLine{}
 	sc := bufio.NewScanner(f)
 	sc.Buffer(nil, 64<<20)
 	for sc.Scan() {
-		var line struct {
-			TaskID        string `json:"task_id"`
-			PostInit      string `json:"post_init_db_hash"`
-			FinalDBHash   string `json:"final_db_hash"`
-			InitialDBHash string `json:"initial_db_hash"`
-		}
+		var line replayLine
 		require.NoError(t, json.Unmarshal(sc.Bytes(), &line))
-		out[line.TaskID] = line.InitialDBHash + " " + line.PostInit + " " + line.FinalDBHash
+		out[line.TaskID] = line
 	}
 	require.NoError(t, sc.Err())
 	return out
+}
+
+// hashes are a line's DB hashes, both sides, in one comparable string.
+func (l replayLine) hashes() string {
+	return strings.Join([]string{l.InitialDBHash, l.PostInitDBHash, l.FinalDBHash,
+		l.InitialUserDBHash, l.PostInitUserDBHash, l.FinalUserDBHash}, " ")
 }
 
 // The replay CLI prints one line per task of the base split, and every
@@ -98,7 +101,7 @@ func TestReplayRetailMatchesTheReference(t *testing.T) {
 func requireReplayMatches(t *testing.T, domain string, tasks int, summary string) {
 	t.Helper()
 	data := sharedtest.Path(t, "tau2")
-	want := referenceHashes(t, domain)
+	want := referenceLines(t, domain)
 	code, stdout, stderr := runCLI("replay", "-domain", domain, "-data", data, "-json")
 	require.Equal(t, 0, code, stderr)
 	lines := strings.Split(strings.TrimSpace(stdout), "\n")
@@ -110,7 +113,7 @@ func requireReplayMatches(t *testing.T, domain string, tasks int, summary string
 		assert.Equal(t, domain, l.Domain)
 		assert.NotNil(t, l.Errors)
 		if ref, ok := want[l.TaskID]; ok {
-			assert.Equal(t, ref, l.InitialDBHash+" "+l.PostInitDBHash+" "+l.FinalDBHash, "task %s", l.TaskID)
+			assert.Equal(t, ref.hashes(), l.hashes(), "task %s", l.TaskID)
 			matched++
 		}
 	}
