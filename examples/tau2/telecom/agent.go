@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/voiceeval/schematools/examples/tau2/tau2tools"
 	"github.com/voiceeval/schematools/state"
 	"github.com/voiceeval/schematools/tool"
 )
@@ -51,7 +52,7 @@ func customerByPhone(db map[string]any, phone string) (map[string]any, error) {
 		if err != nil {
 			return nil, err
 		}
-		if isStr(v, phone) {
+		if tau2tools.IsStr(v, phone) {
 			return c.(map[string]any), nil
 		}
 		ids, err := subscript(c, "line_ids")
@@ -74,7 +75,7 @@ func customerByPhone(db map[string]any, phone string) (map[string]any, error) {
 			if err != nil {
 				return nil, err
 			}
-			if isStr(v, phone) {
+			if tau2tools.IsStr(v, phone) {
 				return c.(map[string]any), nil
 			}
 		}
@@ -121,7 +122,7 @@ func newGetCustomerByName(b binding) (tool.Tool, error) {
 					}
 					s, ok := name.(string)
 					if !ok {
-						return nil, raise("AttributeError", "'%s' object has no attribute 'lower'", pyTypeName(name))
+						return nil, raise("AttributeError", "'%s' object has no attribute 'lower'", tau2tools.PyTypeName(name))
 					}
 					if pyLower(s) != want {
 						continue
@@ -130,7 +131,7 @@ func newGetCustomerByName(b binding) (tool.Tool, error) {
 					if err != nil {
 						return nil, err
 					}
-					if isStr(dob, p.DOB) {
+					if tau2tools.IsStr(dob, p.DOB) {
 						matches = append(matches, state.Clone(c))
 					}
 				}
@@ -246,7 +247,7 @@ func sortByIssueDate(bills []map[string]any) error {
 		}
 		s, ok := v.(string)
 		if !ok && len(bills) > 1 {
-			return raise("TypeError", "'<' not supported between instances of '%s' and 'str'", pyTypeName(v))
+			return raise("TypeError", "'<' not supported between instances of '%s' and 'str'", tau2tools.PyTypeName(v))
 		}
 		keys[i] = s
 	}
@@ -354,7 +355,7 @@ func newSuspendLine(b binding) (tool.Tool, error) {
 				if err != nil {
 					return nil, nil, err
 				}
-				if !isStr(status, lineStatusActive) {
+				if !tau2tools.IsStr(status, lineStatusActive) {
 					return toolError("Line must be active to suspend"), nil, nil
 				}
 				line["status"] = lineStatusSuspended
@@ -383,7 +384,7 @@ func newResumeLine(b binding) (tool.Tool, error) {
 				if err != nil {
 					return nil, nil, err
 				}
-				if !isStr(status, lineStatusSuspended) && !isStr(status, lineStatusPendingActivation) {
+				if !tau2tools.IsStr(status, lineStatusSuspended) && !tau2tools.IsStr(status, lineStatusPendingActivation) {
 					return toolError("Line must be suspended to resume"), nil, nil
 				}
 				line["status"] = lineStatusActive
@@ -454,7 +455,7 @@ func newSendPaymentRequest(b binding) (tool.Tool, error) {
 					if err != nil {
 						return nil, nil, err
 					}
-					if isStr(status, billStatusAwaitingPayment) {
+					if tau2tools.IsStr(status, billStatusAwaitingPayment) {
 						return toolError("A bill is already awaiting payment for this customer"), nil, nil
 					}
 				}
@@ -531,7 +532,7 @@ func newRefuelData(b binding) (tool.Tool, error) {
 					return nil, nil, err
 				}
 				refueled += p.GBAmount
-				description := "Data refueling: " + floatRepr(p.GBAmount) + " GB at $" + pyStr(price) + "/GB"
+				description := "Data refueling: " + tau2tools.FloatRepr(p.GBAmount) + " GB at $" + pyStr(price) + "/GB"
 				apply, err := chargeOnce(db, p.CustomerID, charge, description, today, b.newBillID)
 				if err != nil {
 					return nil, nil, err
@@ -542,7 +543,7 @@ func newRefuelData(b binding) (tool.Tool, error) {
 					map[string]any{"customer_id": p.CustomerID, "line_id": p.LineID, "gb_amount": floatValue(p.GBAmount)},
 					map[string]any{"new_data_refueling_gb": floatValue(refueled), "charge": floatValue(charge)})
 				return RefuelResult{
-					Message: "Successfully added " + floatRepr(p.GBAmount) + " GB of data for line " + p.LineID +
+					Message: "Successfully added " + tau2tools.FloatRepr(p.GBAmount) + " GB of data for line " + p.LineID +
 						" for $" + fixed2(charge),
 					NewDataRefuelingGB: floatValue(refueled),
 					Charge:             floatValue(charge),
@@ -576,7 +577,7 @@ func chargeOnce(db map[string]any, customerID string, amount float64, descriptio
 		if err != nil {
 			return nil, err
 		}
-		if isStr(status, billStatusDraft) {
+		if tau2tools.IsStr(status, billStatusDraft) {
 			draft = bill
 			break
 		}

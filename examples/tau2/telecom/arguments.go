@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/voiceeval/schematools/examples/tau2/tau2tools"
 	"github.com/voiceeval/schematools/state"
 	"github.com/voiceeval/schematools/tool"
 )
@@ -151,7 +152,7 @@ func validationText(title string, input map[string]any, issues []tool.Issue) str
 		b.WriteString(", input_value=")
 		b.WriteString(truncateRepr(pyRepr(in)))
 		b.WriteString(", input_type=")
-		b.WriteString(pyTypeName(in))
+		b.WriteString(tau2tools.PyTypeName(in))
 		b.WriteString("]\n    For further information visit ")
 		b.WriteString(pydanticErrorsURL)
 		b.WriteString(is.Type)

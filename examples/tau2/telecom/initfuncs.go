@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/voiceeval/schematools/examples/tau2/tau2tools"
 	"github.com/voiceeval/schematools/replay"
 	"github.com/voiceeval/schematools/state"
 )
@@ -35,7 +36,7 @@ func bindArgs(fn string, args map[string]any, params ...param) (map[string]any, 
 	known := func(k string) bool {
 		return slices.ContainsFunc(params, func(p param) bool { return p.name == k })
 	}
-	for _, k := range sortedKeys(args) {
+	for _, k := range tau2tools.SortedKeys(args) {
 		if k == "db" {
 			return nil, raise("TypeError", "%s() got multiple values for argument 'db'", fn)
 		}
@@ -126,7 +127,7 @@ func initFuncs(b binding) []initFunc {
 		}},
 		{"set_network_mode_preference", []param{req("mode")}, func(db, a map[string]any) error {
 			mode := a["mode"]
-			if !slices.ContainsFunc(networkModes[:], func(m string) bool { return isStr(mode, m) }) {
+			if !slices.ContainsFunc(networkModes[:], func(m string) bool { return tau2tools.IsStr(mode, m) }) {
 				return raise("ValueError", "%s is not a valid NetworkModePreference", pyRepr(mode))
 			}
 			return setDevice(db, true, map[string]any{"network_mode_preference": mode})
@@ -147,9 +148,9 @@ func initFuncs(b binding) []initFunc {
 		{"lock_sim_card", []param{req("mode")}, func(db, a map[string]any) error {
 			var status string
 			switch mode := a["mode"]; {
-			case isStr(mode, "pin"):
+			case tau2tools.IsStr(mode, "pin"):
 				status = simLockedPIN
-			case isStr(mode, "puk"):
+			case tau2tools.IsStr(mode, "puk"):
 				status = simLockedPUK
 			default:
 				return raise("ValueError", "lock_sim_card: mode must be 'pin' or 'puk', got %s", pyRepr(mode))
@@ -289,7 +290,7 @@ func removeAppPermission(db, a map[string]any) error {
 		}
 		appsDict, ok := apps.(map[string]any)
 		if !ok {
-			return raise("AttributeError", "'%s' object has no attribute 'get'", pyTypeName(apps))
+			return raise("AttributeError", "'%s' object has no attribute 'get'", tau2tools.PyTypeName(apps))
 		}
 		app, err := lookup(appsDict, a["app_name"], nil)
 		if err != nil || app == nil {
@@ -297,7 +298,7 @@ func removeAppPermission(db, a map[string]any) error {
 		}
 		perm, ok := a["permission"].(string)
 		if !ok {
-			return raise("AttributeError", "'%s' object has no attribute 'lower'", pyTypeName(a["permission"]))
+			return raise("AttributeError", "'%s' object has no attribute 'lower'", tau2tools.PyTypeName(a["permission"]))
 		}
 		perm = pyLower(perm)
 		perms, err := subscript(app, "permissions")
@@ -365,7 +366,7 @@ func suspendForOverdueBill(db, a map[string]any, today time.Time) error {
 	if err != nil {
 		return err
 	}
-	if !isStr(status, lineStatusActive) {
+	if !tau2tools.IsStr(status, lineStatusActive) {
 		return raise("ValueError", "%s: line %s must be active to suspend for unpaid bill (got status=%s)", fn, pyRepr(lineID), pyRepr(status))
 	}
 	customer, err := findOr(db, tableCustomers, "customer_id", customerID)
@@ -392,7 +393,7 @@ func suspendForOverdueBill(db, a map[string]any, today time.Time) error {
 			if err != nil {
 				return err
 			}
-			if isStr(s, billStatusOverdue) {
+			if tau2tools.IsStr(s, billStatusOverdue) {
 				return raise("ValueError", "%s: customer %s already has an overdue bill (%s)", fn, pyRepr(customerID), pyStr(id))
 			}
 		}

@@ -3,6 +3,7 @@ package telecom
 import (
 	"strings"
 
+	"github.com/voiceeval/schematools/examples/tau2/tau2tools"
 	"github.com/voiceeval/schematools/state"
 )
 
@@ -111,24 +112,24 @@ func deriveNetwork(db map[string]any) (status, tech, signal any, err error) {
 		return nil, nil, nil, err
 	}
 	status, tech, signal = statusNoService, none, none
-	if isStr(sim, simActive) {
+	if tau2tools.IsStr(sim, simActive) {
 		pref, err := subscript(device, "network_mode_preference")
 		if err != nil {
 			return nil, nil, nil, err
 		}
 		tech = "4G"
 		switch {
-		case isStr(pref, "4g_5g_preferred"):
+		case tau2tools.IsStr(pref, "4g_5g_preferred"):
 			five, err := get(strengths, "5G", none)
 			if err != nil {
 				return nil, nil, nil, err
 			}
-			if !isStr(five, none) {
+			if !tau2tools.IsStr(five, none) {
 				tech = "5G"
 			}
-		case isStr(pref, "3g_only"):
+		case tau2tools.IsStr(pref, "3g_only"):
 			tech = "3G"
-		case isStr(pref, "2g_only"):
+		case tau2tools.IsStr(pref, "2g_only"):
 			tech = "2G"
 		}
 		if signal, err = get(strengths, tech.(string), none); err != nil {
@@ -152,7 +153,7 @@ func deriveNetwork(db map[string]any) (status, tech, signal any, err error) {
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	if truthy(airplane) || isStr(apnName, apnBroken) || !truthy(lineActive) {
+	if truthy(airplane) || tau2tools.IsStr(apnName, apnBroken) || !truthy(lineActive) {
 		status, tech, signal = statusNoService, none, none
 	}
 	return status, tech, signal, nil
@@ -191,11 +192,11 @@ func statusBar(db map[string]any) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		hasTech := !isStr(tech, none)
+		hasTech := !tau2tools.IsStr(tech, none)
 		if hasTech {
 			s, ok := tech.(string)
 			if !ok {
-				return "", raise("TypeError", "sequence item %d: expected str instance, %s found", len(bar), pyTypeName(tech))
+				return "", raise("TypeError", "sequence item %d: expected str instance, %s found", len(bar), tau2tools.PyTypeName(tech))
 			}
 			bar = append(bar, s)
 		}
@@ -291,11 +292,11 @@ func mobileDataWorking(db map[string]any, lenient bool) (bool, error) {
 		return false, nil
 	}
 	signal, err := subscript(device, "network_signal_strength")
-	if err != nil || isStr(signal, none) {
+	if err != nil || tau2tools.IsStr(signal, none) {
 		return false, err
 	}
 	status, err := subscript(device, "network_connection_status")
-	if err != nil || isStr(status, statusNoService) {
+	if err != nil || tau2tools.IsStr(status, statusNoService) {
 		return false, err
 	}
 	abroad, err := subscript(surroundings, "is_abroad")
@@ -358,7 +359,7 @@ func speedTest(db map[string]any) (speed float64, verdict string, ok bool, err e
 			if err != nil {
 				return 0, "", false, err
 			}
-			if isStr(perf, "poor") {
+			if tau2tools.IsStr(perf, "poor") {
 				factor = 0.1
 			}
 		}
@@ -427,7 +428,7 @@ func canSendMMS(db map[string]any, lenient bool) (any, error) {
 		return subscript(device, key)
 	}
 	tech, err := subscript(device, "network_technology_connected")
-	if err != nil || isStr(tech, "2G") {
+	if err != nil || tau2tools.IsStr(tech, "2G") {
 		return false, err
 	}
 	calling, err := at("wifi_calling_enabled")

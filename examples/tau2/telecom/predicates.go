@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/voiceeval/schematools/examples/tau2/tau2tools"
 	"github.com/voiceeval/schematools/replay"
 )
 
@@ -75,7 +76,7 @@ func predicates() []predicate {
 		{"assert_internet_speed", []param{req("expected_speed"), opt("expected_desc")}, assertInternetSpeed},
 		{"assert_service_status", []param{req("expected_status")}, func(db, a map[string]any) (bool, error) {
 			want := a["expected_status"]
-			if !slices.ContainsFunc(networkStatuses[:], func(s string) bool { return isStr(want, s) }) {
+			if !slices.ContainsFunc(networkStatuses[:], func(s string) bool { return tau2tools.IsStr(want, s) }) {
 				return false, raise("ValueError", "%s is not a valid NetworkStatus", pyRepr(want))
 			}
 			status, err := deviceField(db, "network_connection_status")
@@ -103,7 +104,7 @@ func predicates() []predicate {
 				return err == nil, err
 			}
 			status, err := subscript(bill, "status")
-			return err == nil && isStr(status, billStatusPaid), err
+			return err == nil && tau2tools.IsStr(status, billStatusPaid), err
 		}},
 	}
 }
@@ -116,7 +117,7 @@ func assertInternetSpeed(db, a map[string]any) (bool, error) {
 	c, ok := compare(floatValue(speed), a["expected_speed"])
 	if !ok {
 		if _, isNum := bigOf(a["expected_speed"]); !isNum && !isNaN(a["expected_speed"]) {
-			return false, raise("TypeError", "'>=' not supported between instances of 'float' and '%s'", pyTypeName(a["expected_speed"]))
+			return false, raise("TypeError", "'>=' not supported between instances of 'float' and '%s'", tau2tools.PyTypeName(a["expected_speed"]))
 		}
 		return false, nil // NaN: every comparison is false
 	}
@@ -129,20 +130,20 @@ func assertInternetSpeed(db, a map[string]any) (bool, error) {
 	}
 	s, isStr := desc.(string)
 	if !isStr {
-		return false, raise("AttributeError", "'%s' object has no attribute 'lower'", pyTypeName(desc))
+		return false, raise("AttributeError", "'%s' object has no attribute 'lower'", tau2tools.PyTypeName(desc))
 	}
 	return pyLower(verdict) == pyLower(s), nil
 }
 
 // closeTo is Python's abs(have - want) < 1e-6 for two numbers.
 func closeTo(have, want any) (bool, error) {
-	h, err := number(have, "-", pyTypeName(want))
+	h, err := number(have, "-", tau2tools.PyTypeName(want))
 	if err != nil {
 		return false, err
 	}
-	w, err := number(want, "-", pyTypeName(have))
+	w, err := number(want, "-", tau2tools.PyTypeName(have))
 	if err != nil {
-		return false, raise("TypeError", "unsupported operand type(s) for -: '%s' and '%s'", pyTypeName(have), pyTypeName(want))
+		return false, raise("TypeError", "unsupported operand type(s) for -: '%s' and '%s'", tau2tools.PyTypeName(have), tau2tools.PyTypeName(want))
 	}
 	return math.Abs(h-w) < 1e-6, nil
 }

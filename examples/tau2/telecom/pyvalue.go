@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/voiceeval/schematools/dbhash"
+	"github.com/voiceeval/schematools/examples/tau2/tau2tools"
 	"github.com/voiceeval/schematools/internal/pyjson"
 	"golang.org/x/text/cases"
 	"golang.org/x/text/language"
@@ -60,32 +61,6 @@ func isPyError(err error, types ...string) bool {
 	return ok && slices.Contains(types, pe.typ)
 }
 
-// pyTypeName is the name of the Python type json.loads makes of v.
-func pyTypeName(v any) string {
-	switch x := v.(type) {
-	case nil:
-		return "NoneType"
-	case map[string]any:
-		return "dict"
-	case []any:
-		return "list"
-	case string:
-		return "str"
-	case bool:
-		return "bool"
-	case json.Number:
-		if isInt, _ := pyjson.Classify(string(x)); isInt {
-			return "int"
-		}
-		return "float"
-	case float32, float64:
-		return "float"
-	case int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64:
-		return "int"
-	}
-	return fmt.Sprintf("%T", v)
-}
-
 // keyError is Python's KeyError for a missing string key: str() of it is
 // the key's repr.
 func keyError(key string) error { return &pyError{typ: "KeyError", msg: pyReprString(key)} }
@@ -104,7 +79,7 @@ func subscript(v any, key string) (any, error) {
 	case string:
 		return nil, raise("TypeError", "string indices must be integers, not 'str'")
 	}
-	return nil, raise("TypeError", "'%s' object is not subscriptable", pyTypeName(v))
+	return nil, raise("TypeError", "'%s' object is not subscriptable", tau2tools.PyTypeName(v))
 }
 
 // dictAt is Python's v[key] where the value is then used as a dict
@@ -132,7 +107,7 @@ func asDict(v any) (map[string]any, error) {
 func get(v any, key string, def any) (any, error) {
 	m, ok := v.(map[string]any)
 	if !ok {
-		return nil, raise("AttributeError", "'%s' object has no attribute 'get'", pyTypeName(v))
+		return nil, raise("AttributeError", "'%s' object has no attribute 'get'", tau2tools.PyTypeName(v))
 	}
 	if e, ok := m[key]; ok {
 		return e, nil
@@ -149,7 +124,7 @@ func assignable(v any) (map[string]any, error) {
 	case []any:
 		return nil, raise("TypeError", "list indices must be integers or slices, not str")
 	}
-	return nil, raise("TypeError", "'%s' object does not support item assignment", pyTypeName(v))
+	return nil, raise("TypeError", "'%s' object does not support item assignment", tau2tools.PyTypeName(v))
 }
 
 // appendable checks Python's v.append(x) before the write.
@@ -157,7 +132,7 @@ func appendable(v any) ([]any, error) {
 	if l, ok := v.([]any); ok {
 		return l, nil
 	}
-	return nil, raise("AttributeError", "'%s' object has no attribute 'append'", pyTypeName(v))
+	return nil, raise("AttributeError", "'%s' object has no attribute 'append'", tau2tools.PyTypeName(v))
 }
 
 // iterate is Python's iteration over v: the items of a list, the keys of a
@@ -168,7 +143,7 @@ func iterate(v any) ([]any, error) {
 	case []any:
 		return x, nil
 	case map[string]any:
-		keys := sortedKeys(x)
+		keys := tau2tools.SortedKeys(x)
 		out := make([]any, len(keys))
 		for i, k := range keys {
 			out[i] = k
@@ -181,7 +156,7 @@ func iterate(v any) ([]any, error) {
 		}
 		return out, nil
 	}
-	return nil, raise("TypeError", "'%s' object is not iterable", pyTypeName(v))
+	return nil, raise("TypeError", "'%s' object is not iterable", tau2tools.PyTypeName(v))
 }
 
 // contains is Python's x in v.
@@ -207,11 +182,11 @@ func contains(v any, x any) (bool, error) {
 	case string:
 		s, ok := x.(string)
 		if !ok {
-			return false, raise("TypeError", "'in <string>' requires string as left operand, not %s", pyTypeName(x))
+			return false, raise("TypeError", "'in <string>' requires string as left operand, not %s", tau2tools.PyTypeName(x))
 		}
 		return strings.Contains(c, s), nil
 	}
-	return false, raise("TypeError", "argument of type '%s' is not iterable", pyTypeName(v))
+	return false, raise("TypeError", "argument of type '%s' is not iterable", tau2tools.PyTypeName(v))
 }
 
 // hashable reports the TypeError Python raises when an unhashable value
@@ -219,7 +194,7 @@ func contains(v any, x any) (bool, error) {
 func hashable(v any) (any, error) {
 	switch v.(type) {
 	case []any, map[string]any:
-		return nil, raise("TypeError", "unhashable type: '%s'", pyTypeName(v))
+		return nil, raise("TypeError", "unhashable type: '%s'", tau2tools.PyTypeName(v))
 	}
 	return v, nil
 }
@@ -285,12 +260,6 @@ func pyEqual(a, b any) bool {
 	return dbhash.Equal(a, b)
 }
 
-// isStr reports Python's v == s.
-func isStr(v any, s string) bool {
-	x, ok := v.(string)
-	return ok && x == s
-}
-
 // number returns a JSON number (or a bool, which Python treats as an int)
 // as a float64, for arithmetic mixing it with floats. Anything else is the
 // TypeError Python raises for the operation op.
@@ -321,7 +290,7 @@ func number(v any, op string, other string) (float64, error) {
 		}
 		return 0, nil
 	}
-	return 0, raise("TypeError", "unsupported operand type(s) for %s: '%s' and '%s'", op, pyTypeName(v), other)
+	return 0, raise("TypeError", "unsupported operand type(s) for %s: '%s' and '%s'", op, tau2tools.PyTypeName(v), other)
 }
 
 // pyFloat is Python's float(v): numbers and booleans, and strings in
@@ -333,7 +302,7 @@ func pyFloat(v any) (float64, error) {
 	case json.Number, float64, int, int64, bool:
 		return number(v, "float", "")
 	}
-	return 0, raise("TypeError", "float() argument must be a string or a real number, not '%s'", pyTypeName(v))
+	return 0, raise("TypeError", "float() argument must be a string or a real number, not '%s'", tau2tools.PyTypeName(v))
 }
 
 // floatOfString parses s as Python's float(str) does: surrounding
@@ -429,19 +398,6 @@ func floatValue(f float64) any {
 	return json.Number(pyjson.AppendFloat(nil, f))
 }
 
-// floatRepr is Python's repr (and str) of a float.
-func floatRepr(f float64) string {
-	switch {
-	case math.IsNaN(f):
-		return "nan"
-	case math.IsInf(f, 1):
-		return "inf"
-	case math.IsInf(f, -1):
-		return "-inf"
-	}
-	return string(pyjson.AppendFloat(nil, f))
-}
-
 // fixed2 is Python's format(f, ".2f").
 func fixed2(f float64) string {
 	switch {
@@ -519,11 +475,11 @@ func writeRepr(b *strings.Builder, v any, first []string) {
 			return
 		}
 		f, _ := strconv.ParseFloat(string(x), 64)
-		b.WriteString(floatRepr(f))
+		b.WriteString(tau2tools.FloatRepr(f))
 	case float64:
-		b.WriteString(floatRepr(x))
+		b.WriteString(tau2tools.FloatRepr(x))
 	case float32:
-		b.WriteString(floatRepr(float64(x)))
+		b.WriteString(tau2tools.FloatRepr(float64(x)))
 	case []any:
 		b.WriteByte('[')
 		for i, e := range x {
@@ -565,20 +521,11 @@ func orderedKeys(m map[string]any, first []string) []string {
 	if len(keys) == len(m) {
 		return keys
 	}
-	for _, k := range sortedKeys(m) {
+	for _, k := range tau2tools.SortedKeys(m) {
 		if !slices.Contains(first, k) {
 			keys = append(keys, k)
 		}
 	}
-	return keys
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
 	return keys
 }
 

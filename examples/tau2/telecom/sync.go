@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/voiceeval/schematools/examples/tau2/tau2tools"
 	"github.com/voiceeval/schematools/replay"
 	"github.com/voiceeval/schematools/state"
 )
@@ -51,7 +52,7 @@ func planSync(agentDB, userDB, agentDelta, userDelta map[string]any) ([]func(), 
 	if s := userDB[tableSurroundings]; truthy(s) {
 		m, ok := s.(map[string]any)
 		if !ok {
-			return nil, raise("AttributeError", "'%s' object has no attribute 'get'", pyTypeName(s))
+			return nil, raise("AttributeError", "'%s' object has no attribute 'get'", tau2tools.PyTypeName(s))
 		}
 		surroundings = m
 	}
@@ -71,7 +72,7 @@ func planSync(agentDB, userDB, agentDelta, userDelta map[string]any) ([]func(), 
 		writes = append(writes, func() { surroundings[key] = v })
 		userDelta[surroundingsPrefix+key] = state.Clone(v)
 	}
-	set("line_active", isStr(line["status"], lineStatusActive))
+	set("line_active", tau2tools.IsStr(line["status"], lineStatusActive))
 	set("roaming_allowed", truthy(line["roaming_enabled"]))
 
 	plan, err := findGet(agentDB, tablePlans, "plan_id", getOr(line, "plan_id", ""))
@@ -110,7 +111,7 @@ func planSync(agentDB, userDB, agentDelta, userDelta map[string]any) ([]func(), 
 			if err != nil {
 				return nil, err
 			}
-			if bill != nil && !isStr(bill["status"], billStatusPaid) {
+			if bill != nil && !tau2tools.IsStr(bill["status"], billStatusPaid) {
 				paidBill = bill
 				writes = append(writes, func() { bill["status"] = billStatusPaid })
 				agentDelta["bills["+pyStr(bill["bill_id"])+"].status"] = billStatusPaid
@@ -165,7 +166,7 @@ func pendingPayment(agentDB map[string]any, phone any, paid map[string]any) (map
 		if err != nil {
 			return nil, err
 		}
-		if bill != nil && isStr(bill["status"], billStatusAwaitingPayment) && !sameMap(bill, paid) {
+		if bill != nil && tau2tools.IsStr(bill["status"], billStatusAwaitingPayment) && !sameMap(bill, paid) {
 			return map[string]any{"bill_id": bill["bill_id"], "amount_due": state.Clone(getOr(bill, "total_due", json0)), "paid": false}, nil
 		}
 	}
@@ -298,7 +299,7 @@ func setBillField(db map[string]any, billID, field string, v any) error {
 		if err != nil {
 			return err
 		}
-		if isStr(id, billID) {
+		if tau2tools.IsStr(id, billID) {
 			r.(map[string]any)[field] = v
 			return nil
 		}

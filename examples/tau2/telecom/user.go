@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"github.com/voiceeval/schematools/examples/tau2/tau2tools"
 	"github.com/voiceeval/schematools/state"
 	"github.com/voiceeval/schematools/tool"
 )
@@ -145,13 +146,13 @@ func newCheckSimStatus(b binding) (tool.Tool, error) {
 				return "", err
 			}
 			switch {
-			case isStr(sim, simActive):
+			case tau2tools.IsStr(sim, simActive):
 				return "Your SIM card is active and working.", nil
-			case isStr(sim, simMissing):
+			case tau2tools.IsStr(sim, simMissing):
 				return "No SIM card detected in the phone.", nil
-			case isStr(sim, simLockedPIN):
+			case tau2tools.IsStr(sim, simLockedPIN):
 				return "The SIM card is locked with a PIN code.", nil
-			case isStr(sim, simLockedPUK):
+			case tau2tools.IsStr(sim, simLockedPUK):
 				return "The SIM card is locked with a PUK code.", nil
 			}
 			return "Unknown SIM status: " + pyStr(sim), nil
@@ -285,7 +286,7 @@ func newCheckInstalledApps(b binding) (tool.Tool, error) {
 			}
 			m, ok := apps.(map[string]any)
 			if !ok {
-				return "", raise("AttributeError", "'%s' object has no attribute 'keys'", pyTypeName(apps))
+				return "", raise("AttributeError", "'%s' object has no attribute 'keys'", tau2tools.PyTypeName(apps))
 			}
 			return "The following apps are installed on the phone: " + strings.Join(appNames(m), ", "), nil
 		})
@@ -300,7 +301,7 @@ func grantedPermissions(app any) ([]string, error) {
 	}
 	m, ok := perms.(map[string]any)
 	if !ok {
-		return nil, raise("AttributeError", "'%s' object has no attribute 'items'", pyTypeName(perms))
+		return nil, raise("AttributeError", "'%s' object has no attribute 'items'", tau2tools.PyTypeName(perms))
 	}
 	var out []string
 	for _, k := range orderedKeys(m, permissionOrder) {

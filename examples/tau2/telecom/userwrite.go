@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/voiceeval/schematools/examples/tau2/tau2tools"
 	"github.com/voiceeval/schematools/state"
 	"github.com/voiceeval/schematools/tool"
 )
@@ -318,7 +319,7 @@ func newGrantAppPermission(b binding) (tool.Tool, error) {
 					if !ok {
 						m, isDict := perms.(map[string]any)
 						if !isDict {
-							return nil, nil, raise("AttributeError", "'%s' object has no attribute 'keys'", pyTypeName(perms))
+							return nil, nil, raise("AttributeError", "'%s' object has no attribute 'keys'", tau2tools.PyTypeName(perms))
 						}
 						keys := orderedKeys(m, permissionOrder)
 						list := make([]any, len(keys))
