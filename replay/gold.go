@@ -70,6 +70,13 @@ type Scenario struct {
 	// sync then copies only those (state.Shared.UpdateTables) instead of
 	// the whole DBs; they must name every table a sync can write.
 	AgentSyncTables, UserSyncTables []string
+	// InitTables, when not nil, names for each initialisation function
+	// (by func_name) the top-level tables it may change. With ShareDB the
+	// init actions of a side then copy only the tables their functions
+	// name, instead of the whole DB; a side with an action whose function
+	// is not in InitTables copies its whole DB. Each entry must name every
+	// table its function can write.
+	InitTables map[string][]string
 	// TraceHashes hashes the DBs after every action (Step.DBHash), for
 	// comparing a replay step by step with a reference. It costs one hash
 	// per action.
@@ -224,7 +231,7 @@ func Gold(ctx context.Context, sc Scenario) (Result, error) {
 			if group.st == nil {
 				r = ApplyInit(sc.Init, sc.Domain, group.actions, nil)
 			} else {
-				_ = group.st.Update(func(db map[string]any) error {
+				_ = group.st.UpdateTables(initTables(sc.InitTables, group.actions), func(db map[string]any) error {
 					r = ApplyInit(sc.Init, sc.Domain, group.actions, db)
 					return nil
 				})
@@ -302,6 +309,27 @@ func Gold(ctx context.Context, sc Scenario) (Result, error) {
 		}
 	}
 	return res, nil
+}
+
+// initTables returns the tables the init actions may change, from the
+// tables of their functions: nil (the whole DB) when one has no entry.
+func initTables(byFunc map[string][]string, actions []InitAction) []string {
+	if byFunc == nil {
+		return nil
+	}
+	tables := []string{}
+	for _, a := range actions {
+		ts, ok := byFunc[a.FuncName]
+		if !ok {
+			return nil
+		}
+		for _, t := range ts {
+			if !slices.Contains(tables, t) {
+				tables = append(tables, t)
+			}
+		}
+	}
+	return tables
 }
 
 // buildTools runs a tool builder, turning a panic into an error.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"reflect"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -536,4 +537,71 @@ func TestGoldAllReportsEachFailure(t *testing.T) {
 	require.Error(t, err)
 	assert.NoError(t, res[0].Err)
 	assert.ErrorContains(t, res[1].Err, "no tools today")
+}
+
+// With InitTables, the init actions of a side copy only the tables their
+// functions name; a side with a function InitTables does not list, or a
+// nil InitTables, copies its whole DB. Either way the source DBs stay as
+// they were and the hashes are those of a replay on private copies.
+func TestGoldInitTablesCopyOnlyTheirTables(t *testing.T) {
+	agent, user := synthDBs()
+	agent["plans"] = map[string]any{"P1": map[string]any{"price": 10}}
+	user["apps"] = map[string]any{"maps": map[string]any{"location": true}}
+	before := state.Clone([]any{agent, user})
+	task := replay.Task{ID: "init",
+		InitialState: &replay.InitialState{InitializationActions: []replay.InitAction{
+			{EnvType: "user", FuncName: "set_airplane", Arguments: map[string]any{"on": true}},
+			{EnvType: "assistant", FuncName: "set_roaming", Arguments: map[string]any{"on": true}},
+		}},
+		EvaluationCriteria: &replay.EvaluationCriteria{Actions: []replay.Action{{Name: "probe"}}},
+	}
+	same := func(a, b any) bool { return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer() }
+	// probe reports which tables still are the source DBs' own.
+	tools := func(env replay.Env) (replay.ToolMap, error) {
+		probe, err := tool.New("probe", "Report the shared tables.", func(context.Context, *state.Shared, struct{}) (any, error) {
+			seen := map[string]any{}
+			_ = env.Agent.View(func(db map[string]any) error {
+				seen["plans"], seen["lines"] = same(db["plans"], agent["plans"]), same(db["lines"], agent["lines"])
+				return nil
+			})
+			_ = env.User.View(func(db map[string]any) error {
+				seen["apps"], seen["device"] = same(db["apps"], user["apps"]), same(db["device"], user["device"])
+				return nil
+			})
+			return seen, nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		return replay.NewToolMap(probe)
+	}
+	private, err := replay.Gold(context.Background(), replay.Scenario{Domain: "synth", Task: task, DB: agent, UserDB: user, Tools: tools, Init: synthInit()})
+	require.NoError(t, err)
+
+	roaming := []string{"lines", "init_order"}
+	for _, tc := range []struct {
+		name   string
+		tables map[string][]string
+		want   map[string]any
+	}{
+		{"every function listed", map[string][]string{"set_roaming": roaming, "set_airplane": {"device"}},
+			map[string]any{"plans": true, "lines": false, "apps": true, "device": false}},
+		{"a function not listed copies its side whole", map[string][]string{"set_roaming": roaming},
+			map[string]any{"plans": true, "lines": false, "apps": false, "device": false}},
+		{"nil copies both sides whole", nil,
+			map[string]any{"plans": false, "lines": false, "apps": false, "device": false}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sc := replay.Scenario{Domain: "synth", Task: task, DB: agent, UserDB: user, Tools: tools, Init: synthInit(),
+				ShareDB: true, InitTables: tc.tables}
+			res, err := replay.Gold(context.Background(), sc)
+			require.NoError(t, err)
+			require.Empty(t, res.Errors)
+			assert.Equal(t, tc.want, res.Steps[0].Result)
+			assert.Equal(t, private.DBHash, res.DBHash)
+			assert.Equal(t, private.UserDBHash, res.UserDBHash)
+			assert.Equal(t, private.PostInitDBHash, res.PostInitDBHash)
+			assert.Equal(t, before, state.Clone([]any{agent, user}), "the source DBs are untouched")
+		})
+	}
 }

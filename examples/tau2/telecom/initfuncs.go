@@ -62,13 +62,21 @@ func bindArgs(fn string, args map[string]any, params ...param) (map[string]any, 
 		strings.Join(missing[:len(missing)-1], ", "), missing[len(missing)-1])
 }
 
-// initFunc is one initialisation function: its parameters and its work
-// on the bound arguments.
+// initFunc is one initialisation function: its parameters, its work on
+// the bound arguments, and the tables that work may change.
 type initFunc struct {
 	name   string
 	params []param
 	run    func(db map[string]any, args map[string]any) error
+	tables []string
 }
+
+// The tables the initialisation functions change.
+var (
+	surroundingsOnly = []string{tableSurroundings}
+	linesOnly        = []string{tableLines}
+	overdueTables    = []string{tableLines, tableBills, tableCustomers}
+)
 
 // InitFuncs returns the 20 initialisation functions of the telecom tasks,
 // registered under Domain by their tau2 names. The one function that reads
@@ -106,6 +114,18 @@ func InitFuncsWithClock(clock func() time.Time) *replay.InitFuncs {
 	return r
 }
 
+// InitTables returns, for each of the 20 initialisation functions, the
+// top-level tables it may change — a replay.Scenario's InitTables, which
+// lets a replay sharing the DBs copy only those.
+func InitTables() map[string][]string {
+	fs := initFuncs(binding{})
+	m := make(map[string][]string, len(fs))
+	for _, f := range fs {
+		m[f.name] = slices.Clone(f.tables)
+	}
+	return m
+}
+
 // InitFuncNames returns the names of the 20 initialisation functions:
 // the sixteen of the user side, then the four of the agent side.
 func InitFuncNames() []string {
@@ -121,18 +141,18 @@ func initFuncs(b binding) []initFunc {
 	return []initFunc{
 		{"set_user_info", []param{req("name"), req("phone_number")}, func(db, a map[string]any) error {
 			return setSurroundings(db, map[string]any{"name": a["name"], "phone_number": a["phone_number"]})
-		}},
+		}, surroundingsOnly},
 		{"set_user_location", []param{req("abroad")}, func(db, a map[string]any) error {
 			return setSurroundings(db, map[string]any{"is_abroad": a["abroad"]})
-		}},
+		}, surroundingsOnly},
 		{"set_network_mode_preference", []param{req("mode")}, func(db, a map[string]any) error {
 			mode := a["mode"]
 			if !slices.ContainsFunc(networkModes[:], func(m string) bool { return tau2tools.IsStr(mode, m) }) {
 				return raise("ValueError", "%s is not a valid NetworkModePreference", pyRepr(mode))
 			}
 			return setDevice(db, true, map[string]any{"network_mode_preference": mode})
-		}},
-		{"simulate_network_search", nil, func(db, _ map[string]any) error { return networkSearch(db) }},
+		}, deviceOnly},
+		{"simulate_network_search", nil, func(db, _ map[string]any) error { return networkSearch(db) }, deviceOnly},
 		{"turn_airplane_mode_on", nil, func(db, _ map[string]any) error {
 			return changeDevice(db, true, func(e *deviceEdit) error {
 				e.set("airplane_mode", true)
@@ -141,10 +161,10 @@ func initFuncs(b binding) []initFunc {
 				e.set("wifi_signal_strength", none)
 				return e.disconnectVPN()
 			})
-		}},
+		}, deviceOnly},
 		{"unseat_sim_card", nil, func(db, _ map[string]any) error {
 			return setDevice(db, true, map[string]any{"sim_card_missing": true})
-		}},
+		}, deviceOnly},
 		{"lock_sim_card", []param{req("mode")}, func(db, a map[string]any) error {
 			var status string
 			switch mode := a["mode"]; {
@@ -156,19 +176,19 @@ func initFuncs(b binding) []initFunc {
 				return raise("ValueError", "lock_sim_card: mode must be 'pin' or 'puk', got %s", pyRepr(mode))
 			}
 			return setDevice(db, true, map[string]any{"sim_card_status": status})
-		}},
+		}, deviceOnly},
 		{"turn_data_off", nil, func(db, _ map[string]any) error {
 			return setDevice(db, true, map[string]any{"data_enabled": false})
-		}},
+		}, deviceOnly},
 		{"turn_roaming_on", nil, func(db, _ map[string]any) error {
 			return setDevice(db, true, map[string]any{"roaming_enabled": true})
-		}},
+		}, deviceOnly},
 		{"turn_roaming_off", nil, func(db, _ map[string]any) error {
 			return setDevice(db, true, map[string]any{"roaming_enabled": false})
-		}},
+		}, deviceOnly},
 		{"turn_data_saver_mode_on", nil, func(db, _ map[string]any) error {
 			return setDevice(db, false, map[string]any{"data_saver_mode": true})
-		}},
+		}, deviceOnly},
 		{"break_apn_settings", nil, func(db, _ map[string]any) error {
 			return changeDevice(db, true, func(e *deviceEdit) error {
 				apn, err := e.child(e.device, "active_apn_settings")
@@ -177,7 +197,7 @@ func initFuncs(b binding) []initFunc {
 				}
 				return err
 			})
-		}},
+		}, deviceOnly},
 		{"break_apn_mms_setting", nil, func(db, _ map[string]any) error {
 			return changeDevice(db, false, func(e *deviceEdit) error {
 				apn, err := e.child(e.device, "active_apn_settings")
@@ -186,14 +206,14 @@ func initFuncs(b binding) []initFunc {
 				}
 				return err
 			})
-		}},
+		}, deviceOnly},
 		{"set_wifi_calling", []param{req("enabled"), opt("mms_over_wifi")}, func(db, a map[string]any) error {
 			set := map[string]any{"wifi_calling_enabled": a["enabled"]}
 			if v := a["mms_over_wifi"]; v != nil {
 				set["wifi_calling_mms_over_wifi"] = v
 			}
 			return setDevice(db, false, set)
-		}},
+		}, deviceOnly},
 		{"break_vpn", nil, func(db, _ map[string]any) error {
 			return changeDevice(db, false, func(e *deviceEdit) error {
 				connected, err := subscript(e.device, "vpn_connected")
@@ -210,14 +230,14 @@ func initFuncs(b binding) []initFunc {
 				}
 				return err
 			})
-		}},
-		{"remove_app_permission", []param{req("app_name"), req("permission")}, removeAppPermission},
+		}, deviceOnly},
+		{"remove_app_permission", []param{req("app_name"), req("permission")}, removeAppPermission, deviceOnly},
 		{"enable_roaming", []param{req("customer_id"), req("line_id")}, func(db, a map[string]any) error {
 			return setLine(db, "enable_roaming", a, map[string]any{"roaming_enabled": true})
-		}},
+		}, linesOnly},
 		{"disable_roaming", []param{req("customer_id"), req("line_id")}, func(db, a map[string]any) error {
 			return setLine(db, "disable_roaming", a, map[string]any{"roaming_enabled": false})
-		}},
+		}, linesOnly},
 		{"set_data_usage", []param{req("customer_id"), req("line_id"), req("data_used_gb")}, func(db, a map[string]any) error {
 			line, err := initLine(db, "set_data_usage", a)
 			if err != nil {
@@ -229,9 +249,9 @@ func initFuncs(b binding) []initFunc {
 			}
 			line["data_used_gb"] = floatValue(used)
 			return nil
-		}},
+		}, linesOnly},
 		{"suspend_line_for_overdue_bill", []param{req("customer_id"), req("line_id"), req("new_bill_id"), opt("contract_ended")},
-			func(db, a map[string]any) error { return suspendForOverdueBill(db, a, b.today()) }},
+			func(db, a map[string]any) error { return suspendForOverdueBill(db, a, b.today()) }, overdueTables},
 	}
 }
 

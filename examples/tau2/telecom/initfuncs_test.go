@@ -1,12 +1,15 @@
 package telecom
 
 import (
+	"maps"
+	"slices"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/voiceeval/schematools/replay"
+	"github.com/voiceeval/schematools/state"
 )
 
 // runInit runs one initialisation function on db, as ApplyInit calls it.
@@ -322,4 +325,50 @@ func TestInitFuncsRegistry(t *testing.T) {
 		err = runInit(t, map[string]any{"device": map[string]any{"data_enabled": true}}, "turn_data_off", nil)
 		assert.EqualError(t, err, "KeyError: 'surroundings'")
 	})
+}
+
+// InitTables names every table each function changes: run on a DB shared
+// copy-on-write, copying only those, every function leaves the source DB
+// as it was, and the result is what it makes of a private copy.
+func TestInitTables(t *testing.T) {
+	tables := InitTables()
+	assert.ElementsMatch(t, InitFuncNames(), slices.Collect(maps.Keys(tables)))
+	userArgs := map[string]map[string]any{
+		"set_user_info":               {"name": "John Smith", "phone_number": "555-123-2002"},
+		"set_user_location":           {"abroad": true},
+		"set_network_mode_preference": {"mode": "2g_only"},
+		"lock_sim_card":               {"mode": "puk"},
+		"set_wifi_calling":            {"enabled": true, "mms_over_wifi": true},
+		"remove_app_permission":       {"app_name": "messaging", "permission": "sms"},
+	}
+	agentArgs := map[string]any{"customer_id": "C1", "line_id": "L1", "data_used_gb": 3.5, "new_bill_id": "B9", "contract_ended": true}
+	for _, name := range InitFuncNames() {
+		t.Run(name, func(t *testing.T) {
+			source, args := userDB(t), userArgs[name]
+			if slices.Contains([]string{"enable_roaming", "disable_roaming", "set_data_usage", "suspend_line_for_overdue_bill"}, name) {
+				source, args = agentDB(t), map[string]any{}
+				for _, p := range []string{"customer_id", "line_id"} {
+					args[p] = agentArgs[p]
+				}
+				switch name {
+				case "disable_roaming":
+					args["line_id"] = "L2" // L1 does not roam
+				case "set_data_usage":
+					args["data_used_gb"] = agentArgs["data_used_gb"]
+				case "suspend_line_for_overdue_bill":
+					args["new_bill_id"], args["contract_ended"] = agentArgs["new_bill_id"], agentArgs["contract_ended"]
+				}
+			}
+			want := state.Clone(source).(map[string]any)
+			require.NoError(t, runInit(t, want, name, args))
+			require.NotEqual(t, source, want, "the function changes something")
+
+			before := state.Clone(source)
+			st := state.New()
+			st.ShareDB(source)
+			require.NoError(t, st.UpdateTables(tables[name], func(db map[string]any) error { return runInit(t, db, name, args) }))
+			assert.Equal(t, before, source, "the shared DB is untouched")
+			assert.Equal(t, want, st.Snapshot())
+		})
+	}
 }

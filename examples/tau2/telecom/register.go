@@ -237,5 +237,6 @@ func ScenarioAt(task replay.Task, agentDB, userDB map[string]any, clock replay.C
 		// re-derives the device's network fields.
 		AgentSyncTables: []string{tableBills},
 		UserSyncTables:  []string{tableSurroundings, tableDevice},
+		InitTables:      InitTables(),
 	}
 }
