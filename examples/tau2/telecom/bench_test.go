@@ -12,7 +12,7 @@ import (
 // every expected hash would. The scenarios are built outside the timer;
 // µs/task is the wall time per task.
 func BenchmarkReplayTelecom(b *testing.B) {
-	d := loadShared(b)
+	d := loadInputs(b)
 	scs := scenarios(d, d.tasks, nil)
 	if _, err := replay.GoldAll(context.Background(), scs, 0, nil); err != nil { // warm the prototypes
 		b.Fatal(err)

@@ -248,24 +248,41 @@ type goldAction struct {
 }
 
 var (
+	inputsOnce sync.Once
+	inputs     *sharedData
+	inputsErr  error
 	sharedOnce sync.Once
 	shared     *sharedData
 	sharedErr  error
 )
 
-// loadShared reads the telecom data and the reference replay from the
-// shared directory (skipping the test locally without it, failing under
-// CI).
-func loadShared(t testing.TB) *sharedData {
+// loadInputs reads what a replay of the telecom tasks needs from the
+// shared directory — the two DBs, the tasks and the splits — and nothing
+// more, so a benchmark's heap holds what a harness's would (skipping the
+// test locally without the data, failing under CI).
+func loadInputs(t testing.TB) *sharedData {
 	t.Helper()
 	root := sharedtest.Path(t, "tau2")
+	inputsOnce.Do(func() { inputs, inputsErr = readInputs(root) })
+	require.NoError(t, inputsErr)
+	return inputs
+}
+
+// loadShared is loadInputs with the reference replay
+// (gold_replay_telecom.train.jsonl).
+func loadShared(t testing.TB) *sharedData {
+	t.Helper()
+	in := loadInputs(t)
 	goldPath := sharedtest.Path(t, "conformance", "gold_replay_telecom.train.jsonl")
-	sharedOnce.Do(func() { shared, sharedErr = readShared(root, goldPath) })
+	sharedOnce.Do(func() {
+		d := *in
+		shared, sharedErr = &d, readGold(&d, goldPath)
+	})
 	require.NoError(t, sharedErr)
 	return shared
 }
 
-func readShared(root, goldPath string) (*sharedData, error) {
+func readInputs(root string) (*sharedData, error) {
 	d := &sharedData{}
 	var err error
 	if d.agentDB, err = state.LoadDB(root, "telecom/db.json"); err != nil {
@@ -280,14 +297,19 @@ func readShared(root, goldPath string) (*sharedData, error) {
 	if d.splits, err = replay.LoadSplits(root + "/telecom/split_tasks.json"); err != nil {
 		return nil, err
 	}
+	return d, nil
+}
+
+// readGold reads the reference replay into d.gold.
+func readGold(d *sharedData, goldPath string) error {
 	data, err := os.ReadFile(goldPath)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	for line := range bytes.SplitSeq(bytes.TrimSpace(data), []byte("\n")) {
 		v, err := pyjson.Decode(line)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		m := v.(map[string]any)
 		g := goldTask{
@@ -310,7 +332,7 @@ func readShared(root, goldPath string) (*sharedData, error) {
 			am := a.(map[string]any)
 			idx, err := am["index"].(json.Number).Int64()
 			if err != nil {
-				return nil, err
+				return err
 			}
 			g.PerAction = append(g.PerAction, goldAction{
 				Index:         int(idx),
@@ -324,7 +346,7 @@ func readShared(root, goldPath string) (*sharedData, error) {
 		}
 		d.gold = append(d.gold, g)
 	}
-	return d, nil
+	return nil
 }
 
 // task returns the task with the given id.
