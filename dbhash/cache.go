@@ -5,21 +5,26 @@ import (
 	"hash"
 	"maps"
 	"reflect"
+	"unsafe"
 
 	"github.com/voiceeval/schematools/internal/pyjson"
 )
 
 // Cache holds the canonical text of the tables (top-level object members)
 // of one DB that does not change — say, the DB every task of a benchmark
-// starts from. Hashing a DB that still shares some of those tables (the
-// very same maps: copy-on-write copies share what they did not write) then
-// reuses their text instead of encoding them again. Gold replay of many
-// tasks hashes each final DB this way.
+// starts from — and of their records (the objects a table holds, by key
+// or by position). Hashing a DB that still shares some of those tables or
+// records (the very same maps: copy-on-write copies share what they did
+// not write) then reuses their text instead of encoding them again: a
+// table one write copied is encoded record by record, taking the text of
+// every record the write did not copy. Gold replay of many tasks hashes
+// each final DB this way.
 //
-// The promise the caller makes: while the Cache is in use, no table of the
-// DB it was built from is modified. The Cache holds the tables themselves,
-// so they stay alive (and their identity unique) as long as it does. A
-// Cache is safe for concurrent use; the zero value holds no tables.
+// The promise the caller makes: while the Cache is in use, no table or
+// record of the DB it was built from is modified. The Cache holds the
+// tables and records themselves, so they stay alive (and their identity
+// unique) as long as it does. A Cache is safe for concurrent use; the zero
+// value holds no tables.
 type Cache struct {
 	cfg    *config
 	tables map[string]cachedTable
@@ -29,6 +34,10 @@ type cachedTable struct {
 	table map[string]any // an object table itself: identity, and kept alive
 	list  []any          // or a list table
 	text  []byte         // its canonical text
+	// records are the canonical texts of the table's object values (a
+	// list's items, an object's member values), by the map's identity;
+	// nil for an order-independent list, whose items are sorted.
+	records map[unsafe.Pointer][]byte
 }
 
 // same reports whether v is the very table t was made from: the same map,
@@ -43,6 +52,10 @@ func (t cachedTable) same(v any) bool {
 	return false
 }
 
+// tableDepth is the depth of a table's records in a DB's canonical text
+// (the DB is depth 0, a table 1).
+const tableDepth = 1
+
 // NewCache builds the cache of db's tables that are objects or non-empty
 // lists, with the options that the hashes using it will have.
 func NewCache(db map[string]any, opts ...Option) (*Cache, error) {
@@ -53,24 +66,24 @@ func NewCache(db map[string]any, opts ...Option) (*Cache, error) {
 		if cfg.excluded[k] {
 			continue
 		}
-		var t cachedTable
+		t := cachedTable{records: map[unsafe.Pointer][]byte{}}
 		enc.buf = enc.buf[:0]
+		var spans []span
 		var err error
 		switch x := v.(type) {
 		case map[string]any:
 			t.table = x
-			err = enc.object(x, 1, nil)
+			spans, err = enc.recordsObject(x, nil)
 		case []any:
 			if len(x) == 0 {
 				continue
 			}
 			t.list = x
-			p := pair{prefix: keyPrefix(k), key: k, val: x}
-			err = enc.member(0, &p, 0)
-			// member wrote the key too: keep the value's text only
-			if err == nil {
-				key, _ := pyjson.AppendString(nil, k)
-				enc.buf = enc.buf[len(key)+1:]
+			if cfg.oil[k] {
+				t.records = nil
+				err = enc.unordered(x, tableDepth)
+			} else {
+				spans, err = enc.recordsList(x, nil)
 			}
 		default:
 			continue
@@ -79,9 +92,93 @@ func NewCache(db map[string]any, opts ...Option) (*Cache, error) {
 			return nil, fmt.Errorf("dbhash: caching table %q: %w", k, err)
 		}
 		t.text = append([]byte(nil), enc.buf...)
+		for _, s := range spans {
+			t.records[s.record] = t.text[s.start:s.end:s.end]
+		}
 		c.tables[k] = t
 	}
 	return c, nil
+}
+
+// span is where the text of a record (an object value of a table) lies
+// in the table's text.
+type span struct {
+	record     unsafe.Pointer
+	start, end int
+}
+
+// recordsList writes a list table, taking the text of the records found
+// in known, and returns where the text of each object item lies.
+func (c *canon) recordsList(list []any, known map[unsafe.Pointer][]byte) ([]span, error) {
+	if tableDepth > MaxDepth {
+		return nil, ErrTooDeep
+	}
+	var spans []span
+	c.buf = append(c.buf, '[')
+	for i, e := range list {
+		if i > 0 {
+			c.buf = append(c.buf, c.style.Item...)
+		}
+		if err := c.record(e, known, &spans); err != nil {
+			return nil, err
+		}
+	}
+	c.buf = append(c.buf, ']')
+	return spans, nil
+}
+
+// recordsObject writes an object table as recordsList does a list.
+func (c *canon) recordsObject(m map[string]any, known map[unsafe.Pointer][]byte) ([]span, error) {
+	var spans []span
+	pairs := c.sortedPairs(m, tableDepth, nil)
+	defer clear(pairs) // drop references to the DB
+	c.buf = append(c.buf, '{')
+	for i := range pairs {
+		p := &pairs[i]
+		if _, isList := p.val.([]any); isList && c.cfg.oil[p.key] {
+			if err := c.member(i, p, tableDepth); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if i > 0 {
+			c.buf = append(c.buf, c.style.Item...)
+		}
+		var err error
+		if c.buf, err = pyjson.AppendString(c.buf, p.key); err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrUnsupported, err)
+		}
+		c.buf = append(c.buf, c.style.Key...)
+		if err := c.record(p.val, known, &spans); err != nil {
+			return nil, fmt.Errorf("%s: %w", p.key, err)
+		}
+	}
+	c.buf = append(c.buf, '}')
+	return spans, nil
+}
+
+// record writes one value of a table: the known text of an object record,
+// or its encoding, noting where an object's text lies.
+func (c *canon) record(v any, known map[unsafe.Pointer][]byte, spans *[]span) error {
+	m, isObject := v.(map[string]any)
+	if !isObject {
+		return c.value(v, tableDepth+1)
+	}
+	id := mapPointer(m)
+	if text, ok := known[id]; ok {
+		c.buf = append(c.buf, text...)
+		c.flush()
+		return nil
+	}
+	start := len(c.buf)
+	if err := c.value(m, tableDepth+1); err != nil {
+		return err
+	}
+	if c.h == nil { // building a cache: the whole text stays in buf
+		*spans = append(*spans, span{id, start, len(c.buf)})
+	}
+	c.flush()
+	return nil
 }
 
 // WithCache makes [Hash] reuse c's text for every table of the hashed DB
@@ -108,21 +205,40 @@ func hashCached(h hash.Hash, m map[string]any, cfg *config) error {
 	h.Write([]byte{'{'})
 	for i := range pairs {
 		p := &pairs[i]
-		if t, ok := c.tables[p.key]; ok {
+		if t, ok := c.tables[p.key]; ok && (t.same(p.val) || t.records != nil) {
+			var err error
+			enc.buf = enc.buf[:0]
+			if i > 0 {
+				enc.buf = append(enc.buf, ',')
+			}
+			if enc.buf, err = pyjson.AppendString(enc.buf, p.key); err != nil {
+				return fmt.Errorf("%w: %w", ErrUnsupported, err)
+			}
+			enc.buf = append(enc.buf, ':')
 			if t.same(p.val) {
-				var err error
-				enc.buf = enc.buf[:0]
-				if i > 0 {
-					enc.buf = append(enc.buf, ',')
-				}
-				if enc.buf, err = pyjson.AppendString(enc.buf, p.key); err != nil {
-					return fmt.Errorf("%w: %w", ErrUnsupported, err)
-				}
-				enc.buf = append(enc.buf, ':')
 				h.Write(enc.buf)
 				h.Write(t.text)
 				continue
 			}
+			enc.h = h // flushes as it goes
+			switch x := p.val.(type) {
+			case map[string]any:
+				_, err = enc.recordsObject(x, t.records)
+			case []any:
+				if !cfg.oil[p.key] {
+					_, err = enc.recordsList(x, t.records)
+					break
+				}
+				err = enc.unordered(x, tableDepth)
+			default:
+				err = enc.value(p.val, tableDepth)
+			}
+			enc.h = nil
+			if err != nil {
+				return fmt.Errorf("%s: %w", p.key, err)
+			}
+			h.Write(enc.buf)
+			continue
 		}
 		enc.buf = enc.buf[:0]
 		enc.h = h
@@ -138,6 +254,7 @@ func hashCached(h hash.Hash, m map[string]any, cfg *config) error {
 }
 
 // sameMap reports whether a and b are the same map (not equal maps).
-func sameMap(a, b map[string]any) bool {
-	return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
-}
+func sameMap(a, b map[string]any) bool { return mapPointer(a) == mapPointer(b) }
+
+// mapPointer is m's identity.
+func mapPointer(m map[string]any) unsafe.Pointer { return reflect.ValueOf(m).UnsafePointer() }

@@ -145,3 +145,93 @@ func TestCacheListTables(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, want, got)
 }
+
+// A table one write copied, sharing all but the records it changed, is
+// hashed with the cached text of the others: the same hash as without the
+// cache, whatever the table holds.
+func TestCacheRecords(t *testing.T) {
+	db := map[string]any{
+		"lines": []any{
+			map[string]any{"id": "L1", "used": 1.0, "history": []any{map[string]any{"n": 2}, map[string]any{"n": 1}}},
+			map[string]any{"id": "L2", "status": " None "}, 7, "text", []any{map[string]any{"x": 1}},
+		},
+		"users": map[string]any{
+			"U1":            map[string]any{"name": "Ada", "bookings": []any{map[string]any{"id": "B"}, map[string]any{"id": "A"}}},
+			"U2":            map[string]any{"name": "Bob"},
+			"notifications": []any{map[string]any{"id": "Y"}, map[string]any{"id": "X"}}, // an order-independent member
+			"count":         3,
+		},
+		"notifications": []any{map[string]any{"id": "Y"}, map[string]any{"id": "X"}},
+	}
+	cache, err := dbhash.NewCache(db)
+	require.NoError(t, err)
+	check := func(t *testing.T, changed map[string]any) {
+		t.Helper()
+		want, err := dbhash.Hash(changed)
+		require.NoError(t, err)
+		got, err := dbhash.Hash(changed, dbhash.WithCache(cache))
+		require.NoError(t, err)
+		assert.Equal(t, want, got)
+	}
+	lines := func() []any { return append([]any(nil), db["lines"].([]any)...) }
+	users := func() map[string]any { return maps.Clone(db["users"].(map[string]any)) }
+	for _, tc := range []struct {
+		name string
+		edit func(m map[string]any)
+	}{
+		{"a list row replaced", func(m map[string]any) {
+			l := lines()
+			l[1] = map[string]any{"id": "L2", "status": "Active"}
+			m["lines"] = l
+		}},
+		{"a list row appended, one removed", func(m map[string]any) {
+			m["lines"] = append(lines()[1:], map[string]any{"id": "L3"})
+		}},
+		{"rows reordered", func(m map[string]any) {
+			l := lines()
+			l[0], l[1] = l[1], l[0]
+			m["lines"] = l
+		}},
+		{"a list emptied", func(m map[string]any) { m["lines"] = []any{} }},
+		{"an object record replaced", func(m map[string]any) {
+			u := users()
+			u["U2"] = map[string]any{"name": "Bob", "age": 40}
+			m["users"] = u
+		}},
+		{"an object record added and one removed", func(m map[string]any) {
+			u := users()
+			delete(u, "U1")
+			u["U0"] = db["users"].(map[string]any)["U1"] // same record, new key
+			m["users"] = u
+		}},
+		{"an order-independent member changed", func(m map[string]any) {
+			u := users()
+			u["notifications"] = []any{map[string]any{"id": "Z"}, map[string]any{"id": "A"}}
+			m["users"] = u
+		}},
+		{"an order-independent list table changed", func(m map[string]any) {
+			m["notifications"] = append([]any{map[string]any{"id": "W"}}, db["notifications"].([]any)...)
+		}},
+		{"a list table became an object", func(m map[string]any) {
+			m["lines"] = map[string]any{"L1": db["lines"].([]any)[0]}
+		}},
+		{"an object table became a list", func(m map[string]any) {
+			m["users"] = []any{db["users"].(map[string]any)["U1"], 1}
+		}},
+		{"a table became a scalar", func(m map[string]any) { m["users"] = "none" }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			changed := maps.Clone(db)
+			tc.edit(changed)
+			check(t, changed)
+		})
+	}
+	t.Run("a table that does not encode", func(t *testing.T) {
+		changed := maps.Clone(db)
+		l := lines()
+		l[0] = map[string]any{"bad": make(chan int)}
+		changed["lines"] = l
+		_, err := dbhash.Hash(changed, dbhash.WithCache(cache))
+		require.ErrorIs(t, err, dbhash.ErrUnsupported)
+	})
+}
