@@ -70,6 +70,15 @@ type Scenario struct {
 	// sync then copies only those (state.Shared.UpdateTables) instead of
 	// the whole DBs; they must name every table a sync can write.
 	AgentSyncTables, UserSyncTables []string
+	// SyncChanges, when set, tells the replay, reading the DBs only,
+	// which sides Sync and the appliers would change if they ran now. A
+	// sync that would change neither side is skipped, and one that would
+	// change only one side write-locks (and, with ShareDB, copies the
+	// tables of) that side alone: a sync that finds the sides in line costs
+	// no copy. It must report a side wherever Sync or the appliers would
+	// write, and must not change anything; when unsure (say, Sync would
+	// fail), report both.
+	SyncChanges func(agentDB, userDB map[string]any) (agent, user bool)
 	// InitTables, when not nil, names for each initialisation function
 	// (by func_name) the top-level tables it may change. With ShareDB the
 	// init actions of a side then copy only the tables their functions
@@ -363,10 +372,16 @@ func runSync(sc Scenario, env Env, res *Result, index int) error {
 	if sc.Sync == nil || env.User == nil {
 		return nil
 	}
+	agent, user := true, true
+	if sc.SyncChanges != nil {
+		if agent, user = syncChanges(sc.SyncChanges, env); !agent && !user {
+			return nil
+		}
+	}
 	var agentDelta, userDelta map[string]any
 	var syncErr error
-	_ = env.Agent.UpdateTables(sc.AgentSyncTables, func(agentDB map[string]any) error {
-		return env.User.UpdateTables(sc.UserSyncTables, func(userDB map[string]any) error {
+	_ = access(env.Agent, agent, sc.AgentSyncTables, func(agentDB map[string]any) error {
+		return access(env.User, user, sc.UserSyncTables, func(userDB map[string]any) error {
 			agentDelta, userDelta, syncErr = callSync(sc.Sync, agentDB, userDB)
 			if syncErr != nil {
 				return nil
@@ -384,6 +399,32 @@ func runSync(sc Scenario, env Env, res *Result, index int) error {
 		res.Errors = append(res.Errors, ReplayError{Index: index, Name: "sync", Kind: KindSync, Message: syncErr.Error()})
 	}
 	return nil
+}
+
+// access runs fn on st's DB: under st.UpdateTables(tables) to write, under
+// st.View (which leaves a shared DB shared) to read.
+func access(st *state.Shared, write bool, tables []string, fn func(db map[string]any) error) error {
+	if write {
+		return st.UpdateTables(tables, fn)
+	}
+	return st.View(fn)
+}
+
+// syncChanges asks f which sides a sync would change, reading both DBs; a
+// panic counts as both.
+func syncChanges(f func(agentDB, userDB map[string]any) (bool, bool), env Env) (agent, user bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			agent, user = true, true
+		}
+	}()
+	_ = env.Agent.View(func(agentDB map[string]any) error {
+		return env.User.View(func(userDB map[string]any) error {
+			agent, user = f(agentDB, userDB)
+			return nil
+		})
+	})
+	return agent, user
 }
 
 func callSync(f SyncFunc, agentDB, userDB map[string]any) (a, u map[string]any, err error) {

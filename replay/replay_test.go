@@ -605,3 +605,59 @@ func TestGoldInitTablesCopyOnlyTheirTables(t *testing.T) {
 		})
 	}
 }
+
+// SyncChanges lets a replay skip the syncs that would change nothing and
+// write-lock only the side that would change; the results are those of a
+// replay that always syncs. A SyncChanges that panics counts as "both".
+func TestGoldSyncChanges(t *testing.T) {
+	plain := synthScenario()
+	want, err := replay.Gold(context.Background(), plain)
+	require.NoError(t, err)
+
+	for _, tc := range []struct {
+		name    string
+		changes func(agentDB, userDB map[string]any) (bool, bool)
+		syncs   int // how many times Sync runs: after init, and after each action but the missing tool
+	}{
+		{"exact", func(agentDB, userDB map[string]any) (bool, bool) {
+			_, u, _ := synthSync(agentDB, userDB)
+			return false, len(u) > 0
+		}, 1},
+		{"always both", func(map[string]any, map[string]any) (bool, bool) { return true, true }, 7},
+		{"panics", func(map[string]any, map[string]any) (bool, bool) { panic("no idea") }, 7},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sc := synthScenario()
+			sc.ShareDB = true
+			syncs := 0
+			sc.Sync = func(agentDB, userDB map[string]any) (map[string]any, map[string]any, error) {
+				syncs++
+				return synthSync(agentDB, userDB)
+			}
+			sc.SyncChanges = tc.changes
+			got, err := replay.Gold(context.Background(), sc)
+			require.NoError(t, err)
+			assert.Equal(t, tc.syncs, syncs)
+			assert.Equal(t, want.DBHash, got.DBHash)
+			assert.Equal(t, want.UserDBHash, got.UserDBHash)
+			assert.Equal(t, want.PostInitUserDBHash, got.PostInitUserDBHash)
+			for i := range want.Steps {
+				assert.Equal(t, want.Steps[i].UserDBHash, got.Steps[i].UserDBHash, "step %d", i)
+			}
+			assert.Equal(t, want.Errors, got.Errors)
+		})
+	}
+
+	t.Run("a side that does not change stays shared", func(t *testing.T) {
+		agent, user := synthDBs()
+		task := replay.Task{ID: "quiet", EvaluationCriteria: &replay.EvaluationCriteria{Actions: []replay.Action{
+			{Name: "find_lines", Arguments: map[string]any{"status": "Active"}}}}}
+		sc := replay.Scenario{Domain: "synth", Task: task, DB: agent, UserDB: user, Tools: synthTools, Sync: synthSync,
+			ShareDB: true, SourceDBHash: "agent-source", SourceUserDBHash: "user-source",
+			SyncChanges: func(map[string]any, map[string]any) (bool, bool) { return false, false }}
+		res, err := replay.Gold(context.Background(), sc)
+		require.NoError(t, err)
+		assert.Equal(t, "agent-source", res.DBHash, "no sync wrote the agent DB: still the source")
+		assert.Equal(t, "user-source", res.UserDBHash)
+	})
+}

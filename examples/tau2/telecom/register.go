@@ -223,15 +223,18 @@ func ScenarioAt(task replay.Task, agentDB, userDB map[string]any, clock replay.C
 		clock = replay.FixedClock(replay.ReferenceDate)
 	}
 	return replay.Scenario{
-		Domain:   Domain,
-		Task:     task,
-		DB:       agentDB,
-		UserDB:   userDB,
-		Tools:    Tools,
-		Init:     InitFuncsWithClock(clock),
-		Sync:     SyncState,
-		Appliers: Appliers(),
-		Clock:    clock,
+		Domain: Domain,
+		Task:   task,
+		DB:     agentDB,
+		UserDB: userDB,
+		Tools:  Tools,
+		Init:   InitFuncsWithClock(clock),
+		Sync:   SyncState,
+		// Most syncs find the sides in line: SyncChanges lets the replay
+		// skip them without copying anything.
+		SyncChanges: SyncChanges,
+		Appliers:    Appliers(),
+		Clock:       clock,
 		// What a sync can write: SyncState marks agent bills paid and
 		// updates the user's surroundings; the applier's network search
 		// re-derives the device's network fields.

@@ -45,6 +45,21 @@ func SyncState(agentDB, userDB map[string]any) (agentDelta, userDelta map[string
 	return agentDelta, userDelta, nil
 }
 
+// SyncChanges reports which sides SyncState, followed by the applier of
+// Appliers on its deltas, would change now, without changing anything:
+// the side of each non-empty delta (SyncState writes exactly what its
+// deltas say). A sync that would fail is reported as changing both, so it
+// runs and its error is seen. It is a replay.Scenario's SyncChanges: a
+// replay skips the many syncs that find the sides in line, and with them
+// the copies of a shared DB.
+func SyncChanges(agentDB, userDB map[string]any) (agent, user bool) {
+	agentDelta, userDelta := map[string]any{}, map[string]any{}
+	if _, err := planSync(agentDB, userDB, agentDelta, userDelta); err != nil {
+		return true, true
+	}
+	return len(agentDelta) > 0, len(userDelta) > 0
+}
+
 // planSync computes the sync's deltas and returns the writes that bring
 // both DBs to their synced values.
 func planSync(agentDB, userDB, agentDelta, userDelta map[string]any) ([]func(), error) {

@@ -36,10 +36,16 @@ func syncDBs(t *testing.T) (agent, user map[string]any) {
 func syncLine(db map[string]any) map[string]any { return db["lines"].([]any)[0].(map[string]any) }
 func syncBill(db map[string]any) map[string]any { return db["bills"].([]any)[0].(map[string]any) }
 
+// runSync runs SyncState, checking first that SyncChanges, which must
+// change nothing, names exactly the sides of its non-empty deltas.
 func runSync(t *testing.T, agent, user map[string]any) (agentDelta, userDelta map[string]any) {
 	t.Helper()
+	before := canon(t, []any{agent, user})
+	changesAgent, changesUser := SyncChanges(agent, user)
+	require.Equal(t, before, canon(t, []any{agent, user}), "SyncChanges changes nothing")
 	a, u, err := SyncState(agent, user)
 	require.NoError(t, err)
+	assert.Equal(t, [2]bool{len(a) > 0, len(u) > 0}, [2]bool{changesAgent, changesUser}, "SyncChanges")
 	return a, u
 }
 
@@ -136,6 +142,8 @@ func TestSyncState(t *testing.T) {
 		syncLine(agent)["roaming_enabled"] = true
 		syncLine(agent)["data_used_gb"] = "lots"
 		before := canon(t, user)
+		changesAgent, changesUser := SyncChanges(agent, user)
+		assert.True(t, changesAgent && changesUser, "a failing sync is reported on both sides, so that it runs")
 		a, u, err := SyncState(agent, user)
 		require.EqualError(t, err, "ValueError: could not convert string to float: 'lots'")
 		assert.Empty(t, a)
