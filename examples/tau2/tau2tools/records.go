@@ -4,20 +4,37 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"reflect"
 	"slices"
+	"unsafe"
 
 	"github.com/voiceeval/schematools/state"
 	"github.com/voiceeval/schematools/tool"
 )
 
 // Writer is what a record-level write tool (WriteRecords) works on: the
-// live DB, to read anything, and Own, to change a record.
+// live DB, to read anything, and Own, OwnRow and Append, to change a
+// record of an object table, change a row of a list table, or add one.
 type Writer struct {
-	// DB is the live DB. Read any of it; change only what Own returns.
+	// DB is the live DB. Read any of it; change only what Own and OwnRow
+	// return.
 	DB     map[string]any
 	tables []string
-	copied map[string]map[string]any // table -> its copy made by this write
-	owned  map[string]map[string]any // table + "\x00" + key -> the record's copy
+	copied map[string]map[string]any         // table -> its copy made by this write
+	owned  map[string]map[string]any         // table + "\x00" + key -> the record's copy
+	lists  map[string]bool                   // list tables this write copied
+	rows   map[unsafe.Pointer]map[string]any // a row, original or copy -> the write's copy
+}
+
+// NewWriter returns a Writer on db that may change records of the named
+// tables — for work that gets a DB rather than a state, such as an
+// initialisation function run by replay.ApplyInit on a DB shared
+// copy-on-write (state.Shared.UpdateTables with no table named). On a DB
+// of its own it copies a little more than it needs to, and changes the
+// same.
+func NewWriter(db map[string]any, tables ...string) *Writer {
+	return &Writer{DB: db, tables: tables, copied: map[string]map[string]any{}, owned: map[string]map[string]any{},
+		lists: map[string]bool{}, rows: map[unsafe.Pointer]map[string]any{}}
 }
 
 // Own returns the record key of table (one of the tables the write named)
@@ -60,6 +77,76 @@ func (w *Writer) Own(table, key string) (map[string]any, error) {
 	return rec, nil
 }
 
+// OwnRow returns row — an object the list table (one the write named)
+// holds, as read from DB — for changing: the first time, the table is
+// replaced by a shallow copy of itself and the row, in the copy, by a deep
+// copy, so the DB the state may share with other replays is never
+// changed; later calls with the row or its copy return the same copy. A
+// nil row gives nil; a row the table does not hold, or a table that is
+// not a list, is an error.
+func (w *Writer) OwnRow(table string, row map[string]any) (map[string]any, error) {
+	if row == nil {
+		return nil, nil
+	}
+	id := mapID(row)
+	if own, ok := w.rows[id]; ok {
+		return own, nil
+	}
+	list, err := w.ownList(table)
+	if err != nil {
+		return nil, err
+	}
+	for i, r := range list {
+		if m, ok := r.(map[string]any); ok && mapID(m) == id {
+			own := state.Clone(m).(map[string]any)
+			list[i] = own
+			w.rows[id], w.rows[mapID(own)] = own, own
+			return own, nil
+		}
+	}
+	return nil, fmt.Errorf("tau2tools: table %q does not hold the row to change", table)
+}
+
+// Append adds v at the end of the list table (one the write named),
+// copying the table first as OwnRow does, or creating it when the DB has
+// no such table (Python's db.setdefault(table, []).append(v)); an object
+// appended is the write's own.
+func (w *Writer) Append(table string, v any) error {
+	if _, ok := w.DB[table]; !ok && slices.Contains(w.tables, table) {
+		w.DB[table], w.lists[table] = []any{}, true
+	}
+	list, err := w.ownList(table)
+	if err != nil {
+		return err
+	}
+	w.DB[table] = append(list, v)
+	if m, ok := v.(map[string]any); ok && m != nil {
+		w.rows[mapID(m)] = m
+	}
+	return nil
+}
+
+// ownList returns the list table, replaced the first time by a shallow
+// copy of itself.
+func (w *Writer) ownList(table string) ([]any, error) {
+	if !slices.Contains(w.tables, table) {
+		return nil, fmt.Errorf("tau2tools: the write did not name table %q", table)
+	}
+	list, ok := w.DB[table].([]any)
+	if !ok {
+		return nil, fmt.Errorf("tau2tools: table %q is %s, not a list", table, PyTypeName(w.DB[table]))
+	}
+	if !w.lists[table] {
+		list = slices.Clone(list)
+		w.DB[table] = list
+		w.lists[table] = true
+	}
+	return list, nil
+}
+
+// mapID is m's identity.
+func mapID(m map[string]any) unsafe.Pointer { return reflect.ValueOf(m).UnsafePointer() }
+
 // WriteRecords is WriteDB for tools that change a few records of large
 // tables (the retail domain's 1,000 orders): the state copies no table
 // (state.Shared.UpdateTables with none named), and fn gets a Writer
@@ -73,7 +160,7 @@ func (w *Writer) Own(table, key string) (map[string]any, error) {
 // lock is released.
 func WriteRecords(ctx context.Context, st *state.Shared, rec tool.Recorder, tables []string, fn func(w *Writer) (any, state.Action, error)) (any, error) {
 	return write(ctx, st, rec, []string{}, func(db map[string]any) (any, state.Action, error) {
-		return fn(&Writer{DB: db, tables: tables, copied: map[string]map[string]any{}, owned: map[string]map[string]any{}})
+		return fn(NewWriter(db, tables...))
 	})
 }
 

@@ -3,6 +3,7 @@ package tau2tools_test
 import (
 	"context"
 	"errors"
+	"reflect"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -85,4 +86,78 @@ func TestWriteRecordsRefusals(t *testing.T) {
 	})
 	require.Error(t, err)
 	assert.Equal(t, 0, st.ActionCount())
+}
+
+// Rows of list tables: OwnRow copies the table shallowly and the row
+// deeply, Append adds to the write's copy; the shared DB stays as it was
+// and the rows the write did not touch are the source's own.
+func TestWriterRowsOnASharedDB(t *testing.T) {
+	v, err := dbhash.Decode([]byte(`{"lines": [{"id": "L1", "tags": ["a"]}, {"id": "L2"}, 3], "bills": [{"id": "B1"}]}`))
+	require.NoError(t, err)
+	src := v.(map[string]any)
+	before := state.Clone(src)
+	st := state.New()
+	st.ShareDB(src)
+	_, err = tau2tools.WriteRecords(context.Background(), st, tool.Recorder{}, []string{"lines", "fresh"}, func(w *tau2tools.Writer) (any, state.Action, error) {
+		l1 := w.DB["lines"].([]any)[0].(map[string]any)
+		own, err := w.OwnRow("lines", l1)
+		require.NoError(t, err)
+		again, err := w.OwnRow("lines", l1)
+		require.NoError(t, err)
+		ownAgain, err := w.OwnRow("lines", own)
+		require.NoError(t, err)
+		own["status"] = "Suspended"
+		again["tags"] = append(again["tags"].([]any), "b")
+		assert.Equal(t, "Suspended", ownAgain["status"], "one copy per row")
+
+		added := map[string]any{"id": "L3"}
+		require.NoError(t, w.Append("lines", added))
+		ownAdded, err := w.OwnRow("lines", added)
+		require.NoError(t, err)
+		ownAdded["new"] = true
+		require.NoError(t, w.Append("fresh", 1), "a missing table is created")
+
+		nothing, err := w.OwnRow("lines", nil)
+		assert.Nil(t, nothing)
+		assert.NoError(t, err)
+		_, err = w.OwnRow("lines", map[string]any{"id": "L1"})
+		assert.ErrorContains(t, err, `table "lines" does not hold the row`)
+		_, err = w.OwnRow("bills", src["bills"].([]any)[0].(map[string]any))
+		assert.ErrorContains(t, err, `did not name table "bills"`)
+		return nil, nil, nil
+	})
+	require.NoError(t, err)
+
+	assert.Equal(t, before, src, "the shared DB is untouched")
+	db := st.Snapshot()
+	want := `{"bills": [{"id": "B1"}], "fresh": [1], "lines": [{"id": "L1", "status": "Suspended", "tags": ["a", "b"]}, {"id": "L2"}, 3, {"id": "L3", "new": true}]}`
+	got, err := dbhash.Canonical(db)
+	require.NoError(t, err)
+	wantText, err := dbhash.HashJSON([]byte(want))
+	require.NoError(t, err)
+	gotText, err := dbhash.Hash(db)
+	require.NoError(t, err)
+	assert.Equal(t, wantText, gotText, "%s", got)
+	_ = st.View(func(live map[string]any) error {
+		assert.True(t, sameMap(live["lines"].([]any)[1], src["lines"].([]any)[1]), "an untouched row is the source's own")
+		assert.True(t, sameSlice(live["bills"], src["bills"]), "an untouched table is the source's own")
+		return nil
+	})
+}
+
+func sameMap(a, b any) bool {
+	return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
+}
+
+func sameSlice(a, b any) bool {
+	x, y := a.([]any), b.([]any)
+	return len(x) == len(y) && len(x) > 0 && &x[0] == &y[0]
+}
+
+// A list table that is not a list cannot be written row by row.
+func TestWriterRowsRefusals(t *testing.T) {
+	w := tau2tools.NewWriter(map[string]any{"lines": map[string]any{}}, "lines")
+	_, err := w.OwnRow("lines", map[string]any{})
+	assert.EqualError(t, err, `tau2tools: table "lines" is dict, not a list`)
+	assert.EqualError(t, w.Append("lines", 1), `tau2tools: table "lines" is dict, not a list`)
 }

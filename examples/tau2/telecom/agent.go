@@ -343,7 +343,8 @@ func newSuspendLine(b binding) (tool.Tool, error) {
 			"Only an Active line can be suspended.",
 		func(ctx context.Context, st *state.Shared, p SuspendLineParams) (any, error) {
 			today := isoDate(b.today())
-			return agentSide.write(ctx, st, []string{tableLines}, func(db map[string]any) (any, state.Action, error) {
+			return agentSide.writeRows(ctx, st, linesOnly, func(w *tau2tools.Writer) (any, state.Action, error) {
+				db := w.DB
 				line, refusal, err := targetLine(db, p.CustomerID, p.LineID)
 				if err != nil {
 					return nil, nil, err
@@ -357,6 +358,9 @@ func newSuspendLine(b binding) (tool.Tool, error) {
 				}
 				if !tau2tools.IsStr(status, lineStatusActive) {
 					return toolError("Line must be active to suspend"), nil, nil
+				}
+				if line, err = w.OwnRow(tableLines, line); err != nil {
+					return nil, nil, err
 				}
 				line["status"] = lineStatusSuspended
 				line["suspension_start_date"] = today
@@ -372,7 +376,8 @@ func newResumeLine(b binding) (tool.Tool, error) {
 	return newTool(b, NameResumeLine,
 		"Resume a Suspended (or Pending Activation) line: it becomes Active again.",
 		func(ctx context.Context, st *state.Shared, p LineParams) (any, error) {
-			return agentSide.write(ctx, st, []string{tableLines}, func(db map[string]any) (any, state.Action, error) {
+			return agentSide.writeRows(ctx, st, linesOnly, func(w *tau2tools.Writer) (any, state.Action, error) {
+				db := w.DB
 				line, refusal, err := targetLine(db, p.CustomerID, p.LineID)
 				if err != nil {
 					return nil, nil, err
@@ -386,6 +391,9 @@ func newResumeLine(b binding) (tool.Tool, error) {
 				}
 				if !tau2tools.IsStr(status, lineStatusSuspended) && !tau2tools.IsStr(status, lineStatusPendingActivation) {
 					return toolError("Line must be suspended to resume"), nil, nil
+				}
+				if line, err = w.OwnRow(tableLines, line); err != nil {
+					return nil, nil, err
 				}
 				line["status"] = lineStatusActive
 				line["suspension_start_date"] = nil
@@ -404,7 +412,8 @@ func newSetRoaming(b binding, name string, on bool) (tool.Tool, error) {
 	}
 	return newTool(b, name, description,
 		func(ctx context.Context, st *state.Shared, p LineParams) (any, error) {
-			return agentSide.write(ctx, st, []string{tableLines}, func(db map[string]any) (any, state.Action, error) {
+			return agentSide.writeRows(ctx, st, linesOnly, func(w *tau2tools.Writer) (any, state.Action, error) {
+				db := w.DB
 				line, refusal, err := targetLine(db, p.CustomerID, p.LineID)
 				if err != nil {
 					return nil, nil, err
@@ -418,6 +427,9 @@ func newSetRoaming(b binding, name string, on bool) (tool.Tool, error) {
 				}
 				if truthy(current) == on {
 					return already, nil, nil
+				}
+				if line, err = w.OwnRow(tableLines, line); err != nil {
+					return nil, nil, err
 				}
 				line["roaming_enabled"] = on
 				return done, state.NewAction(name,
@@ -438,7 +450,8 @@ func newSendPaymentRequest(b binding) (tool.Tool, error) {
 		"Ask the customer to pay one of their bills: the bill becomes Awaiting Payment and the customer sees the request "+
 			"on their phone. Only one bill per customer can await payment at a time.",
 		func(ctx context.Context, st *state.Shared, p SendPaymentRequestParams) (any, error) {
-			return agentSide.write(ctx, st, []string{tableBills}, func(db map[string]any) (any, state.Action, error) {
+			return agentSide.writeRows(ctx, st, billsOnly, func(w *tau2tools.Writer) (any, state.Action, error) {
+				db := w.DB
 				c, err := find(db, tableCustomers, "customer_id", p.CustomerID)
 				if err != nil {
 					return nil, nil, err
@@ -473,6 +486,9 @@ func newSendPaymentRequest(b binding) (tool.Tool, error) {
 				if bill == nil {
 					return nil, nil, raise("TypeError", "'NoneType' object does not support item assignment")
 				}
+				if bill, err = w.OwnRow(tableBills, bill); err != nil {
+					return nil, nil, err
+				}
 				bill["status"] = billStatusAwaitingPayment
 				action := state.NewAction(NameSendPaymentRequest,
 					map[string]any{"customer_id": p.CustomerID, "bill_id": p.BillID},
@@ -495,7 +511,8 @@ func newRefuelData(b binding) (tool.Tool, error) {
 			"once, on the customer's next (draft) bill.",
 		func(ctx context.Context, st *state.Shared, p RefuelDataParams) (any, error) {
 			today := b.today()
-			return agentSide.write(ctx, st, []string{tableLines, tableBills, tableCustomers}, func(db map[string]any) (any, state.Action, error) {
+			return agentSide.writeRows(ctx, st, chargeTables, func(w *tau2tools.Writer) (any, state.Action, error) {
+				db := w.DB
 				if !(p.GBAmount > 0) {
 					return toolError("Refuel amount must be positive"), nil, nil
 				}
@@ -533,12 +550,17 @@ func newRefuelData(b binding) (tool.Tool, error) {
 				}
 				refueled += p.GBAmount
 				description := "Data refueling: " + tau2tools.FloatRepr(p.GBAmount) + " GB at $" + pyStr(price) + "/GB"
-				apply, err := chargeOnce(db, p.CustomerID, charge, description, today, b.newBillID)
+				apply, err := chargeOnce(w, p.CustomerID, charge, description, today, b.newBillID)
 				if err != nil {
 					return nil, nil, err
 				}
+				if line, err = w.OwnRow(tableLines, line); err != nil {
+					return nil, nil, err
+				}
+				if err := apply(); err != nil { // the first change: nothing has changed when it fails
+					return nil, nil, err
+				}
 				line["data_refueling_gb"] = floatValue(refueled)
-				apply()
 				action := state.NewAction(NameRefuelData,
 					map[string]any{"customer_id": p.CustomerID, "line_id": p.LineID, "gb_amount": floatValue(p.GBAmount)},
 					map[string]any{"new_data_refueling_gb": floatValue(refueled), "charge": floatValue(charge)})
@@ -555,8 +577,10 @@ func newRefuelData(b binding) (tool.Tool, error) {
 // chargeOnce prepares a one-time charge on the customer's first Draft bill
 // — or, when the customer has none, on a new Draft bill for next month —
 // and returns the function that applies it, so that every check is made
-// before anything changes.
-func chargeOnce(db map[string]any, customerID string, amount float64, description string, today time.Time, newID func() string) (func(), error) {
+// before anything changes. The rows it will change are w's own copies
+// already (equal to the originals until the charge is applied).
+func chargeOnce(w *tau2tools.Writer, customerID string, amount float64, description string, today time.Time, newID func() string) (func() error, error) {
+	db := w.DB
 	customer, err := find(db, tableCustomers, "customer_id", customerID)
 	if err != nil {
 		return nil, err
@@ -582,14 +606,20 @@ func chargeOnce(db map[string]any, customerID string, amount float64, descriptio
 			break
 		}
 	}
-	var addBill func()
-	if draft == nil {
+	var addBill func() error
+	if draft != nil {
+		if draft, err = w.OwnRow(tableBills, draft); err != nil {
+			return nil, err
+		}
+	} else {
 		v, err := subscript(db, tableBills)
 		if err != nil {
 			return nil, err
 		}
-		all, err := appendable(v)
-		if err != nil {
+		if _, err := appendable(v); err != nil {
+			return nil, err
+		}
+		if customer, err = w.OwnRow(tableCustomers, customer); err != nil {
 			return nil, err
 		}
 		ids, err := appendable(customer["bill_ids"]) // customerBills read it
@@ -609,9 +639,12 @@ func chargeOnce(db map[string]any, customerID string, amount float64, descriptio
 			"line_items":   []any{},
 			"status":       billStatusDraft,
 		}
-		addBill = func() {
-			db[tableBills] = append(all, draft)
+		addBill = func() error {
+			if err := w.Append(tableBills, draft); err != nil {
+				return err
+			}
 			customer["bill_ids"] = append(ids, id)
+			return nil
 		}
 	}
 	items, err := subscript(draft, "line_items")
@@ -631,9 +664,11 @@ func chargeOnce(db map[string]any, customerID string, amount float64, descriptio
 	if amount < 0 {
 		itemType = "Credit"
 	}
-	return func() {
+	return func() error {
 		if addBill != nil {
-			addBill()
+			if err := addBill(); err != nil {
+				return err
+			}
 		}
 		draft["line_items"] = append(lineItems, map[string]any{
 			"description": description,
@@ -642,6 +677,7 @@ func chargeOnce(db map[string]any, customerID string, amount float64, descriptio
 			"item_type":   itemType,
 		})
 		draft["total_due"] = floatValue(due + amount)
+		return nil
 	}, nil
 }
 

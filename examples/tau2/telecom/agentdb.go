@@ -17,6 +17,14 @@ const (
 	tableDevices   = "devices"
 )
 
+// The tables the agent-side writes change, row by row
+// (tau2tools.Writer).
+var (
+	linesOnly    = []string{tableLines}
+	billsOnly    = []string{tableBills}
+	chargeTables = []string{tableLines, tableBills, tableCustomers}
+)
+
 // find returns the first record of db[table] whose record[key] == want,
 // or nil: Python's for r in db[table]: if r[key] == want: return r.
 func find(db map[string]any, table, key string, want any) (map[string]any, error) {

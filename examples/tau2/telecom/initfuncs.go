@@ -71,11 +71,12 @@ type initFunc struct {
 	tables []string
 }
 
-// The tables the initialisation functions change.
+// The tables the initialisation functions change: the user side's
+// surroundings or device; on the agent side none, for the functions copy
+// the rows they change themselves (tau2tools.NewWriter).
 var (
 	surroundingsOnly = []string{tableSurroundings}
-	linesOnly        = []string{tableLines}
-	overdueTables    = []string{tableLines, tableBills, tableCustomers}
+	rowsOnly         = []string{}
 )
 
 // InitFuncs returns the 20 initialisation functions of the telecom tasks,
@@ -234,10 +235,10 @@ func initFuncs(b binding) []initFunc {
 		{"remove_app_permission", []param{req("app_name"), req("permission")}, removeAppPermission, deviceOnly},
 		{"enable_roaming", []param{req("customer_id"), req("line_id")}, func(db, a map[string]any) error {
 			return setLine(db, "enable_roaming", a, map[string]any{"roaming_enabled": true})
-		}, linesOnly},
+		}, rowsOnly},
 		{"disable_roaming", []param{req("customer_id"), req("line_id")}, func(db, a map[string]any) error {
 			return setLine(db, "disable_roaming", a, map[string]any{"roaming_enabled": false})
-		}, linesOnly},
+		}, rowsOnly},
 		{"set_data_usage", []param{req("customer_id"), req("line_id"), req("data_used_gb")}, func(db, a map[string]any) error {
 			line, err := initLine(db, "set_data_usage", a)
 			if err != nil {
@@ -247,11 +248,14 @@ func initFuncs(b binding) []initFunc {
 			if err != nil {
 				return err
 			}
+			if line, err = tau2tools.NewWriter(db, linesOnly...).OwnRow(tableLines, line); err != nil {
+				return err
+			}
 			line["data_used_gb"] = floatValue(used)
 			return nil
-		}, linesOnly},
+		}, rowsOnly},
 		{"suspend_line_for_overdue_bill", []param{req("customer_id"), req("line_id"), req("new_bill_id"), opt("contract_ended")},
-			func(db, a map[string]any) error { return suspendForOverdueBill(db, a, b.today()) }, overdueTables},
+			func(db, a map[string]any) error { return suspendForOverdueBill(db, a, b.today()) }, rowsOnly},
 	}
 }
 
@@ -365,6 +369,9 @@ func setLine(db map[string]any, fn string, a map[string]any, fields map[string]a
 	if err != nil {
 		return err
 	}
+	if line, err = tau2tools.NewWriter(db, linesOnly...).OwnRow(tableLines, line); err != nil {
+		return err
+	}
 	for k, v := range fields {
 		line[k] = v
 	}
@@ -434,16 +441,23 @@ func suspendForOverdueBill(db, a map[string]any, today time.Time) error {
 	if err != nil {
 		return err
 	}
-	bills, err := setDefaultList(db, tableBills)
-	if err != nil {
+	if _, err := setDefaultList(db, tableBills); err != nil {
 		return err
 	}
-	customerBills, err := setDefaultList(customer, "bill_ids")
-	if err != nil {
+	if _, err := setDefaultList(customer, "bill_ids"); err != nil {
 		return err
 	}
+	// Every check made: change copies of the rows, not the DB's own.
+	w := tau2tools.NewWriter(db, chargeTables...)
+	if line, err = w.OwnRow(tableLines, line); err != nil {
+		return err
+	}
+	if customer, err = w.OwnRow(tableCustomers, customer); err != nil {
+		return err
+	}
+	customerBills, _ := setDefaultList(customer, "bill_ids") // a copy of what was checked
 	firstOfLast, lastOfLast := firstOfMonth(today, -1), lastOfMonth(today, -1)
-	db[tableBills] = append(bills, map[string]any{
+	if err := w.Append(tableBills, map[string]any{
 		"bill_id":      billID,
 		"customer_id":  customerID,
 		"period_start": isoDate(firstOfLast),
@@ -458,7 +472,9 @@ func suspendForOverdueBill(db, a map[string]any, today time.Time) error {
 			"date":        isoDate(today),
 			"item_type":   "Charge",
 		}},
-	})
+	}); err != nil {
+		return err
+	}
 	customer["bill_ids"] = append(customerBills, billID)
 	line["status"] = lineStatusSuspended
 	line["suspension_start_date"] = isoDate(today)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/voiceeval/schematools/examples/tau2/tau2tools"
 	"github.com/voiceeval/schematools/state"
 	"github.com/voiceeval/schematools/tool"
 )
@@ -60,6 +61,16 @@ func (s side) read(st *state.Shared, fn func(db map[string]any) (any, error)) (a
 		return err
 	})
 	return res, err
+}
+
+// writeRows is write for work that changes single rows of the named list
+// tables through a tau2tools.Writer (OwnRow, Append): the state copies no
+// table, the Writer just the rows changed, so a table a gold replay shares
+// stays shared but for those rows.
+func (s side) writeRows(ctx context.Context, st *state.Shared, tables []string, fn func(w *tau2tools.Writer) (any, state.Action, error)) (any, error) {
+	return s.write(ctx, st, []string{}, func(db map[string]any) (any, state.Action, error) {
+		return fn(tau2tools.NewWriter(db, tables...))
+	})
 }
 
 // write runs fn on the state's DB under its write lock, copying first —
