@@ -372,6 +372,16 @@ func TestTaskJSONKeepsUnknownFields(t *testing.T) {
 	assert.Equal(t, "12", numeric.ID)
 	assert.Empty(t, numeric.Actions())
 	assert.Empty(t, numeric.InitActions())
+
+	var cased replay.Task
+	require.NoError(t, json.Unmarshal([]byte(`{"id": "c", "Evaluation_Criteria": {"actions": [{"name": "x"}]}}`), &cased))
+	assert.Empty(t, cased.Actions(), "field names match exactly, as tau2 reads them")
+	assert.Contains(t, cased.Raw, "Evaluation_Criteria")
+
+	for _, bad := range []string{`{"id": null}`, `{"id": true}`, `{"id": "x", "initial_state": "no"}`, `{"evaluation_criteria": {"actions": 3}}`, `[]`, `{`} {
+		var task replay.Task
+		assert.Error(t, json.Unmarshal([]byte(bad), &task), bad)
+	}
 }
 
 // RegistryTools is safe to share between concurrent replays.

@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -82,38 +83,41 @@ func (t Task) InitActions() []InitAction {
 }
 
 // UnmarshalJSON reads a task, keeping every field in Raw. The id may be a
-// JSON string or number.
+// JSON string or number. Field names match exactly, as tau2's loader
+// matches them.
 func (t *Task) UnmarshalJSON(data []byte) error {
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal(data, &raw); err != nil {
 		return err
 	}
-	type plain Task
-	var aux struct {
-		plain
-		ID json.RawMessage `json:"id"` // shadows plain's: ids may be numbers
+	out := Task{Raw: raw}
+	for _, f := range []struct {
+		name string
+		dst  any
+	}{{"initial_state", &out.InitialState}, {"evaluation_criteria", &out.EvaluationCriteria}} {
+		if v, ok := raw[f.name]; ok {
+			dec := json.NewDecoder(bytes.NewReader(v))
+			dec.UseNumber()
+			if err := dec.Decode(f.dst); err != nil {
+				return err
+			}
+		}
 	}
-	dec := json.NewDecoder(bytesReader(data))
-	dec.UseNumber()
-	if err := dec.Decode(&aux); err != nil {
-		return err
-	}
-	*t = Task(aux.plain)
-	t.Raw = raw
-	if len(aux.ID) > 0 {
+	if v, ok := raw["id"]; ok {
 		var id any
-		if err := json.Unmarshal(aux.ID, &id); err != nil {
+		if err := json.Unmarshal(v, &id); err != nil {
 			return err
 		}
-		switch v := id.(type) {
+		switch x := id.(type) {
 		case string:
-			t.ID = v
+			out.ID = x
 		case float64:
-			t.ID = string(aux.ID)
+			out.ID = string(v)
 		default:
-			return fmt.Errorf("replay: task id %s is neither a string nor a number", aux.ID)
+			return fmt.Errorf("replay: task id %s is neither a string nor a number", v)
 		}
 	}
+	*t = out
 	return nil
 }
 

@@ -1,14 +1,10 @@
 package replay
 
 import (
-	"bytes"
-	"io"
 	"slices"
 
 	"github.com/voiceeval/schematools/registry"
 )
-
-func bytesReader(b []byte) io.Reader { return bytes.NewReader(b) }
 
 func sortedCopy(s []string) []string {
 	out := slices.Clone(s)

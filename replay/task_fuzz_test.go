@@ -1,0 +1,39 @@
+package replay_test
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/voiceeval/schematools/replay"
+)
+
+// FuzzTaskJSON feeds arbitrary bytes to the task decoder. It must never
+// panic, and a task it accepts must write back to JSON that reads as the
+// same task.
+func FuzzTaskJSON(f *testing.F) {
+	for _, seed := range []string{
+		`{"id":"7","initial_state":{"initialization_actions":[{"env_type":"user","func_name":"f","arguments":{"a":1}}]},` +
+			`"evaluation_criteria":{"actions":[{"action_id":"7_0","requestor":"user","name":"x","arguments":{"n":1.5},"compare_args":["n"]}],` +
+			`"env_assertions":[{"env_type":"user","func_name":"p","arguments":{},"assert_value":true}]},"extra":[1]}`,
+		`{"id":12}`, `{"id":null}`, `{"initial_state":{"initialization_actions":[{"arguments":[]}]}}`, `{}`, `[]`, `{"id":"a","id":"b"}`,
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var task replay.Task
+		if err := json.Unmarshal(data, &task); err != nil {
+			return
+		}
+		out, err := json.Marshal(task)
+		if err != nil {
+			t.Fatalf("a task read from %q does not write back: %v", data, err)
+		}
+		var again replay.Task
+		if err := json.Unmarshal(out, &again); err != nil {
+			t.Fatalf("a task written back as %q does not read: %v", out, err)
+		}
+		if again.ID != task.ID || len(again.Actions()) != len(task.Actions()) || len(again.InitActions()) != len(task.InitActions()) {
+			t.Fatalf("%q read back as another task from %q", data, out)
+		}
+	})
+}
