@@ -105,12 +105,11 @@ func scenarios(d *sharedData, tasks []replay.Task, clock replay.Clock) []replay.
 	}
 	agentHash, _ := dbhash.Hash(d.agentDB)
 	userHash, _ := dbhash.Hash(d.userDB)
-	out := make([]replay.Scenario, len(tasks))
-	for i, task := range tasks {
-		sc := ScenarioAt(task, d.agentDB, d.userDB, clock)
+	out := Scenarios(tasks, d.agentDB, d.userDB, clock)
+	for i := range out {
+		sc := &out[i]
 		sc.ShareDB, sc.HashesOnly = true, true
 		sc.SourceDBHash, sc.SourceUserDBHash, sc.HashCache = agentHash, userHash, cache
-		out[i] = sc
 	}
 	return out
 }

@@ -216,6 +216,20 @@ func Scenario(task replay.Task, agentDB, userDB map[string]any) replay.Scenario 
 	return ScenarioAt(task, agentDB, userDB, nil)
 }
 
+// Scenarios returns the gold replays of many tasks on the same DBs and
+// clock — ScenarioAt of each — sharing between them one set of
+// initialisation functions, appliers and init tables, which a replay only
+// reads: building 114 scenarios costs one of them.
+func Scenarios(tasks []replay.Task, agentDB, userDB map[string]any, clock replay.Clock) []replay.Scenario {
+	base := ScenarioAt(replay.Task{}, agentDB, userDB, clock)
+	out := make([]replay.Scenario, len(tasks))
+	for i, t := range tasks {
+		out[i] = base
+		out[i].Task = t
+	}
+	return out
+}
+
 // ScenarioAt is Scenario with another clock for the tools and the
 // initialisation functions alike; nil means the reference date.
 func ScenarioAt(task replay.Task, agentDB, userDB map[string]any, clock replay.Clock) replay.Scenario {

@@ -19,24 +19,28 @@ type domain struct {
 	tools replay.ToolBuilder // the replay tool map
 	// Two-sided domains also have these.
 	userDB string // the user-side DB, relative to the data root
-	// scenario builds a task's scenario (init functions, sync, clock).
-	scenario   func(t replay.Task, db, userDB map[string]any, clock replay.Clock) replay.Scenario
+	// scenarios builds the tasks' scenarios (init functions, sync, clock).
+	scenarios  func(tasks []replay.Task, db, userDB map[string]any, clock replay.Clock) []replay.Scenario
 	predicates func() *replay.Predicates // the DB-state predicates of -predicates
 }
 
-// scenarioFor returns the replay scenario of task t, on the clock.
-func (d domain) scenarioFor(t replay.Task, db, userDB map[string]any, clock replay.Clock) replay.Scenario {
-	if d.scenario != nil {
-		return d.scenario(t, db, userDB, clock)
+// scenariosFor returns the replay scenarios of the tasks, on the clock.
+func (d domain) scenariosFor(tasks []replay.Task, db, userDB map[string]any, clock replay.Clock) []replay.Scenario {
+	if d.scenarios != nil {
+		return d.scenarios(tasks, db, userDB, clock)
 	}
-	return replay.Scenario{Domain: d.name, Task: t, DB: db, Tools: d.tools, Clock: clock}
+	out := make([]replay.Scenario, len(tasks))
+	for i, t := range tasks {
+		out[i] = replay.Scenario{Domain: d.name, Task: t, DB: db, Tools: d.tools, Clock: clock}
+	}
+	return out
 }
 
 var domains = []domain{
 	{name: airline.Domain, dir: "airline", db: "airline/db", tools: airline.Tools},
 	{name: retail.Domain, dir: "retail", db: "retail/db.json", tools: retail.Tools},
 	{name: telecom.Domain, dir: "telecom", db: "telecom/db.json", tools: telecom.Tools,
-		userDB: "telecom/user_db.json", scenario: telecom.ScenarioAt, predicates: telecom.Predicates},
+		userDB: "telecom/user_db.json", scenarios: telecom.Scenarios, predicates: telecom.Predicates},
 }
 
 func findDomain(name string) (domain, error) {

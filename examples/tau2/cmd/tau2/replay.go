@@ -158,12 +158,11 @@ func runReplay(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "tau2 replay: domain %s has no DB-state predicates\n", d.name)
 		return exitUsage
 	}
-	scenarios := make([]replay.Scenario, len(data.tasks))
-	for i, t := range data.tasks {
-		sc := d.scenarioFor(t, data.db, data.userDB, replay.FixedClock(f.today))
+	scenarios := d.scenariosFor(data.tasks, data.db, data.userDB, replay.FixedClock(f.today))
+	for i := range scenarios {
+		sc := &scenarios[i]
 		sc.ShareDB, sc.SourceDBHash, sc.SourceUserDBHash, sc.HashCache = true, data.dbHash, data.userDBHash, data.cache
 		sc.HashesOnly = !f.predicates // the predicates read the final DBs
-		scenarios[i] = sc
 	}
 	bar := newProgress(stderr)
 	results, err := replay.GoldAll(ctx, scenarios, f.workers, bar.update)
