@@ -2,6 +2,7 @@ package tau2tools_test
 
 import (
 	"encoding/json"
+	"math"
 	"strings"
 	"testing"
 	"unicode"
@@ -85,10 +86,12 @@ func TestPyReprStrTypeTruthy(t *testing.T) {
 	assert.Equal(t, "float", tau2tools.PyTypeName(1.5))
 	assert.Equal(t, "int", tau2tools.PyTypeName(3))
 
-	for _, v := range []any{nil, false, "", []any{}, map[string]any{}, json.Number("0"), json.Number("0.0"), 0.0, 0} {
+	for _, v := range []any{nil, false, "", []any{}, map[string]any{}, json.Number("0"), json.Number("0.0"), 0.0, 0,
+		json.Number("-0"), json.Number("1e-400")} {
 		assert.False(t, tau2tools.Truthy(v), "%#v", v)
 	}
-	for _, v := range []any{true, "x", []any{nil}, map[string]any{"a": nil}, json.Number("-1"), 0.5, json.Number("99999999999999999999")} {
+	for _, v := range []any{true, "x", []any{nil}, map[string]any{"a": nil}, json.Number("-1"), 0.5, json.Number("99999999999999999999"),
+		json.Number("0.1"), json.Number("1e400"), math.NaN(), uint(3)} {
 		assert.True(t, tau2tools.Truthy(v), "%#v", v)
 	}
 

@@ -330,6 +330,24 @@ func newGetDataUsage(b binding) (tool.Tool, error) {
 		})
 }
 
+// writeLine runs an agent-side write on one line of a customer, resolved
+// as targetLine does (a refusal is the tool_error result). fn gets the
+// line as the DB holds it, to check, and own, which returns the write's
+// copy of it to change (tau2tools.Writer.OwnRow).
+func writeLine(ctx context.Context, st *state.Shared, customerID, lineID string,
+	fn func(line map[string]any, own func() (map[string]any, error)) (any, state.Action, error)) (any, error) {
+	return agentSide.writeRows(ctx, st, linesOnly, func(w *tau2tools.Writer) (any, state.Action, error) {
+		line, refusal, err := targetLine(w.DB, customerID, lineID)
+		if err != nil {
+			return nil, nil, err
+		}
+		if line == nil {
+			return toolError("%s", refusal), nil, nil
+		}
+		return fn(line, func() (map[string]any, error) { return w.OwnRow(tableLines, line) })
+	})
+}
+
 // LineResult is the result of suspend_line and resume_line: a message and
 // the line's record after the change.
 type LineResult struct {
@@ -343,15 +361,7 @@ func newSuspendLine(b binding) (tool.Tool, error) {
 			"Only an Active line can be suspended.",
 		func(ctx context.Context, st *state.Shared, p SuspendLineParams) (any, error) {
 			today := isoDate(b.today())
-			return agentSide.writeRows(ctx, st, linesOnly, func(w *tau2tools.Writer) (any, state.Action, error) {
-				db := w.DB
-				line, refusal, err := targetLine(db, p.CustomerID, p.LineID)
-				if err != nil {
-					return nil, nil, err
-				}
-				if line == nil {
-					return toolError("%s", refusal), nil, nil
-				}
+			return writeLine(ctx, st, p.CustomerID, p.LineID, func(line map[string]any, own func() (map[string]any, error)) (any, state.Action, error) {
 				status, err := subscript(line, "status")
 				if err != nil {
 					return nil, nil, err
@@ -359,7 +369,7 @@ func newSuspendLine(b binding) (tool.Tool, error) {
 				if !tau2tools.IsStr(status, lineStatusActive) {
 					return toolError("Line must be active to suspend"), nil, nil
 				}
-				if line, err = w.OwnRow(tableLines, line); err != nil {
+				if line, err = own(); err != nil {
 					return nil, nil, err
 				}
 				line["status"] = lineStatusSuspended
@@ -376,15 +386,7 @@ func newResumeLine(b binding) (tool.Tool, error) {
 	return newTool(b, NameResumeLine,
 		"Resume a Suspended (or Pending Activation) line: it becomes Active again.",
 		func(ctx context.Context, st *state.Shared, p LineParams) (any, error) {
-			return agentSide.writeRows(ctx, st, linesOnly, func(w *tau2tools.Writer) (any, state.Action, error) {
-				db := w.DB
-				line, refusal, err := targetLine(db, p.CustomerID, p.LineID)
-				if err != nil {
-					return nil, nil, err
-				}
-				if line == nil {
-					return toolError("%s", refusal), nil, nil
-				}
+			return writeLine(ctx, st, p.CustomerID, p.LineID, func(line map[string]any, own func() (map[string]any, error)) (any, state.Action, error) {
 				status, err := subscript(line, "status")
 				if err != nil {
 					return nil, nil, err
@@ -392,7 +394,7 @@ func newResumeLine(b binding) (tool.Tool, error) {
 				if !tau2tools.IsStr(status, lineStatusSuspended) && !tau2tools.IsStr(status, lineStatusPendingActivation) {
 					return toolError("Line must be suspended to resume"), nil, nil
 				}
-				if line, err = w.OwnRow(tableLines, line); err != nil {
+				if line, err = own(); err != nil {
 					return nil, nil, err
 				}
 				line["status"] = lineStatusActive
@@ -412,23 +414,15 @@ func newSetRoaming(b binding, name string, on bool) (tool.Tool, error) {
 	}
 	return newTool(b, name, description,
 		func(ctx context.Context, st *state.Shared, p LineParams) (any, error) {
-			return agentSide.writeRows(ctx, st, linesOnly, func(w *tau2tools.Writer) (any, state.Action, error) {
-				db := w.DB
-				line, refusal, err := targetLine(db, p.CustomerID, p.LineID)
-				if err != nil {
-					return nil, nil, err
-				}
-				if line == nil {
-					return toolError("%s", refusal), nil, nil
-				}
+			return writeLine(ctx, st, p.CustomerID, p.LineID, func(line map[string]any, own func() (map[string]any, error)) (any, state.Action, error) {
 				current, err := subscript(line, "roaming_enabled")
 				if err != nil {
 					return nil, nil, err
 				}
-				if truthy(current) == on {
+				if tau2tools.Truthy(current) == on {
 					return already, nil, nil
 				}
-				if line, err = w.OwnRow(tableLines, line); err != nil {
+				if line, err = own(); err != nil {
 					return nil, nil, err
 				}
 				line["roaming_enabled"] = on

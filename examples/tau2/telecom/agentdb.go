@@ -1,5 +1,7 @@
 package telecom
 
+import "github.com/voiceeval/schematools/examples/tau2/tau2tools"
+
 // The agent DB holds five tables, each a list of records: plans,
 // customers, lines, bills, devices. Records are found by scanning a table
 // in order, first match wins, as the Python original does. Three flavours
@@ -52,7 +54,7 @@ func find(db map[string]any, table, key string, want any) (map[string]any, error
 // functions' and predicates' scan.
 func findOr(db map[string]any, table, key string, want any) (map[string]any, error) {
 	t := db[table]
-	if !truthy(t) {
+	if !tau2tools.Truthy(t) {
 		return nil, nil
 	}
 	return find(map[string]any{table: t}, table, key, want)
@@ -112,7 +114,7 @@ func customerLine(db map[string]any, customerID, lineID any) (map[string]any, er
 		return nil, err
 	}
 	ids := customer["line_ids"]
-	if !truthy(ids) {
+	if !tau2tools.Truthy(ids) {
 		return nil, nil
 	}
 	if ok, err := contains(ids, lineID); err != nil || !ok {

@@ -221,7 +221,7 @@ func initFuncs(b binding) []initFunc {
 				if err != nil {
 					return err
 				}
-				if !truthy(connected) {
+				if !tau2tools.Truthy(connected) {
 					e.set("vpn_connected", true)
 					e.set("vpn_details", defaultVPNDetails())
 				}
@@ -403,7 +403,7 @@ func suspendForOverdueBill(db, a map[string]any, today time.Time) error {
 	if customer == nil { // initLine found it
 		return raise("ValueError", "%s: customer %s not found", fn, pyRepr(customerID))
 	}
-	if ids := customer["bill_ids"]; truthy(ids) {
+	if ids := customer["bill_ids"]; tau2tools.Truthy(ids) {
 		billIDs, err := iterate(ids)
 		if err != nil {
 			return err
@@ -478,7 +478,7 @@ func suspendForOverdueBill(db, a map[string]any, today time.Time) error {
 	customer["bill_ids"] = append(customerBills, billID)
 	line["status"] = lineStatusSuspended
 	line["suspension_start_date"] = isoDate(today)
-	if truthy(a["contract_ended"]) {
+	if tau2tools.Truthy(a["contract_ended"]) {
 		line["contract_end_date"] = isoDate(lastOfLast)
 	}
 	return nil

@@ -71,7 +71,7 @@ func simStatus(device map[string]any) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if truthy(missing) {
+	if tau2tools.Truthy(missing) {
 		return simMissing, nil
 	}
 	return subscript(device, "sim_card_status")
@@ -153,7 +153,7 @@ func deriveNetwork(db map[string]any) (status, tech, signal any, err error) {
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	if truthy(airplane) || tau2tools.IsStr(apnName, apnBroken) || !truthy(lineActive) {
+	if tau2tools.Truthy(airplane) || tau2tools.IsStr(apnName, apnBroken) || !tau2tools.Truthy(lineActive) {
 		status, tech, signal = statusNoService, none, none
 	}
 	return status, tech, signal, nil
@@ -173,7 +173,7 @@ func statusBar(db map[string]any) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if truthy(airplane) {
+	if tau2tools.Truthy(airplane) {
 		bar = append(bar, barAirplane)
 	} else {
 		signal, err := at("network_signal_strength")
@@ -204,13 +204,13 @@ func statusBar(db map[string]any) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		if truthy(data) && hasTech {
+		if tau2tools.Truthy(data) && hasTech {
 			bar = append(bar, barDataEnabled)
 			saver, err := at("data_saver_mode")
 			if err != nil {
 				return "", err
 			}
-			if truthy(saver) {
+			if tau2tools.Truthy(saver) {
 				bar = append(bar, barDataSaver)
 			}
 		} else {
@@ -221,17 +221,17 @@ func statusBar(db map[string]any) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if truthy(wifi) {
+	if tau2tools.Truthy(wifi) {
 		connected, err := at("wifi_connected")
 		if err != nil {
 			return "", err
 		}
-		if truthy(connected) {
+		if tau2tools.Truthy(connected) {
 			ssid, err := get(device, "wifi_ssid", nil)
 			if err != nil {
 				return "", err
 			}
-			if truthy(ssid) {
+			if tau2tools.Truthy(ssid) {
 				bar = append(bar, barWifiTo+pyStr(ssid))
 			} else {
 				bar = append(bar, barWifiEnabled)
@@ -242,7 +242,7 @@ func statusBar(db map[string]any) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if truthy(vpn) {
+	if tau2tools.Truthy(vpn) {
 		bar = append(bar, barVPN)
 	}
 	battery, err := at("battery_level")
@@ -288,7 +288,7 @@ func mobileDataWorking(db map[string]any, lenient bool) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	if truthy(airplane) {
+	if tau2tools.Truthy(airplane) {
 		return false, nil
 	}
 	signal, err := subscript(device, "network_signal_strength")
@@ -303,22 +303,22 @@ func mobileDataWorking(db map[string]any, lenient bool) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	if truthy(abroad) {
+	if tau2tools.Truthy(abroad) {
 		roaming, err := subscript(device, "roaming_enabled")
-		if err != nil || !truthy(roaming) {
+		if err != nil || !tau2tools.Truthy(roaming) {
 			return false, err
 		}
 		allowed, err := flag("roaming_allowed", true)
-		if err != nil || !truthy(allowed) {
+		if err != nil || !tau2tools.Truthy(allowed) {
 			return false, err
 		}
 	}
 	data, err := subscript(device, "data_enabled")
-	if err != nil || !truthy(data) {
+	if err != nil || !tau2tools.Truthy(data) {
 		return false, err
 	}
 	exceeded, err := flag("mobile_data_usage_exceeded", false)
-	if err != nil || truthy(exceeded) {
+	if err != nil || tau2tools.Truthy(exceeded) {
 		return false, err
 	}
 	return true, nil
@@ -349,7 +349,7 @@ func speedTest(db map[string]any) (speed float64, verdict string, ok bool, err e
 	if err != nil {
 		return 0, "", false, err
 	}
-	if truthy(vpn) {
+	if tau2tools.Truthy(vpn) {
 		details, err := get(device, "vpn_details", nil)
 		if err != nil {
 			return 0, "", false, err
@@ -368,7 +368,7 @@ func speedTest(db map[string]any) (speed float64, verdict string, ok bool, err e
 	if err != nil {
 		return 0, "", false, err
 	}
-	if truthy(saver) {
+	if tau2tools.Truthy(saver) {
 		factor *= 0.2
 	}
 	tech, err := at("network_technology_connected")
@@ -393,7 +393,7 @@ func speedTest(db map[string]any) (speed float64, verdict string, ok bool, err e
 	if t, ok := signal.(string); ok {
 		s = signalSpeed[t]
 	}
-	speed = round2((r[0] + r[1]) / 2.0 * s * factor)
+	speed = tau2tools.Round2((r[0] + r[1]) / 2.0 * s * factor)
 	switch {
 	case speed < 1:
 		verdict = "Very Poor"
@@ -435,9 +435,9 @@ func canSendMMS(db map[string]any, lenient bool) (any, error) {
 	if err != nil {
 		return false, err
 	}
-	if truthy(calling) {
+	if tau2tools.Truthy(calling) {
 		overWifi, err := at("wifi_calling_mms_over_wifi")
-		if err != nil || truthy(overWifi) {
+		if err != nil || tau2tools.Truthy(overWifi) {
 			return false, err
 		}
 	}
@@ -472,10 +472,10 @@ func canSendMMS(db map[string]any, lenient bool) (any, error) {
 			return false, err
 		}
 		sms, _ := get(perms, "sms", nil)
-		return truthy(storage) && truthy(sms), nil
+		return tau2tools.Truthy(storage) && tau2tools.Truthy(sms), nil
 	}
 	storage, err := subscript(perms, "storage")
-	if err != nil || !truthy(storage) {
+	if err != nil || !tau2tools.Truthy(storage) {
 		return storage, err
 	}
 	return subscript(perms, "sms")
@@ -560,7 +560,7 @@ func (e *deviceEdit) rollback() {
 // disconnectVPN drops a VPN connection, if there is one.
 func (e *deviceEdit) disconnectVPN() error {
 	connected, err := subscript(e.device, "vpn_connected")
-	if err != nil || !truthy(connected) {
+	if err != nil || !tau2tools.Truthy(connected) {
 		return err
 	}
 	e.set("vpn_connected", false)

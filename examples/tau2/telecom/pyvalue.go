@@ -213,35 +213,6 @@ func lookup(d map[string]any, key, def any) (any, error) {
 	return def, nil
 }
 
-// truthy is Python's bool(v).
-func truthy(v any) bool {
-	switch x := v.(type) {
-	case nil:
-		return false
-	case bool:
-		return x
-	case string:
-		return x != ""
-	case []any:
-		return len(x) > 0
-	case map[string]any:
-		return len(x) > 0
-	case json.Number:
-		if isInt, _ := pyjson.Classify(string(x)); isInt {
-			return pyjson.IntText(string(x)) != "0"
-		}
-		f, _ := strconv.ParseFloat(string(x), 64) // out of range: ±Inf or 0, as Python reads it
-		return f != 0
-	case float64:
-		return x != 0
-	case int:
-		return x != 0
-	case int64:
-		return x != 0
-	}
-	return true
-}
-
 // pyEqual is Python's a == b for JSON values (so 1 == 1.0 == True).
 func pyEqual(a, b any) bool {
 	// Strings are by far the most common case: compare them directly.
@@ -409,16 +380,6 @@ func fixed2(f float64) string {
 		return "-inf"
 	}
 	return strconv.FormatFloat(f, 'f', 2, 64)
-}
-
-// round2 is Python's round(f, 2): the decimal rounding of the exact
-// binary value, which strconv's formatting gives.
-func round2(f float64) float64 {
-	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return f
-	}
-	r, _ := strconv.ParseFloat(strconv.FormatFloat(f, 'f', 2, 64), 64)
-	return r
 }
 
 // pyLower is Python's str.lower(): full Unicode case mapping ("İ" becomes

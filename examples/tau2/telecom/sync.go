@@ -64,7 +64,7 @@ func SyncChanges(agentDB, userDB map[string]any) (agent, user bool) {
 // both DBs to their synced values.
 func planSync(agentDB, userDB, agentDelta, userDelta map[string]any) ([]func(), error) {
 	surroundings := map[string]any{} // detached: changes to it reach no DB
-	if s := userDB[tableSurroundings]; truthy(s) {
+	if s := userDB[tableSurroundings]; tau2tools.Truthy(s) {
 		m, ok := s.(map[string]any)
 		if !ok {
 			return nil, raise("AttributeError", "'%s' object has no attribute 'get'", tau2tools.PyTypeName(s))
@@ -88,7 +88,7 @@ func planSync(agentDB, userDB, agentDelta, userDelta map[string]any) ([]func(), 
 		userDelta[surroundingsPrefix+key] = state.Clone(v)
 	}
 	set("line_active", tau2tools.IsStr(line["status"], lineStatusActive))
-	set("roaming_allowed", truthy(line["roaming_enabled"]))
+	set("roaming_allowed", tau2tools.Truthy(line["roaming_enabled"]))
 
 	plan, err := findGet(agentDB, tablePlans, "plan_id", getOr(line, "plan_id", ""))
 	if err != nil {
@@ -117,7 +117,7 @@ func planSync(agentDB, userDB, agentDelta, userDelta map[string]any) ([]func(), 
 		if err != nil {
 			return nil, err
 		}
-		if truthy(paid) {
+		if tau2tools.Truthy(paid) {
 			billID, err := subscript(request, "bill_id")
 			if err != nil {
 				return nil, err

@@ -43,7 +43,7 @@ func deviceField(db map[string]any, key string) (any, error) {
 
 // onOff is "ON" or "OFF" after Python's truthiness of v.
 func onOff(v any) string {
-	if truthy(v) {
+	if tau2tools.Truthy(v) {
 		return "ON"
 	}
 	return "OFF"
@@ -51,7 +51,7 @@ func onOff(v any) string {
 
 // yesNo is "Yes" or "No" after Python's truthiness of v.
 func yesNo(v any) string {
-	if truthy(v) {
+	if tau2tools.Truthy(v) {
 		return "Yes"
 	}
 	return "No"
@@ -92,7 +92,7 @@ func newCheckNetworkStatus(b binding) (tool.Tool, error) {
 				return "", err
 			}
 			sim := any(simMissing)
-			if !truthy(values["sim_card_missing"]) {
+			if !tau2tools.Truthy(values["sim_card_missing"]) {
 				if err := read("sim_card_status"); err != nil {
 					return "", err
 				}
@@ -113,7 +113,7 @@ func newCheckNetworkStatus(b binding) (tool.Tool, error) {
 				"Wi-Fi Radio: " + onOff(values["wifi_enabled"]),
 				"Wi-Fi Connected: " + yesNo(values["wifi_connected"]),
 			}
-			if truthy(values["wifi_connected"]) {
+			if tau2tools.Truthy(values["wifi_connected"]) {
 				ssid, _ := get(device, "wifi_ssid", nil)
 				lines = append(lines, "Connected Wi-Fi Network: "+pyStr(ssid))
 			}
@@ -167,7 +167,7 @@ func newCheckDataRestrictionStatus(b binding) (tool.Tool, error) {
 			if err != nil {
 				return "", err
 			}
-			if truthy(v) {
+			if tau2tools.Truthy(v) {
 				return "Data Saver mode is ON (limits data usage).", nil
 			}
 			return "Data Saver mode is OFF.", nil
@@ -184,7 +184,7 @@ func newCheckAPNSettings(b binding) (tool.Tool, error) {
 			}
 			setting := func(key string) (string, error) {
 				v, err := get(apn, key, nil)
-				if err != nil || !truthy(v) {
+				if err != nil || !tau2tools.Truthy(v) {
 					return "Not Set", err
 				}
 				return pyStr(v), nil
@@ -214,14 +214,14 @@ func newCheckWifiStatus(b binding) (tool.Tool, error) {
 			if err != nil {
 				return "", err
 			}
-			if !truthy(on) {
+			if !tau2tools.Truthy(on) {
 				return "Wi-Fi is turned OFF.", nil
 			}
 			connected, err := subscript(device, "wifi_connected")
 			if err != nil {
 				return "", err
 			}
-			if !truthy(connected) {
+			if !tau2tools.Truthy(connected) {
 				return "Wi-Fi is ON but not connected to any network.", nil
 			}
 			ssid, _ := get(device, "wifi_ssid", nil)
@@ -254,9 +254,9 @@ func newCheckVPNStatus(b binding) (tool.Tool, error) {
 			if err != nil {
 				return "", err
 			}
-			if truthy(connected) {
+			if tau2tools.Truthy(connected) {
 				details, _ := get(device, "vpn_details", nil)
-				if !truthy(details) {
+				if !tau2tools.Truthy(details) {
 					return "VPN is ON and connected (no specific details available).", nil
 				}
 				text := pyStr(details)
@@ -266,7 +266,7 @@ func newCheckVPNStatus(b binding) (tool.Tool, error) {
 				return "VPN is ON and connected. Details: " + text, nil
 			}
 			setting, _ := get(device, "vpn_enabled_setting", nil)
-			if truthy(setting) {
+			if tau2tools.Truthy(setting) {
 				return "VPN is turned ON in settings, but currently not connected.", nil
 			}
 			return "VPN is turned OFF.", nil
@@ -305,7 +305,7 @@ func grantedPermissions(app any) ([]string, error) {
 	}
 	var out []string
 	for _, k := range orderedKeys(m, permissionOrder) {
-		if truthy(m[k]) {
+		if tau2tools.Truthy(m[k]) {
 			out = append(out, pyLower(strings.ReplaceAll(k, "_", " ")))
 		}
 	}
@@ -321,21 +321,30 @@ func installedApp(db map[string]any, name string) (any, error) {
 	return get(apps, name, nil)
 }
 
+// readApp answers about the permissions the installed app called name
+// has been granted, with the sentence say makes of them, or says the phone
+// has no such app.
+func readApp(st *state.Shared, name string, say func(granted []string) string) (any, error) {
+	return userSide.read(st, func(db map[string]any) (any, error) {
+		app, err := installedApp(db, name)
+		if err != nil {
+			return nil, err
+		}
+		if app == nil {
+			return "App '" + name + "' not found on this phone.", nil
+		}
+		granted, err := grantedPermissions(app)
+		if err != nil {
+			return nil, err
+		}
+		return say(granted), nil
+	})
+}
+
 func newCheckAppStatus(b binding) (tool.Tool, error) {
 	return newTool(b, NameCheckAppStatus, "Show an installed app's status: the permissions it has been granted.",
 		func(_ context.Context, st *state.Shared, p AppParams) (any, error) {
-			return userSide.read(st, func(db map[string]any) (any, error) {
-				app, err := installedApp(db, p.AppName)
-				if err != nil {
-					return nil, err
-				}
-				if app == nil {
-					return "App '" + p.AppName + "' not found on this phone.", nil
-				}
-				granted, err := grantedPermissions(app)
-				if err != nil {
-					return nil, err
-				}
+			return readApp(st, p.AppName, func(granted []string) string {
 				lines := []string{"Status for App: " + p.AppName}
 				if len(granted) == 0 {
 					lines = append(lines, " - Permissions: None granted.")
@@ -345,7 +354,7 @@ func newCheckAppStatus(b binding) (tool.Tool, error) {
 						lines = append(lines, "   - "+g)
 					}
 				}
-				return strings.Join(lines, "\n"), nil
+				return strings.Join(lines, "\n")
 			})
 		})
 }
@@ -354,22 +363,11 @@ func newCheckAppPermissions(b binding) (tool.Tool, error) {
 	return newTool(b, NameCheckAppPermissions,
 		"Show which permissions an installed app has (storage, SMS, phone, network, …).",
 		func(_ context.Context, st *state.Shared, p AppParams) (any, error) {
-			return userSide.read(st, func(db map[string]any) (any, error) {
-				app, err := installedApp(db, p.AppName)
-				if err != nil {
-					return nil, err
-				}
-				if app == nil {
-					return "App '" + p.AppName + "' not found on this phone.", nil
-				}
-				granted, err := grantedPermissions(app)
-				if err != nil {
-					return nil, err
-				}
+			return readApp(st, p.AppName, func(granted []string) string {
 				if len(granted) == 0 {
-					return "App '" + p.AppName + "' currently has no permissions granted.", nil
+					return "App '" + p.AppName + "' currently has no permissions granted."
 				}
-				return "App '" + p.AppName + "' has permission for: " + strings.Join(granted, ", ") + ".", nil
+				return "App '" + p.AppName + "' has permission for: " + strings.Join(granted, ", ") + "."
 			})
 		})
 }
@@ -381,7 +379,7 @@ func newCanSendMMS(b binding) (tool.Tool, error) {
 			if err != nil {
 				return "", err
 			}
-			if truthy(ok) {
+			if tau2tools.Truthy(ok) {
 				return "Your messaging app can send MMS messages.", nil
 			}
 			return "Your messaging app cannot send MMS messages.", nil

@@ -38,7 +38,7 @@ func newToggle(b binding, name, description, key, label string, search bool) (to
 		if err != nil {
 			return nil, nil, err
 		}
-		next := !truthy(cur)
+		next := !tau2tools.Truthy(cur)
 		e.set(key, next)
 		if search {
 			if err := e.search(); err != nil {
@@ -90,7 +90,7 @@ func newToggleAirplaneMode(b binding) (tool.Tool, error) {
 			if err != nil {
 				return nil, nil, err
 			}
-			on := !truthy(was)
+			on := !tau2tools.Truthy(was)
 			e.set("airplane_mode", on)
 			dropWifi := true
 			if !on {
@@ -99,7 +99,7 @@ func newToggleAirplaneMode(b binding) (tool.Tool, error) {
 				if err != nil {
 					return nil, nil, err
 				}
-				dropWifi = truthy(wifi)
+				dropWifi = tau2tools.Truthy(wifi)
 			}
 			if dropWifi {
 				e.set("wifi_connected", false)
@@ -131,7 +131,7 @@ func newToggleWifi(b binding) (tool.Tool, error) {
 			if err != nil {
 				return nil, nil, err
 			}
-			if truthy(airplane) {
+			if tau2tools.Truthy(airplane) {
 				msg, err := e.reply("Cannot change Wi-Fi settings while Airplane Mode is ON.")
 				return msg, nil, err
 			}
@@ -139,7 +139,7 @@ func newToggleWifi(b binding) (tool.Tool, error) {
 			if err != nil {
 				return nil, nil, err
 			}
-			on := !truthy(cur)
+			on := !tau2tools.Truthy(cur)
 			e.set("wifi_enabled", on)
 			if !on {
 				e.set("wifi_connected", false)
@@ -252,7 +252,7 @@ func newConnectVPN(b binding) (tool.Tool, error) {
 			if err != nil {
 				return nil, nil, err
 			}
-			if truthy(connected) {
+			if tau2tools.Truthy(connected) {
 				return "VPN already connected.", nil, nil
 			}
 			e.set("vpn_connected", true)
@@ -274,7 +274,7 @@ func newDisconnectVPN(b binding) (tool.Tool, error) {
 			if err != nil {
 				return nil, nil, err
 			}
-			if !truthy(connected) {
+			if !tau2tools.Truthy(connected) {
 				msg, err := e.reply("No active VPN connection to disconnect.")
 				return msg, nil, err
 			}
@@ -368,7 +368,7 @@ func newRebootDevice(b binding) (tool.Tool, error) {
 				return nil, nil, err
 			}
 			var lines []string
-			if truthy(reset) {
+			if tau2tools.Truthy(reset) {
 				lines = append(lines, "Resetting APN settings...")
 				e.set("active_apn_settings", defaultAPNSettings())
 			}
