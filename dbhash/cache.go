@@ -200,8 +200,8 @@ func hashCached(h hash.Hash, m map[string]any, cfg *config) error {
 	enc := canonPool.Get().(*canon)
 	defer canonPool.Put(enc)
 	enc.cfg, enc.style, enc.h, enc.buf = cfg, pyjson.Compact, nil, enc.buf[:0]
-	top := &canon{cfg: cfg, style: pyjson.Compact}
-	pairs := top.sortedPairs(m, 0, cfg.excluded)
+	pairs := enc.sortedPairs(m, 0, cfg.excluded) // depth 0: the tables below use the depths beyond
+	defer clear(pairs)                           // drop references to the DB
 	h.Write([]byte{'{'})
 	for i := range pairs {
 		p := &pairs[i]

@@ -20,10 +20,16 @@ func DefaultOrderIndependentFields() []string {
 	return []string{"standby_list", "notifications", "bookings", "system_accounts", "group_memberships", "asset_recoveries"}
 }
 
-var defaultConfig = newConfig(nil)
+var (
+	defaultExcluded = set(DefaultExcludedKeys())
+	defaultOIL      = set(DefaultOrderIndependentFields())
+	defaultConfig   = newConfig(nil)
+)
 
+// newConfig applies opts to the defaults. Options replace a set, never
+// change one, so every config can start from the same default sets.
 func newConfig(opts []Option) *config {
-	c := &config{excluded: set(DefaultExcludedKeys()), oil: set(DefaultOrderIndependentFields())}
+	c := &config{excluded: defaultExcluded, oil: defaultOIL}
 	for _, o := range opts {
 		o(c)
 	}
