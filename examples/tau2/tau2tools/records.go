@@ -45,24 +45,12 @@ func NewWriter(db map[string]any, tables ...string) *Writer {
 // record or a table that is not a dict is Python's AttributeError, and a
 // table the write did not name an error.
 func (w *Writer) Own(table, key string) (map[string]any, error) {
-	if !slices.Contains(w.tables, table) {
-		return nil, fmt.Errorf("tau2tools: the write did not name table %q", table)
-	}
-	if rec, ok := w.owned[table+"\x00"+key]; ok {
+	if rec, ok := w.owned[table+"\x00"+key]; ok { // only named tables get there
 		return rec, nil
 	}
-	t, ok := w.copied[table]
-	if !ok {
-		if _, present := w.DB[table]; !present {
-			return nil, nil // no table, no record: nothing to copy or to add
-		}
-		var err error
-		if t, err = GetDict(w.DB, table); err != nil {
-			return nil, err
-		}
-		t = maps.Clone(t)
-		w.DB[table] = t
-		w.copied[table] = t
+	t, err := w.ownTable(table)
+	if err != nil || t == nil {
+		return nil, err // no table, no record: nothing to copy or to add
 	}
 	v := t[key]
 	if v == nil {
@@ -75,6 +63,51 @@ func (w *Writer) Own(table, key string) (map[string]any, error) {
 	t[key] = rec
 	w.owned[table+"\x00"+key] = rec
 	return rec, nil
+}
+
+// Put sets key of the object table (one the write named) to v, in the
+// write's copy of the table — made as Own makes it, or a new table when
+// the DB has none (Python's db.setdefault(table, {})[key] = v). An object
+// put is the write's own: Own returns it as it is.
+func (w *Writer) Put(table, key string, v any) error {
+	t, err := w.ownTable(table)
+	if err != nil {
+		return err
+	}
+	if t == nil {
+		t = map[string]any{}
+		w.DB[table] = t
+		w.copied[table] = t
+	}
+	t[key] = v
+	if m, ok := v.(map[string]any); ok && m != nil {
+		w.owned[table+"\x00"+key] = m
+	} else {
+		delete(w.owned, table+"\x00"+key)
+	}
+	return nil
+}
+
+// ownTable returns the write's copy of the object table, made the first
+// time; nil when the DB has no such table.
+func (w *Writer) ownTable(table string) (map[string]any, error) {
+	if !slices.Contains(w.tables, table) {
+		return nil, fmt.Errorf("tau2tools: the write did not name table %q", table)
+	}
+	if t, ok := w.copied[table]; ok {
+		return t, nil
+	}
+	if _, present := w.DB[table]; !present {
+		return nil, nil
+	}
+	t, err := GetDict(w.DB, table)
+	if err != nil {
+		return nil, err
+	}
+	t = maps.Clone(t)
+	w.DB[table] = t
+	w.copied[table] = t
+	return t, nil
 }
 
 // OwnRow returns row — an object the list table (one the write named)

@@ -161,3 +161,30 @@ func TestWriterRowsRefusals(t *testing.T) {
 	assert.EqualError(t, err, `tau2tools: table "lines" is dict, not a list`)
 	assert.EqualError(t, w.Append("lines", 1), `tau2tools: table "lines" is dict, not a list`)
 }
+
+// Put adds a record to the write's copy of an object table (creating the
+// table when the DB has none); the shared DB is untouched.
+func TestWriterPut(t *testing.T) {
+	src := recordsDB(t)
+	before := state.Clone(src)
+	st := state.New()
+	st.ShareDB(src)
+	_, err := tau2tools.WriteRecords(context.Background(), st, tool.Recorder{}, []string{"orders", "fresh"}, func(w *tau2tools.Writer) (any, state.Action, error) {
+		added := map[string]any{"status": "new"}
+		require.NoError(t, w.Put("orders", "#3", added))
+		own, err := w.Own("orders", "#3")
+		require.NoError(t, err)
+		own["paid"] = true
+		assert.Equal(t, true, added["paid"], "a record put is the write's own")
+		require.NoError(t, w.Put("orders", "#1", "replaced"))
+		require.NoError(t, w.Put("fresh", "k", 1))
+		assert.ErrorContains(t, w.Put("users", "v", 1), `did not name table "users"`)
+		return nil, nil, nil
+	})
+	require.NoError(t, err)
+	assert.Equal(t, before, src, "the shared DB is untouched")
+	db := st.Snapshot()
+	assert.Equal(t, map[string]any{"status": "new", "paid": true}, db["orders"].(map[string]any)["#3"])
+	assert.Equal(t, "replaced", db["orders"].(map[string]any)["#1"])
+	assert.Equal(t, map[string]any{"k": 1}, db["fresh"])
+}
