@@ -39,10 +39,8 @@ var recorder = tool.Recorder{ActionTypes: ActionTypes}
 // is a copy of the new reservation; the recorded result is
 // {"reservation_id": id}.
 func NewBookReservation(opts ...tool.Option) (*tool.Typed[BookReservationParams, any], error) {
-	return tau2tools.NewWriteTool(NameBookReservation, descBookReservation, recorder, []string{tau2tools.TableUsers, tableReservations, tableFlights},
-		func(db map[string]any, p BookReservationParams) (any, state.Action, error) {
-			return book(db, p)
-		}, opts...)
+	return tau2tools.NewRecordWriteTool(NameBookReservation, descBookReservation, recorder, []string{tau2tools.TableUsers, tableReservations, tableFlights},
+		book, opts...)
 }
 
 // bookedLeg is a leg that passed its checks: what to store and where its
@@ -53,13 +51,23 @@ type bookedLeg struct {
 	record   map[string]any
 }
 
-func book(db map[string]any, p BookReservationParams) (any, state.Action, error) {
+// book works on w's own copies of the records it changes — the user, the
+// flights of the legs — taken as it finds them (a copy equals its
+// original until the booking is made), and adds the reservation with
+// w.Put.
+func book(w *tau2tools.Writer, p BookReservationParams) (any, state.Action, error) {
+	db := w.DB
 	userV, err := tau2tools.FindUser(db, p.UserID)
 	if err != nil {
 		return nil, nil, err
 	}
 	if userV == nil {
 		return tau2tools.NotFound("User " + p.UserID + " not found"), nil, nil
+	}
+	if _, isDict := userV.(map[string]any); isDict {
+		if userV, err = w.Own(tau2tools.TableUsers, tau2tools.PyLower(p.UserID)); err != nil { // the key FindUser read
+			return nil, nil, err
+		}
 	}
 	reservations, err := tau2tools.GetDict(db, tableReservations)
 	if err != nil {
@@ -87,7 +95,12 @@ func book(db map[string]any, p BookReservationParams) (any, state.Action, error)
 		if flightV == nil {
 			return tau2tools.NotFound("Flight " + f.FlightNumber + " not found"), nil, nil
 		}
-		dayV, err := findFlightDate(db, f.FlightNumber, f.Date)
+		if _, isDict := flightV.(map[string]any); isDict {
+			if flightV, err = w.Own(tableFlights, tau2tools.PyUpper(f.FlightNumber)); err != nil { // the key findFlight read
+				return nil, nil, err
+			}
+		}
+		dayV, err := findFlightDate(db, f.FlightNumber, f.Date) // in the copy
 		if err != nil {
 			return nil, nil, err
 		}
@@ -208,19 +221,6 @@ func book(db map[string]any, p BookReservationParams) (any, state.Action, error)
 		return nil, nil, err
 	}
 
-	for id, balance := range balances {
-		methods[id].(map[string]any)["amount"] = balance.Value()
-	}
-	for id := range removed {
-		delete(methods, id)
-	}
-	for _, leg := range legs {
-		// Python updates (available_seats or {}): an empty or missing seat
-		// map is a throwaway dict, and the write is lost.
-		if seats, _ := tau2tools.GetDictOr(leg.day, "available_seats"); len(seats) > 0 {
-			seats[p.Cabin] = seatsLeft[leg.seatsKey].Value()
-		}
-	}
 	flights := make([]any, len(legs))
 	for i, leg := range legs {
 		flights[i] = leg.record
@@ -245,10 +245,22 @@ func book(db map[string]any, p BookReservationParams) (any, state.Action, error)
 		"insurance":        p.Insurance,
 		"status":           nil,
 	}
-	if _, ok := db[tableReservations]; !ok {
-		db[tableReservations] = reservations
+	if err := w.Put(tableReservations, id, reservation); err != nil { // the first change: nothing has changed when it fails
+		return nil, nil, err
 	}
-	reservations[id] = reservation
+	for id, balance := range balances {
+		methods[id].(map[string]any)["amount"] = balance.Value()
+	}
+	for id := range removed {
+		delete(methods, id)
+	}
+	for _, leg := range legs {
+		// Python updates (available_seats or {}): an empty or missing seat
+		// map is a throwaway dict, and the write is lost.
+		if seats, _ := tau2tools.GetDictOr(leg.day, "available_seats"); len(seats) > 0 {
+			seats[p.Cabin] = seatsLeft[leg.seatsKey].Value()
+		}
+	}
 	user["reservations"] = append(userReservations, id)
 
 	return state.Clone(reservation), state.NewAction(KeyBookReservation, tau2tools.ModelDump(p),

@@ -26,9 +26,9 @@ const (
 // {"reservation_id": <id as given>, "status": "cancelled"}. An unknown id
 // is not_found "Reservation <id> not found".
 func NewCancelReservation(opts ...tool.Option) (*tool.Typed[ReservationIDParams, any], error) {
-	return tau2tools.NewWriteTool(NameCancelReservation, descCancelReservation, recorder, []string{tableReservations},
-		func(db map[string]any, p ReservationIDParams) (any, state.Action, error) {
-			res, failure, err := reservationOf(db, p.ReservationID)
+	return tau2tools.NewRecordWriteTool(NameCancelReservation, descCancelReservation, recorder, []string{tableReservations},
+		func(w *tau2tools.Writer, p ReservationIDParams) (any, state.Action, error) {
+			res, failure, err := reservationOf(w, p.ReservationID)
 			if failure != nil || err != nil {
 				return failure, nil, err
 			}
@@ -73,18 +73,14 @@ type CertificateResult = tool.StatusResult
 // "message": "Certificate <id> added to user <user id as given> with
 // amount <amount>."}. The recorded result is {"payment_id", "amount"}.
 func NewSendCertificate(opts ...tool.Option) (*tool.Typed[SendCertificateParams, any], error) {
-	return tau2tools.NewWriteTool(NameSendCertificate, descSendCertificate, recorder, []string{tau2tools.TableUsers},
-		func(db map[string]any, p SendCertificateParams) (any, state.Action, error) {
-			userV, err := tau2tools.FindUser(db, p.UserID)
+	return tau2tools.NewRecordWriteTool(NameSendCertificate, descSendCertificate, recorder, []string{tau2tools.TableUsers},
+		func(w *tau2tools.Writer, p SendCertificateParams) (any, state.Action, error) {
+			user, err := ownUser(w, p.UserID)
 			if err != nil {
 				return nil, nil, err
 			}
-			if userV == nil {
+			if user == nil {
 				return tau2tools.NotFound("User " + p.UserID + " not found"), nil, nil
-			}
-			user, err := tau2tools.AsDict(userV)
-			if err != nil {
-				return nil, nil, err
 			}
 			methods := map[string]any{}
 			if v, ok := user["payment_methods"]; ok {
@@ -115,9 +111,9 @@ func NewSendCertificate(opts ...tool.Option) (*tool.Typed[SendCertificateParams,
 // counts. The result is a copy of the reservation; the recorded result is
 // {"reservation_id", "charged"}.
 func NewUpdateReservationBaggages(opts ...tool.Option) (*tool.Typed[UpdateReservationBaggagesParams, any], error) {
-	return tau2tools.NewWriteTool(NameUpdateReservationBaggages, descUpdateReservationBaggages, recorder, []string{tableReservations, tau2tools.TableUsers},
-		func(db map[string]any, p UpdateReservationBaggagesParams) (any, state.Action, error) {
-			res, user, failure, err := reservationAndUser(db, p.ReservationID)
+	return tau2tools.NewRecordWriteTool(NameUpdateReservationBaggages, descUpdateReservationBaggages, recorder, []string{tableReservations, tau2tools.TableUsers},
+		func(w *tau2tools.Writer, p UpdateReservationBaggagesParams) (any, state.Action, error) {
+			res, user, failure, err := reservationAndUser(w, p.ReservationID)
 			if failure != nil || err != nil {
 				return failure, nil, err
 			}
@@ -165,14 +161,13 @@ func NewUpdateReservationBaggages(opts ...tool.Option) (*tool.Typed[UpdateReserv
 // is a copy of the reservation; the recorded result is {"reservation_id",
 // "charged"}.
 func NewUpdateReservationFlights(opts ...tool.Option) (*tool.Typed[UpdateReservationFlightsParams, any], error) {
-	return tau2tools.NewWriteTool(NameUpdateReservationFlights, descUpdateReservationFlights, recorder, []string{tableReservations, tau2tools.TableUsers},
-		func(db map[string]any, p UpdateReservationFlightsParams) (any, state.Action, error) {
-			return updateFlights(db, p)
-		}, opts...)
+	return tau2tools.NewRecordWriteTool(NameUpdateReservationFlights, descUpdateReservationFlights, recorder, []string{tableReservations, tau2tools.TableUsers},
+		updateFlights, opts...)
 }
 
-func updateFlights(db map[string]any, p UpdateReservationFlightsParams) (any, state.Action, error) {
-	res, user, failure, err := reservationAndUser(db, p.ReservationID)
+func updateFlights(w *tau2tools.Writer, p UpdateReservationFlightsParams) (any, state.Action, error) {
+	db := w.DB
+	res, user, failure, err := reservationAndUser(w, p.ReservationID)
 	if failure != nil || err != nil {
 		return failure, nil, err
 	}
@@ -295,9 +290,9 @@ func keptLeg(existing []any, existingErr error, f FlightInfo, sameCabin bool) (m
 // does not match" otherwise). The result is a copy of the reservation; the
 // recorded result is {"reservation_id"}.
 func NewUpdateReservationPassengers(opts ...tool.Option) (*tool.Typed[UpdateReservationPassengersParams, any], error) {
-	return tau2tools.NewWriteTool(NameUpdateReservationPassengers, descUpdateReservationPassengers, recorder, []string{tableReservations},
-		func(db map[string]any, p UpdateReservationPassengersParams) (any, state.Action, error) {
-			res, failure, err := reservationOf(db, p.ReservationID)
+	return tau2tools.NewRecordWriteTool(NameUpdateReservationPassengers, descUpdateReservationPassengers, recorder, []string{tableReservations},
+		func(w *tau2tools.Writer, p UpdateReservationPassengersParams) (any, state.Action, error) {
+			res, failure, err := reservationOf(w, p.ReservationID)
 			if failure != nil || err != nil {
 				return failure, nil, err
 			}
@@ -320,33 +315,57 @@ func NewUpdateReservationPassengers(opts ...tool.Option) (*tool.Typed[UpdateRese
 		}, opts...)
 }
 
-// reservationOf looks the reservation up. An unknown id gives the
-// not_found result to answer with (a tool.FailureResult; nil otherwise).
-func reservationOf(db map[string]any, id string) (map[string]any, any, error) {
-	resV, err := findReservation(db, id)
+// reservationOf looks the reservation up and returns w's own copy of it,
+// to change. An unknown id gives the not_found result to answer with (a
+// tool.FailureResult; nil otherwise).
+func reservationOf(w *tau2tools.Writer, id string) (map[string]any, any, error) {
+	resV, err := findReservation(w.DB, id)
 	if err != nil {
 		return nil, nil, err
 	}
 	if resV == nil {
 		return nil, tau2tools.NotFound("Reservation " + id + " not found"), nil
 	}
-	res, err := tau2tools.AsDict(resV)
+	res, err := w.Own(tableReservations, tau2tools.PyUpper(id)) // the key findReservation read
 	return res, nil, err
 }
 
-// reservationAndUser looks up the reservation and the user it belongs to;
-// failure is as for reservationOf.
-func reservationAndUser(db map[string]any, id string) (res map[string]any, user any, failure any, err error) {
-	if res, failure, err = reservationOf(db, id); failure != nil || err != nil {
+// reservationAndUser looks up the reservation and the user it belongs to,
+// as w's own copies; failure is as for reservationOf.
+func reservationAndUser(w *tau2tools.Writer, id string) (res map[string]any, user any, failure any, err error) {
+	if res, failure, err = reservationOf(w, id); failure != nil || err != nil {
 		return nil, nil, failure, err
 	}
-	if user, err = tau2tools.FindUser(db, res["user_id"]); err != nil {
+	userID := res["user_id"]
+	if user, err = tau2tools.FindUser(w.DB, userID); err != nil {
 		return nil, nil, nil, err
 	}
 	if user == nil {
-		return nil, nil, tau2tools.NotFound("User " + tau2tools.PyStr(res["user_id"]) + " not found"), nil
+		return nil, nil, tau2tools.NotFound("User " + tau2tools.PyStr(userID) + " not found"), nil
+	}
+	// FindUser found a user, so the id is a string. A user that is not a
+	// dict is left as it is: the payment check raises on it, after the
+	// refusals Python makes first, and nothing is written.
+	if _, isDict := user.(map[string]any); isDict {
+		if user, err = w.Own(tau2tools.TableUsers, tau2tools.PyLower(userID.(string))); err != nil {
+			return nil, nil, nil, err
+		}
 	}
 	return res, user, nil, nil
+}
+
+// ownUser returns w's own copy of the user whose id is id (matched as
+// FindUser matches it), or nil when there is none. A user that is not a
+// dict is Python's AttributeError.
+func ownUser(w *tau2tools.Writer, id string) (map[string]any, error) {
+	userV, err := tau2tools.FindUser(w.DB, id)
+	if err != nil || userV == nil {
+		return nil, err
+	}
+	if _, err := tau2tools.AsDict(userV); err != nil {
+		return nil, err
+	}
+	return w.Own(tau2tools.TableUsers, tau2tools.PyLower(id)) // the key FindUser read
 }
 
 // payment is a checked payment for an update, ready to apply.
