@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/voiceeval/schematools/dbhash"
+	"github.com/voiceeval/schematools/examples/tau2/tau2test"
 	"github.com/voiceeval/schematools/internal/pyjson"
 	"github.com/voiceeval/schematools/replay"
 )
@@ -33,31 +34,31 @@ func requireGold(t *testing.T, g goldTask, sc replay.Scenario) replay.Result {
 	require.NoError(t, err)
 	require.Len(t, res.Steps, len(g.PerAction))
 
-	records := tree(t, res.Actions).([]any)
+	records := tau2test.Tree(t, res.Actions).([]any)
 	for i, step := range res.Steps {
 		want := g.PerAction[i]
-		got := tree(t, step.Result)
+		got := tau2test.Tree(t, step.Result)
 		var appended []any
 		if step.RecordsAppended <= len(records) {
 			appended, records = records[:step.RecordsAppended], records[step.RecordsAppended:]
 		}
 		if !exactEqual(want.Result, got) || !exactEqual(want.Records, appended) || step.Err != "" {
 			t.Errorf("first differing action: #%d %s(%s)\nwant result: %s\n got result: %s (error %q)\nwant records: %s\n got records: %s",
-				want.Index, want.Name, pretty(want.Arguments), pretty(want.Result), pretty(got), step.Err, pretty(want.Records), pretty(appended))
+				want.Index, want.Name, tau2test.Pretty(want.Arguments), tau2test.Pretty(want.Result), tau2test.Pretty(got), step.Err, tau2test.Pretty(want.Records), tau2test.Pretty(appended))
 			break
 		}
 	}
-	assert.Equal(t, g.Errors, tree(t, res.Errors), "replay errors")
-	assert.True(t, exactEqual(g.Reference, tree(t, res.Actions)), "reference_actions:\nwant %s\n got %s", pretty(g.Reference), pretty(tree(t, res.Actions)))
+	assert.Equal(t, g.Errors, tau2test.Tree(t, res.Errors), "replay errors")
+	assert.True(t, exactEqual(g.Reference, tau2test.Tree(t, res.Actions)), "reference_actions:\nwant %s\n got %s", tau2test.Pretty(g.Reference), tau2test.Pretty(tau2test.Tree(t, res.Actions)))
 	assert.Equal(t, g.PostInitDBHash, res.PostInitDBHash, "post-init agent DB hash")
 	assert.Equal(t, g.PostInitUserDBHash, res.PostInitUserDBHash, "post-init user DB hash")
 	if res.DBHash != g.FinalDBHash {
 		t.Errorf("final agent DB hash: want %s, got %s\ndiff from the reference's final DB: %s",
-			g.FinalDBHash, res.DBHash, pretty(dbhash.Compare(g.FinalDB, res.DB).Tree()))
+			g.FinalDBHash, res.DBHash, tau2test.Pretty(dbhash.Compare(g.FinalDB, res.DB).Tree()))
 	}
 	if res.UserDBHash != g.FinalUserDBHash {
 		t.Errorf("final user DB hash: want %s, got %s\ndiff from the reference's final user DB: %s",
-			g.FinalUserDBHash, res.UserDBHash, pretty(dbhash.Compare(g.FinalUserDB, res.UserDB).Tree()))
+			g.FinalUserDBHash, res.UserDBHash, tau2test.Pretty(dbhash.Compare(g.FinalUserDB, res.UserDB).Tree()))
 	}
 	return res
 }

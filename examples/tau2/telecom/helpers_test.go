@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"os"
 	"sync"
 	"testing"
@@ -100,47 +99,6 @@ func decodeDB(t testing.TB, text string) map[string]any {
 
 func agentDB(t testing.TB) map[string]any { return decodeDB(t, testAgentDB) }
 func userDB(t testing.TB) map[string]any  { return decodeDB(t, testUserDB) }
-
-// tree returns v as the JSON tree Python would have produced: encoded
-// with encoding/json (results are structs or DB values), decoded with
-// exact numbers, so 1.0 and 1 stay apart.
-func tree(t testing.TB, v any) any {
-	t.Helper()
-	b, err := json.Marshal(v)
-	require.NoError(t, err)
-	out, err := pyjson.Decode(b)
-	require.NoError(t, err)
-	return out
-}
-
-// canon is v as compact, key-sorted JSON with Python's number texts.
-func canon(t testing.TB, v any) string {
-	t.Helper()
-	out, err := pyjson.Marshal(tree(t, v), pyjson.Compact)
-	require.NoError(t, err)
-	return string(out)
-}
-
-// requireJSON compares got with the JSON text want exactly: key order is
-// free, the kind of every number is not.
-func requireJSON(t testing.TB, want string, got any) {
-	t.Helper()
-	w, err := pyjson.Decode([]byte(want))
-	require.NoError(t, err)
-	require.Equal(t, canon(t, w), canon(t, got))
-}
-
-// pretty is v as JSON text for failure messages.
-func pretty(v any) string {
-	b, err := pyjson.Marshal(v, pyjson.Default)
-	if err != nil {
-		return fmt.Sprint(v)
-	}
-	if len(b) > 4000 {
-		return string(b[:4000]) + "…"
-	}
-	return string(b)
-}
 
 // fixture is one scenario: the two sides' states with the 43 tools bound
 // to them, on the fixed test date and a counter for ids.
