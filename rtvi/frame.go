@@ -129,79 +129,64 @@ const (
 // copied.
 func DecodeFrame(b []byte) (Frame, error) {
 	var f Frame
-	for pos := 0; pos < len(b); {
-		fd, n, err := readFrameField("Frame", b[pos:], pos)
+	err := decodeFields("Frame", b, 0, func(fd frameField) error {
+		name, m := f.memberFor(fd.num)
+		if m == nil {
+			return nil // a field this schema does not know: skipped, as protobuf does
+		}
+		v, err := fd.message(name)
 		if err != nil {
-			return Frame{}, err
+			return err
 		}
-		pos += n
-		switch fd.num {
-		case frameFieldText:
-			v, err := fd.message("text")
-			if err != nil {
-				return Frame{}, err
-			}
-			if f.Text == nil {
-				f = Frame{Text: new(TextFrame)}
-			}
-			err = f.Text.unmarshal(v, fd.valOff)
-			if err != nil {
-				return Frame{}, err
-			}
-		case frameFieldAudio:
-			v, err := fd.message("audio")
-			if err != nil {
-				return Frame{}, err
-			}
-			if f.Audio == nil {
-				f = Frame{Audio: new(AudioRawFrame)}
-			}
-			err = f.Audio.unmarshal(v, fd.valOff)
-			if err != nil {
-				return Frame{}, err
-			}
-		case frameFieldTranscription:
-			v, err := fd.message("transcription")
-			if err != nil {
-				return Frame{}, err
-			}
-			if f.Transcription == nil {
-				f = Frame{Transcription: new(TranscriptionFrame)}
-			}
-			err = f.Transcription.unmarshal(v, fd.valOff)
-			if err != nil {
-				return Frame{}, err
-			}
-		case frameFieldMessage:
-			v, err := fd.message("message")
-			if err != nil {
-				return Frame{}, err
-			}
-			if f.Message == nil {
-				f = Frame{Message: new(MessageFrame)}
-			}
-			err = f.Message.unmarshal(v, fd.valOff)
-			if err != nil {
-				return Frame{}, err
-			}
-		case frameFieldInterruption:
-			v, err := fd.message("interruption")
-			if err != nil {
-				return Frame{}, err
-			}
-			if f.Interruption == nil {
-				f = Frame{Interruption: new(InterruptionFrame)}
-			}
-			err = f.Interruption.unmarshal(v, fd.valOff)
-			if err != nil {
-				return Frame{}, err
-			}
-		}
+		return m.unmarshal(v, fd.valOff)
+	})
+	if err != nil {
+		return Frame{}, err
 	}
 	if f.members() == nil {
 		return Frame{}, fmt.Errorf("%w: %d bytes hold no oneof member", ErrEmptyFrame, len(b))
 	}
 	return f, nil
+}
+
+// frameMember is a oneof member of Frame, as the decoder fills it.
+type frameMember interface {
+	unmarshal(b []byte, off int) error
+}
+
+// memberFor returns the name of the oneof member numbered num and the
+// member to merge its next occurrence into: the one f holds, or a fresh one
+// that replaces whatever other member f held (the last member seen wins,
+// as protobuf merges a oneof). An unknown number gives a nil member.
+func (f *Frame) memberFor(num protowire.Number) (string, frameMember) {
+	switch num {
+	case frameFieldText:
+		if f.Text == nil {
+			*f = Frame{Text: new(TextFrame)}
+		}
+		return "text", f.Text
+	case frameFieldAudio:
+		if f.Audio == nil {
+			*f = Frame{Audio: new(AudioRawFrame)}
+		}
+		return "audio", f.Audio
+	case frameFieldTranscription:
+		if f.Transcription == nil {
+			*f = Frame{Transcription: new(TranscriptionFrame)}
+		}
+		return "transcription", f.Transcription
+	case frameFieldMessage:
+		if f.Message == nil {
+			*f = Frame{Message: new(MessageFrame)}
+		}
+		return "message", f.Message
+	case frameFieldInterruption:
+		if f.Interruption == nil {
+			*f = Frame{Interruption: new(InterruptionFrame)}
+		}
+		return "interruption", f.Interruption
+	}
+	return "", nil
 }
 
 // Marshal returns the protobuf encoding of f, with fields in field-number
@@ -378,12 +363,7 @@ func (m *TextFrame) appendTo(b []byte) []byte {
 }
 
 func (m *TextFrame) unmarshal(b []byte, base int) error {
-	for pos := 0; pos < len(b); {
-		fd, n, err := readFrameField("TextFrame", b[pos:], base+pos)
-		if err != nil {
-			return err
-		}
-		pos += n
+	return decodeFields("TextFrame", b, base, func(fd frameField) (err error) {
 		switch fd.num {
 		case 1:
 			m.ID, err = fd.uint64("id")
@@ -392,11 +372,8 @@ func (m *TextFrame) unmarshal(b []byte, base int) error {
 		case 3:
 			m.Text, err = fd.string("text")
 		}
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+		return err
+	})
 }
 
 func (m *AudioRawFrame) size() int {
@@ -425,12 +402,7 @@ func (m *AudioRawFrame) appendTo(b []byte) []byte {
 }
 
 func (m *AudioRawFrame) unmarshal(b []byte, base int) error {
-	for pos := 0; pos < len(b); {
-		fd, n, err := readFrameField("AudioRawFrame", b[pos:], base+pos)
-		if err != nil {
-			return err
-		}
-		pos += n
+	return decodeFields("AudioRawFrame", b, base, func(fd frameField) (err error) {
 		switch fd.num {
 		case 1:
 			m.ID, err = fd.uint64("id")
@@ -448,11 +420,8 @@ func (m *AudioRawFrame) unmarshal(b []byte, base int) error {
 				m.PTS = &v
 			}
 		}
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+		return err
+	})
 }
 
 func (m *TranscriptionFrame) size() int {
@@ -469,12 +438,7 @@ func (m *TranscriptionFrame) appendTo(b []byte) []byte {
 }
 
 func (m *TranscriptionFrame) unmarshal(b []byte, base int) error {
-	for pos := 0; pos < len(b); {
-		fd, n, err := readFrameField("TranscriptionFrame", b[pos:], base+pos)
-		if err != nil {
-			return err
-		}
-		pos += n
+	return decodeFields("TranscriptionFrame", b, base, func(fd frameField) (err error) {
 		switch fd.num {
 		case 1:
 			m.ID, err = fd.uint64("id")
@@ -487,11 +451,8 @@ func (m *TranscriptionFrame) unmarshal(b []byte, base int) error {
 		case 5:
 			m.Timestamp, err = fd.string("timestamp")
 		}
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+		return err
+	})
 }
 
 func (m *MessageFrame) size() int {
@@ -503,19 +464,12 @@ func (m *MessageFrame) appendTo(b []byte) []byte {
 }
 
 func (m *MessageFrame) unmarshal(b []byte, base int) error {
-	for pos := 0; pos < len(b); {
-		fd, n, err := readFrameField("MessageFrame", b[pos:], base+pos)
-		if err != nil {
-			return err
-		}
-		pos += n
+	return decodeFields("MessageFrame", b, base, func(fd frameField) (err error) {
 		if fd.num == 1 {
-			if m.Data, err = fd.string("data"); err != nil {
-				return err
-			}
+			m.Data, err = fd.string("data")
 		}
-	}
-	return nil
+		return err
+	})
 }
 
 func (m *InterruptionFrame) size() int {
@@ -528,23 +482,15 @@ func (m *InterruptionFrame) appendTo(b []byte) []byte {
 }
 
 func (m *InterruptionFrame) unmarshal(b []byte, base int) error {
-	for pos := 0; pos < len(b); {
-		fd, n, err := readFrameField("InterruptionFrame", b[pos:], base+pos)
-		if err != nil {
-			return err
-		}
-		pos += n
+	return decodeFields("InterruptionFrame", b, base, func(fd frameField) (err error) {
 		switch fd.num {
 		case 1:
 			m.ID, err = fd.uint64("id")
 		case 2:
 			m.Name, err = fd.string("name")
 		}
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+		return err
+	})
 }
 
 // frameField is one field read off the wire, known or not.
@@ -562,6 +508,22 @@ type frameField struct {
 // off of the whole input, and returns it with its encoded length. It
 // validates the tag and the framing of the value whatever the field
 // number, so unknown fields are checked and skipped the same way.
+// decodeFields calls fn with each field of the message msg encoded in b,
+// which starts at offset base of the frame, and stops at the first error.
+func decodeFields(msg string, b []byte, base int, fn func(fd frameField) error) error {
+	for pos := 0; pos < len(b); {
+		fd, n, err := readFrameField(msg, b[pos:], base+pos)
+		if err != nil {
+			return err
+		}
+		pos += n
+		if err := fn(fd); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 func readFrameField(msg string, b []byte, off int) (frameField, int, error) {
 	tag, n := protowire.ConsumeVarint(b)
 	if n < 0 {
