@@ -28,7 +28,7 @@ func exactEqual(a, b any) bool {
 // it appended, no replay error, and the reference_actions. On a mismatch
 // it reports the first differing action and, for a wrong final hash, the
 // structured diff between the reference's final DB and ours.
-func requireGold(t *testing.T, g goldTask, sc replay.Scenario) replay.Result {
+func requireGold(t *testing.T, g tau2test.GoldTask, sc replay.Scenario) replay.Result {
 	t.Helper()
 	res, err := replay.Gold(context.Background(), sc)
 	require.NoError(t, err)

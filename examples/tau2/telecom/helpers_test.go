@@ -1,9 +1,7 @@
 package telecom
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"os"
 	"sync"
 	"testing"
@@ -11,7 +9,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 	"github.com/voiceeval/schematools/dbhash"
-	"github.com/voiceeval/schematools/internal/pyjson"
+	"github.com/voiceeval/schematools/examples/tau2/tau2test"
 	"github.com/voiceeval/schematools/internal/sharedtest"
 	"github.com/voiceeval/schematools/registry"
 	"github.com/voiceeval/schematools/replay"
@@ -176,33 +174,7 @@ type sharedData struct {
 	agentDB, userDB map[string]any
 	tasks           []replay.Task
 	splits          replay.Splits
-	gold            []goldTask
-}
-
-// goldTask is one line of gold_replay_telecom.train.jsonl, decoded with
-// exact numbers.
-type goldTask struct {
-	TaskID                             string
-	InitialDBHash, InitialUserDBHash   string
-	PostInitDBHash, PostInitUserDBHash string
-	FinalDBHash, FinalUserDBHash       string
-	FinalDB, FinalUserDB               map[string]any
-	PerAction                          []goldAction
-	Reference                          any
-	Errors                             any
-	DependsOnToday                     bool
-	InitializationActions              any
-	raw                                map[string]any
-}
-
-type goldAction struct {
-	Index         int
-	Name          string
-	Arguments     any
-	Result        any
-	Records       []any
-	HashAfter     string
-	UserHashAfter string
+	gold            []tau2test.GoldTask
 }
 
 var (
@@ -264,47 +236,8 @@ func readGold(d *sharedData, goldPath string) error {
 	if err != nil {
 		return err
 	}
-	for line := range bytes.SplitSeq(bytes.TrimSpace(data), []byte("\n")) {
-		v, err := pyjson.Decode(line)
-		if err != nil {
-			return err
-		}
-		m := v.(map[string]any)
-		g := goldTask{
-			TaskID:                m["task_id"].(string),
-			InitialDBHash:         m["initial_db_hash"].(string),
-			InitialUserDBHash:     m["initial_user_db_hash"].(string),
-			PostInitDBHash:        m["post_init_db_hash"].(string),
-			PostInitUserDBHash:    m["post_init_user_db_hash"].(string),
-			FinalDBHash:           m["final_db_hash"].(string),
-			FinalUserDBHash:       m["final_user_db_hash"].(string),
-			FinalDB:               m["final_db"].(map[string]any),
-			FinalUserDB:           m["final_user_db"].(map[string]any),
-			Reference:             m["reference_actions"],
-			Errors:                m["errors"],
-			DependsOnToday:        m["depends_on_today"].(bool),
-			InitializationActions: m["initialization_actions"],
-			raw:                   m,
-		}
-		for _, a := range m["per_action"].([]any) {
-			am := a.(map[string]any)
-			idx, err := am["index"].(json.Number).Int64()
-			if err != nil {
-				return err
-			}
-			g.PerAction = append(g.PerAction, goldAction{
-				Index:         int(idx),
-				Name:          am["name"].(string),
-				Arguments:     am["arguments"],
-				Result:        am["result"],
-				Records:       am["records_appended"].([]any),
-				HashAfter:     am["db_hash_after"].(string),
-				UserHashAfter: am["user_db_hash_after"].(string),
-			})
-		}
-		d.gold = append(d.gold, g)
-	}
-	return nil
+	d.gold, err = tau2test.ParseGold(data)
+	return err
 }
 
 // task returns the task with the given id.
