@@ -83,17 +83,26 @@ func customerByPhone(db map[string]any, phone string) (map[string]any, error) {
 	return nil, nil
 }
 
+// readCustomer runs an agent-side read on the customer with the given id,
+// answering tool_error "Customer with ID <id> not found" when there is
+// none. fn gets the DB and the customer's record, to read only.
+func readCustomer(st *state.Shared, id string, fn func(db, customer map[string]any) (any, error)) (any, error) {
+	return agentSide.read(st, func(db map[string]any) (any, error) {
+		c, err := find(db, tableCustomers, "customer_id", id)
+		if err != nil {
+			return nil, err
+		}
+		if c == nil {
+			return toolError("Customer with ID %s not found", id), nil
+		}
+		return fn(db, c)
+	})
+}
+
 func newGetCustomerByID(b binding) (tool.Tool, error) {
 	return newTool(b, NameGetCustomerByID, "Look up a customer by customer id. Returns the customer's record.",
 		func(_ context.Context, st *state.Shared, p GetCustomerByIDParams) (any, error) {
-			return agentSide.read(st, func(db map[string]any) (any, error) {
-				c, err := find(db, tableCustomers, "customer_id", p.CustomerID)
-				if err != nil {
-					return nil, err
-				}
-				if c == nil {
-					return toolError("Customer with ID %s not found", p.CustomerID), nil
-				}
+			return readCustomer(st, p.CustomerID, func(_, c map[string]any) (any, error) {
 				return state.Clone(c), nil
 			})
 		})
@@ -181,14 +190,7 @@ func newGetBillsForCustomer(b binding) (tool.Tool, error) {
 			if p.Limit != nil {
 				limit = *p.Limit
 			}
-			return agentSide.read(st, func(db map[string]any) (any, error) {
-				c, err := find(db, tableCustomers, "customer_id", p.CustomerID)
-				if err != nil {
-					return nil, err
-				}
-				if c == nil {
-					return toolError("Customer with ID %s not found", p.CustomerID), nil
-				}
+			return readCustomer(st, p.CustomerID, func(db, c map[string]any) (any, error) {
 				bills, err := customerBills(db, c)
 				if err != nil {
 					return nil, err

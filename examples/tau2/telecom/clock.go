@@ -4,8 +4,9 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 
-	"github.com/voiceeval/schematools/state"
 	"time"
+
+	"github.com/voiceeval/schematools/state"
 )
 
 // wallClock is the clock a tool reads when it was given none (a live bot

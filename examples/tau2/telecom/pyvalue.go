@@ -63,7 +63,7 @@ func isPyError(err error, types ...string) bool {
 
 // keyError is Python's KeyError for a missing string key: str() of it is
 // the key's repr.
-func keyError(key string) error { return &pyError{typ: "KeyError", msg: pyReprString(key)} }
+func keyError(key string) error { return &pyError{typ: "KeyError", msg: tau2tools.PyRepr(key)} }
 
 // subscript is Python's v[key] with a string key.
 func subscript(v any, key string) (any, error) {
@@ -281,7 +281,7 @@ func pyFloat(v any) (float64, error) {
 // "inf", "infinity" and "nan" in any case.
 func floatOfString(s string) (float64, error) {
 	bad := func() (float64, error) {
-		return 0, raise("ValueError", "could not convert string to float: %s", pyReprString(s))
+		return 0, raise("ValueError", "could not convert string to float: %s", tau2tools.PyRepr(s))
 	}
 	t := pyjson.Strip(s)
 	body := strings.TrimLeft(t, "+-")
@@ -429,7 +429,7 @@ func writeRepr(b *strings.Builder, v any, first []string) {
 			b.WriteString("False")
 		}
 	case string:
-		b.WriteString(pyReprString(x))
+		b.WriteString(tau2tools.PyRepr(x))
 	case json.Number:
 		if isInt, _ := pyjson.Classify(string(x)); isInt {
 			b.WriteString(pyjson.IntText(string(x)))
@@ -456,7 +456,7 @@ func writeRepr(b *strings.Builder, v any, first []string) {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			b.WriteString(pyReprString(k))
+			b.WriteString(tau2tools.PyRepr(k))
 			b.WriteString(": ")
 			writeRepr(b, x[k], nil)
 		}
@@ -488,51 +488,4 @@ func orderedKeys(m map[string]any, first []string) []string {
 		}
 	}
 	return keys
-}
-
-// pyReprString is Python's repr of a str: single quotes unless the string
-// holds a single quote and no double quote; backslash escapes for the
-// quote, the backslash, \t, \n and \r; \xNN, \uNNNN or \UNNNNNNNN for
-// other characters that are not printable. Lone surrogates (kept as WTF-8
-// by the DB decoder) are written as \udXXX.
-func pyReprString(s string) string {
-	quote := byte('\'')
-	if strings.IndexByte(s, '\'') >= 0 && strings.IndexByte(s, '"') < 0 {
-		quote = '"'
-	}
-	var b strings.Builder
-	b.Grow(len(s) + 2)
-	b.WriteByte(quote)
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			if s[i] == 0xed && i+2 < len(s) && s[i+1] >= 0xa0 && s[i+1] <= 0xbf && s[i+2] >= 0x80 && s[i+2] <= 0xbf {
-				fmt.Fprintf(&b, `\u%04x`, 0xd000|rune(s[i+1]&0x3f)<<6|rune(s[i+2]&0x3f))
-				i += 3
-				continue
-			}
-			fmt.Fprintf(&b, `\x%02x`, s[i])
-		case r == rune(quote) || r == '\\':
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\r':
-			b.WriteString(`\r`)
-		case r == ' ' || strconv.IsPrint(r):
-			b.WriteRune(r)
-		case r < 0x100:
-			fmt.Fprintf(&b, `\x%02x`, r)
-		case r < 0x10000:
-			fmt.Fprintf(&b, `\u%04x`, r)
-		default:
-			fmt.Fprintf(&b, `\U%08x`, r)
-		}
-		i += size
-	}
-	b.WriteByte(quote)
-	return b.String()
 }

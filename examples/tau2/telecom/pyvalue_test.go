@@ -8,6 +8,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/voiceeval/schematools/examples/tau2/tau2tools"
 )
 
 func TestPyRepr(t *testing.T) {
@@ -47,7 +48,7 @@ func TestPyNumbers(t *testing.T) {
 	}
 	for _, s := range []string{"", "abc", "1__0", "_1", "0x10", "1e", "--1", "1,5"} {
 		_, err := floatOfString(s)
-		assert.EqualError(t, err, "could not convert string to float: "+pyReprString(s), s)
+		assert.EqualError(t, err, "could not convert string to float: "+tau2tools.PyRepr(s), s)
 	}
 	_, err := pyFloat(json.Number("1" + strings.Repeat("0", 400)))
 	assert.EqualError(t, err, "int too large to convert to float")
