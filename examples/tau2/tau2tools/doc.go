@@ -40,7 +40,11 @@
 // A gold replay shares the loaded DB between tasks, copy-on-write, so a
 // write must say what it changes: WriteDB names the tables it changes
 // (each is copied whole before the first write), WriteRecords the tables
-// whose records it changes, copying just those records (Writer.Own). A
+// whose records it changes, copying just those records: Writer.Own and
+// Put for tables keyed by id (airline, retail), Writer.OwnRow and Append
+// for list tables (telecom; NewWriter gives initialisation functions the
+// same). The ports all write record by record: copying a table of 2,000
+// reservations for every task cost more than the rest of a replay. A
 // write that changed anything else would change the DB every other task
 // starts from; the ports' tests replay all tasks on one DB and check it.
 //
