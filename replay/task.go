@@ -3,6 +3,7 @@ package replay
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"runtime"
@@ -130,16 +131,35 @@ func (t Task) MarshalJSON() ([]byte, error) {
 	return json.Marshal(plain(t))
 }
 
-// LoadTasks reads a tau2 tasks.json file (a JSON array of tasks). The
-// tasks are decoded on all cores.
+// LoadTasks reads a tau2 tasks.json file (a JSON array of tasks); see
+// DecodeTasks.
 func LoadTasks(path string) ([]Task, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("replay: %w", err)
 	}
-	var elems []json.RawMessage
-	if err := json.Unmarshal(data, &elems); err != nil {
+	tasks, err := decodeTasks(data)
+	if err != nil {
 		return nil, fmt.Errorf("replay: reading tasks %s: %w", path, err)
+	}
+	return tasks, nil
+}
+
+// DecodeTasks decodes a JSON array of tasks, as json.Unmarshal into a
+// []Task would, with the tasks decoded on all cores. An error names the
+// first task (by position) that cannot be read.
+func DecodeTasks(data []byte) ([]Task, error) {
+	tasks, err := decodeTasks(data)
+	if err != nil {
+		return nil, fmt.Errorf("replay: %w", err)
+	}
+	return tasks, nil
+}
+
+func decodeTasks(data []byte) ([]Task, error) {
+	elems, err := splitArray(data)
+	if err != nil {
+		return nil, err
 	}
 	tasks := make([]Task, len(elems))
 	errs := make([]error, len(elems))
@@ -155,10 +175,85 @@ func LoadTasks(path string) ([]Task, error) {
 	wg.Wait()
 	for i, err := range errs {
 		if err != nil {
-			return nil, fmt.Errorf("replay: reading tasks %s: task %d: %w", path, i, err)
+			return nil, fmt.Errorf("task %d: %w", i, err)
 		}
 	}
 	return tasks, nil
+}
+
+// splitArray returns the items of the JSON array in data, each as the
+// bytes it spans, without decoding them: it follows strings and nesting
+// only, so an item's own syntax is checked when it is decoded. What lies
+// around and between the items must be JSON.
+func splitArray(data []byte) ([][]byte, error) {
+	pos := skipSpace(data, 0)
+	if pos == len(data) || data[pos] != '[' {
+		return nil, errors.New("not a JSON array")
+	}
+	var items [][]byte
+	pos = skipSpace(data, pos+1)
+	if pos < len(data) && data[pos] == ']' {
+		if skipSpace(data, pos+1) != len(data) {
+			return nil, fmt.Errorf("invalid character after the array at offset %d", skipSpace(data, pos+1))
+		}
+		return [][]byte{}, nil
+	}
+	for {
+		start := pos
+		depth := 0
+	item:
+		for ; pos < len(data); pos++ {
+			switch data[pos] {
+			case '"':
+				for pos++; pos < len(data) && data[pos] != '"'; pos++ {
+					if data[pos] == '\\' {
+						pos++
+					}
+				}
+			case '{', '[':
+				depth++
+			case '}', ']':
+				if depth == 0 {
+					break item
+				}
+				depth--
+			case ',':
+				if depth == 0 {
+					break item
+				}
+			}
+		}
+		if pos >= len(data) {
+			return nil, errors.New("unexpected end of JSON input")
+		}
+		end := pos
+		for end > start && isSpace(data[end-1]) {
+			end--
+		}
+		if end == start {
+			return nil, fmt.Errorf("invalid character %q at offset %d: an item is missing", data[pos], pos)
+		}
+		items = append(items, data[start:end])
+		if data[pos] == ']' {
+			if rest := skipSpace(data, pos+1); rest != len(data) {
+				return nil, fmt.Errorf("invalid character after the array at offset %d", rest)
+			}
+			return items, nil
+		}
+		if data[pos] != ',' {
+			return nil, fmt.Errorf("invalid character %q at offset %d", data[pos], pos)
+		}
+		pos = skipSpace(data, pos+1)
+	}
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+func skipSpace(data []byte, pos int) int {
+	for pos < len(data) && isSpace(data[pos]) {
+		pos++
+	}
+	return pos
 }
 
 // Splits are the named task-id lists of a tau2 split_tasks.json file

@@ -37,3 +37,36 @@ func FuzzTaskJSON(f *testing.F) {
 		}
 	})
 }
+
+// FuzzDecodeTasks checks DecodeTasks against encoding/json decoding the
+// same bytes into a []replay.Task: both accept or both refuse, and what
+// they accept reads as the same tasks.
+func FuzzDecodeTasks(f *testing.F) {
+	for _, seed := range []string{
+		`[]`, ` [ ] `, `[{"id":"1"},{"id":2}]`, `[{"id":"a","description":"x, ] }"}]`, `[{"id":"\"]"}, {}]`,
+		`[{}`, `[{},]`, `[,{}]`, `[{}} ]`, `[{} {}]`, `[1]`, `[null]`, `{}`, `[{}] x`, "\xef\xbb\xbf[]", `["\\"]`,
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		got, gotErr := replay.DecodeTasks(data)
+		var want []replay.Task
+		wantErr := json.Unmarshal(data, &want)
+		if (gotErr == nil) != (wantErr == nil) {
+			t.Fatalf("%q: DecodeTasks says %v, encoding/json says %v", data, gotErr, wantErr)
+		}
+		if gotErr != nil {
+			return
+		}
+		if len(got) != len(want) {
+			t.Fatalf("%q: %d tasks, encoding/json reads %d", data, len(got), len(want))
+		}
+		for i := range got {
+			a, _ := json.Marshal(got[i])
+			b, _ := json.Marshal(want[i])
+			if string(a) != string(b) {
+				t.Fatalf("%q: task %d reads as %s, encoding/json as %s", data, i, a, b)
+			}
+		}
+	})
+}
