@@ -233,13 +233,30 @@ func loadDomain(d domain, f replayFlags) (domainData, error) {
 	if err != nil || !info.IsDir() {
 		return out, fmt.Errorf("-data %s is not a directory", f.data)
 	}
-	// The tasks and the DBs load side by side.
+	// The tasks, the splits and the DBs load side by side.
 	dbErr := make(chan error, 1)
 	go func() { dbErr <- loadDBs(d, f, &out) }()
 	dir := filepath.Join(f.data, d.dir)
+	type loadedSplits struct {
+		splits replay.Splits
+		err    error
+	}
+	splits := make(chan loadedSplits, 1)
+	go func() {
+		if f.split == "all" {
+			splits <- loadedSplits{}
+			return
+		}
+		s, err := replay.LoadSplits(filepath.Join(dir, "split_tasks.json"))
+		splits <- loadedSplits{s, err}
+	}()
 	tasks, err := replay.LoadTasks(filepath.Join(dir, "tasks.json"))
+	s := <-splits
 	if err == nil {
-		out.tasks, err = selectTasks(tasks, dir, f.split, f.tasks)
+		err = s.err
+	}
+	if err == nil {
+		out.tasks, err = selectTasks(tasks, s.splits, f.split, f.tasks)
 	}
 	if err2 := <-dbErr; err == nil {
 		err = err2
@@ -277,17 +294,13 @@ func loadDBs(d domain, f replayFlags, out *domainData) (err error) {
 
 // selectTasks keeps the tasks of the split (all tasks for "all") and, when
 // ids are given, only those; the order is the task file's.
-func selectTasks(tasks []replay.Task, dir, split string, ids []string) ([]replay.Task, error) {
+func selectTasks(tasks []replay.Task, splits replay.Splits, split string, ids []string) ([]replay.Task, error) {
 	keep := map[string]bool{}
 	if split == "all" {
 		for _, t := range tasks {
 			keep[t.ID] = true
 		}
 	} else {
-		splits, err := replay.LoadSplits(filepath.Join(dir, "split_tasks.json"))
-		if err != nil {
-			return nil, err
-		}
 		selected, err := splits.Select(split, tasks)
 		if err != nil {
 			return nil, err
