@@ -184,9 +184,13 @@ func decodeTasks(data []byte) ([]Task, error) {
 // splitArray returns the items of the JSON array in data, each as the
 // bytes it spans, without decoding them: it follows strings and nesting
 // only, so an item's own syntax is checked when it is decoded. What lies
-// around and between the items must be JSON.
+// around and between the items must be JSON. A null is no items, as
+// json.Unmarshal reads it into a slice.
 func splitArray(data []byte) ([][]byte, error) {
 	pos := skipSpace(data, 0)
+	if rest, ok := bytes.CutPrefix(data[pos:], []byte("null")); ok && skipSpace(rest, 0) == len(rest) {
+		return [][]byte{}, nil
+	}
 	if pos == len(data) || data[pos] != '[' {
 		return nil, errors.New("not a JSON array")
 	}
