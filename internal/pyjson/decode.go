@@ -61,11 +61,15 @@ type decoder struct {
 	// Interning: DBs repeat their field names and many short values
 	// thousands of times. Sharing one copy of each saves memory and keeps
 	// what a hash walk touches in cache.
-	keys   map[string]string
-	values map[string]any // short strings and numbers, boxed once
+	// Strings and numbers have maps of their own: a string and a number
+	// of the same text are different values.
+	keys    map[string]string
+	strings map[string]any // short string values, boxed once
+	numbers map[string]any // short number tokens, boxed once
 }
 
-// internLimit is the longest string value that is interned.
+// internLimit is the longest string value or number token that is
+// interned.
 const internLimit = 32
 
 func (d *decoder) internKey(b []byte) string {
@@ -80,35 +84,39 @@ func (d *decoder) internKey(b []byte) string {
 	return s
 }
 
-// internValue returns the boxed value for text b (a string value when
-// number is false, a json.Number when true), shared with earlier equal
-// values.
-func (d *decoder) internValue(b []byte, number bool) any {
+// internString returns the boxed string value b, shared with earlier
+// equal strings.
+func (d *decoder) internString(b []byte) any {
 	if len(b) > internLimit {
-		if number {
-			return json.Number(b)
-		}
 		return string(b)
 	}
-	key := b
-	if number {
-		// Numbers and strings of the same text must not share a box.
-		key = append(append(d.buf[:0], 0), b...)
-		d.buf = key
-	}
-	if v, ok := d.values[string(key)]; ok {
+	if v, ok := d.strings[string(b)]; ok {
 		return v
 	}
-	if d.values == nil {
-		d.values = make(map[string]any)
+	if d.strings == nil {
+		d.strings = make(map[string]any)
 	}
-	var v any
-	if number {
-		v = json.Number(b)
-	} else {
-		v = string(b)
+	s := string(b)
+	var v any = s
+	d.strings[s] = v
+	return v
+}
+
+// internNumber returns the boxed json.Number of the token b, shared with
+// earlier equal tokens.
+func (d *decoder) internNumber(b []byte) any {
+	if len(b) > internLimit {
+		return json.Number(b)
 	}
-	d.values[string(key)] = v
+	if v, ok := d.numbers[string(b)]; ok {
+		return v
+	}
+	if d.numbers == nil {
+		d.numbers = make(map[string]any)
+	}
+	s := string(b)
+	var v any = json.Number(s)
+	d.numbers[s] = v
 	return v
 }
 
@@ -142,7 +150,7 @@ func (d *decoder) value(depth int) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		return d.internValue(b, false), nil
+		return d.internString(b), nil
 	case c == '-' || c >= '0' && c <= '9':
 		if c == '-' && d.hasPrefix("-Infinity") {
 			d.pos += len("-Infinity")
@@ -285,7 +293,7 @@ func (d *decoder) number() (any, error) {
 		}
 	}
 	d.pos = p
-	return d.internValue(d.data[s:p], true), nil
+	return d.internNumber(d.data[s:p]), nil
 }
 
 // stringBytes decodes a JSON string at d.pos (on the opening quote). The
