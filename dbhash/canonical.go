@@ -144,7 +144,7 @@ func (c *canon) value(v any, depth int) error {
 			c.buf = append(c.buf, pyjson.IntText(string(x))...)
 			return nil
 		}
-		f, _ := strconv.ParseFloat(string(x), 64)
+		f, _ := pyjson.ParseFloat(string(x))
 		c.float(f)
 		return nil
 	case float64:

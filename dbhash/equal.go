@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"math"
 	"math/big"
-	"strconv"
 
 	"github.com/voiceeval/schematools/internal/pyjson"
 )
@@ -88,7 +87,7 @@ func pyNumber(v any) (number, bool) {
 			i, _ := new(big.Int).SetString(string(x), 10)
 			return number{i: i}, true
 		}
-		f, _ := strconv.ParseFloat(string(x), 64)
+		f, _ := pyjson.ParseFloat(string(x))
 		return number{isFloat: true, f: f}, true
 	}
 	if b, ok := pyjson.AppendInteger(nil, v); ok {

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"math"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/voiceeval/schematools/internal/pyjson"
@@ -63,7 +62,7 @@ func normalize(v any, cfg *config, depth int) any {
 		if isInt {
 			return json.Number(pyjson.IntText(string(x)))
 		}
-		f, _ := strconv.ParseFloat(string(x), 64)
+		f, _ := pyjson.ParseFloat(string(x))
 		return normalFloat(f)
 	case float64:
 		return normalFloat(x)

@@ -10,6 +10,7 @@ import (
 	"unicode"
 
 	"github.com/voiceeval/schematools/dbhash"
+	"github.com/voiceeval/schematools/internal/pyjson"
 )
 
 // Call is a tool call an agent made: a name and its arguments.
@@ -215,7 +216,7 @@ func pyFloat(v any) (float64, bool) {
 		}
 		return 0, true
 	case json.Number:
-		f, err := strconv.ParseFloat(string(x), 64)
+		f, err := pyjson.ParseFloat(string(x))
 		return f, err == nil || isRange(err)
 	case float64:
 		return x, true
@@ -241,7 +242,7 @@ func pyParseFloat(s string) (float64, bool) {
 	}
 	switch strings.ToLower(body) {
 	case "inf", "infinity", "nan":
-		f, err := strconv.ParseFloat(s, 64)
+		f, err := pyjson.ParseFloat(s)
 		return f, err == nil
 	}
 	for i := 0; i < len(body); i++ {
@@ -256,7 +257,7 @@ func pyParseFloat(s string) (float64, bool) {
 			return 0, false
 		}
 	}
-	f, err := strconv.ParseFloat(strings.ReplaceAll(s, "_", ""), 64)
+	f, err := pyjson.ParseFloat(strings.ReplaceAll(s, "_", ""))
 	return f, err == nil || isRange(err)
 }
 

@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"runtime/debug"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -399,7 +398,7 @@ func truthy(v any) bool {
 		if !strings.ContainsAny(string(x), ".eE") {
 			return strings.ContainsAny(string(x), "123456789")
 		}
-		f, _ := strconv.ParseFloat(string(x), 64) // ±Inf on overflow, 0 on underflow: Python's float()
+		f, _ := pyjson.ParseFloat(string(x)) // ±Inf on overflow, 0 on underflow: Python's float()
 		return f != 0
 	case float64:
 		return x != 0

@@ -88,7 +88,7 @@ func appendPyRepr(dst []byte, v any, depth int, converted bool) ([]byte, error) 
 		}
 		// Syntax is checked; out of range gives ±Inf (or 0 for underflow)
 		// as Python's float() does.
-		f, _ := strconv.ParseFloat(string(x), 64)
+		f, _ := pyjson.ParseFloat(string(x))
 		return appendPyFloat(dst, f), nil
 	case *big.Int:
 		if x == nil {

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/voiceeval/schematools/internal/pyjson"
 )
 
 // kind is how a Go type is bound from a decoded JSON value.
@@ -508,7 +510,7 @@ func toInt(raw any) (int64, intCode) {
 		if i, err := strconv.ParseInt(string(v), 10, 64); err == nil {
 			return i, intOK
 		}
-		f, err := strconv.ParseFloat(string(v), 64)
+		f, err := pyjson.ParseFloat(string(v))
 		if err != nil && !errors.Is(err, strconv.ErrRange) {
 			return 0, intNotNumber
 		}
@@ -574,7 +576,7 @@ func numberText(raw any) string {
 func toFloat(raw any) (float64, bool) {
 	switch v := raw.(type) {
 	case json.Number:
-		f, err := strconv.ParseFloat(string(v), 64)
+		f, err := pyjson.ParseFloat(string(v))
 		if err != nil && !errors.Is(err, strconv.ErrRange) {
 			return 0, false
 		}
@@ -595,7 +597,7 @@ func toFloat(raw any) (float64, bool) {
 func toNumber(raw any) (json.Number, bool) {
 	switch v := raw.(type) {
 	case json.Number:
-		if _, err := strconv.ParseFloat(string(v), 64); err != nil && !errors.Is(err, strconv.ErrRange) {
+		if _, err := pyjson.ParseFloat(string(v)); err != nil && !errors.Is(err, strconv.ErrRange) {
 			return "", false
 		}
 		return v, true
@@ -629,7 +631,7 @@ func (b *binder) laxNumber(raw *any, integer bool) bool {
 				b.fail("int_parsing", "Input should be a valid integer, unable to parse string as an integer")
 				return false
 			}
-		} else if _, err := strconv.ParseFloat(t, 64); err != nil || strings.ContainsAny(t, "_xXpP") {
+		} else if _, err := pyjson.ParseFloat(t); err != nil || strings.ContainsAny(t, "_xXpP") {
 			b.fail("float_parsing", "Input should be a valid number, unable to parse string as a number")
 			return false
 		}

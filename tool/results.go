@@ -4,7 +4,8 @@ import (
 	"encoding/json"
 	"reflect"
 	"slices"
-	"strconv"
+
+	"github.com/voiceeval/schematools/internal/pyjson"
 )
 
 // Result values. Each is a struct so that its JSON keys come out in the
@@ -160,7 +161,7 @@ func NormalizeEmpty(v any) any {
 			return v
 		}
 	case json.Number:
-		if f, err := strconv.ParseFloat(string(x), 64); err != nil || f != 0 {
+		if f, err := pyjson.ParseFloat(string(x)); err != nil || f != 0 {
 			return v
 		}
 	case []any:

@@ -152,7 +152,7 @@ func AppendNumber(dst []byte, n json.Number) ([]byte, error) {
 	if isInt {
 		return appendIntText(dst, string(n)), nil
 	}
-	f, _ := strconv.ParseFloat(string(n), 64) // syntax checked; ErrRange gives ±Inf or 0
+	f, _ := ParseFloat(string(n)) // syntax checked; ErrRange gives ±Inf or 0
 	return AppendFloat(dst, f), nil
 }
 

@@ -2,8 +2,9 @@ package tau2tools
 
 import (
 	"math/big"
-	"strconv"
 	"strings"
+
+	"github.com/voiceeval/schematools/internal/pyjson"
 )
 
 // tokKind is the kind of a calculate token.
@@ -90,7 +91,7 @@ func literal(text string, isFloat bool) (value, error) {
 		// Python reads float literals correctly rounded; one too large for
 		// a float is inf. ParseFloat does both (its range error carries
 		// the infinity).
-		f, _ := strconv.ParseFloat(text, 64)
+		f, _ := pyjson.ParseFloat(text)
 		return floatVal(f), nil
 	}
 	significant := strings.TrimLeft(text, "0")

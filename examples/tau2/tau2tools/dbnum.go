@@ -51,7 +51,7 @@ func PyFloat(v any) (float64, error) {
 	case string:
 		return floatOfString(x)
 	case json.Number:
-		f, err := strconv.ParseFloat(string(x), 64)
+		f, err := pyjson.ParseFloat(string(x))
 		if err != nil && !errors.Is(err, strconv.ErrRange) {
 			return 0, Raise("TypeError", "invalid number %q", string(x))
 		}
@@ -103,7 +103,7 @@ func floatOfString(s string) (float64, error) {
 	if !floatSyntax(body) {
 		return 0, bad
 	}
-	f, err := strconv.ParseFloat(strings.ReplaceAll(text, "_", ""), 64)
+	f, err := pyjson.ParseFloat(strings.ReplaceAll(text, "_", ""))
 	if err != nil && !errors.Is(err, strconv.ErrRange) {
 		return 0, bad
 	}

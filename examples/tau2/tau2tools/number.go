@@ -52,7 +52,7 @@ func NumOf(v any) (Num, error) {
 			}
 			return Int(i), nil
 		}
-		f, err := strconv.ParseFloat(string(x), 64)
+		f, err := pyjson.ParseFloat(string(x))
 		if err != nil && !errors.Is(err, strconv.ErrRange) {
 			return Num{}, fmt.Errorf("invalid number %q", string(x))
 		}

@@ -237,7 +237,7 @@ func pyEqual(a, b any) bool {
 func number(v any, op string, other string) (float64, error) {
 	switch x := v.(type) {
 	case json.Number:
-		f, err := strconv.ParseFloat(string(x), 64)
+		f, err := pyjson.ParseFloat(string(x))
 		switch {
 		case err == nil:
 			return f, nil
@@ -290,7 +290,7 @@ func floatOfString(s string) (float64, error) {
 	}
 	switch strings.ToLower(body) {
 	case "inf", "infinity", "nan":
-		f, _ := strconv.ParseFloat(t, 64)
+		f, _ := pyjson.ParseFloat(t)
 		return f, nil
 	}
 	var b strings.Builder
@@ -304,7 +304,7 @@ func floatOfString(s string) (float64, error) {
 			return bad()
 		}
 	}
-	f, err := strconv.ParseFloat(b.String(), 64)
+	f, err := pyjson.ParseFloat(b.String())
 	if err != nil && !errors.Is(err, strconv.ErrRange) {
 		return bad()
 	}
@@ -335,7 +335,7 @@ func bigOf(v any) (*big.Float, bool) {
 			}
 			return new(big.Float).SetInt(i), true
 		}
-		f, err := strconv.ParseFloat(string(x), 64)
+		f, err := pyjson.ParseFloat(string(x))
 		if err != nil && !math.IsInf(f, 0) || math.IsNaN(f) {
 			return nil, false
 		}
@@ -435,7 +435,7 @@ func writeRepr(b *strings.Builder, v any, first []string) {
 			b.WriteString(pyjson.IntText(string(x)))
 			return
 		}
-		f, _ := strconv.ParseFloat(string(x), 64)
+		f, _ := pyjson.ParseFloat(string(x))
 		b.WriteString(tau2tools.FloatRepr(f))
 	case float64:
 		b.WriteString(tau2tools.FloatRepr(x))
