@@ -39,7 +39,11 @@ type canon struct {
 	style pyjson.Style
 	buf   []byte
 	h     hash.Hash // when set, buf is flushed into it
-	pairs [][]pair  // one reusable slice per depth
+	pairs [][]pair  // one reusable slice per depth, from base on
+	base  int       // the depth of the outermost value written
+	// sorted says the order-independent lists are in order already, so
+	// they are written as they are.
+	sorted bool
 }
 
 // pair is one object member, with the first eight bytes of its key packed
@@ -194,17 +198,18 @@ func (c *canon) object(m map[string]any, depth int, skip map[string]bool) error 
 // sortedPairs returns m's members sorted by key, in a slice reused per
 // depth.
 func (c *canon) sortedPairs(m map[string]any, depth int, skip map[string]bool) []pair {
-	for len(c.pairs) <= depth {
+	i := depth - c.base
+	for len(c.pairs) <= i {
 		c.pairs = append(c.pairs, nil)
 	}
-	pairs := c.pairs[depth][:0]
+	pairs := c.pairs[i][:0]
 	for k, v := range m {
 		if skip == nil || !skip[k] {
 			pairs = append(pairs, pair{prefix: keyPrefix(k), key: k, val: v})
 		}
 	}
 	sortPairs(pairs)
-	c.pairs[depth] = pairs
+	c.pairs[i] = pairs
 	return pairs
 }
 
@@ -232,12 +237,18 @@ func (c *canon) member(i int, p *pair, depth int) error {
 }
 
 // unordered writes an order-independent list: its normalised items sorted
-// (stably) by their Python default-separator JSON text.
+// (stably) by their Python default-separator JSON text. The items are
+// encoded once, for their sort keys; their compact text is that key with
+// the separators' spaces dropped. So nested order-independent lists cost
+// one encoding per level they are nested in, as in Python, not two.
 func (c *canon) unordered(list []any, depth int) error {
 	if depth > MaxDepth {
 		return ErrTooDeep
 	}
-	sortKeys, err := sortKeys(list, depth, c.cfg)
+	if c.sorted || len(list) < 2 {
+		return c.value(list, depth)
+	}
+	keys, err := c.sortKeys(list, depth)
 	if err != nil {
 		return err
 	}
@@ -245,34 +256,67 @@ func (c *canon) unordered(list []any, depth int) error {
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortStableFunc(order, func(a, b int) int { return strings.Compare(sortKeys[a], sortKeys[b]) })
+	slices.SortStableFunc(order, func(a, b int) int { return strings.Compare(keys[a], keys[b]) })
 	c.buf = append(c.buf, '[')
 	for i, idx := range order {
 		if i > 0 {
 			c.buf = append(c.buf, c.style.Item...)
 		}
-		if err := c.value(list[idx], depth+1); err != nil {
-			return err
+		if c.style == pyjson.Default {
+			c.buf = append(c.buf, keys[idx]...)
+		} else {
+			c.buf = appendCompact(c.buf, keys[idx])
 		}
 	}
 	c.buf = append(c.buf, ']')
 	return nil
 }
 
+// appendCompact appends JSON text written with the default separators
+// (", " and ": ") with the compact ones instead. Outside strings such text
+// has spaces only in its separators; inside, a quote is always escaped.
+func appendCompact(dst []byte, text string) []byte {
+	inString := false
+	for i := 0; i < len(text); i++ {
+		switch b := text[i]; {
+		case inString && b == '\\':
+			dst = append(dst, b, text[i+1])
+			i++
+			continue
+		case b == '"':
+			inString = !inString
+		case b == ' ' && !inString:
+			continue
+		}
+		dst = append(dst, text[i])
+	}
+	return dst
+}
+
 // sortKeys returns the Python sort key of each item of an
 // order-independent list: json.dumps(normalised item, sort_keys=True) with
-// the default separators.
-func sortKeys(list []any, depth int, cfg *config) ([]string, error) {
-	sub := canon{cfg: cfg, style: pyjson.Default}
-	out := make([]string, len(list))
+// the default separators. It encodes with c's options (with c.sorted, the
+// order-independent lists inside the items are in order already) and
+// lends c's per-depth scratch to the encoder: the list is at depth, so
+// the depths the items use are free.
+func (c *canon) sortKeys(list []any, depth int) ([]string, error) {
+	sub := canon{cfg: c.cfg, style: pyjson.Default, sorted: c.sorted, pairs: c.pairs, base: c.base}
+	ends := make([]int, len(list))
 	for i, item := range list {
-		sub.buf = sub.buf[:0]
 		if err := sub.value(item, depth+1); err != nil {
 			return nil, err
 		}
-		out[i] = string(sub.buf)
+		ends[i] = len(sub.buf)
 	}
-	return out, nil
+	c.pairs = sub.pairs
+	all := string(sub.buf)
+	keys := make([]string, len(list))
+	start := 0
+	for i, end := range ends {
+		keys[i] = all[start:end]
+		start = end
+	}
+	return keys, nil
 }
 
 // isNoneLike reports whether Python's s.strip().lower() is "none" or

@@ -104,7 +104,7 @@ func compareTable(expected, actual map[string]any, cfg *config) *Change {
 	for _, key := range commonKeys(expected, actual) {
 		e := normalize(expected[key], cfg, 0)
 		a := normalize(actual[key], cfg, 0)
-		if rc := compareValues(e, a, "", cfg); rc != nil {
+		if rc := compareValues(e, a); rc != nil {
 			c.Modified[key] = rc
 		}
 	}
@@ -114,8 +114,8 @@ func compareTable(expected, actual map[string]any, cfg *config) *Change {
 	return c
 }
 
-// compareValues compares two normalised values found under field.
-func compareValues(e, a any, field string, cfg *config) *Change {
+// compareValues compares two normalised values.
+func compareValues(e, a any) *Change {
 	if pyEqual(e, a) {
 		return nil
 	}
@@ -128,7 +128,7 @@ func compareValues(e, a any, field string, cfg *config) *Change {
 		y := a.(map[string]any)
 		c := &Change{Kind: KindFields, Added: missingFrom(x, y), Removed: missingFrom(y, x), Modified: map[string]*Change{}}
 		for _, k := range commonKeys(x, y) {
-			if fc := compareValues(x[k], y[k], k, cfg); fc != nil {
+			if fc := compareValues(x[k], y[k]); fc != nil {
 				c.Modified[k] = fc
 			}
 		}
@@ -137,16 +137,15 @@ func compareValues(e, a any, field string, cfg *config) *Change {
 		}
 		return c
 	case []any:
+		// A list under an order-independent field name was sorted when
+		// its record was normalised (the same rule: the key holding it).
 		y := a.([]any)
-		if cfg.oil[field] {
-			x, y = sortList(x, cfg, 0), sortList(y, cfg, 0)
-		}
 		if len(x) != len(y) {
 			return &Change{Kind: KindListLengthMismatch, Expected: x, Actual: y, ExpectedLength: len(x), ActualLength: len(y)}
 		}
 		var diffs []ItemChange
 		for i := range x {
-			if ic := compareValues(x[i], y[i], "", cfg); ic != nil {
+			if ic := compareValues(x[i], y[i]); ic != nil {
 				diffs = append(diffs, ItemChange{Index: i, Diff: ic})
 			}
 		}

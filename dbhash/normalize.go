@@ -86,9 +86,14 @@ func normalFloat(f float64) any {
 	return json.Number(pyjson.AppendFloat(nil, f))
 }
 
-// sortList sorts an already normalised list by its items' sort keys.
+// sortList sorts an already normalised list by its items' sort keys (the
+// order-independent lists inside them are sorted already).
 func sortList(list []any, cfg *config, depth int) []any {
-	keys, err := sortKeys(list, depth, cfg)
+	if len(list) < 2 {
+		return list
+	}
+	c := canon{cfg: cfg, sorted: true, base: depth + 1}
+	keys, err := c.sortKeys(list, depth)
 	if err != nil {
 		return list // values Hash would reject anyway; leave the order alone
 	}
