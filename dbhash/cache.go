@@ -1,10 +1,12 @@
 package dbhash
 
 import (
+	"bytes"
 	"fmt"
 	"hash"
 	"maps"
 	"reflect"
+	"slices"
 	"unsafe"
 
 	"github.com/voiceeval/schematools/internal/pyjson"
@@ -20,11 +22,27 @@ import (
 // every record the write did not copy. Gold replay of many tasks hashes
 // each final DB this way.
 //
-// The promise the caller makes: while the Cache is in use, no table or
-// record of the DB it was built from is modified. The Cache holds the
-// tables and records themselves, so they stay alive (and their identity
-// unique) as long as it does. A Cache is safe for concurrent use; the zero
-// value holds no tables.
+// The promise the caller makes: while the Cache is in use, nothing
+// reachable from the DB it was built from is modified — not its tables,
+// not their records, not any map or list inside a record, at any depth.
+// Copy-on-write copies must copy every map and list on the path to what
+// they change. Two traps break the promise without touching the source by
+// name:
+//
+//   - append on a list copied by slicing (append(l[:len(l)-1], x), or
+//     append(l, x) when cap(l) > len(l)) writes into the array the source
+//     list shares: copy the list (slices.Clone) before changing it;
+//   - a function handed a shared table (state.UpdateTables, say) that
+//     edits a table or record it did not ask to own edits the source.
+//
+// A broken promise is not detected as the hash runs: hashes with the
+// Cache are then silently stale. [Cache.Verify] re-encodes the source and
+// reports what changed; tests that share a DB copy-on-write should call
+// it after their edits.
+//
+// The Cache holds the tables and records themselves, so they stay alive
+// (and their identity unique) as long as it does. A Cache is safe for
+// concurrent use; the zero value holds no tables.
 type Cache struct {
 	cfg    *config
 	tables map[string]cachedTable
@@ -66,38 +84,80 @@ func NewCache(db map[string]any, opts ...Option) (*Cache, error) {
 		if cfg.excluded[k] {
 			continue
 		}
-		t := cachedTable{records: map[unsafe.Pointer][]byte{}}
-		enc.buf = enc.buf[:0]
-		var spans []span
-		var err error
-		switch x := v.(type) {
-		case map[string]any:
-			t.table = x
-			spans, err = enc.recordsObject(x, nil)
-		case []any:
-			if len(x) == 0 {
-				continue
-			}
-			t.list = x
-			if cfg.oil[k] {
-				t.records = nil
-				err = enc.unordered(x, tableDepth)
-			} else {
-				spans, err = enc.recordsList(x, nil)
-			}
-		default:
-			continue
-		}
+		t, ok, err := enc.cacheTable(k, v)
 		if err != nil {
 			return nil, fmt.Errorf("dbhash: caching table %q: %w", k, err)
 		}
-		t.text = append([]byte(nil), enc.buf...)
-		for _, s := range spans {
-			t.records[s.record] = t.text[s.start:s.end:s.end]
+		if ok {
+			c.tables[k] = t
 		}
-		c.tables[k] = t
 	}
 	return c, nil
+}
+
+// cacheTable encodes the table k of a DB with its records' spans, and
+// reports whether it is a table the cache holds: an object or a non-empty
+// list.
+func (c *canon) cacheTable(k string, v any) (cachedTable, bool, error) {
+	t := cachedTable{records: map[unsafe.Pointer][]byte{}}
+	c.buf = c.buf[:0]
+	var spans []span
+	var err error
+	switch x := v.(type) {
+	case map[string]any:
+		t.table = x
+		spans, err = c.recordsObject(x, nil)
+	case []any:
+		if len(x) == 0 {
+			return t, false, nil
+		}
+		t.list = x
+		if c.cfg.oil[k] {
+			t.records = nil
+			err = c.unordered(x, tableDepth)
+		} else {
+			spans, err = c.recordsList(x, nil)
+		}
+	default:
+		return t, false, nil
+	}
+	if err != nil {
+		return t, false, err
+	}
+	t.text = append([]byte(nil), c.buf...)
+	for _, s := range spans {
+		t.records[s.record] = t.text[s.start:s.end:s.end]
+	}
+	return t, true, nil
+}
+
+// Verify encodes again every table the cache holds, from the very maps
+// and lists of the DB it was built from, and returns an error naming the
+// tables whose text changed since [NewCache]: something edited the source
+// DB, breaking the Cache's promise, and hashes with the Cache may be
+// stale. It costs what NewCache did; it is a check for tests and debug
+// runs, not for every hash.
+func (c *Cache) Verify() error {
+	if c.cfg == nil {
+		return nil
+	}
+	enc := &canon{cfg: c.cfg, style: pyjson.Compact}
+	var changed []string
+	for k, t := range c.tables {
+		var v any = t.table
+		if t.table == nil {
+			v = t.list
+		}
+		now, _, err := enc.cacheTable(k, v)
+		if err != nil || !bytes.Equal(now.text, t.text) {
+			changed = append(changed, k)
+		}
+	}
+	if changed == nil {
+		return nil
+	}
+	slices.Sort(changed)
+	return fmt.Errorf("dbhash: the DB a Cache was built from was edited in place (tables %q): hashes with the Cache are stale", changed)
 }
 
 // span is where the text of a record (an object value of a table) lies

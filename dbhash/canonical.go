@@ -145,6 +145,9 @@ func (c *canon) value(v any, depth int) error {
 			return fmt.Errorf("%w: invalid json.Number %q", ErrUnsupported, string(x))
 		}
 		if isInt {
+			if err := pyjson.CheckIntDigits(x); err != nil {
+				return fmt.Errorf("%w: %w", ErrUnsupported, err)
+			}
 			c.buf = append(c.buf, pyjson.IntText(string(x))...)
 			return nil
 		}
@@ -165,6 +168,9 @@ func (c *canon) value(v any, depth int) error {
 		return nil
 	}
 	if b, ok := pyjson.AppendInteger(c.buf, v); ok {
+		if err := pyjson.CheckIntDigits(b[len(c.buf):]); err != nil {
+			return fmt.Errorf("%w: %w", ErrUnsupported, err)
+		}
 		c.buf = b
 		return nil
 	}

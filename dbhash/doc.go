@@ -38,18 +38,38 @@
 //
 // # Inputs Python accepts and strict JSON does not
 //
-// The policy is parity: whatever Python's json.loads accepts, [HashJSON]
-// and [Decode] accept and hash to Python's digest.
+// The policy: where Python's json.loads accepts a text, [HashJSON] and
+// [Decode] accept it and hash it to Python's digest; where Python raises,
+// they return an error naming Python's exception; the one exception is
+// nesting, below.
 //
 //   - NaN, Infinity and -Infinity literals decode to float64 values and are
 //     written bare, as Python writes them. A float that overflows (1e400)
 //     decodes to ±Inf, as in Python.
+//   - A float token is rounded from its exact decimal value, as Python's
+//     float() rounds it, however long its digits or large its exponent.
 //   - A lone surrogate escape ("\ud800") survives decoding as WTF-8 (the
 //     three-byte encoding of the surrogate code point) and is written back
 //     as "\ud800". A Go string holding other invalid UTF-8 has no Python
 //     equivalent and is an error.
-//   - Nesting is bounded by MaxDepth rather than by Python's recursion
-//     limit (about 1000), so some inputs Python cannot load still hash.
+//   - Bytes in UTF-16 or UTF-32 (with or without a byte-order mark, told
+//     apart by the zero bytes as Python does) are decoded and hashed as
+//     Python hashes them; text invalid in its encoding is an error
+//     wrapping [ErrInvalidJSON] that names UnicodeDecodeError.
+//   - An integer of more than 4,300 digits is refused, as CPython (3.11
+//     on) refuses to read or write one (ValueError, int_max_str_digits):
+//     by Decode and HashJSON with [ErrInvalidJSON], and by Hash, for such a
+//     json.Number or *big.Int, with [ErrUnsupported].
+//   - Nesting is bounded by [MaxDepth] (10,000) rather than by Python's
+//     recursion limit. Python's get_dict_hash raises RecursionError on
+//     lists nested about 500 deep (its normalisation recurses in Python);
+//     Go hashes them, as the same canonical text, and says so here: such a
+//     DB has a Go hash and no Python one.
+//
+// Work is bounded by the input: order-independent lists nested k deep cost
+// at most k times the input's size (each level encodes its items once,
+// for their sort keys, as Python does), never 2^k; a list of one item is
+// not sorted at all.
 //
 // # The diff
 //

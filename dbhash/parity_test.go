@@ -3,7 +3,9 @@ package dbhash_test
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
+	"math/big"
 	"strings"
 	"testing"
 
@@ -149,4 +151,45 @@ func BenchmarkCompareNestedOrderIndependent(b *testing.B) {
 			})
 		}
 	}
+}
+
+// The policy for what Python accepts and what it refuses (package doc).
+func TestInputPolicy(t *testing.T) {
+	const text = `{"a":"é","n":[1,2.5]}`
+	want, err := dbhash.HashJSON([]byte(text))
+	require.NoError(t, err)
+	le := []byte{}
+	for _, r := range text {
+		le = append(le, byte(r), byte(r>>8)) // BMP only: one UTF-16 unit each
+	}
+	t.Run("UTF-16 hashes as Python reads it (UTF-32: pyjson tests)", func(t *testing.T) {
+		got, err := dbhash.HashJSON(le)
+		require.NoError(t, err)
+		assert.Equal(t, want, got)
+		got, err = dbhash.HashJSON(append([]byte{0xff, 0xfe}, le...))
+		require.NoError(t, err)
+		assert.Equal(t, want, got)
+		_, err = dbhash.HashJSON(append([]byte{0xff, 0xfe}, le[:len(le)-1]...))
+		assert.ErrorIs(t, err, dbhash.ErrInvalidJSON)
+		assert.ErrorContains(t, err, "UnicodeDecodeError")
+	})
+	t.Run("integers past 4,300 digits are refused with Python's ValueError", func(t *testing.T) {
+		_, err := dbhash.HashJSON([]byte(`{"n":` + strings.Repeat("9", 4300) + `}`))
+		require.NoError(t, err)
+		_, err = dbhash.HashJSON([]byte(`{"n":` + strings.Repeat("9", 4301) + `}`))
+		assert.ErrorIs(t, err, dbhash.ErrInvalidJSON)
+		assert.ErrorContains(t, err, "ValueError: Exceeds the limit (4300 digits)")
+		_, err = dbhash.Hash(map[string]any{"n": []any{json.Number("-" + strings.Repeat("9", 4301))}})
+		assert.ErrorIs(t, err, dbhash.ErrUnsupported)
+		assert.ErrorContains(t, err, "ValueError: Exceeds the limit (4300 digits)")
+		_, err = dbhash.Canonical(map[string]any{"n": new(big.Int).Exp(big.NewInt(10), big.NewInt(4300), nil)})
+		assert.ErrorIs(t, err, dbhash.ErrUnsupported)
+	})
+	t.Run("nesting Python's recursion limit refuses is hashed", func(t *testing.T) {
+		deep := `{"a":` + strings.Repeat("[", 600) + strings.Repeat("]", 600) + `}`
+		got, err := dbhash.HashJSON([]byte(deep))
+		require.NoError(t, err)
+		sum := sha256.Sum256([]byte(deep))
+		assert.Equal(t, hex.EncodeToString(sum[:]), got)
+	})
 }

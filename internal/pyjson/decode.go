@@ -15,7 +15,7 @@ var ErrSyntax = errors.New("pyjson: invalid JSON")
 type SyntaxError struct {
 	Offset int    // byte offset in the input
 	Msg    string // what was wrong
-	depth  bool
+	kind   error  // ErrDepth or ErrIntDigits, when it is one of those
 }
 
 func (e *SyntaxError) Error() string {
@@ -23,24 +23,37 @@ func (e *SyntaxError) Error() string {
 }
 
 // Unwrap makes errors.Is(err, ErrSyntax) hold, and errors.Is(err,
-// ErrDepth) for input nested too deeply.
+// ErrDepth) for input nested too deeply, errors.Is(err, ErrIntDigits) for
+// an integer too long.
 func (e *SyntaxError) Unwrap() []error {
-	if e.depth {
-		return []error{ErrSyntax, ErrDepth}
+	if e.kind != nil {
+		return []error{ErrSyntax, e.kind}
 	}
 	return []error{ErrSyntax}
 }
 
-// Decode parses data as Python's json.loads parses UTF-8 bytes. Objects
-// become map[string]any, arrays []any, numbers json.Number (exact text),
-// NaN/Infinity/-Infinity float64. A leading UTF-8 byte-order mark is
-// skipped, as Python does for bytes input. Escaped lone surrogates and raw
-// WTF-8 surrogates are kept as WTF-8. Nesting deeper than MaxDepth is an
-// error (Python gives up earlier, at its recursion limit).
+// Decode parses data as Python's json.loads parses bytes. Objects become
+// map[string]any, arrays []any, numbers json.Number (exact text),
+// NaN/Infinity/-Infinity float64. The text is read in the encoding
+// json.loads detects (UTF-8, or UTF-16 or UTF-32 by their byte-order mark
+// or zero bytes, decoded with surrogatepass; an invalid one is a
+// *DecodeError); a leading UTF-8 byte-order mark is skipped. Escaped lone
+// surrogates and raw WTF-8 surrogates are kept as WTF-8. An integer of
+// more than MaxIntDigits digits is an error wrapping ErrIntDigits, as it
+// is a ValueError in Python. Nesting deeper than MaxDepth is an error
+// (Python gives up earlier, at its recursion limit). Offsets in errors
+// count bytes of the UTF-8 text.
 func Decode(data []byte) (any, error) {
 	d := decoder{data: data}
-	if len(data) >= 3 && data[0] == 0xef && data[1] == 0xbb && data[2] == 0xbf {
-		d.pos = 3
+	switch enc := detectEncoding(data); enc.width {
+	case 1:
+		d.pos = enc.skip
+	default:
+		text, err := toWTF8(data, enc)
+		if err != nil {
+			return nil, err
+		}
+		d.data = text
 	}
 	d.skipSpace()
 	v, err := d.value(0)
@@ -135,7 +148,7 @@ func (d *decoder) skipSpace() {
 
 func (d *decoder) value(depth int) (any, error) {
 	if depth > MaxDepth {
-		return nil, &SyntaxError{Offset: d.pos, Msg: fmt.Sprintf("nesting deeper than %d", MaxDepth), depth: true}
+		return nil, &SyntaxError{Offset: d.pos, Msg: fmt.Sprintf("nesting deeper than %d", MaxDepth), kind: ErrDepth}
 	}
 	if d.pos >= len(d.data) {
 		return nil, d.fail("expecting value")
@@ -278,9 +291,11 @@ func (d *decoder) number() (any, error) {
 		d.pos = p
 		return nil, d.fail("expecting value")
 	}
+	isInt := true
 	if p+1 < len(d.data) && d.data[p] == '.' && d.data[p+1] >= '0' && d.data[p+1] <= '9' {
 		p++
 		digits()
+		isInt = false
 	}
 	if p < len(d.data) && (d.data[p] == 'e' || d.data[p] == 'E') {
 		q := p
@@ -290,6 +305,15 @@ func (d *decoder) number() (any, error) {
 		}
 		if digits() == 0 {
 			p = q // not an exponent: Python's regex stops before the 'e'
+		} else {
+			isInt = false
+		}
+	}
+	if isInt {
+		if n := digitCount(d.data[s:p]); n > MaxIntDigits {
+			return nil, &SyntaxError{Offset: s, kind: ErrIntDigits, Msg: fmt.Sprintf(
+				"ValueError: Exceeds the limit (%d digits) for integer string conversion: value has %d digits; use sys.set_int_max_str_digits() to increase the limit",
+				MaxIntDigits, n)}
 		}
 	}
 	d.pos = p

@@ -39,6 +39,34 @@ var ErrDepth = fmt.Errorf("pyjson: nesting deeper than %d", MaxDepth)
 // a WTF-8 surrogate, so no Python str corresponds to it.
 var ErrInvalidString = errors.New("pyjson: string is not valid UTF-8")
 
+// MaxIntDigits is the most digits an integer may have: CPython's default
+// int_max_str_digits (3.11 on), past which json.loads and json.dumps raise
+// ValueError.
+const MaxIntDigits = 4300
+
+// ErrIntDigits is wrapped by the error for an integer longer than
+// MaxIntDigits digits.
+var ErrIntDigits = fmt.Errorf("pyjson: integer of more than %d digits", MaxIntDigits)
+
+// digitCount is the number of digits of an integer's text (its sign
+// aside).
+func digitCount[T ~string | ~[]byte](text T) int {
+	if len(text) > 0 && text[0] == '-' {
+		return len(text) - 1
+	}
+	return len(text)
+}
+
+// CheckIntDigits returns an error wrapping ErrIntDigits, with the text of
+// Python's ValueError, when the integer text has more digits than Python
+// converts to a str (json.dumps raises then).
+func CheckIntDigits[T ~string | ~[]byte](text T) error {
+	if digitCount(text) > MaxIntDigits {
+		return fmt.Errorf("%w: ValueError: Exceeds the limit (%d digits) for integer string conversion; use sys.set_int_max_str_digits() to increase the limit", ErrIntDigits, MaxIntDigits)
+	}
+	return nil
+}
+
 // ErrInvalidNumber means a json.Number does not hold a JSON number.
 var ErrInvalidNumber = errors.New("pyjson: invalid number")
 
@@ -103,7 +131,7 @@ func appendValue(dst []byte, v any, st Style, depth int) ([]byte, error) {
 		return append(dst, ']'), nil
 	}
 	if d, ok := AppendInteger(dst, v); ok {
-		return d, nil
+		return d, CheckIntDigits(d[len(dst):])
 	}
 	return dst, fmt.Errorf("%w of type %T", ErrUnsupported, v)
 }
@@ -150,7 +178,7 @@ func AppendNumber(dst []byte, n json.Number) ([]byte, error) {
 		return dst, fmt.Errorf("%w %q", ErrInvalidNumber, string(n))
 	}
 	if isInt {
-		return appendIntText(dst, string(n)), nil
+		return appendIntText(dst, string(n)), CheckIntDigits(n)
 	}
 	f, _ := ParseFloat(string(n)) // syntax checked; ErrRange gives ±Inf or 0
 	return AppendFloat(dst, f), nil

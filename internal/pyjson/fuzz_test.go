@@ -94,7 +94,9 @@ func FuzzDecode(f *testing.F) {
 			t.Fatalf("not a fixed point: %q -> %q", out, out2)
 		}
 		extended := bytes.Contains(data, []byte("NaN")) || bytes.Contains(data, []byte("Infinity")) ||
-			bytes.Contains(data, []byte(`\u`)) || bytes.Contains(data, []byte{0xed}) || bytes.HasPrefix(data, []byte{0xef, 0xbb, 0xbf})
+			bytes.Contains(data, []byte(`\u`)) || bytes.Contains(data, []byte{0xed}) || bytes.HasPrefix(data, []byte{0xef, 0xbb, 0xbf}) ||
+			bytes.HasPrefix(data, []byte{0xff, 0xfe}) || bytes.HasPrefix(data, []byte{0xfe, 0xff}) ||
+			bytes.IndexByte(data[:min(len(data), 4)], 0) >= 0 // UTF-16 or UTF-32
 		if !extended && !json.Valid(data) {
 			t.Fatalf("pyjson accepted %q, which is not JSON", data)
 		}

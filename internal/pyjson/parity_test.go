@@ -78,3 +78,111 @@ func TestParseFloatExact(t *testing.T) {
 	_, err = pyjson.ParseFloat("1e")
 	assert.ErrorIs(t, err, strconv.ErrSyntax)
 }
+
+// json.loads reads bytes in UTF-16 or UTF-32 too, by their byte-order mark
+// or their zero bytes, with surrogatepass.
+func TestDecodeDetectsUTF16AndUTF32(t *testing.T) {
+	const text = `{"a": "é😀\ud800", "b": [1, 2.5]}`
+	want, err := pyjson.Decode([]byte(text))
+	require.NoError(t, err)
+	units := []rune{}
+	for _, r := range `{"a": "é😀` {
+		units = append(units, r)
+	}
+	units = append(units, 0xd800)
+	for _, r := range `", "b": [1, 2.5]}` {
+		units = append(units, r)
+	}
+	utf16 := func(big bool, bom bool) []byte {
+		var b []byte
+		put := func(u uint16) {
+			if big {
+				b = append(b, byte(u>>8), byte(u))
+			} else {
+				b = append(b, byte(u), byte(u>>8))
+			}
+		}
+		if bom {
+			put(0xfeff)
+		}
+		for _, r := range units {
+			if r >= 0x10000 {
+				r -= 0x10000
+				put(uint16(0xd800 + r>>10))
+				put(uint16(0xdc00 + r&0x3ff))
+				continue
+			}
+			put(uint16(r))
+		}
+		return b
+	}
+	utf32 := func(big bool, bom bool) []byte {
+		var b []byte
+		put := func(u uint32) {
+			if big {
+				b = append(b, byte(u>>24), byte(u>>16), byte(u>>8), byte(u))
+			} else {
+				b = append(b, byte(u), byte(u>>8), byte(u>>16), byte(u>>24))
+			}
+		}
+		if bom {
+			put(0xfeff)
+		}
+		for _, r := range units {
+			put(uint32(r))
+		}
+		return b
+	}
+	for name, in := range map[string][]byte{
+		"utf-16 BOM LE": utf16(false, true), "utf-16 BOM BE": utf16(true, true),
+		"utf-16-le": utf16(false, false), "utf-16-be": utf16(true, false),
+		"utf-32 BOM LE": utf32(false, true), "utf-32 BOM BE": utf32(true, true),
+		"utf-32-le": utf32(false, false), "utf-32-be": utf32(true, false),
+		"utf-8-sig": append([]byte("\xef\xbb\xbf"), text...),
+	} {
+		got, err := pyjson.Decode(in)
+		require.NoError(t, err, name)
+		assert.Equal(t, want, got, name)
+	}
+	// Two-byte inputs, and what Python refuses (UnicodeDecodeError).
+	v, err := pyjson.Decode([]byte("7\x00"))
+	require.NoError(t, err)
+	assert.Equal(t, json.Number("7"), v)
+	v, err = pyjson.Decode([]byte("\x007"))
+	require.NoError(t, err)
+	assert.Equal(t, json.Number("7"), v)
+	for in, reason := range map[string]string{
+		"\xff\xfe{\x00}":    "utf-16-le: truncated data",
+		"1\x00\x00\x00\x00": "utf-32-le: truncated data",
+		"\"\x00\x00\x00\x00\x00\x11\x00\"\x00\x00\x00": "utf-32-le: code point not in range(0x110000)",
+	} {
+		_, err := pyjson.Decode([]byte(in))
+		var de *pyjson.DecodeError
+		require.ErrorAs(t, err, &de, "%q", in)
+		assert.Equal(t, reason, de.Encoding+": "+de.Reason, "%q", in)
+		assert.ErrorIs(t, err, pyjson.ErrSyntax)
+	}
+}
+
+// Python's int_max_str_digits: json.loads and json.dumps raise ValueError
+// past 4,300 digits (the sign aside).
+func TestIntDigitsLimit(t *testing.T) {
+	for _, in := range []string{strings.Repeat("7", 4300), "-" + strings.Repeat("7", 4300), strings.Repeat("7", 4301) + ".0"} {
+		_, err := pyjson.Decode([]byte(in))
+		assert.NoError(t, err, "%d chars", len(in))
+	}
+	for _, in := range []string{strings.Repeat("7", 4301), "[-" + strings.Repeat("7", 4301) + "]"} {
+		_, err := pyjson.Decode([]byte(in))
+		assert.ErrorIs(t, err, pyjson.ErrIntDigits)
+		assert.ErrorIs(t, err, pyjson.ErrSyntax)
+		assert.ErrorContains(t, err, "ValueError: Exceeds the limit (4300 digits) for integer string conversion: value has 4301 digits; use sys.set_int_max_str_digits() to increase the limit")
+	}
+	long, _ := new(big.Int).SetString(strings.Repeat("7", 4301), 10)
+	for _, v := range []any{json.Number(strings.Repeat("7", 4301)), long, []any{json.Number("-" + strings.Repeat("7", 4301))}} {
+		_, err := pyjson.Marshal(v, pyjson.Compact)
+		assert.ErrorIs(t, err, pyjson.ErrIntDigits)
+		assert.ErrorContains(t, err, "ValueError: Exceeds the limit (4300 digits) for integer string conversion; use sys.set_int_max_str_digits() to increase the limit")
+	}
+	_, err := pyjson.Marshal(json.Number("-"+strings.Repeat("7", 4300)), pyjson.Compact)
+	assert.NoError(t, err)
+}

@@ -144,6 +144,7 @@ func ReplayAllShared(t *testing.T, domain string, db map[string]any, tasks []rep
 	after, err := dbhash.Hash(db)
 	require.NoError(t, err)
 	require.Equal(t, initialHash, after, "a write tool changed the shared DB: a table it did not name (WriteDB) or a record it did not Own (WriteRecords)")
+	require.NoError(t, cache.Verify(), "a write tool changed the shared DB in place, under the hash cache")
 	full, err := replay.GoldAll(context.Background(), plain, 0, nil)
 	require.NoError(t, err)
 	var sum Summary
