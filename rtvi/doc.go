@@ -41,6 +41,36 @@
 // The handshake (client-ready → bot-ready) and send-text are answered too.
 // [Dispatcher.Register] adds custom client messages.
 //
+// # Server events
+//
+// A pipecat bot also emits events as its pipeline runs, and NeMo's runner
+// scores a bot from some of them. [Emitter] sends them through the bot's
+// reply path, one call per stage of a turn, with pipecat 1.6.0's exact
+// shapes ([Event], [TextEvent], [UserTranscription], [MetricsEvent],
+// [ErrorMessage]; no event carries an id). What NeMo's evaluation bridge
+// does with each:
+//
+//   - bot-started-speaking, bot-tts-text {text}, bot-stopped-speaking: a
+//     turn of the conversation transcript (started opens it, each text is
+//     appended as it is, stopped closes it; an empty one reads
+//     "[INTERRUPTED]"). The LLM judge and the NL assertions read these
+//     turns, and a run with none counts as crashed. The user side's turns
+//     come from the user-simulator bot's own bot-* events.
+//   - metrics {tokens: [...]}: every tokens entry from the agent is one
+//     agent LLM response; fewer than --min-agent-turns (3 by default) and
+//     the scenario is scored a stalled failure, whatever its DB.
+//     [Emitter.LLMResponse] sends one per call. ttfb entries are logged
+//     only (latency is measured from audio); processing and characters are
+//     ignored.
+//   - user-transcription {text, user_id, timestamp, final}: logged only.
+//   - bot-llm-*, bot-tts-started/stopped, bot-transcription,
+//     user-started/stopped-speaking, error: logged by type only.
+//   - server-message {text: "<exit>…</exit>"} (sent by the end-conversation
+//     tool): ends the scenario as a clean exit, one of the scoring signals.
+//
+// A Go bot without real audio lets text stand in for it: [Emitter.Say]
+// sends a whole spoken turn.
+//
 // # Wiring a bot
 //
 // The bot owns the socket and the LLM; the [Dispatcher] owns nothing but the

@@ -1,0 +1,302 @@
+package rtvi
+
+import (
+	"context"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/voiceeval/schematools/internal/pyjson"
+)
+
+// Server event types a pipecat bot emits as its pipeline runs (the
+// envelope's "type"). None carries an "id"; the events without a payload
+// carry no "data" either.
+const (
+	TypeBotStartedSpeaking  = "bot-started-speaking"  // the bot's first audio of a response went out
+	TypeBotStoppedSpeaking  = "bot-stopped-speaking"  // its audio ended
+	TypeBotTTSText          = "bot-tts-text"          // {text}: what the bot said, sentence by sentence (or word by word)
+	TypeBotTTSStarted       = "bot-tts-started"       // a speech synthesis began
+	TypeBotTTSStopped       = "bot-tts-stopped"       // and ended
+	TypeBotLLMStarted       = "bot-llm-started"       // an LLM response began
+	TypeBotLLMText          = "bot-llm-text"          // {text}: one streamed chunk of it
+	TypeBotLLMStopped       = "bot-llm-stopped"       // the LLM response ended
+	TypeBotTranscription    = "bot-transcription"     // {text}: a sentence of LLM text (deprecated by pipecat)
+	TypeUserStartedSpeaking = "user-started-speaking" // the user's turn began
+	TypeUserStoppedSpeaking = "user-stopped-speaking" // and ended
+	TypeUserTranscription   = "user-transcription"    // {text, user_id, timestamp, final}
+	TypeMetrics             = "metrics"               // {ttfb, processing, characters, tokens}: lists of entries
+)
+
+// Event returns a server event without payload: {"label": "rtvi-ai",
+// "type": typ}, as pipecat writes bot-started-speaking and its kin.
+func Event(typ string) []byte {
+	b := append([]byte(nil), `{"label": "`+Label+`", "type": `...)
+	return append(appendString(b, typ), '}')
+}
+
+// TextEvent returns a server event whose data is {"text": text}:
+// bot-tts-text, bot-llm-text, bot-transcription.
+func TextEvent(typ, text string) []byte {
+	b := envelopeStart(nil, typ, "", false)
+	b = append(b, `"data": {"text": `...)
+	b = appendString(b, text)
+	return append(b, "}}"...)
+}
+
+// Transcript is a user transcription as pipecat reports it.
+type Transcript struct {
+	Text      string
+	UserID    string    // "" for most speech-to-text services
+	Timestamp time.Time // written in UTC with milliseconds, as Python's isoformat
+	Final     bool      // false for an interim (partial) transcription
+}
+
+// UserTranscription returns the user-transcription event of t: data
+// {"text", "user_id", "timestamp", "final"}, all always present.
+func UserTranscription(t Transcript) []byte {
+	b := envelopeStart(nil, TypeUserTranscription, "", false)
+	b = append(b, `"data": {"text": `...)
+	b = appendString(b, t.Text)
+	b = append(b, `, "user_id": `...)
+	b = appendString(b, t.UserID)
+	b = append(b, `, "timestamp": "`...)
+	b = t.Timestamp.UTC().AppendFormat(b, "2006-01-02T15:04:05.000-07:00")
+	b = append(b, `", "final": `...)
+	b = strconv.AppendBool(b, t.Final)
+	return append(b, "}}"...)
+}
+
+// Metrics is the payload of one metrics event. pipecat sends one event per
+// measurement, so usually one list holds one entry; empty lists are left
+// out.
+type Metrics struct {
+	TTFB       []Metric     // time to first byte, seconds
+	Processing []Metric     // processing time, seconds
+	Characters []Metric     // characters sent to speech synthesis (Value is a count)
+	Tokens     []TokenUsage // one entry per LLM response
+}
+
+// Metric is one measurement of a pipeline stage: the processor's name
+// ("OpenAILLMService#0"), its model ("" leaves "model" out) and the value.
+type Metric struct {
+	Processor string
+	Model     string
+	Value     float64
+}
+
+// TokenUsage is the token count of one LLM response. The optional counts
+// are written only when set. pipecat writes no processor or model for
+// them.
+type TokenUsage struct {
+	PromptTokens, CompletionTokens, TotalTokens int
+	CacheReadInputTokens                        *int
+	CacheCreationInputTokens                    *int
+	ReasoningTokens                             *int
+	InputAudioTokens                            *int
+	OutputAudioTokens                           *int
+	CacheReadInputAudioTokens                   *int
+}
+
+// MetricsEvent returns the metrics event of m: data holds "ttfb",
+// "processing", "characters" and "tokens", in that order, each only when
+// it has entries.
+func MetricsEvent(m Metrics) []byte {
+	b := envelopeStart(nil, TypeMetrics, "", false)
+	b = append(b, `"data": {`...)
+	first := true
+	key := func(k string) {
+		if !first {
+			b = append(b, ", "...)
+		}
+		first = false
+		b = append(b, `"`+k+`": [`...)
+	}
+	for _, kind := range []struct {
+		name    string
+		entries []Metric
+		count   bool
+	}{{"ttfb", m.TTFB, false}, {"processing", m.Processing, false}, {"characters", m.Characters, true}} {
+		if len(kind.entries) == 0 {
+			continue
+		}
+		key(kind.name)
+		for i, e := range kind.entries {
+			if i > 0 {
+				b = append(b, ", "...)
+			}
+			b = append(b, `{"processor": `...)
+			b = appendString(b, e.Processor)
+			if e.Model != "" {
+				b = append(b, `, "model": `...)
+				b = appendString(b, e.Model)
+			}
+			b = append(b, `, "value": `...)
+			if kind.count {
+				b = strconv.AppendInt(b, int64(e.Value), 10)
+			} else {
+				b = pyjson.AppendFloat(b, e.Value)
+			}
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
+	if len(m.Tokens) > 0 {
+		key("tokens")
+		for i, u := range m.Tokens {
+			if i > 0 {
+				b = append(b, ", "...)
+			}
+			b = appendTokenUsage(b, u)
+		}
+		b = append(b, ']')
+	}
+	return append(b, "}}"...)
+}
+
+func appendTokenUsage(b []byte, u TokenUsage) []byte {
+	b = append(b, `{"prompt_tokens": `...)
+	b = strconv.AppendInt(b, int64(u.PromptTokens), 10)
+	b = append(b, `, "completion_tokens": `...)
+	b = strconv.AppendInt(b, int64(u.CompletionTokens), 10)
+	b = append(b, `, "total_tokens": `...)
+	b = strconv.AppendInt(b, int64(u.TotalTokens), 10)
+	for _, opt := range []struct {
+		name string
+		n    *int
+	}{
+		{"cache_read_input_tokens", u.CacheReadInputTokens},
+		{"cache_creation_input_tokens", u.CacheCreationInputTokens},
+		{"reasoning_tokens", u.ReasoningTokens},
+		{"input_audio_tokens", u.InputAudioTokens},
+		{"output_audio_tokens", u.OutputAudioTokens},
+		{"cache_read_input_audio_tokens", u.CacheReadInputAudioTokens},
+	} {
+		if opt.n != nil {
+			b = append(b, `, "`+opt.name+`": `...)
+			b = strconv.AppendInt(b, int64(*opt.n), 10)
+		}
+	}
+	return append(b, '}')
+}
+
+// Emitter sends the server events of a bot's pipeline through Send, the
+// function that writes the bot's other RTVI messages (a dispatcher's
+// Config.Send), so events and replies share one path. Its methods are the
+// stages of a turn; each sends its events in order, and an Emitter is safe
+// for concurrent use: one stage's events are never interleaved with
+// another's.
+//
+// Like pipecat, it holds bot-tts-text that arrives while the bot is not
+// speaking and sends it right after the next bot-started-speaking, since
+// NeMo's bridge only counts text inside a speaking turn.
+//
+// The zero Emitter, or one with a nil Send, drops every event.
+type Emitter struct {
+	Send func(ctx context.Context, msg []byte) error
+
+	mu       sync.Mutex
+	speaking bool
+	held     [][]byte
+}
+
+func (e *Emitter) send(ctx context.Context, msgs ...[]byte) error {
+	if e.Send == nil {
+		return nil
+	}
+	for _, m := range msgs {
+		if err := e.Send(ctx, m); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// StartSpeaking sends bot-started-speaking, then any text held for the
+// turn.
+func (e *Emitter) StartSpeaking(ctx context.Context) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.speaking = true
+	msgs := append([][]byte{Event(TypeBotStartedSpeaking)}, e.held...)
+	e.held = nil
+	return e.send(ctx, msgs...)
+}
+
+// StopSpeaking sends bot-stopped-speaking.
+func (e *Emitter) StopSpeaking(ctx context.Context) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.speaking = false
+	return e.send(ctx, Event(TypeBotStoppedSpeaking))
+}
+
+// SpokenText sends bot-tts-text for text the bot has said (held until the
+// bot speaks). NeMo's bridge concatenates a turn's texts as they are:
+// include the spaces between sentences or words.
+func (e *Emitter) SpokenText(ctx context.Context, text string) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	msg := TextEvent(TypeBotTTSText, text)
+	if !e.speaking {
+		e.held = append(e.held, msg)
+		return nil
+	}
+	return e.send(ctx, msg)
+}
+
+// Say sends one whole spoken turn, text standing in for its audio:
+// bot-tts-started, bot-started-speaking, bot-tts-text, bot-stopped-speaking,
+// bot-tts-stopped.
+func (e *Emitter) Say(ctx context.Context, text string) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	held := e.held
+	e.held = nil
+	msgs := append([][]byte{Event(TypeBotTTSStarted), Event(TypeBotStartedSpeaking)}, held...)
+	msgs = append(msgs, TextEvent(TypeBotTTSText, text), Event(TypeBotStoppedSpeaking), Event(TypeBotTTSStopped))
+	e.speaking = false
+	return e.send(ctx, msgs...)
+}
+
+// LLMResponse reports one LLM response: bot-llm-started, a bot-llm-text
+// for each chunk of its text (none for a response that only calls tools),
+// bot-llm-stopped, then a metrics event with its token usage. NeMo's
+// runner counts the agent's responses by these token entries
+// (--min-agent-turns): call it once per LLM call, tool-call rounds
+// included, with zero counts when there is no real model.
+func (e *Emitter) LLMResponse(ctx context.Context, usage TokenUsage, chunks ...string) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	msgs := [][]byte{Event(TypeBotLLMStarted)}
+	for _, c := range chunks {
+		msgs = append(msgs, TextEvent(TypeBotLLMText, c))
+	}
+	msgs = append(msgs, Event(TypeBotLLMStopped), MetricsEvent(Metrics{Tokens: []TokenUsage{usage}}))
+	return e.send(ctx, msgs...)
+}
+
+// Metrics sends one metrics event.
+func (e *Emitter) Metrics(ctx context.Context, m Metrics) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.send(ctx, MetricsEvent(m))
+}
+
+// UserTurn reports what the user said: user-started-speaking,
+// user-transcription (final), user-stopped-speaking.
+func (e *Emitter) UserTurn(ctx context.Context, t Transcript) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	t.Final = true
+	return e.send(ctx, Event(TypeUserStartedSpeaking), UserTranscription(t), Event(TypeUserStoppedSpeaking))
+}
+
+// SendEvent sends one event built by the functions of this package ([Event],
+// [TextEvent], [UserTranscription], [MetricsEvent], [ErrorMessage]) in
+// order with the others.
+func (e *Emitter) SendEvent(ctx context.Context, msg []byte) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.send(ctx, msg)
+}

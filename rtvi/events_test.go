@@ -1,0 +1,141 @@
+package rtvi_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/voiceeval/schematools/rtvi"
+)
+
+func intp(n int) *int { return &n }
+
+// Every server event, byte for byte as pipecat 1.6.0 writes it.
+func TestEventsMatchPipecat(t *testing.T) {
+	ts := time.Date(2026, 8, 21, 14, 34, 56, 789_000_000, time.FixedZone("CEST", 2*3600))
+	build := map[string][]byte{
+		"bot-started-speaking":     rtvi.Event(rtvi.TypeBotStartedSpeaking),
+		"bot-stopped-speaking":     rtvi.Event(rtvi.TypeBotStoppedSpeaking),
+		"bot-tts-started":          rtvi.Event(rtvi.TypeBotTTSStarted),
+		"bot-tts-stopped":          rtvi.Event(rtvi.TypeBotTTSStopped),
+		"bot-llm-started":          rtvi.Event(rtvi.TypeBotLLMStarted),
+		"bot-llm-stopped":          rtvi.Event(rtvi.TypeBotLLMStopped),
+		"user-started-speaking":    rtvi.Event(rtvi.TypeUserStartedSpeaking),
+		"user-stopped-speaking":    rtvi.Event(rtvi.TypeUserStoppedSpeaking),
+		"bot-tts-text":             rtvi.TextEvent(rtvi.TypeBotTTSText, " How can I help you today?"),
+		"bot-tts-text non-ASCII":   rtvi.TextEvent(rtvi.TypeBotTTSText, "Café ☕ 😀 \"q\"\n"),
+		"bot-llm-text":             rtvi.TextEvent(rtvi.TypeBotLLMText, " Sure"),
+		"bot-transcription":        rtvi.TextEvent(rtvi.TypeBotTranscription, "Sure, I can help with that."),
+		"user-transcription final": rtvi.UserTranscription(rtvi.Transcript{Text: "I want to change my flight", Timestamp: ts, Final: true}),
+		"user-transcription partial": rtvi.UserTranscription(rtvi.Transcript{Text: "I want", UserID: "user-1",
+			Timestamp: time.Date(2026, 8, 21, 12, 34, 56, 0, time.UTC)}),
+		"metrics ttfb":               rtvi.MetricsEvent(rtvi.Metrics{TTFB: []rtvi.Metric{{Processor: "OpenAILLMService#0", Model: "gpt-4o", Value: 0.412}}}),
+		"metrics ttfb without model": rtvi.MetricsEvent(rtvi.Metrics{TTFB: []rtvi.Metric{{Processor: "OpenAILLMService#0", Value: 1}}}),
+		"metrics processing":         rtvi.MetricsEvent(rtvi.Metrics{Processing: []rtvi.Metric{{Processor: "NemoTTSService#0", Model: "tts-1", Value: 8.7e-05}}}),
+		"metrics characters":         rtvi.MetricsEvent(rtvi.Metrics{Characters: []rtvi.Metric{{Processor: "NemoTTSService#0", Model: "tts-1", Value: 27}}}),
+		"metrics tokens":             rtvi.MetricsEvent(rtvi.Metrics{Tokens: []rtvi.TokenUsage{{PromptTokens: 1830, CompletionTokens: 42, TotalTokens: 1872}}}),
+		"metrics tokens zero":        rtvi.MetricsEvent(rtvi.Metrics{Tokens: []rtvi.TokenUsage{{}}}),
+		"metrics tokens with optional counts": rtvi.MetricsEvent(rtvi.Metrics{Tokens: []rtvi.TokenUsage{{PromptTokens: 10, CompletionTokens: 5, TotalTokens: 15,
+			CacheReadInputTokens: intp(4), ReasoningTokens: intp(2), OutputAudioTokens: intp(0)}}}),
+		"metrics ttfb, processing and tokens": rtvi.MetricsEvent(rtvi.Metrics{
+			TTFB:       []rtvi.Metric{{Processor: "a#0", Model: "m", Value: 0.25}},
+			Processing: []rtvi.Metric{{Processor: "a#0", Model: "m", Value: 0.5}},
+			Characters: []rtvi.Metric{{Processor: "t#0", Value: 3}},
+			Tokens:     []rtvi.TokenUsage{{PromptTokens: 1, CompletionTokens: 2, TotalTokens: 3}},
+		}),
+		"error":       rtvi.ErrorMessage("LLM service failed: timeout", false),
+		"error fatal": rtvi.ErrorMessage("pipeline stopped", true),
+	}
+	f, err := os.Open("testdata/events/pipecat_events.jsonl")
+	require.NoError(t, err)
+	defer f.Close()
+	seen := 0
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		var c struct{ Name, JSON string }
+		require.NoError(t, json.Unmarshal(sc.Bytes(), &c))
+		got, ok := build[c.Name]
+		require.True(t, ok, "no Go case for %q", c.Name)
+		assert.Equal(t, c.JSON, string(got), c.Name)
+		seen++
+	}
+	require.NoError(t, sc.Err())
+	assert.Equal(t, len(build), seen, "every Go case has a pipecat line")
+}
+
+// recorder is a Send function that keeps what it was given.
+type recorder struct {
+	mu   sync.Mutex
+	msgs []string
+}
+
+func (r *recorder) send(_ context.Context, msg []byte) error {
+	r.mu.Lock()
+	r.msgs = append(r.msgs, string(msg))
+	r.mu.Unlock()
+	return nil
+}
+
+func (r *recorder) types() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := make([]string, len(r.msgs))
+	for i, m := range r.msgs {
+		var v struct{ Type string }
+		_ = json.Unmarshal([]byte(m), &v)
+		out[i] = v.Type
+	}
+	return out
+}
+
+func TestEmitterStages(t *testing.T) {
+	ctx := context.Background()
+	var r recorder
+	e := &rtvi.Emitter{Send: r.send}
+	require.NoError(t, e.LLMResponse(ctx, rtvi.TokenUsage{PromptTokens: 3, CompletionTokens: 2, TotalTokens: 5}, "Hi", " there"))
+	require.NoError(t, e.SpokenText(ctx, "held until the bot speaks"))
+	require.NoError(t, e.StartSpeaking(ctx))
+	require.NoError(t, e.SpokenText(ctx, " and more"))
+	require.NoError(t, e.StopSpeaking(ctx))
+	require.NoError(t, e.Say(ctx, "Goodbye."))
+	require.NoError(t, e.UserTurn(ctx, rtvi.Transcript{Text: "bye", Timestamp: time.Unix(0, 0)}))
+	assert.Equal(t, []string{
+		"bot-llm-started", "bot-llm-text", "bot-llm-text", "bot-llm-stopped", "metrics",
+		"bot-started-speaking", "bot-tts-text", "bot-tts-text", "bot-stopped-speaking",
+		"bot-tts-started", "bot-started-speaking", "bot-tts-text", "bot-stopped-speaking", "bot-tts-stopped",
+		"user-started-speaking", "user-transcription", "user-stopped-speaking",
+	}, r.types())
+	assert.Equal(t, `{"label": "rtvi-ai", "type": "metrics", "data": {"tokens": [{"prompt_tokens": 3, "completion_tokens": 2, "total_tokens": 5}]}}`, r.msgs[4])
+	assert.Contains(t, r.msgs[6], "held until the bot speaks")
+	assert.Contains(t, r.msgs[15], `"final": true`)
+
+	var zero rtvi.Emitter // drops everything
+	assert.NoError(t, zero.Say(ctx, "nobody hears"))
+}
+
+// Stages sent from many goroutines never interleave.
+func TestEmitterConcurrentStagesStayWhole(t *testing.T) {
+	ctx := context.Background()
+	var r recorder
+	e := &rtvi.Emitter{Send: r.send}
+	var wg sync.WaitGroup
+	for range 20 {
+		wg.Go(func() { _ = e.Say(ctx, "x") })
+		wg.Go(func() { _ = e.LLMResponse(ctx, rtvi.TokenUsage{}) })
+	}
+	wg.Wait()
+	types := strings.Join(r.types(), " ")
+	say := "bot-tts-started bot-started-speaking bot-tts-text bot-stopped-speaking bot-tts-stopped"
+	llm := "bot-llm-started bot-llm-stopped metrics"
+	rest := strings.ReplaceAll(strings.ReplaceAll(types, say, ""), llm, "")
+	assert.Empty(t, strings.TrimSpace(rest))
+	assert.Equal(t, 20, strings.Count(types, say))
+	assert.Equal(t, 20, strings.Count(types, llm))
+}
