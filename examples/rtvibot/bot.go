@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/coder/websocket"
 	"github.com/voiceeval/schematools/examples/coffee"
@@ -33,6 +34,7 @@ type Bot struct {
 	conv    *conversation
 	tracker rtvi.CallTracker
 	d       *rtvi.Dispatcher
+	events  *rtvi.Emitter // the server events of its turns
 	logger  *slog.Logger
 
 	mu    sync.Mutex
@@ -56,6 +58,7 @@ func NewBot(dataRoot string, logger *slog.Logger) (*Bot, error) {
 		return nil, err
 	}
 	b := &Bot{st: state.New(), conv: &conversation{}, logger: logger, tools: &tool.Set{}, conns: map[*websocket.Conn]bool{}}
+	b.events = &rtvi.Emitter{Send: b.send}
 	b.d = rtvi.NewDispatcher(rtvi.Config{
 		State:        b.st,
 		Tools:        reg,
@@ -146,6 +149,11 @@ func (b *Bot) handleFrame(ctx context.Context, c *websocket.Conn, data []byte) e
 	case f.Text != nil:
 		return b.userText(ctx, f.Text.Text)
 	case f.Transcription != nil:
+		if err := b.events.SendEvent(ctx, rtvi.UserTranscription(rtvi.Transcript{
+			Text: f.Transcription.Text, UserID: f.Transcription.UserID, Timestamp: time.Now(), Final: true,
+		})); err != nil {
+			return err
+		}
 		return b.userText(ctx, f.Transcription.Text)
 	}
 	return nil
@@ -153,17 +161,33 @@ func (b *Bot) handleFrame(ctx context.Context, c *websocket.Conn, data []byte) e
 
 // userText is the scripted agent's turn: it records the user's message,
 // runs a "/call" command through the tool set and answers with the tool's
-// result as a text frame.
+// result. Each answer is what an LLM response would be: its events
+// (bot-llm-*, a metrics event with zero token counts) go out as a pipecat
+// bot's do, a tool call costing one response more.
 func (b *Bot) userText(ctx context.Context, text string) error {
 	b.conv.add(rtvi.Object{{Key: "role", Value: "user"}, {Key: "content", Value: text}})
 	name, args, ok := strings.Cut(strings.TrimPrefix(text, "/call "), " ")
 	if !strings.HasPrefix(text, "/call ") {
 		answer := "Send /call <tool> <json arguments> to call a tool."
 		b.conv.add(rtvi.Object{{Key: "role", Value: "assistant"}, {Key: "content", Value: answer}})
-		return b.say(ctx, answer)
+		return b.respond(ctx, answer)
 	}
 	if !ok {
 		args = "{}"
+	}
+	answer, err := b.callTool(ctx, name, args)
+	if err != nil {
+		return err
+	}
+	return b.respond(ctx, answer)
+}
+
+// callTool is one LLM response that calls a tool: it reports the
+// response, records the call in the conversation, runs it through the
+// tool set and returns the result delivered, as JSON.
+func (b *Bot) callTool(ctx context.Context, name, args string) (string, error) {
+	if err := b.events.LLMResponse(ctx, rtvi.TokenUsage{}); err != nil {
+		return "", err
 	}
 
 	b.mu.Lock()
@@ -188,10 +212,20 @@ func (b *Bot) userText(ctx context.Context, text string) error {
 		b.conv.add(rtvi.Object{{Key: "role", Value: "tool"}, {Key: "tool_call_id", Value: callID}, {Key: "content", Value: answer}})
 		return nil
 	}, tool.WithLogger(b.logger))
-	if err != nil {
+	return answer, err
+}
+
+// respond is the LLM response that answers the user: its events, the
+// spoken turn (text standing in for audio: bot-started-speaking,
+// bot-tts-text, bot-stopped-speaking) and a text frame.
+func (b *Bot) respond(ctx context.Context, text string) error {
+	if err := b.events.LLMResponse(ctx, rtvi.TokenUsage{}, text); err != nil {
 		return err
 	}
-	return b.say(ctx, answer)
+	if err := b.events.Say(ctx, text); err != nil {
+		return err
+	}
+	return b.say(ctx, text)
 }
 
 // say sends text to the harness as a text frame.

@@ -17,7 +17,23 @@ type harness struct {
 	c      *websocket.Conn
 	ids    int
 	pushes []map[string]any // server-messages (action-applied, exit, ...)
+	events []map[string]any // server events (bot-started-speaking, metrics, ...)
 	texts  []string         // the bot's text frames
+	log    []string         // every frame the bot sent, in order: "message <json>" or "text <text>"
+}
+
+// keep stores a message the bot sent on its own — a server-message or a
+// server event, which carry no id — and reports whether m was one.
+func (h *harness) keep(m map[string]any) bool {
+	if _, answer := m["id"]; answer {
+		return false
+	}
+	if m["type"] == rtvi.TypeServerMessage {
+		h.pushes = append(h.pushes, m)
+	} else {
+		h.events = append(h.events, m)
+	}
+	return true
 }
 
 func dialHarness(ctx context.Context, url string) (*harness, error) {
@@ -63,8 +79,7 @@ func (h *harness) exchange(ctx context.Context, typ, prefix string, data any) (m
 			h.texts = append(h.texts, text)
 			continue
 		}
-		if m["type"] == rtvi.TypeServerMessage {
-			h.pushes = append(h.pushes, m)
+		if h.keep(m) {
 			continue
 		}
 		if m["id"] == id {
@@ -107,10 +122,9 @@ func (h *harness) send(ctx context.Context, frame []byte, text string) (string, 
 		if m == nil {
 			return answer, nil
 		}
-		if m["type"] != rtvi.TypeServerMessage {
+		if !h.keep(m) {
 			return "", fmt.Errorf("unexpected message while waiting for the answer to %q: %v", text, m)
 		}
-		h.pushes = append(h.pushes, m)
 	}
 }
 
@@ -126,8 +140,10 @@ func (h *harness) read(ctx context.Context) (map[string]any, string, error) {
 	}
 	switch {
 	case f.Text != nil:
+		h.log = append(h.log, "text "+f.Text.Text)
 		return nil, f.Text.Text, nil
 	case f.Message != nil:
+		h.log = append(h.log, "message "+f.Message.Data)
 		var m map[string]any
 		if err := json.Unmarshal([]byte(f.Message.Data), &m); err != nil {
 			return nil, "", err

@@ -91,6 +91,43 @@ func TestScenarioLifecycle(t *testing.T) {
 	assert.Equal(t, inline, res.InlineDBHash, "the second scenario starts from its own DB only")
 }
 
+// Every agent response of the conversation — the reply to the kickoff,
+// and two per tool call (the call, then the answer) — sends one metrics
+// event with one tokens entry: NeMo's runner counts the agent's turns by
+// them (--min-agent-turns).
+func TestMetricsOneTokensEntryPerResponse(t *testing.T) {
+	res, err := runScenario(testContext(t), startBot(t), io.Discard)
+	require.NoError(t, err)
+	entries := 0
+	for _, e := range res.Events {
+		if e["type"] != rtvi.TypeMetrics {
+			continue
+		}
+		tokens := e["data"].(map[string]any)["tokens"].([]any)
+		require.Len(t, tokens, 1)
+		assert.Equal(t, map[string]any{"prompt_tokens": 0.0, "completion_tokens": 0.0, "total_tokens": 0.0}, tokens[0])
+		entries++
+	}
+	assert.Equal(t, 1+2*len(scenarioTurns), entries)
+}
+
+// The frames of one scripted turn, in order, as pipecat's would be:
+// testdata/turn_events.golden (-update rewrites it).
+func TestScriptedTurnEvents(t *testing.T) {
+	ctx := testContext(t)
+	h, err := dialHarness(ctx, startBot(t))
+	require.NoError(t, err)
+	defer h.close()
+	_, err = h.request(ctx, "update_system_prompt", map[string]any{"prompt": scenarioPrompt, "tools": scenarioTools, "tool_domain": "coffee"})
+	require.NoError(t, err)
+	_, err = h.request(ctx, "apply_initialization", map[string]any{"shared_state_init": `{"db_path": "coffee/db.json"}`})
+	require.NoError(t, err)
+	h.log = nil
+	_, err = h.say(ctx, scenarioTurns[0])
+	require.NoError(t, err)
+	golden.Check(t, "testdata/turn_events.golden", []byte(strings.Join(h.log, "\n")+"\n"))
+}
+
 // The demo's transcript is stable: testdata/demo.golden (-update rewrites it).
 func TestDemo(t *testing.T) {
 	var out, errs bytes.Buffer

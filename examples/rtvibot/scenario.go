@@ -14,7 +14,8 @@ type scenarioResult struct {
 	History      string         // get_context_history's context
 	AfterReset   string         // get_context_history's context after reset
 	Pushes       []map[string]any
-	InlineDBHash any // db_hash of the second scenario, seeded with an inline DB
+	Events       []map[string]any // the server events of the conversation
+	InlineDBHash any              // db_hash of the second scenario, seeded with an inline DB
 }
 
 // The scenario the demo and the test drive: the prompt and tools, then the
@@ -99,6 +100,7 @@ func runScenario(ctx context.Context, url string, w io.Writer) (scenarioResult, 
 	}
 	res.Summary, _ = d.(map[string]any)
 	res.Pushes = h.pushes
+	res.Events = h.events
 
 	if _, err := answer(ctx, h, w, "reset", map[string]any{}); err != nil {
 		return res, err
