@@ -1,0 +1,20 @@
+// Package tau2data embeds the tau2-bench domain data that the tau2 replay
+// CLI uses when it is given no data directory: airline/ (db/ sharded as
+// flights.json, reservations.json, users.json), retail/ (db.json) and
+// telecom/ (db.json, user_db.json), each with tasks.json and
+// split_tasks.json, exactly as NVIDIA NeMo labs-Voice-Agent vendors them
+// from Sierra Research's tau2-bench (MIT; see the NOTICE file beside this
+// package).
+//
+// Embedding costs nothing at startup: the files are bytes in the binary,
+// and only what a caller reads is parsed.
+package tau2data
+
+import "embed"
+
+// FS holds airline/, retail/ and telecom/ at its root: the layout that a
+// tau2 data directory has on disk, so that state.LoadDBFS(FS, "airline/db")
+// loads what state.LoadDB(dir, "airline/db") loads.
+//
+//go:embed airline retail telecom
+var FS embed.FS
