@@ -42,5 +42,6 @@
 // The path is resolved under a root and any path that escapes the root is
 // refused with [ErrPathEscape]. Files are parsed as Python's json.loads
 // parses them; numbers decode as [encoding/json.Number], so large integers
-// and the int/float distinction survive exactly.
+// and the int/float distinction survive exactly. [LoadDBFS] does the same
+// from an [io/fs.FS], such as data embedded with go:embed.
 package state

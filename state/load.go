@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/voiceeval/schematools/internal/pyjson"
@@ -52,62 +52,85 @@ func LoadDB(root, rel string) (map[string]any, error) {
 		return nil, fmt.Errorf("state: open data root: %w", err)
 	}
 	defer r.Close()
+	return loadDB(r.FS(), path.Clean(rel), func(name string, err error) error { return classify(root, name, err) })
+}
 
+// LoadDBFS loads a DB from the file system fsys, as [LoadDB] loads it from
+// a directory: rel (a slash-separated path, with or without ".json") names
+// a single-file DB or a directory of shards, with the same rules, the same
+// result and the same errors. An rel that is not a valid [fs.ValidPath]
+// once cleaned — absolute, or climbing out with ".." — is refused with an
+// error wrapping [ErrPathEscape]; fsys itself decides what its names reach.
+//
+// It serves data that is not a directory on disk, such as files embedded
+// with go:embed.
+func LoadDBFS(fsys fs.FS, rel string) (map[string]any, error) {
+	rel = path.Clean(strings.TrimSuffix(rel, ".json"))
+	if !fs.ValidPath(rel) {
+		return nil, fmt.Errorf("state: load DB %q: %w", rel, ErrPathEscape)
+	}
+	return loadDB(fsys, rel, func(name string, err error) error {
+		return fmt.Errorf("state: load DB %q: %w", name, err)
+	})
+}
+
+// loadDB is LoadDB and LoadDBFS after their path checks: rel is a valid,
+// clean fs path without ".json"; wrap turns an fs error on name into the
+// error reported.
+func loadDB(fsys fs.FS, rel string, wrap func(name string, err error) error) (map[string]any, error) {
 	file := rel + ".json"
 	if rel == "." {
 		file = "" // the root itself: sharded form only
 	}
-	if info, err := r.Stat(file); file != "" && err == nil && info.Mode().IsRegular() {
-		v, err := readJSON(r, root, file)
-		if err != nil {
-			return nil, err
+	if file != "" {
+		info, err := fs.Stat(fsys, file)
+		if err == nil && info.Mode().IsRegular() {
+			v, err := readJSON(fsys, file, wrap)
+			if err != nil {
+				return nil, err
+			}
+			db, ok := v.(map[string]any)
+			if !ok {
+				return nil, fmt.Errorf("state: load DB %q: top level is %s, not an object: %w", file, jsonKind(v), ErrInvalidDB)
+			}
+			return db, nil
+		} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, wrap(file, err)
 		}
-		db, ok := v.(map[string]any)
-		if !ok {
-			return nil, fmt.Errorf("state: load DB %q: top level is %s, not an object: %w", file, jsonKind(v), ErrInvalidDB)
-		}
-		return db, nil
-	} else if file != "" && err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return nil, classify(root, file, err)
 	}
 
-	info, err := r.Stat(rel)
+	info, err := fs.Stat(fsys, rel)
 	if errors.Is(err, fs.ErrNotExist) || (err == nil && !info.IsDir()) {
 		return nil, fmt.Errorf("state: load DB: no DB at %s or %s/ (tried single-file and sharded forms): %w", file, rel, ErrDBNotFound)
 	}
 	if err != nil {
-		return nil, classify(root, rel, err)
+		return nil, wrap(rel, err)
 	}
-	return loadShards(r, root, rel)
+	return loadShards(fsys, rel, wrap)
 }
 
-// loadShards reads every top-level *.json file of dir into one object.
-func loadShards(r *os.Root, root, dir string) (map[string]any, error) {
-	f, err := r.Open(dir)
+// loadShards reads every top-level *.json file of dir into one object, in
+// file-name order (fs.ReadDir sorts).
+func loadShards(fsys fs.FS, dir string, wrap func(name string, err error) error) (map[string]any, error) {
+	entries, err := fs.ReadDir(fsys, dir)
 	if err != nil {
-		return nil, classify(root, dir, err)
+		return nil, wrap(dir, err)
 	}
-	entries, err := f.ReadDir(-1)
-	f.Close()
-	if err != nil {
-		return nil, fmt.Errorf("state: load DB %q: %w", dir, err)
-	}
-	slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
 	db := make(map[string]any)
 	for _, e := range entries {
 		name := e.Name()
 		if !strings.HasSuffix(name, ".json") || e.IsDir() {
 			continue
 		}
-		p := filepath.ToSlash(filepath.Join(dir, name))
-		info, err := r.Stat(p)
+		p := path.Join(dir, name)
+		info, err := fs.Stat(fsys, p)
 		if err != nil {
-			return nil, classify(root, p, err)
+			return nil, wrap(p, err)
 		}
 		if !info.Mode().IsRegular() {
 			continue
 		}
-		v, err := readJSON(r, root, p)
+		v, err := readJSON(fsys, p, wrap)
 		if err != nil {
 			return nil, err
 		}
@@ -117,10 +140,10 @@ func loadShards(r *os.Root, root, dir string) (map[string]any, error) {
 }
 
 // readJSON parses one JSON document with exact numbers.
-func readJSON(r *os.Root, root, name string) (any, error) {
-	data, err := r.ReadFile(name)
+func readJSON(fsys fs.FS, name string, wrap func(name string, err error) error) (any, error) {
+	data, err := fs.ReadFile(fsys, name)
 	if err != nil {
-		return nil, classify(root, name, err)
+		return nil, wrap(name, err)
 	}
 	v, err := pyjson.Decode(data)
 	if err != nil {

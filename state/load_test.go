@@ -5,10 +5,12 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"testing/fstest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"github.com/voiceeval/schematools/internal/sharedtest"
+	"github.com/voiceeval/schematools/examples/tau2/tau2data"
+	"github.com/voiceeval/schematools/internal/conformance"
 	"github.com/voiceeval/schematools/state"
 )
 
@@ -121,7 +123,7 @@ func TestLoadDBErrors(t *testing.T) {
 }
 
 func TestLoadDBTau2Airline(t *testing.T) {
-	tau2 := sharedtest.Path(t, "tau2")
+	tau2 := conformance.Tau2Dir(t)
 	db, err := state.LoadDB(tau2, "airline/db")
 	require.NoError(t, err)
 	assert.ElementsMatch(t, []string{"flights", "reservations", "users"}, keys(db))
@@ -130,6 +132,65 @@ func TestLoadDBTau2Airline(t *testing.T) {
 	retail, err := state.LoadDB(tau2, "retail/db.json")
 	require.NoError(t, err)
 	assert.Contains(t, retail, "orders")
+
+	// The embedded copy loads to the same DBs.
+	embedded, err := state.LoadDBFS(tau2data.FS, "airline/db")
+	require.NoError(t, err)
+	assert.Equal(t, db, embedded)
+	embedded, err = state.LoadDBFS(tau2data.FS, "retail/db.json")
+	require.NoError(t, err)
+	assert.Equal(t, retail, embedded)
+}
+
+func TestLoadDBFS(t *testing.T) {
+	files := map[string]string{
+		"single/db.json":           `{"flights": {"F1": {"price": 100}}, "users": {"u1": {"id": 12345678901234567890}}}`,
+		"sharded/db/flights.json":  `{"F1": {"price": 100}}`,
+		"sharded/db/users.json":    `{"u1": {"id": 12345678901234567890}}`,
+		"sharded/db/notes.txt":     `ignored`,
+		"sharded/db/nested/x.json": `{"ignored": true}`,
+		"db.json":                  `{"from": "file"}`,
+		"db/shard.json":            `{"from": "dir"}`,
+		"list.json":                `[1, 2.0]`,
+		"bad.json":                 `{"a": `,
+		"trailing.json":            `{} {}`,
+	}
+	root := t.TempDir()
+	writeFiles(t, root, files)
+	fsys := fstest.MapFS{}
+	for name, content := range files {
+		fsys[name] = &fstest.MapFile{Data: []byte(content)}
+	}
+
+	// What loads from a directory loads the same from an fs.FS.
+	for _, rel := range []string{"single/db.json", "single/db", "sharded/db", "db", "db.json", "./single/../db", "sharded"} {
+		want, err := state.LoadDB(root, rel)
+		require.NoError(t, err, rel)
+		got, err := state.LoadDBFS(fsys, rel)
+		require.NoError(t, err, rel)
+		assert.Equal(t, want, got, rel)
+	}
+	sharded, err := state.LoadDBFS(fsys, "sharded/db")
+	require.NoError(t, err)
+	id := sharded["users"].(map[string]any)["u1"].(map[string]any)["id"]
+	assert.Equal(t, json.Number("12345678901234567890"), id, "big integers stay exact")
+
+	for _, tt := range []struct {
+		rel  string
+		want error
+	}{
+		{"../db", state.ErrPathEscape},
+		{"/db", state.ErrPathEscape},
+		{"single/../../db", state.ErrPathEscape},
+		{"missing", state.ErrDBNotFound},
+		{"list", state.ErrInvalidDB},
+		{"bad", state.ErrInvalidDB},
+		{"trailing", state.ErrInvalidDB},
+	} {
+		db, err := state.LoadDBFS(fsys, tt.rel)
+		assert.ErrorIs(t, err, tt.want, tt.rel)
+		assert.Nil(t, db, tt.rel)
+	}
 }
 
 func keys(m map[string]any) []string {
