@@ -52,7 +52,8 @@ func LoadDB(root, rel string) (map[string]any, error) {
 		return nil, fmt.Errorf("state: open data root: %w", err)
 	}
 	defer r.Close()
-	return loadDB(r.FS(), path.Clean(rel), func(name string, err error) error { return classify(root, name, err) })
+	file, dir := dbNames(rel)
+	return loadDB(r.FS(), file, dir, func(name string, err error) error { return classify(root, name, err) })
 }
 
 // LoadDBFS loads a DB from the file system fsys, as [LoadDB] loads it from
@@ -65,23 +66,31 @@ func LoadDB(root, rel string) (map[string]any, error) {
 // It serves data that is not a directory on disk, such as files embedded
 // with go:embed.
 func LoadDBFS(fsys fs.FS, rel string) (map[string]any, error) {
-	rel = path.Clean(strings.TrimSuffix(rel, ".json"))
-	if !fs.ValidPath(rel) {
+	rel = strings.TrimSuffix(rel, ".json")
+	file, dir := dbNames(rel)
+	if !fs.ValidPath(dir) || file != "" && !fs.ValidPath(file) {
 		return nil, fmt.Errorf("state: load DB %q: %w", rel, ErrPathEscape)
 	}
-	return loadDB(fsys, rel, func(name string, err error) error {
+	return loadDB(fsys, file, dir, func(name string, err error) error {
 		return fmt.Errorf("state: load DB %q: %w", name, err)
 	})
 }
 
-// loadDB is LoadDB and LoadDBFS after their path checks: rel is a valid,
-// clean fs path without ".json"; wrap turns an fs error on name into the
-// error reported.
-func loadDB(fsys fs.FS, rel string, wrap func(name string, err error) error) (map[string]any, error) {
-	file := rel + ".json"
-	if rel == "." {
-		file = "" // the root itself: sharded form only
+// dbNames returns the two names a DB may have: the single file (rel plus
+// ".json", so "db/" names "db/.json", not "db.json": a trailing slash asks
+// for the directory) and the directory of shards, both cleaned. An empty
+// or "." rel is the root, which has no single-file form: file is "".
+func dbNames(rel string) (file, dir string) {
+	if rel == "" || path.Clean(rel) == "." {
+		return "", "."
 	}
+	return path.Clean(rel + ".json"), path.Clean(rel)
+}
+
+// loadDB is LoadDB and LoadDBFS after their path checks: file and dir are
+// valid fs paths (file is "" for the root); wrap turns an fs error on name
+// into the error reported.
+func loadDB(fsys fs.FS, file, rel string, wrap func(name string, err error) error) (map[string]any, error) {
 	if file != "" {
 		info, err := fs.Stat(fsys, file)
 		if err == nil && info.Mode().IsRegular() {

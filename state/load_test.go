@@ -163,13 +163,19 @@ func TestLoadDBFS(t *testing.T) {
 	}
 
 	// What loads from a directory loads the same from an fs.FS.
-	for _, rel := range []string{"single/db.json", "single/db", "sharded/db", "db", "db.json", "./single/../db", "sharded"} {
+	for _, rel := range []string{"single/db.json", "single/db", "sharded/db", "db", "db.json", "db/", "./single/../db", "sharded"} {
 		want, err := state.LoadDB(root, rel)
 		require.NoError(t, err, rel)
 		got, err := state.LoadDBFS(fsys, rel)
 		require.NoError(t, err, rel)
 		assert.Equal(t, want, got, rel)
 	}
+	dir, err := state.LoadDBFS(fsys, "db/")
+	require.NoError(t, err)
+	assert.Equal(t, map[string]any{"shard": map[string]any{"from": "dir"}}, dir, "a trailing slash asks for the shards")
+	atRoot, err := state.LoadDBFS(fstest.MapFS{"a.json": {Data: []byte(`{"x": 1}`)}, "b.txt": {}}, "")
+	require.NoError(t, err)
+	assert.Equal(t, map[string]any{"a": map[string]any{"x": json.Number("1")}}, atRoot, "an empty rel is the root, as shards")
 	sharded, err := state.LoadDBFS(fsys, "sharded/db")
 	require.NoError(t, err)
 	id := sharded["users"].(map[string]any)["u1"].(map[string]any)["id"]
