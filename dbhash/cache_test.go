@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/voiceeval/schematools/dbhash"
-	"github.com/voiceeval/schematools/internal/sharedtest"
+	"github.com/voiceeval/schematools/internal/conformance"
 	"github.com/voiceeval/schematools/state"
 )
 
@@ -43,7 +43,7 @@ func TestCacheGivesTheSameHashes(t *testing.T) {
 }
 
 func TestCacheOnTheAirlineDB(t *testing.T) {
-	db, err := state.LoadDB(sharedtest.Path(t, "tau2"), "airline/db")
+	db, err := state.LoadDB(conformance.Tau2Dir(t), "airline/db")
 	require.NoError(t, err)
 	cache, err := dbhash.NewCache(db)
 	require.NoError(t, err)
@@ -72,7 +72,7 @@ func TestCacheOnTheAirlineDB(t *testing.T) {
 }
 
 func BenchmarkHashAirlineCached(b *testing.B) {
-	db, err := state.LoadDB(sharedtest.Path(b, "tau2"), "airline/db")
+	db, err := state.LoadDB(conformance.Tau2Dir(b), "airline/db")
 	require.NoError(b, err)
 	cache, err := dbhash.NewCache(db)
 	require.NoError(b, err)

@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/voiceeval/schematools/dbhash"
-	"github.com/voiceeval/schematools/internal/sharedtest"
+	"github.com/voiceeval/schematools/internal/conformance"
 )
 
 // hashVector is one line of conformance/hash_vectors*.jsonl.
@@ -65,7 +65,7 @@ func checkVector(t *testing.T, v hashVector) {
 }
 
 func TestHashVectors(t *testing.T) {
-	vectors := readJSONL[hashVector](t, sharedtest.Path(t, "conformance", "hash_vectors.jsonl"))
+	vectors := readJSONL[hashVector](t, conformance.Path(t, "hash_vectors.jsonl"))
 	require.NotEmpty(t, vectors)
 	for _, v := range vectors {
 		t.Run(v.Name, func(t *testing.T) { checkVector(t, v) })
@@ -75,7 +75,7 @@ func TestHashVectors(t *testing.T) {
 // The exotic inputs (NaN, ±Infinity, 1e400, lone surrogates) are accepted
 // and hashed exactly as Python hashes them.
 func TestHashVectorsExotic(t *testing.T) {
-	vectors := readJSONL[hashVector](t, sharedtest.Path(t, "conformance", "hash_vectors_exotic.jsonl"))
+	vectors := readJSONL[hashVector](t, conformance.Path(t, "hash_vectors_exotic.jsonl"))
 	require.NotEmpty(t, vectors)
 	for _, v := range vectors {
 		t.Run(v.Name, func(t *testing.T) { checkVector(t, v) })

@@ -7,8 +7,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/voiceeval/schematools/dbhash"
+	"github.com/voiceeval/schematools/internal/conformance"
 	"github.com/voiceeval/schematools/internal/pyjson"
-	"github.com/voiceeval/schematools/internal/sharedtest"
 )
 
 type diffVector struct {
@@ -22,7 +22,7 @@ type diffVector struct {
 }
 
 func TestDiffVectors(t *testing.T) {
-	vectors := readJSONL[diffVector](t, sharedtest.Path(t, "conformance", "diff_vectors.jsonl"))
+	vectors := readJSONL[diffVector](t, conformance.Path(t, "diff_vectors.jsonl"))
 	require.NotEmpty(t, vectors)
 	for _, v := range vectors {
 		t.Run(v.Name, func(t *testing.T) {

@@ -3,14 +3,14 @@ package dbhash_test
 import (
 	"encoding/json"
 	"os"
-	"path/filepath"
+	"path"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/voiceeval/schematools/dbhash"
-	"github.com/voiceeval/schematools/internal/sharedtest"
+	"github.com/voiceeval/schematools/internal/conformance"
 	"github.com/voiceeval/schematools/state"
 )
 
@@ -27,7 +27,7 @@ type realDB struct {
 
 func realDBs(t testing.TB) []realDB {
 	t.Helper()
-	data, err := os.ReadFile(sharedtest.Path(t, "conformance", "db_hashes.json"))
+	data, err := os.ReadFile(conformance.Path(t, "db_hashes.json"))
 	require.NoError(t, err)
 	var doc struct {
 		DBs []realDB `json:"dbs"`
@@ -38,17 +38,22 @@ func realDBs(t testing.TB) []realDB {
 }
 
 // loadRealDB loads a conformance DB the way the Python original does: a
-// sharded directory for the airline, a single file otherwise.
+// sharded directory for the airline, a single file otherwise. The file paths
+// in db_hashes.json start with "tau2/", the data vendored in
+// examples/tau2/tau2data.
 func loadRealDB(t testing.TB, db realDB) map[string]any {
 	t.Helper()
-	shared := sharedtest.Dir(t)
+	first, ok := strings.CutPrefix(db.Files[0].Path, "tau2/")
+	if !ok {
+		t.Fatalf("db_hashes.json: %s: file %s is not under tau2/", db.Name, db.Files[0].Path)
+	}
 	var rel string
 	if len(db.Files) > 1 {
-		rel = filepath.Dir(db.Files[0].Path)
+		rel = path.Dir(first)
 	} else {
-		rel = strings.TrimSuffix(db.Files[0].Path, ".json")
+		rel = strings.TrimSuffix(first, ".json")
 	}
-	v, err := state.LoadDB(shared, rel)
+	v, err := state.LoadDB(conformance.Tau2Dir(t), rel)
 	require.NoError(t, err)
 	return v
 }

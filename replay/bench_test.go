@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/voiceeval/schematools/examples/coffee"
-	"github.com/voiceeval/schematools/internal/sharedtest"
+	"github.com/voiceeval/schematools/internal/conformance"
 	"github.com/voiceeval/schematools/registry"
 	"github.com/voiceeval/schematools/replay"
 	"github.com/voiceeval/schematools/state"
@@ -40,7 +40,7 @@ func BenchmarkGoldCoffee(b *testing.B) {
 // BenchmarkCloneAirline deep-copies the tau2 airline DB, which every gold
 // replay does first.
 func BenchmarkCloneAirline(b *testing.B) {
-	db, err := state.LoadDB(sharedtest.Path(b, "tau2"), "airline/db")
+	db, err := state.LoadDB(conformance.Tau2Dir(b), "airline/db")
 	if err != nil {
 		b.Fatal(err)
 	}

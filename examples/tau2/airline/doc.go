@@ -70,5 +70,6 @@
 // requires the Python reference's final DB hash, every action's raw result
 // (ints and floats told apart) and every record; TestReplayAllTasks
 // replays all 50 tasks and requires what the reference reports for them.
-// The shared data is read in place (see internal/sharedtest).
+// The tau2 data and the reference replay are in the repository
+// (examples/tau2/tau2data, internal/conformance/testdata).
 package airline

@@ -97,5 +97,6 @@
 // replay errors; TestReplayAllTasks replays all 114 tasks on one shared DB
 // and requires what the reference reports for them (550 actions, 178
 // records, the 18 domain errors, the 11 tasks that change nothing). The
-// shared data is read in place (see internal/sharedtest).
+// tau2 data and the reference replay are in the repository
+// (examples/tau2/tau2data, internal/conformance/testdata).
 package retail

@@ -9,13 +9,13 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"github.com/voiceeval/schematools/internal/conformance"
 	"github.com/voiceeval/schematools/internal/pyjson"
-	"github.com/voiceeval/schematools/internal/sharedtest"
 	"github.com/voiceeval/schematools/replay"
 	"github.com/voiceeval/schematools/state"
 )
 
-// loaded caches what the tests of one binary read from the shared data:
+// loaded caches what the tests of one binary read from the tau2 data:
 // a domain's DB (never modified: replays share it copy-on-write) and its
 // tasks.
 var loaded sync.Map // string -> *entry
@@ -33,12 +33,12 @@ func cached(key string, load func() (any, error)) (any, error) {
 	return en.v, en.err
 }
 
-// SharedDB loads a tau2 DB from the shared data once per test binary:
+// SharedDB loads a tau2 DB from examples/tau2/tau2data once per test binary:
 // rel is relative to the tau2 data root, as state.LoadDB takes it
 // ("airline/db", "retail/db.json"). Callers must not modify it.
 func SharedDB(t testing.TB, rel string) map[string]any {
 	t.Helper()
-	root := sharedtest.Path(t, "tau2")
+	root := conformance.Tau2Dir(t)
 	v, err := cached("db "+rel, func() (any, error) { return state.LoadDB(root, rel) })
 	require.NoError(t, err)
 	return v.(map[string]any)
@@ -48,7 +48,7 @@ func SharedDB(t testing.TB, rel string) map[string]any {
 // "retail") once per test binary.
 func Tasks(t testing.TB, dir string) []replay.Task {
 	t.Helper()
-	path := sharedtest.Path(t, "tau2", dir, "tasks.json")
+	path := conformance.Tau2Dir(t, dir, "tasks.json")
 	v, err := cached("tasks "+dir, func() (any, error) { return replay.LoadTasks(path) })
 	require.NoError(t, err)
 	return v.([]replay.Task)
@@ -99,7 +99,7 @@ type GoldAction struct {
 // split: conformance/gold_replay_<dir>.train.jsonl.
 func LoadGold(t testing.TB, dir string) []GoldTask {
 	t.Helper()
-	data, err := os.ReadFile(sharedtest.Path(t, "conformance", "gold_replay_"+dir+".train.jsonl"))
+	data, err := os.ReadFile(conformance.Path(t, "gold_replay_"+dir+".train.jsonl"))
 	require.NoError(t, err)
 	out, err := ParseGold(data)
 	require.NoError(t, err)

@@ -13,10 +13,11 @@
 //
 // # Conformance with the Python reference
 //
-// SharedDB, Tasks and LoadGold read the tau2 data and the reference's
-// gold replay (conformance/gold_replay_<domain>.train.jsonl) in place,
-// through internal/sharedtest: tests skip without the shared data and fail
-// under CI. RequireTrainSplit replays every train task and requires, action
+// SharedDB, Tasks and LoadGold read the tau2 data vendored in
+// examples/tau2/tau2data and the reference's gold replay
+// (gold_replay_<domain>.train.jsonl of the conformance vectors), found
+// through internal/conformance: a missing file fails the test, naming its
+// path. RequireTrainSplit replays every train task and requires, action
 // by action, what the reference produced (RequireTask); ReplayAllShared
 // replays many tasks on one shared DB, as the replay CLI does, checks that
 // doing so changes nothing a plain replay would not, and sums the results

@@ -104,6 +104,7 @@
 // TestConformanceTrain replays the 74 tasks of the train split and requires
 // the Python reference's post-initialisation and final hashes of both DBs,
 // every action's raw result and records; TestSameOnAnyDay shows the hashes
-// depend on the injected clock only. The shared data is read in place (see
-// internal/sharedtest).
+// depend on the injected clock only. The tau2 data and the reference replay
+// are in the repository (examples/tau2/tau2data,
+// internal/conformance/testdata).
 package telecom

@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/voiceeval/schematools/dbhash"
 	"github.com/voiceeval/schematools/examples/tau2/tau2test"
-	"github.com/voiceeval/schematools/internal/sharedtest"
+	"github.com/voiceeval/schematools/internal/conformance"
 	"github.com/voiceeval/schematools/registry"
 	"github.com/voiceeval/schematools/replay"
 	"github.com/voiceeval/schematools/state"
@@ -167,7 +167,7 @@ func lastRecord(t testing.TB, st *state.Shared) state.Action {
 	return acts[len(acts)-1]
 }
 
-// The shared data of the Python reference, read in place once per test
+// The tau2 data and the Python reference's replay, read once per test
 // binary.
 
 type sharedData struct {
@@ -187,12 +187,12 @@ var (
 )
 
 // loadInputs reads what a replay of the telecom tasks needs from the
-// shared directory — the two DBs, the tasks and the splits — and nothing
-// more, so a benchmark's heap holds what a harness's would (skipping the
-// test locally without the data, failing under CI).
+// tau2 data — the two DBs, the tasks and the splits — and nothing more, so
+// a benchmark's heap holds what a harness's would (failing the test, with
+// the path, when a file is missing).
 func loadInputs(t testing.TB) *sharedData {
 	t.Helper()
-	root := sharedtest.Path(t, "tau2")
+	root := conformance.Tau2Dir(t)
 	inputsOnce.Do(func() { inputs, inputsErr = readInputs(root) })
 	require.NoError(t, inputsErr)
 	return inputs
@@ -203,7 +203,7 @@ func loadInputs(t testing.TB) *sharedData {
 func loadShared(t testing.TB) *sharedData {
 	t.Helper()
 	in := loadInputs(t)
-	goldPath := sharedtest.Path(t, "conformance", "gold_replay_telecom.train.jsonl")
+	goldPath := conformance.Path(t, "gold_replay_telecom.train.jsonl")
 	sharedOnce.Do(func() {
 		d := *in
 		shared, sharedErr = &d, readGold(&d, goldPath)

@@ -11,7 +11,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"github.com/voiceeval/schematools/internal/sharedtest"
+	"github.com/voiceeval/schematools/internal/conformance"
 )
 
 func runCLI(args ...string) (code int, stdout, stderr string) {
@@ -61,7 +61,7 @@ func TestHelp(t *testing.T) {
 // keys).
 func referenceLines(t *testing.T, domain string) map[string]replayLine {
 	t.Helper()
-	f, err := os.Open(sharedtest.Path(t, "conformance", "gold_replay_"+strings.TrimPrefix(domain, "tau2_")+".train.jsonl"))
+	f, err := os.Open(conformance.Path(t, "gold_replay_"+strings.TrimPrefix(domain, "tau2_")+".train.jsonl"))
 	require.NoError(t, err)
 	defer f.Close()
 	out := map[string]replayLine{}
@@ -100,7 +100,7 @@ func TestReplayRetailMatchesTheReference(t *testing.T) {
 // reference's hashes on every train-split line, and summary on stderr.
 func requireReplayMatches(t *testing.T, domain string, tasks int, summary string) {
 	t.Helper()
-	data := sharedtest.Path(t, "tau2")
+	data := conformance.Tau2Dir(t)
 	want := referenceLines(t, domain)
 	code, stdout, stderr := runCLI("replay", "-domain", domain, "-data", data, "-json")
 	require.Equal(t, 0, code, stderr)
@@ -126,7 +126,7 @@ func requireReplayMatches(t *testing.T, domain string, tasks int, summary string
 }
 
 func TestReplaySelection(t *testing.T) {
-	data := sharedtest.Path(t, "tau2")
+	data := conformance.Tau2Dir(t)
 	code, stdout, stderr := runCLI("replay", "-domain", "tau2_airline", "-data", data, "-split", "train", "-tasks", "3, 1", "-workers", "1")
 	require.Equal(t, 0, code, stderr)
 	lines := strings.Split(strings.TrimSpace(stdout), "\n")

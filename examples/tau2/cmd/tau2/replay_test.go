@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/voiceeval/schematools/examples/tau2/airline"
-	"github.com/voiceeval/schematools/internal/sharedtest"
+	"github.com/voiceeval/schematools/internal/conformance"
 	"github.com/voiceeval/schematools/replay"
 	"github.com/voiceeval/schematools/state"
 	"github.com/voiceeval/schematools/tool"
@@ -41,7 +41,7 @@ func withDomain(t *testing.T, d domain) {
 
 // A replay that cannot run is a crash: exit 1, and its line says why.
 func TestCrashedReplay(t *testing.T) {
-	data := sharedtest.Path(t, "tau2")
+	data := conformance.Tau2Dir(t)
 	withDomain(t, domain{name: airline.Domain, dir: "airline", db: "airline/db", tools: func(replay.Env) (replay.ToolMap, error) {
 		return nil, errors.New("no tools today")
 	}})
@@ -57,7 +57,7 @@ func TestCrashedReplay(t *testing.T) {
 // A tool that writes into the DB it shares with the other replays is
 // caught: the hashes cannot be trusted.
 func TestToolWritingTheSharedDB(t *testing.T) {
-	data := sharedtest.Path(t, "tau2")
+	data := conformance.Tau2Dir(t)
 	withDomain(t, domain{name: airline.Domain, dir: "airline", db: "airline/db", tools: func(env replay.Env) (replay.ToolMap, error) {
 		m, err := airline.Tools(env)
 		if err != nil {
@@ -87,7 +87,7 @@ func TestTodayAndPredicatesFlags(t *testing.T) {
 	assert.Equal(t, 2, code)
 	assert.Equal(t, "tau2 replay: -today \"25/02/2025\" is not a date (YYYY-MM-DD)\n", stderr)
 
-	data := sharedtest.Path(t, "tau2")
+	data := conformance.Tau2Dir(t)
 	code, _, stderr = runCLI("replay", "-domain", "tau2_airline", "-data", data, "-predicates")
 	assert.Equal(t, 2, code)
 	assert.Contains(t, stderr, "domain tau2_airline has no DB-state predicates")

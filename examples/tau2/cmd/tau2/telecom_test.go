@@ -7,14 +7,14 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"github.com/voiceeval/schematools/internal/sharedtest"
+	"github.com/voiceeval/schematools/internal/conformance"
 )
 
 // The telecom lines carry both sides' hashes, equal to the reference's,
 // and the output does not depend on the day it runs: -today pins the clock
 // (its default is the reference date).
 func TestReplayTelecomMatchesTheReference(t *testing.T) {
-	data := sharedtest.Path(t, "tau2")
+	data := conformance.Tau2Dir(t)
 	want := referenceLines(t, "tau2_telecom")
 	code, stdout, stderr := runCLI("replay", "-domain", "tau2_telecom", "-data", data, "-json")
 	require.Equal(t, 0, code, stderr)
@@ -44,7 +44,7 @@ func TestReplayTelecomMatchesTheReference(t *testing.T) {
 }
 
 func TestReplayTelecomPredicates(t *testing.T) {
-	data := sharedtest.Path(t, "tau2")
+	data := conformance.Tau2Dir(t)
 	code, stdout, stderr := runCLI("replay", "-domain", "tau2_telecom", "-data", data, "-split", "train", "-json", "-predicates")
 	require.Equal(t, 0, code, stderr)
 	lines := strings.Split(strings.TrimSpace(stdout), "\n")
