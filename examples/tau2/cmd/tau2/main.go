@@ -1,6 +1,12 @@
 // Command tau2 runs the tau2-bench domains ported onto schematools.
 //
-//	go run ./examples/tau2/cmd/tau2 replay --domain tau2_airline --data ../shared/tau2 [--split base|train|test|all] [--tasks ID,ID] [--workers N] [--json]
+//	go run ./examples/tau2/cmd/tau2 replay --domain tau2_airline [--data DIR] [--split base|train|test|all] [--tasks ID,ID] [--workers N] [--json]
+//
+// The tau2 data (airline, retail and telecom, as NVIDIA NeMo vendors it
+// from Sierra Research's tau2-bench, MIT) is built into the command by
+// package tau2data, and only the domain asked for is read. --data DIR
+// replays from a directory laid out the same way instead (DIR/airline/,
+// DIR/retail/, DIR/telecom/), such as examples/tau2/tau2data or newer data.
 //
 // replay loads a domain's data once, replays the gold actions of every
 // selected task through the Go tools (replay.GoldAll, on all cores) and

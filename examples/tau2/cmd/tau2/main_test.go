@@ -30,7 +30,7 @@ func TestUsageErrors(t *testing.T) {
 		{"no command", nil, "usage: tau2"},
 		{"unknown command", []string{"frobnicate"}, `unknown command "frobnicate"`},
 		{"no domain", []string{"replay", "-data", data}, "-domain is required"},
-		{"no data", []string{"replay", "-domain", "tau2_airline"}, "-data is required"},
+		{"no data: the embedded copy", []string{"replay", "-domain", "tau2_airline", "-split", "nope"}, `no split "nope"`},
 		{"unknown domain", []string{"replay", "-domain", "tau2_space", "-data", data}, `unknown domain "tau2_space" (known: tau2_airline, tau2_retail, tau2_telecom)`},
 		{"data not a directory", []string{"replay", "-domain", "tau2_airline", "-data", filepath.Join(data, "nope")}, "is not a directory"},
 		{"no tasks file", []string{"replay", "-domain", "tau2_airline", "-data", data}, "tasks.json"},
@@ -85,6 +85,7 @@ func (l replayLine) hashes() string {
 // The replay CLI prints one line per task of the base split, and every
 // train-split line carries the Python reference's hashes.
 func TestReplayAirlineMatchesTheReference(t *testing.T) {
+	t.Parallel()
 	requireReplayMatches(t, "tau2_airline", 50, "tasks 50, actions 142, errors 0,")
 }
 
@@ -92,17 +93,18 @@ func TestReplayAirlineMatchesTheReference(t *testing.T) {
 // and orders that do not exist, two refused exchanges) are part of the
 // reference's replay, not failures.
 func TestReplayRetailMatchesTheReference(t *testing.T) {
+	t.Parallel()
 	requireReplayMatches(t, "tau2_retail", 114, "tasks 114, actions 550, errors 18,")
 }
 
 // requireReplayMatches runs the replay of a domain's base split with
-// -json and requires one line per task, in the documented key order, the
-// reference's hashes on every train-split line, and summary on stderr.
+// -json, on the embedded data, and requires one line per task, in the
+// documented key order, the reference's hashes on every train-split line,
+// and summary on stderr.
 func requireReplayMatches(t *testing.T, domain string, tasks int, summary string) {
 	t.Helper()
-	data := conformance.Tau2Dir(t)
 	want := referenceLines(t, domain)
-	code, stdout, stderr := runCLI("replay", "-domain", domain, "-data", data, "-json")
+	code, stdout, stderr := runCLI("replay", "-domain", domain, "-json")
 	require.Equal(t, 0, code, stderr)
 	lines := strings.Split(strings.TrimSpace(stdout), "\n")
 	require.Len(t, lines, tasks)
@@ -144,4 +146,23 @@ func TestReplaySelection(t *testing.T) {
 	code, _, stderr = runCLI("replay", "-domain", "tau2_airline", "-data", data, "-split", "test", "-tasks", "1")
 	assert.Equal(t, 2, code)
 	assert.Contains(t, stderr, `task "1" is not in split "test"`)
+}
+
+// Without -data the CLI replays the embedded copy of the tau2 data; with
+// -data it reads the directory. Both print the same lines, for every task
+// of every domain.
+func TestEmbeddedDataEqualsTheDirectory(t *testing.T) {
+	t.Parallel()
+	data := conformance.Tau2Dir(t)
+	for domain, tasks := range map[string]int{"tau2_airline": 50, "tau2_retail": 114, "tau2_telecom": 114} {
+		t.Run(domain, func(t *testing.T) {
+			t.Parallel()
+			code, embedded, stderr := runCLI("replay", "-domain", domain, "-split", "all", "-json")
+			require.Equal(t, 0, code, stderr)
+			code, fromDir, stderr := runCLI("replay", "-domain", domain, "-data", data, "-split", "all", "-json")
+			require.Equal(t, 0, code, stderr)
+			assert.Len(t, strings.Split(strings.TrimSpace(embedded), "\n"), tasks)
+			assert.Equal(t, fromDir, embedded)
+		})
+	}
 }

@@ -7,8 +7,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/signal"
+	"path"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -16,6 +18,7 @@ import (
 	"time"
 
 	"github.com/voiceeval/schematools/dbhash"
+	"github.com/voiceeval/schematools/examples/tau2/tau2data"
 	"github.com/voiceeval/schematools/replay"
 	"github.com/voiceeval/schematools/state"
 )
@@ -69,7 +72,7 @@ type replayFlags struct {
 	predicates bool
 }
 
-const replayUsage = "usage: tau2 replay -domain D -data DIR [-split base|train|test|all] [-tasks ID,ID] [-workers N] [-json] [-today YYYY-MM-DD] [-predicates]"
+const replayUsage = "usage: tau2 replay -domain D [-data DIR] [-split base|train|test|all] [-tasks ID,ID] [-workers N] [-json] [-today YYYY-MM-DD] [-predicates]"
 
 // parseReplayFlags parses the flags; -h prints the usage to stdout.
 // Errors are reported by the caller, in one line.
@@ -79,7 +82,7 @@ func parseReplayFlags(args []string, stdout io.Writer) (replayFlags, error) {
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
 	fs.StringVar(&f.domain, "domain", "", "the domain to replay, e.g. tau2_airline (required)")
-	fs.StringVar(&f.data, "data", "", "the tau2 data directory, holding airline/, retail/, telecom/ (required)")
+	fs.StringVar(&f.data, "data", "", "the tau2 data directory, holding airline/, retail/, telecom/ (default: the copy built into the command)")
 	fs.StringVar(&f.split, "split", "base", "the tasks to replay: a split of split_tasks.json (base, train, test) or all")
 	tasks := fs.String("tasks", "", "comma-separated task ids to replay (within the split)")
 	fs.IntVar(&f.workers, "workers", runtime.GOMAXPROCS(0), "replays run in parallel")
@@ -99,8 +102,6 @@ func parseReplayFlags(args []string, stdout io.Writer) (replayFlags, error) {
 		return f, fmt.Errorf("unexpected arguments: %s", strings.Join(fs.Args(), " "))
 	case f.domain == "":
 		return f, errors.New("-domain is required")
-	case f.data == "":
-		return f, errors.New("-data is required")
 	case f.workers < 1:
 		return f, errors.New("-workers must be at least 1")
 	}
@@ -229,14 +230,16 @@ type domainData struct {
 
 func loadDomain(d domain, f replayFlags) (domainData, error) {
 	var out domainData
-	info, err := os.Stat(f.data)
-	if err != nil || !info.IsDir() {
-		return out, fmt.Errorf("-data %s is not a directory", f.data)
+	src := source{root: f.data}
+	if f.data != "" {
+		info, err := os.Stat(f.data)
+		if err != nil || !info.IsDir() {
+			return out, fmt.Errorf("-data %s is not a directory", f.data)
+		}
 	}
 	// The tasks, the splits and the DBs load side by side.
 	dbErr := make(chan error, 1)
-	go func() { dbErr <- loadDBs(d, f, &out) }()
-	dir := filepath.Join(f.data, d.dir)
+	go func() { dbErr <- loadDBs(d, src, &out) }()
 	type loadedSplits struct {
 		splits replay.Splits
 		err    error
@@ -247,10 +250,10 @@ func loadDomain(d domain, f replayFlags) (domainData, error) {
 			splits <- loadedSplits{}
 			return
 		}
-		s, err := replay.LoadSplits(filepath.Join(dir, "split_tasks.json"))
+		s, err := src.splits(path.Join(d.dir, "split_tasks.json"))
 		splits <- loadedSplits{s, err}
 	}()
-	tasks, err := replay.LoadTasks(filepath.Join(dir, "tasks.json"))
+	tasks, err := src.tasks(path.Join(d.dir, "tasks.json"))
 	s := <-splits
 	if err == nil {
 		err = s.err
@@ -271,8 +274,8 @@ func loadDomain(d domain, f replayFlags) (domainData, error) {
 }
 
 // loadDBs loads the domain's DBs into out, with their hashes and cache.
-func loadDBs(d domain, f replayFlags, out *domainData) (err error) {
-	if out.db, err = state.LoadDB(f.data, d.db); err != nil {
+func loadDBs(d domain, src source, out *domainData) (err error) {
+	if out.db, err = src.db(d.db); err != nil {
 		return err
 	}
 	if out.cache, err = dbhash.NewCache(out.db); err != nil {
@@ -282,7 +285,7 @@ func loadDBs(d domain, f replayFlags, out *domainData) (err error) {
 		return err
 	}
 	if d.userDB != "" {
-		if out.userDB, err = state.LoadDB(f.data, d.userDB); err != nil {
+		if out.userDB, err = src.db(d.userDB); err != nil {
 			return err
 		}
 		if out.userDBHash, err = dbhash.Hash(out.userDB); err != nil {
@@ -290,6 +293,51 @@ func loadDBs(d domain, f replayFlags, out *domainData) (err error) {
 		}
 	}
 	return nil
+}
+
+// source is where the tau2 data is read from: the -data directory, or,
+// without one, the copy embedded by package tau2data. Names are
+// slash-separated and relative to the data root; only the files a replay
+// asks for are read and parsed.
+type source struct {
+	root string // the -data directory; "" for the embedded copy
+}
+
+func (s source) tasks(name string) ([]replay.Task, error) {
+	if s.root != "" {
+		return replay.LoadTasks(filepath.Join(s.root, filepath.FromSlash(name)))
+	}
+	data, err := fs.ReadFile(tau2data.FS, name)
+	if err != nil {
+		return nil, fmt.Errorf("embedded data: %w", err)
+	}
+	tasks, err := replay.DecodeTasks(data)
+	if err != nil {
+		return nil, fmt.Errorf("embedded %s: %w", name, err)
+	}
+	return tasks, nil
+}
+
+func (s source) splits(name string) (replay.Splits, error) {
+	if s.root != "" {
+		return replay.LoadSplits(filepath.Join(s.root, filepath.FromSlash(name)))
+	}
+	data, err := fs.ReadFile(tau2data.FS, name)
+	if err != nil {
+		return nil, fmt.Errorf("embedded data: %w", err)
+	}
+	var splits replay.Splits
+	if err := json.Unmarshal(data, &splits); err != nil {
+		return nil, fmt.Errorf("embedded %s: %w", name, err)
+	}
+	return splits, nil
+}
+
+func (s source) db(rel string) (map[string]any, error) {
+	if s.root != "" {
+		return state.LoadDB(s.root, rel)
+	}
+	return state.LoadDBFS(tau2data.FS, rel)
 }
 
 // selectTasks keeps the tasks of the split (all tasks for "all") and, when

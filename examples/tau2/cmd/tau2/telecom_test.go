@@ -14,6 +14,7 @@ import (
 // and the output does not depend on the day it runs: -today pins the clock
 // (its default is the reference date).
 func TestReplayTelecomMatchesTheReference(t *testing.T) {
+	t.Parallel()
 	data := conformance.Tau2Dir(t)
 	want := referenceLines(t, "tau2_telecom")
 	code, stdout, stderr := runCLI("replay", "-domain", "tau2_telecom", "-data", data, "-json")
@@ -44,6 +45,7 @@ func TestReplayTelecomMatchesTheReference(t *testing.T) {
 }
 
 func TestReplayTelecomPredicates(t *testing.T) {
+	t.Parallel()
 	data := conformance.Tau2Dir(t)
 	code, stdout, stderr := runCLI("replay", "-domain", "tau2_telecom", "-data", data, "-split", "train", "-json", "-predicates")
 	require.Equal(t, 0, code, stderr)
