@@ -65,6 +65,7 @@ func checkVector(t *testing.T, v hashVector) {
 }
 
 func TestHashVectors(t *testing.T) {
+	t.Parallel()
 	vectors := readJSONL[hashVector](t, conformance.Path(t, "hash_vectors.jsonl"))
 	require.NotEmpty(t, vectors)
 	for _, v := range vectors {
@@ -75,6 +76,7 @@ func TestHashVectors(t *testing.T) {
 // The exotic inputs (NaN, ±Infinity, 1e400, lone surrogates) are accepted
 // and hashed exactly as Python hashes them.
 func TestHashVectorsExotic(t *testing.T) {
+	t.Parallel()
 	vectors := readJSONL[hashVector](t, conformance.Path(t, "hash_vectors_exotic.jsonl"))
 	require.NotEmpty(t, vectors)
 	for _, v := range vectors {

@@ -22,6 +22,7 @@ type diffVector struct {
 }
 
 func TestDiffVectors(t *testing.T) {
+	t.Parallel()
 	vectors := readJSONL[diffVector](t, conformance.Path(t, "diff_vectors.jsonl"))
 	require.NotEmpty(t, vectors)
 	for _, v := range vectors {

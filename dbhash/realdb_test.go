@@ -59,6 +59,7 @@ func loadRealDB(t testing.TB, db realDB) map[string]any {
 }
 
 func TestRealDBHashes(t *testing.T) {
+	t.Parallel()
 	for _, db := range realDBs(t) {
 		t.Run(db.Name, func(t *testing.T) {
 			v := loadRealDB(t, db)

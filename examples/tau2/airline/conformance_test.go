@@ -24,6 +24,7 @@ func airlineTasks(t testing.TB) []replay.Task { return tau2test.Tasks(t, "airlin
 // initial DB (see tau2test.RequireTask). Results and records are compared
 // as JSON trees with exact numbers, and an int/float difference counts.
 func TestConformanceTrain(t *testing.T) {
+	t.Parallel()
 	gold := tau2test.RequireTrainSplit(t, airline.Domain, "airline", airlineDB(t), airline.Tools)
 	require.Len(t, gold, 30)
 }
@@ -34,6 +35,7 @@ func TestConformanceTrain(t *testing.T) {
 // exception, no error result; 142 gold actions, 50 records; 26 DBs
 // changed, the others exactly those listed.
 func TestReplayAllTasks(t *testing.T) {
+	t.Parallel()
 	tasks := airlineTasks(t)
 	require.Len(t, tasks, 50)
 	sum := tau2test.ReplayAllShared(t, airline.Domain, airlineDB(t), tasks, airline.Tools)

@@ -27,6 +27,7 @@ func retailTasks(t testing.TB) []replay.Task { return tau2test.Tasks(t, "retail"
 // action appended and the whole record list; the replay errors the
 // reference logged; the structured diff from the initial DB.
 func TestConformanceTrain(t *testing.T) {
+	t.Parallel()
 	gold := tau2test.RequireTrainSplit(t, retail.Domain, "retail", retailDB(t), retail.Tools)
 	require.Len(t, gold, 74)
 	errorResults := 0
@@ -49,6 +50,7 @@ func TestConformanceTrain(t *testing.T) {
 // 18 domain errors listed, and 103 DBs changed — the others exactly those
 // listed.
 func TestReplayAllTasks(t *testing.T) {
+	t.Parallel()
 	tasks := retailTasks(t)
 	require.Len(t, tasks, 114)
 	sum := tau2test.ReplayAllShared(t, retail.Domain, retailDB(t), tasks, retail.Tools)

@@ -68,6 +68,7 @@ func requireGold(t *testing.T, g tau2test.GoldTask, sc replay.Scenario) replay.R
 // copy-on-write, and requires, task by task, what the Python reference
 // produced (see requireGold). The shared DBs must come out untouched.
 func TestConformanceTrain(t *testing.T) {
+	t.Parallel()
 	d := loadShared(t)
 	require.Len(t, d.gold, 74)
 	agentHash, err := dbhash.Hash(d.agentDB)
@@ -122,6 +123,7 @@ func scenarios(d *sharedData, tasks []replay.Task, clock replay.Clock) []replay.
 // 18 distinct final user DBs. Every hash equals that of a replay on deep
 // copies, and the shared DBs come out untouched.
 func TestReplayAllTasks(t *testing.T) {
+	t.Parallel()
 	d := loadShared(t)
 	require.Len(t, d.tasks, 114)
 	agentHash, err := dbhash.Hash(d.agentDB)

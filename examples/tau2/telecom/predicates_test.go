@@ -183,6 +183,7 @@ func TestEvaluate(t *testing.T) {
 // Every train task's DB-state assertions hold on its gold replay, as they
 // do on the Python reference's.
 func TestGoldSatisfiesAssertions(t *testing.T) {
+	t.Parallel()
 	d := loadShared(t)
 	preds := Predicates()
 	train, err := d.splits.Select("train", d.tasks)
