@@ -43,8 +43,9 @@
 //   - examples/: a coffee-shop domain with a runnable quickstart
 //     (go run ./examples/quickstart), an MCP server, a WebSocket bot driven
 //     over RTVI (go run ./examples/rtvibot -demo), and the tau2-bench
-//     ports with their replay CLI (go run ./examples/tau2/cmd/tau2):
-//     airline now, retail and telecom next.
+//     ports (airline, retail, telecom) with their replay CLI, which
+//     carries the tau2 data (go run ./examples/tau2/cmd/tau2 replay
+//     -domain tau2_airline).
 //
 // # A tool in a few lines
 //

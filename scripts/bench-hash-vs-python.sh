@@ -2,18 +2,17 @@
 # Times the Python reference DB hash and dbhash.Hash on the same tau2 DB
 # files, in one run on one machine, and prints the speed-up.
 #
-#   scripts/bench-hash-vs-python.sh [shared-dir]
+#   scripts/bench-hash-vs-python.sh
 #
-# shared-dir defaults to $SCHEMATOOLS_SHARED, then ../shared beside the
-# module. Needs python3 (standard library only) and go.
+# Both sides read the tau2 data in the repository, examples/tau2/tau2data.
+# Needs python3 (standard library only) and go.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-shared=${1:-${SCHEMATOOLS_SHARED:-../shared}}
-[ -d "$shared/tau2" ] || { echo "no tau2 data under $shared" >&2; exit 1; }
-export SCHEMATOOLS_SHARED=$(cd "$shared" && pwd)
+tau2=examples/tau2/tau2data
+[ -d "$tau2/airline" ] || { echo "no tau2 data under $tau2" >&2; exit 1; }
 
 echo "== Python: the published definition of get_dict_hash, restated (median of 7 runs, DB loaded beforehand)"
-py=$(python3 - "$SCHEMATOOLS_SHARED" <<'PY'
+py=$(python3 - "$tau2" <<'PY'
 import glob, hashlib, json, math, os, statistics, sys, time
 
 SKIP = {"session"}
@@ -46,8 +45,8 @@ def db_hash(db):
 
 root = sys.argv[1]
 dbs = {
-    "tau2_airline": {os.path.basename(p)[:-5]: json.load(open(p)) for p in sorted(glob.glob(os.path.join(root, "tau2/airline/db/*.json")))},
-    "tau2_retail": json.load(open(os.path.join(root, "tau2/retail/db.json"))),
+    "tau2_airline": {os.path.basename(p)[:-5]: json.load(open(p)) for p in sorted(glob.glob(os.path.join(root, "airline/db/*.json")))},
+    "tau2_retail": json.load(open(os.path.join(root, "retail/db.json"))),
 }
 for name, db in dbs.items():
     times = []
