@@ -4,11 +4,13 @@ import (
 	"context"
 
 	"github.com/voiceeval/schematools/dbhash"
+	"github.com/voiceeval/schematools/state"
 )
 
 // getScenarioSummary answers {"actions": [...], "db_hash": "<hex>" | null}
 // and, when include_db is truthy (Python truthiness), "db" too. The DB and
-// the action log are copied under one lock, then hashed outside it. An
+// the action log are read under one read lock (the DB hashed in place,
+// copied only for include_db). An
 // empty DB reports a null hash (not the hash of {}), as the Python
 // original does; so does a DB that cannot be hashed, with no actions.
 func (d *Dispatcher) getScenarioSummary(ctx context.Context, args any) (any, error) {
@@ -18,27 +20,34 @@ func (d *Dispatcher) getScenarioSummary(ctx context.Context, args any) (any, err
 		d.cfg.Logger.WarnContext(ctx, "rtvi: get_scenario_summary", "err", err)
 		return failed, nil
 	}
-	db, actions := d.st.Capture()
-	var hash any
-	if len(db) > 0 {
-		h, err := dbhash.Hash(db)
-		if err != nil {
-			d.cfg.Logger.ErrorContext(ctx, "rtvi: get_scenario_summary: DB cannot be hashed", "err", err)
-			return failed, nil
-		}
-		hash = h
-	}
-	list := make([]any, len(actions))
-	for i, a := range actions {
-		list[i] = map[string]any(a)
-	}
-	out := map[string]any{"actions": list, "db_hash": hash}
-	if truthy(m["include_db"]) {
+	include := truthy(m["include_db"])
+	var out map[string]any
+	err = d.st.ViewAll(func(db map[string]any, actions []state.Action) error {
+		var hash any
 		if len(db) > 0 {
-			out["db"] = db
-		} else {
-			out["db"] = nil
+			h, err := dbhash.Hash(db)
+			if err != nil {
+				return err
+			}
+			hash = h
 		}
+		list := make([]any, len(actions))
+		for i, a := range actions {
+			list[i] = state.Clone(map[string]any(a))
+		}
+		out = map[string]any{"actions": list, "db_hash": hash}
+		if include {
+			if len(db) > 0 {
+				out["db"] = state.Clone(db)
+			} else {
+				out["db"] = nil
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		d.cfg.Logger.ErrorContext(ctx, "rtvi: get_scenario_summary: DB cannot be hashed", "err", err)
+		return failed, nil
 	}
 	return out, nil
 }

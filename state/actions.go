@@ -76,6 +76,18 @@ func (s *Shared) ActionCount() int {
 	return len(s.actions)
 }
 
+// ViewAll calls fn with the live DB (nil when none is loaded) and the live
+// action log under one read lock, so the two belong to the same moment
+// and nothing is copied: what a harness's summary needs to hash a DB and
+// report the actions. fn must not modify either, keep references to them
+// after returning, or call other methods of s; [Shared.Capture] returns
+// copies instead.
+func (s *Shared) ViewAll(fn func(db map[string]any, actions []Action) error) error {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return fn(s.db, s.actions)
+}
+
 // Capture returns deep copies of the DB (nil when none is loaded) and of the
 // action log (never nil), taken under one lock, so the two always belong to
 // the same moment: no tool call can land between them.

@@ -336,3 +336,26 @@ func TestActionsSince(t *testing.T) {
 	assert.Len(t, s.ActionsSince(-3), 2)
 	assert.Empty(t, s.ActionsSince(5))
 }
+
+// ViewAll shows the live DB and action log together, without copying.
+func TestViewAll(t *testing.T) {
+	st := state.New()
+	require.NoError(t, st.ViewAll(func(db map[string]any, actions []state.Action) error {
+		assert.Nil(t, db)
+		assert.Empty(t, actions)
+		return nil
+	}))
+	st.SetDB(map[string]any{"t": map[string]any{"a": 1}})
+	st.AppendAction(state.Action{"name": "x"})
+	var seenDB map[string]any
+	require.NoError(t, st.ViewAll(func(db map[string]any, actions []state.Action) error {
+		seenDB = db
+		assert.Equal(t, []state.Action{{"name": "x"}}, actions)
+		return nil
+	}))
+	require.NoError(t, st.View(func(db map[string]any) error {
+		assert.True(t, reflect.ValueOf(db).UnsafePointer() == reflect.ValueOf(seenDB).UnsafePointer(), "the live DB, not a copy")
+		return nil
+	}))
+	assert.EqualError(t, st.ViewAll(func(map[string]any, []state.Action) error { return errors.New("boom") }), "boom")
+}
