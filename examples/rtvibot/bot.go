@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
-	"github.com/voiceeval/schematools/examples/coffee"
 	"github.com/voiceeval/schematools/registry"
 	"github.com/voiceeval/schematools/rtvi"
 	"github.com/voiceeval/schematools/state"
@@ -22,9 +21,11 @@ import (
 
 // Bot is a voice bot reduced to what an evaluation harness talks to: one
 // WebSocket endpoint carrying pipecat protobuf frames, an RTVI dispatcher
-// for the harness's client messages, the coffee-shop tools, and — in place
-// of an LLM — a scripted agent that runs "/call <tool> <json arguments>"
-// commands from the user's text.
+// for the harness's client messages, the tools of every domain it serves
+// (coffee, tau2_airline, tau2_retail, tau2_telecom and the harness tools),
+// and — in place of an LLM — a scripted agent that runs "/call <tool>
+// <json arguments>" commands from the user's text, or with a gold agent,
+// plays a benchmark task's gold actions on the kickoff.
 //
 // Like a pipecat bot, it has one shared state and one conversation for its
 // whole life: a harness connects once to prepare a scenario and again to
@@ -35,6 +36,7 @@ type Bot struct {
 	tracker rtvi.CallTracker
 	d       *rtvi.Dispatcher
 	events  *rtvi.Emitter // the server events of its turns
+	gold    *goldAgent    // plays a task's gold actions on the kickoff, when set
 	logger  *slog.Logger
 
 	mu    sync.Mutex
@@ -51,10 +53,7 @@ type connKey struct{}
 // NewBot returns a bot whose db_path values are relative to dataRoot.
 func NewBot(dataRoot string, logger *slog.Logger) (*Bot, error) {
 	reg := registry.NewTools(registry.WithLogger(logger))
-	if err := coffee.Register(reg); err != nil {
-		return nil, err
-	}
-	if err := registry.RegisterHarness(reg); err != nil {
+	if err := registerDomains(reg); err != nil {
 		return nil, err
 	}
 	b := &Bot{st: state.New(), conv: &conversation{}, logger: logger, tools: &tool.Set{}, conns: map[*websocket.Conn]bool{}}
@@ -168,6 +167,11 @@ func (b *Bot) userText(ctx context.Context, text string) error {
 	b.conv.add(rtvi.Object{{Key: "role", Value: "user"}, {Key: "content", Value: text}})
 	name, args, ok := strings.Cut(strings.TrimPrefix(text, "/call "), " ")
 	if !strings.HasPrefix(text, "/call ") {
+		if b.gold != nil {
+			if played, err := b.goldTurn(ctx); played || err != nil {
+				return err
+			}
+		}
 		answer := "Send /call <tool> <json arguments> to call a tool."
 		b.conv.add(rtvi.Object{{Key: "role", Value: "assistant"}, {Key: "content", Value: answer}})
 		return b.respond(ctx, answer)

@@ -15,7 +15,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -25,10 +24,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"time"
-
-	"github.com/voiceeval/schematools/examples/coffee"
 )
 
 func main() {
@@ -42,7 +38,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("rtvibot", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	addr := fs.String("addr", "127.0.0.1:8765", "loopback address to listen on")
-	data := fs.String("data", "", "data root for db_path (default: a temporary directory holding coffee/db.json)")
+	data := fs.String("data", "", "data root for db_path (default: a temporary directory holding coffee/db.json and the tau2 data as tau2_airline/..., tau2_retail/..., tau2_telecom/...)")
+	gold := fs.Bool("gold", false, "on a scenario's kickoff, play the -task's gold actions (tau2 domains, tasks embedded) and end the call")
+	task := fs.String("task", "", "with -gold: the id of the task every scenario plays, in the scenario's domain")
 	demo := fs.Bool("demo", false, "drive one scenario against the bot, print it and exit")
 	verbose := fs.Bool("v", false, "log the bot's warnings")
 	if err := fs.Parse(args); err != nil {
@@ -60,7 +58,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		defer os.RemoveAll(dir)
-		if err := writeCoffeeDB(dir); err != nil {
+		if err := writeData(dir); err != nil {
 			return err
 		}
 		*data = dir
@@ -71,6 +69,12 @@ func run(args []string, stdout, stderr io.Writer) error {
 	bot, err := NewBot(*data, logger)
 	if err != nil {
 		return err
+	}
+	if *gold {
+		if *task == "" {
+			return errors.New("-gold needs -task: the bridge never tells a bot its task")
+		}
+		bot.gold = &goldAgent{task: *task}
 	}
 	ln, err := listenLoopback(*addr)
 	if err != nil {
@@ -110,15 +114,4 @@ func listenLoopback(addr string) (net.Listener, error) {
 		return nil, errors.New("-addr must be a loopback address, e.g. 127.0.0.1:8765")
 	}
 	return net.Listen("tcp", addr)
-}
-
-func writeCoffeeDB(root string) error {
-	text, err := json.MarshalIndent(coffee.DB(), "", "  ")
-	if err != nil {
-		return err
-	}
-	if err := os.MkdirAll(filepath.Join(root, "coffee"), 0o755); err != nil {
-		return err
-	}
-	return os.WriteFile(filepath.Join(root, "coffee", "db.json"), text, 0o644)
 }

@@ -25,7 +25,7 @@ import (
 func startBot(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
-	require.NoError(t, writeCoffeeDB(dir))
+	require.NoError(t, writeData(dir))
 	bot, err := NewBot(dir, slog.New(slog.DiscardHandler))
 	require.NoError(t, err)
 	ln, err := listenLoopback("127.0.0.1:0")

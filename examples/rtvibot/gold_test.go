@@ -1,0 +1,143 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/voiceeval/schematools/dbhash"
+	"github.com/voiceeval/schematools/examples/tau2/tau2data"
+	"github.com/voiceeval/schematools/replay"
+	"github.com/voiceeval/schematools/rtvi"
+	"github.com/voiceeval/schematools/state"
+)
+
+// startGoldBot serves a bot with a gold agent on a free loopback port.
+func startGoldBot(t *testing.T) (*Bot, string) {
+	t.Helper()
+	dir := t.TempDir()
+	require.NoError(t, writeData(dir))
+	bot, err := NewBot(dir, slog.New(slog.DiscardHandler))
+	require.NoError(t, err)
+	bot.gold = &goldAgent{}
+	ln, err := listenLoopback("127.0.0.1:0")
+	require.NoError(t, err)
+	srv := &http.Server{Handler: bot, ReadHeaderTimeout: time.Second}
+	go srv.Serve(ln) //nolint:errcheck // ends with Close
+	t.Cleanup(func() { srv.Close() })
+	return bot, "ws://" + ln.Addr().String()
+}
+
+// goldExpectations replays every task of a domain as the replay CLI does
+// (replay.GoldAll on the embedded data) and returns each task's final DB
+// hash, the tasks, and the tool spec NeMo sends for the domain: every tool
+// by the name the model sees, and EndConversationTool.
+func goldExpectations(t *testing.T, d tau2Domain) (map[string]string, []replay.Task, string) {
+	t.Helper()
+	data, err := fs.ReadFile(tau2data.FS, d.dir+"/tasks.json")
+	require.NoError(t, err)
+	tasks, err := replay.DecodeTasks(data)
+	require.NoError(t, err)
+	sub, err := fs.Sub(tau2data.FS, d.dir)
+	require.NoError(t, err)
+	rel := "db.json"
+	if _, err := fs.Stat(sub, rel); err != nil {
+		rel = "db"
+	}
+	db, err := state.LoadDBFS(sub, rel)
+	require.NoError(t, err)
+	source, err := dbhash.Hash(db)
+	require.NoError(t, err)
+	cache, err := dbhash.NewCache(db)
+	require.NoError(t, err)
+	scenarios := make([]replay.Scenario, len(tasks))
+	for i, task := range tasks {
+		scenarios[i] = replay.Scenario{Domain: d.name, Task: task, DB: db, Tools: d.tools,
+			ShareDB: true, SourceDBHash: source, HashCache: cache, HashesOnly: true}
+	}
+	results, err := replay.GoldAll(context.Background(), scenarios, 0, nil)
+	require.NoError(t, err)
+	want := make(map[string]string, len(results))
+	for _, r := range results {
+		want[r.TaskID] = r.DBHash
+	}
+	tools, err := d.tools(replay.Env{Domain: d.name, Agent: state.New()})
+	require.NoError(t, err)
+	spec := map[string]any{"EndConversationTool": map[string]any{}}
+	for _, tl := range tools {
+		spec[tl.Name()] = map[string]any{}
+	}
+	text, err := json.Marshal(spec)
+	require.NoError(t, err)
+	return want, tasks, string(text)
+}
+
+// playGold drives one scenario as NeMo's bridge does — a prepare
+// connection (handshake, update_system_prompt, apply_initialization with
+// the domain's db_path), then a run connection (handshake, the "Hello"
+// kickoff, get_scenario_summary) — and returns the summary and the run
+// connection's pushes.
+func playGold(ctx context.Context, t *testing.T, url, domain, tools string) (map[string]any, []map[string]any) {
+	t.Helper()
+	h, err := dialHarness(ctx, url)
+	require.NoError(t, err)
+	_, err = h.ready(ctx)
+	require.NoError(t, err)
+	for _, s := range []struct {
+		t string
+		d map[string]any
+	}{
+		{"update_system_prompt", map[string]any{"prompt": "You are an airline or retail agent.", "tools": tools, "add_suffix": false, "tool_domain": domain}},
+		{"apply_initialization", map[string]any{"domain": domain, "shared_state_init": `{"db_path": "` + domain + `/db.json"}`, "actions": []any{}}},
+	} {
+		m, err := h.request(ctx, s.t, s.d)
+		require.NoError(t, err)
+		require.Equal(t, rtvi.TypeServerResponse, m["type"], "%s: %v", s.t, m)
+	}
+	h.close()
+
+	h, err = dialHarness(ctx, url)
+	require.NoError(t, err)
+	defer h.close()
+	_, err = h.ready(ctx)
+	require.NoError(t, err)
+	_, err = h.sendText(ctx, "Hello")
+	require.NoError(t, err)
+	m, err := h.request(ctx, "get_scenario_summary", map[string]any{"include_db": false})
+	require.NoError(t, err)
+	require.Equal(t, rtvi.TypeServerResponse, m["type"], "%v", m)
+	return m["data"].(map[string]any)["d"].(map[string]any), h.pushes
+}
+
+// Every task of tau2 airline and retail, played by the gold agent over the
+// WebSocket the way the bridge drives a bot, leaves the DB whose hash the
+// replay CLI prints, and ends with a clean exit.
+func TestGoldAgentReachesTheReplayHash(t *testing.T) {
+	for _, name := range []string{"tau2_airline", "tau2_retail"} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			d, _ := findTau2Domain(name)
+			want, tasks, tools := goldExpectations(t, d)
+			bot, url := startGoldBot(t)
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+			defer cancel()
+			for _, task := range tasks {
+				require.True(t, task.InitialState == nil || len(task.InitialState.InitializationActions) == 0, "task %s has init actions", task.ID)
+			}
+			for _, task := range tasks {
+				bot.gold.setTask(task.ID)
+				summary, pushes := playGold(ctx, t, url, name, tools)
+				assert.Equal(t, want[task.ID], summary["db_hash"], "task %s", task.ID)
+				require.NotEmpty(t, pushes, "task %s", task.ID)
+				last := pushes[len(pushes)-1]["data"].(map[string]any)
+				assert.Equal(t, "<exit>The task is finished.</exit>", last["text"], "task %s ends with a clean exit", task.ID)
+			}
+		})
+	}
+}
