@@ -47,9 +47,15 @@ func TextEvent(typ, text string) []byte {
 // Transcript is a user transcription as pipecat reports it.
 type Transcript struct {
 	Text      string
-	UserID    string    // "" for most speech-to-text services
-	Timestamp time.Time // written in UTC with milliseconds, as Python's isoformat
-	Final     bool      // false for an interim (partial) transcription
+	UserID    string // "" for most speech-to-text services
+	Timestamp string // when it was heard, as the transcription frame says; [Timestamp] writes one
+	Final     bool   // false for an interim (partial) transcription
+}
+
+// Timestamp writes t as pipecat stamps transcriptions: UTC, milliseconds,
+// Python's isoformat ("2026-08-21T12:34:56.789+00:00").
+func Timestamp(t time.Time) string {
+	return t.UTC().Format("2006-01-02T15:04:05.000-07:00")
 }
 
 // UserTranscription returns the user-transcription event of t: data
@@ -60,9 +66,9 @@ func UserTranscription(t Transcript) []byte {
 	b = appendString(b, t.Text)
 	b = append(b, `, "user_id": `...)
 	b = appendString(b, t.UserID)
-	b = append(b, `, "timestamp": "`...)
-	b = t.Timestamp.UTC().AppendFormat(b, "2006-01-02T15:04:05.000-07:00")
-	b = append(b, `", "final": `...)
+	b = append(b, `, "timestamp": `...)
+	b = appendString(b, t.Timestamp)
+	b = append(b, `, "final": `...)
 	b = strconv.AppendBool(b, t.Final)
 	return append(b, "}}"...)
 }

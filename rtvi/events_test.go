@@ -33,9 +33,9 @@ func TestEventsMatchPipecat(t *testing.T) {
 		"bot-tts-text non-ASCII":   rtvi.TextEvent(rtvi.TypeBotTTSText, "Café ☕ 😀 \"q\"\n"),
 		"bot-llm-text":             rtvi.TextEvent(rtvi.TypeBotLLMText, " Sure"),
 		"bot-transcription":        rtvi.TextEvent(rtvi.TypeBotTranscription, "Sure, I can help with that."),
-		"user-transcription final": rtvi.UserTranscription(rtvi.Transcript{Text: "I want to change my flight", Timestamp: ts, Final: true}),
+		"user-transcription final": rtvi.UserTranscription(rtvi.Transcript{Text: "I want to change my flight", Timestamp: rtvi.Timestamp(ts), Final: true}),
 		"user-transcription partial": rtvi.UserTranscription(rtvi.Transcript{Text: "I want", UserID: "user-1",
-			Timestamp: time.Date(2026, 8, 21, 12, 34, 56, 0, time.UTC)}),
+			Timestamp: "2026-08-21T12:34:56.000+00:00"}),
 		"metrics ttfb":               rtvi.MetricsEvent(rtvi.Metrics{TTFB: []rtvi.Metric{{Processor: "OpenAILLMService#0", Model: "gpt-4o", Value: 0.412}}}),
 		"metrics ttfb without model": rtvi.MetricsEvent(rtvi.Metrics{TTFB: []rtvi.Metric{{Processor: "OpenAILLMService#0", Value: 1}}}),
 		"metrics processing":         rtvi.MetricsEvent(rtvi.Metrics{Processing: []rtvi.Metric{{Processor: "NemoTTSService#0", Model: "tts-1", Value: 8.7e-05}}}),
@@ -105,7 +105,7 @@ func TestEmitterStages(t *testing.T) {
 	require.NoError(t, e.SpokenText(ctx, " and more"))
 	require.NoError(t, e.StopSpeaking(ctx))
 	require.NoError(t, e.Say(ctx, "Goodbye."))
-	require.NoError(t, e.UserTurn(ctx, rtvi.Transcript{Text: "bye", Timestamp: time.Unix(0, 0)}))
+	require.NoError(t, e.UserTurn(ctx, rtvi.Transcript{Text: "bye", Timestamp: rtvi.Timestamp(time.Unix(0, 0))}))
 	assert.Equal(t, []string{
 		"bot-llm-started", "bot-llm-text", "bot-llm-text", "bot-llm-stopped", "metrics",
 		"bot-started-speaking", "bot-tts-text", "bot-tts-text", "bot-stopped-speaking",
