@@ -148,8 +148,12 @@ func (b *Bot) handleFrame(ctx context.Context, c *websocket.Conn, data []byte) e
 	case f.Text != nil:
 		return b.userText(ctx, f.Text.Text)
 	case f.Transcription != nil:
+		stamp := f.Transcription.Timestamp
+		if stamp == "" {
+			stamp = rtvi.Timestamp(time.Now())
+		}
 		if err := b.events.SendEvent(ctx, rtvi.UserTranscription(rtvi.Transcript{
-			Text: f.Transcription.Text, UserID: f.Transcription.UserID, Timestamp: time.Now(), Final: true,
+			Text: f.Transcription.Text, UserID: f.Transcription.UserID, Timestamp: stamp, Final: true,
 		})); err != nil {
 			return err
 		}

@@ -20,6 +20,7 @@ type harness struct {
 	events []map[string]any // server events (bot-started-speaking, metrics, ...)
 	texts  []string         // the bot's text frames
 	log    []string         // every frame the bot sent, in order: "message <json>" or "text <text>"
+	frames [][]byte         // and the frames themselves
 }
 
 // keep stores a message the bot sent on its own — a server-message or a
@@ -98,6 +99,16 @@ func (h *harness) say(ctx context.Context, text string) (string, error) {
 	return h.send(ctx, frame, text)
 }
 
+// transcribe sends user speech as a transcription frame, as a speech
+// client would, and returns the bot's text answer.
+func (h *harness) transcribe(ctx context.Context, text string) (string, error) {
+	frame, err := rtvi.Frame{Transcription: &rtvi.TranscriptionFrame{Text: text, UserID: "user-1", Timestamp: "2026-12-01T10:00:00.000+00:00"}}.Marshal()
+	if err != nil {
+		return "", err
+	}
+	return h.send(ctx, frame, text)
+}
+
 // sendText sends an RTVI send-text message, as the bridge opens a
 // conversation, and returns the bot's text answer.
 func (h *harness) sendText(ctx context.Context, content string) (string, error) {
@@ -138,6 +149,7 @@ func (h *harness) read(ctx context.Context) (map[string]any, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
+	h.frames = append(h.frames, data)
 	switch {
 	case f.Text != nil:
 		h.log = append(h.log, "text "+f.Text.Text)

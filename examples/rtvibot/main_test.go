@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"io"
 	"log/slog"
 	"net/http"
@@ -111,8 +112,9 @@ func TestMetricsOneTokensEntryPerResponse(t *testing.T) {
 	assert.Equal(t, 1+2*len(scenarioTurns), entries)
 }
 
-// The frames of one scripted turn, in order, as pipecat's would be:
-// testdata/turn_events.golden (-update rewrites it).
+// The frames of two scripted turns (typed text, then a transcription), in
+// order, as pipecat's would be: testdata/turn_events.golden and, as bytes,
+// turn_frames.golden (-update rewrites them).
 func TestScriptedTurnEvents(t *testing.T) {
 	ctx := testContext(t)
 	h, err := dialHarness(ctx, startBot(t))
@@ -122,10 +124,19 @@ func TestScriptedTurnEvents(t *testing.T) {
 	require.NoError(t, err)
 	_, err = h.request(ctx, "apply_initialization", map[string]any{"shared_state_init": `{"db_path": "coffee/db.json"}`})
 	require.NoError(t, err)
-	h.log = nil
+	h.log, h.frames = nil, nil
 	_, err = h.say(ctx, scenarioTurns[0])
 	require.NoError(t, err)
+	_, err = h.transcribe(ctx, `/call order_status {"order_id": "ORD-001"}`)
+	require.NoError(t, err)
 	golden.Check(t, "testdata/turn_events.golden", []byte(strings.Join(h.log, "\n")+"\n"))
+	// The same frames, as bytes, for the Node suite that decodes them with
+	// pipecat's own client (clienttest/).
+	var b64 strings.Builder
+	for _, f := range h.frames {
+		b64.WriteString(base64.StdEncoding.EncodeToString(f) + "\n")
+	}
+	golden.Check(t, "testdata/turn_frames.golden", []byte(b64.String()))
 }
 
 // The demo's transcript is stable: testdata/demo.golden (-update rewrites it).
