@@ -1,0 +1,89 @@
+package pyvalue
+
+import (
+	"sort"
+	"strings"
+	"unicode/utf8"
+)
+
+//go:generate sh -c "python3 gen_tables.py > tables.go"
+
+// runeRange is an inclusive range of code points.
+type runeRange struct{ lo, hi rune }
+
+// inRanges reports whether r is in one of the sorted ranges rs.
+func inRanges(rs []runeRange, r rune) bool {
+	i := sort.Search(len(rs), func(i int) bool { return rs[i].hi >= r })
+	return i < len(rs) && rs[i].lo <= r
+}
+
+// caseRange maps lo, lo+stride, …, hi to themselves plus delta.
+type caseRange struct {
+	lo, hi, stride, delta rune
+}
+
+// caseSpecial maps one character to several.
+type caseSpecial struct {
+	r rune
+	s string
+}
+
+// caseTable is one of Python's case mappings of a single character.
+type caseTable struct {
+	ranges   []caseRange
+	specials []caseSpecial
+}
+
+// appendMapped appends the mapping of r to b.
+func (t *caseTable) appendMapped(b *strings.Builder, r rune) {
+	sp := t.specials
+	if i := sort.Search(len(sp), func(i int) bool { return sp[i].r >= r }); i < len(sp) && sp[i].r == r {
+		b.WriteString(sp[i].s)
+		return
+	}
+	rs := t.ranges
+	if i := sort.Search(len(rs), func(i int) bool { return rs[i].hi >= r }); i < len(rs) && rs[i].lo <= r && (r-rs[i].lo)%rs[i].stride == 0 {
+		r += rs[i].delta
+	}
+	writeRune(b, r)
+}
+
+// decimalValue returns the value of a Unicode decimal digit (Python's
+// unicodedata.decimal), or -1.
+func decimalValue(r rune) int {
+	if r >= '0' && r <= '9' {
+		return int(r - '0')
+	}
+	z := decimalZeros
+	i := sort.Search(len(z), func(i int) bool { return z[i]+9 >= r })
+	if i < len(z) && z[i] <= r {
+		return int(r - z[i])
+	}
+	return -1
+}
+
+// decodeRune decodes the code point at the start of s as Python sees the
+// string: UTF-8, with a lone surrogate kept as WTF-8 (the three bytes of
+// its code point, as pyjson decodes "\ud83d") read as that surrogate. A
+// byte that is neither is returned as utf8.RuneError of size 1.
+func decodeRune(s string) (rune, int) {
+	r, size := utf8.DecodeRuneInString(s)
+	if r == utf8.RuneError && size == 1 && len(s) >= 3 && s[0] == 0xed && s[1] >= 0xa0 && s[1] <= 0xbf && s[2] >= 0x80 && s[2] <= 0xbf {
+		return 0xd000 | rune(s[1]&0x3f)<<6 | rune(s[2]&0x3f), 3
+	}
+	return r, size
+}
+
+// isSurrogate reports whether r is a UTF-16 surrogate code point.
+func isSurrogate(r rune) bool { return r >= 0xd800 && r <= 0xdfff }
+
+// writeRune writes r, a surrogate as WTF-8.
+func writeRune(b *strings.Builder, r rune) {
+	if isSurrogate(r) {
+		b.WriteByte(0xed)
+		b.WriteByte(byte(0xa0 | (r>>6)&0x1f))
+		b.WriteByte(byte(0x80 | r&0x3f))
+		return
+	}
+	b.WriteRune(r)
+}
