@@ -1,0 +1,51 @@
+package pyvalue
+
+import "fmt"
+
+// Error is a Python exception value: its type name and its one string
+// argument, as in ValueError("could not convert string to float: 'x'").
+//
+// Error() is the last line of a Python traceback, "Type: msg" (just
+// "Type" when Msg is empty), so a Go error message names the exception
+// as Python would; [Error.Str] and [Error.Repr] are Python's str(exc)
+// and repr(exc). Every function of this package that fails returns a
+// *Error; use errors.As to get it.
+type Error struct {
+	Type string // "ValueError", "TypeError", "ZeroDivisionError", "OverflowError", "KeyError", …
+	Msg  string // the argument the exception was raised with
+}
+
+// Raise returns a *Error of type typ whose message is formatted as by
+// fmt.Sprintf.
+func Raise(typ, format string, args ...any) *Error {
+	return &Error{Type: typ, Msg: fmt.Sprintf(format, args...)}
+}
+
+// Error returns "Type: msg", or "Type" when the message is empty.
+func (e *Error) Error() string {
+	if e.Msg == "" {
+		return e.Type
+	}
+	return e.Type + ": " + e.Str()
+}
+
+// Str returns Python's str(exc): the message, except that a KeyError
+// shows the repr of its key (str(KeyError('a')) is "'a'").
+func (e *Error) Str() string {
+	if e.Type == "KeyError" {
+		return Repr(e.Msg)
+	}
+	return e.Msg
+}
+
+// Repr returns Python's repr(exc): Type('msg'), or Type() when the
+// message is empty.
+func (e *Error) Repr() string {
+	if e.Msg == "" {
+		return e.Type + "()"
+	}
+	return e.Type + "(" + Repr(e.Msg) + ")"
+}
+
+// typeError is the TypeError of an operation on values of the wrong types.
+func typeError(format string, args ...any) *Error { return Raise("TypeError", format, args...) }
