@@ -368,6 +368,9 @@ func (n Num) TrueDiv(m Num) (Num, error) {
 		return FloatNum(float64(n.i) / float64(m.i)), nil // both exact: one rounding
 	}
 	f, _ := new(big.Rat).SetFrac(n.bigInt(), m.bigInt()).Float64()
+	if f == 0 && (n.Sign() < 0) != (m.Sign() < 0) {
+		f = math.Copysign(0, -1) // 0 / -big is -0.0, as in Python
+	}
 	if math.IsInf(f, 0) {
 		return Num{}, Raise("OverflowError", "integer division result too large for a float")
 	}
