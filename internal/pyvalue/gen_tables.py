@@ -2,7 +2,7 @@
 """Writes tables.go: the Unicode data Python's str methods use, as CPython
 applies it (its unicodedata version), so that pyvalue does not depend on the
 Unicode version of the Go toolchain. Run with the CPython the vectors were
-made with (3.11, Unicode 14.0.0): python3 gen_tables.py > tables.go
+made with (3.11, Unicode 14.0.0): python3 gen_tables.py | gofmt > tables.go
 """
 import sys
 import unicodedata

@@ -2421,4 +2421,3 @@ var foldMap = caseTable{
 		{0xFB17, "\u0574\u056d"},
 	},
 }
-

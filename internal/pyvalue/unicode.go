@@ -6,7 +6,7 @@ import (
 	"unicode/utf8"
 )
 
-//go:generate sh -c "python3 gen_tables.py > tables.go"
+//go:generate sh -c "python3 gen_tables.py | gofmt > tables.go"
 
 // runeRange is an inclusive range of code points.
 type runeRange struct{ lo, hi rune }
