@@ -193,6 +193,7 @@ func (c *canon) object(m map[string]any, depth int, skip map[string]bool) error 
 	c.buf = append(c.buf, '{')
 	for i := range pairs {
 		if err := c.member(i, &pairs[i], depth); err != nil {
+			clear(pairs) // a pooled encoder must not keep the DB alive
 			return err
 		}
 	}

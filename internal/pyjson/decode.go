@@ -288,8 +288,7 @@ func (d *decoder) number() (any, error) {
 	case p < len(d.data) && d.data[p] >= '1' && d.data[p] <= '9':
 		digits()
 	default:
-		d.pos = p
-		return nil, d.fail("expecting value")
+		return nil, d.fail("expecting value") // at the value's start, as Python reports it
 	}
 	isInt := true
 	if p+1 < len(d.data) && d.data[p] == '.' && d.data[p+1] >= '0' && d.data[p+1] <= '9' {

@@ -186,3 +186,14 @@ func TestIntDigitsLimit(t *testing.T) {
 	_, err := pyjson.Marshal(json.Number("-"+strings.Repeat("7", 4300)), pyjson.Compact)
 	assert.NoError(t, err)
 }
+
+// A number that is only a sign fails where the value starts, as Python
+// reports "Expecting value: line 1 column 1 (char 0)".
+func TestDecodeLoneMinusOffset(t *testing.T) {
+	for in, offset := range map[string]int{"-": 0, "-x": 0, "[1, -]": 4} {
+		_, err := pyjson.Decode([]byte(in))
+		var se *pyjson.SyntaxError
+		require.ErrorAs(t, err, &se, in)
+		assert.Equal(t, offset, se.Offset, in)
+	}
+}
