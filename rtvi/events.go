@@ -197,6 +197,11 @@ func appendTokenUsage(b []byte, u TokenUsage) []byte {
 // speaking and sends it right after the next bot-started-speaking, since
 // NeMo's bridge only counts text inside a speaking turn.
 //
+// Each method holds the Emitter while Send runs, so that one stage's
+// events stay together: Send should not block for long (give writes a
+// deadline) and must not call back into the Emitter. A Send error ends
+// the stage; the events after it are not sent.
+//
 // The zero Emitter, or one with a nil Send, drops every event.
 type Emitter struct {
 	Send func(ctx context.Context, msg []byte) error
@@ -243,6 +248,9 @@ func (e *Emitter) StopSpeaking(ctx context.Context) error {
 func (e *Emitter) SpokenText(ctx context.Context, text string) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	if e.Send == nil {
+		return nil
+	}
 	msg := TextEvent(TypeBotTTSText, text)
 	if !e.speaking {
 		e.held = append(e.held, msg)
@@ -253,15 +261,19 @@ func (e *Emitter) SpokenText(ctx context.Context, text string) error {
 
 // Say sends one whole spoken turn, text standing in for its audio:
 // bot-tts-started, bot-started-speaking, bot-tts-text, bot-stopped-speaking,
-// bot-tts-stopped.
+// bot-tts-stopped. Inside a turn opened by [Emitter.StartSpeaking], the
+// text joins that turn instead (bot-tts-started, bot-tts-text,
+// bot-tts-stopped), which StopSpeaking closes.
 func (e *Emitter) Say(ctx context.Context, text string) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	if e.speaking {
+		return e.send(ctx, Event(TypeBotTTSStarted), TextEvent(TypeBotTTSText, text), Event(TypeBotTTSStopped))
+	}
 	held := e.held
 	e.held = nil
 	msgs := append([][]byte{Event(TypeBotTTSStarted), Event(TypeBotStartedSpeaking)}, held...)
 	msgs = append(msgs, TextEvent(TypeBotTTSText, text), Event(TypeBotStoppedSpeaking), Event(TypeBotTTSStopped))
-	e.speaking = false
 	return e.send(ctx, msgs...)
 }
 

@@ -116,8 +116,24 @@ func TestEmitterStages(t *testing.T) {
 	assert.Contains(t, r.msgs[6], "held until the bot speaks")
 	assert.Contains(t, r.msgs[15], `"final": true`)
 
-	var zero rtvi.Emitter // drops everything
+	var zero rtvi.Emitter // drops everything, and holds nothing
+	assert.NoError(t, zero.SpokenText(ctx, "nobody hears"))
 	assert.NoError(t, zero.Say(ctx, "nobody hears"))
+}
+
+// Say inside an open turn joins it: one started, one stopped, and the
+// turn's later text stays in the turn.
+func TestEmitterSayInsideATurn(t *testing.T) {
+	ctx := context.Background()
+	var r recorder
+	e := &rtvi.Emitter{Send: r.send}
+	require.NoError(t, e.StartSpeaking(ctx))
+	require.NoError(t, e.Say(ctx, "Hello."))
+	require.NoError(t, e.SpokenText(ctx, " How can I help?"))
+	require.NoError(t, e.StopSpeaking(ctx))
+	assert.Equal(t, []string{"bot-started-speaking", "bot-tts-started", "bot-tts-text", "bot-tts-stopped",
+		"bot-tts-text", "bot-stopped-speaking"}, r.types())
+	assert.Contains(t, r.msgs[4], "How can I help?")
 }
 
 // Stages sent from many goroutines never interleave.

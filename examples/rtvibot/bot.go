@@ -74,10 +74,15 @@ func NewBot(dataRoot string, logger *slog.Logger) (*Bot, error) {
 }
 
 // InstallTools makes set the tools of the scripted agent (rtvi.ToolInstaller).
+// A new tool set means a new scenario: the gold agent, if any, plays its
+// task again.
 func (b *Bot) InstallTools(_ context.Context, set *tool.Set) error {
 	b.mu.Lock()
 	b.tools = set
 	b.mu.Unlock()
+	if b.gold != nil {
+		b.gold.newScenario()
+	}
 	return nil
 }
 
@@ -172,7 +177,14 @@ func (b *Bot) userText(ctx context.Context, text string) error {
 	name, args, ok := strings.Cut(strings.TrimPrefix(text, "/call "), " ")
 	if !strings.HasPrefix(text, "/call ") {
 		if b.gold != nil {
-			if played, err := b.goldTurn(ctx); played || err != nil {
+			played, err := b.goldTurn(ctx)
+			if err != nil && !played {
+				// No task to play (an unknown id, unreadable data): say so
+				// rather than leave the harness waiting.
+				b.logger.Warn("gold agent", "err", err)
+				return b.respond(ctx, "The gold agent cannot play this scenario: "+err.Error())
+			}
+			if played || err != nil {
 				return err
 			}
 		}

@@ -23,10 +23,11 @@ import (
 // agent's actions are performed; a telecom task's user-side actions are
 // the user simulator's to perform.
 type goldAgent struct {
-	mu    sync.Mutex
-	task  string
-	tasks map[string]map[string]replay.Task // domain → id → task, read on first use
-	names map[string]map[string]string      // domain → gold action name → tool name the model sees
+	mu     sync.Mutex
+	task   string
+	played bool                              // the current scenario's task was played: later messages get the scripted answer
+	tasks  map[string]map[string]replay.Task // domain → id → task, read on first use
+	names  map[string]map[string]string      // domain → gold action name → tool name the model sees
 }
 
 // setTask selects the task every following scenario plays.
@@ -36,8 +37,16 @@ func (g *goldAgent) setTask(id string) {
 	g.mu.Unlock()
 }
 
+// newScenario arms the agent for a new scenario (update_system_prompt).
+func (g *goldAgent) newScenario() {
+	g.mu.Lock()
+	g.played = false
+	g.mu.Unlock()
+}
+
 // plan returns the actions the agent performs in domain, as (tool name,
-// JSON arguments) pairs, and whether there is a task to play there.
+// JSON arguments) pairs, and whether there is a task to play there: once
+// per scenario, on its first user message.
 func (g *goldAgent) plan(domain string) ([][2]string, bool, error) {
 	d, ok := findTau2Domain(domain)
 	if !ok {
@@ -45,9 +54,10 @@ func (g *goldAgent) plan(domain string) ([][2]string, bool, error) {
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if g.task == "" {
+	if g.task == "" || g.played {
 		return nil, false, nil
 	}
+	g.played = true // once per scenario, even when it fails
 	if err := g.load(d); err != nil {
 		return nil, false, err
 	}

@@ -141,3 +141,38 @@ func TestGoldAgentReachesTheReplayHash(t *testing.T) {
 		})
 	}
 }
+
+// The task is played once per scenario: a second user message gets the
+// scripted answer and changes nothing; the next scenario plays it again.
+// An unknown task is said, not left for the harness to time out on.
+func TestGoldAgentPlaysOncePerScenario(t *testing.T) {
+	d, _ := findTau2Domain("tau2_retail")
+	want, _, tools := goldExpectations(t, d)
+	bot, url := startGoldBot(t)
+	ctx := testContext(t)
+	bot.gold.setTask("0")
+	first, _ := playGold(ctx, t, url, d.name, tools)
+	require.Equal(t, want["0"], first["db_hash"])
+
+	h, err := dialHarness(ctx, url)
+	require.NoError(t, err)
+	defer h.close()
+	_, err = h.ready(ctx)
+	require.NoError(t, err)
+	answer, err := h.sendText(ctx, "Hello again")
+	require.NoError(t, err)
+	assert.Contains(t, answer, "/call")
+	m, err := h.request(ctx, "get_scenario_summary", map[string]any{})
+	require.NoError(t, err)
+	assert.Equal(t, want["0"], m["data"].(map[string]any)["d"].(map[string]any)["db_hash"], "nothing played twice")
+
+	again, _ := playGold(ctx, t, url, d.name, tools)
+	assert.Equal(t, want["0"], again["db_hash"], "a new scenario plays the task again")
+
+	bot.gold.setTask("no-such-task")
+	_, err = h.request(ctx, "update_system_prompt", map[string]any{"prompt": "p", "tools": tools, "tool_domain": d.name})
+	require.NoError(t, err)
+	answer, err = h.sendText(ctx, "Hello")
+	require.NoError(t, err)
+	assert.Contains(t, answer, `has no task "no-such-task"`)
+}

@@ -4,13 +4,19 @@
 // messages of a scenario's lifecycle, tool calls that announce their
 // actions, and a summary whose DB hash matches gold replay.
 //
-//	go run ./examples/rtvibot -demo   # start the bot, drive one scenario, print it, exit
-//	go run ./examples/rtvibot         # serve on ws://127.0.0.1:8765 until interrupted
+//	go run ./examples/rtvibot -demo             # start the bot, drive one scenario, print it, exit
+//	go run ./examples/rtvibot                   # serve on ws://127.0.0.1:8765 until interrupted
+//	go run ./examples/rtvibot -gold -task 0     # a perfect agent: plays task 0 of the scenario's tau2 domain
 //
 // It has no LLM: its scripted agent runs "/call <tool> <json arguments>"
-// commands. It listens on the loopback interface only. db_path values are
-// relative to -data, which by default holds the coffee DB as
-// coffee/db.json.
+// commands, or with -gold plays the gold actions of the -task on a
+// scenario's first user message. It emits the server events of a pipecat
+// bot (speaking, TTS text, one token-usage metrics event per response).
+// It serves coffee, tau2_airline, tau2_retail and tau2_telecom, and
+// listens on the loopback interface only. db_path values are relative to
+// -data, which by default is a temporary directory laid out as NeMo names
+// them: coffee/db.json, tau2_airline/db.json (its shards in
+// tau2_airline/db/), tau2_retail/db.json, tau2_telecom/db.json.
 package main
 
 import (
@@ -70,10 +76,12 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if *gold {
-		if *task == "" {
-			return errors.New("-gold needs -task: the bridge never tells a bot its task")
-		}
+	switch {
+	case *gold && *task == "":
+		return errors.New("-gold needs -task: the bridge never tells a bot its task")
+	case *task != "" && !*gold:
+		return errors.New("-task selects the task of -gold; add -gold")
+	case *gold:
 		bot.gold = &goldAgent{task: *task}
 	}
 	ln, err := listenLoopback(*addr)
