@@ -352,28 +352,41 @@ func appendFrameString(b []byte, num protowire.Number, s string) []byte {
 	return protowire.AppendString(b, s)
 }
 
-func (m *TextFrame) size() int {
-	return sizeFrameVarint(1, m.ID) + sizeFrameBytes(2, len(m.Name)) + sizeFrameBytes(3, len(m.Text))
-}
+func (m *TextFrame) size() int { return sizeIDNameText(m.ID, m.Name, m.Text) }
 
-func (m *TextFrame) appendTo(b []byte) []byte {
-	b = appendFrameVarint(b, 1, m.ID)
-	b = appendFrameString(b, 2, m.Name)
-	return appendFrameString(b, 3, m.Text)
-}
+func (m *TextFrame) appendTo(b []byte) []byte { return appendIDNameText(b, m.ID, m.Name, m.Text) }
 
 func (m *TextFrame) unmarshal(b []byte, base int) error {
-	return decodeFields("TextFrame", b, base, func(fd frameField) (err error) {
-		switch fd.num {
-		case 1:
-			m.ID, err = fd.uint64("id")
-		case 2:
-			m.Name, err = fd.string("name")
-		case 3:
-			m.Text, err = fd.string("text")
-		}
-		return err
+	return decodeFields("TextFrame", b, base, func(fd frameField) error {
+		return fd.idNameText(&m.ID, &m.Name, &m.Text)
 	})
+}
+
+// The text frames (TextFrame, TranscriptionFrame) open with the same three
+// fields: id (1), name (2) and text (3).
+
+func sizeIDNameText(id uint64, name, text string) int {
+	return sizeFrameVarint(1, id) + sizeFrameBytes(2, len(name)) + sizeFrameBytes(3, len(text))
+}
+
+func appendIDNameText(b []byte, id uint64, name, text string) []byte {
+	b = appendFrameVarint(b, 1, id)
+	b = appendFrameString(b, 2, name)
+	return appendFrameString(b, 3, text)
+}
+
+// idNameText decodes fd when it is one of the three; other fields are
+// left alone (unknown to the caller, or its own).
+func (fd frameField) idNameText(id *uint64, name, text *string) (err error) {
+	switch fd.num {
+	case 1:
+		*id, err = fd.uint64("id")
+	case 2:
+		*name, err = fd.string("name")
+	case 3:
+		*text, err = fd.string("text")
+	}
+	return err
 }
 
 func (m *AudioRawFrame) size() int {
@@ -425,14 +438,11 @@ func (m *AudioRawFrame) unmarshal(b []byte, base int) error {
 }
 
 func (m *TranscriptionFrame) size() int {
-	return sizeFrameVarint(1, m.ID) + sizeFrameBytes(2, len(m.Name)) + sizeFrameBytes(3, len(m.Text)) +
-		sizeFrameBytes(4, len(m.UserID)) + sizeFrameBytes(5, len(m.Timestamp))
+	return sizeIDNameText(m.ID, m.Name, m.Text) + sizeFrameBytes(4, len(m.UserID)) + sizeFrameBytes(5, len(m.Timestamp))
 }
 
 func (m *TranscriptionFrame) appendTo(b []byte) []byte {
-	b = appendFrameVarint(b, 1, m.ID)
-	b = appendFrameString(b, 2, m.Name)
-	b = appendFrameString(b, 3, m.Text)
+	b = appendIDNameText(b, m.ID, m.Name, m.Text)
 	b = appendFrameString(b, 4, m.UserID)
 	return appendFrameString(b, 5, m.Timestamp)
 }
@@ -440,16 +450,12 @@ func (m *TranscriptionFrame) appendTo(b []byte) []byte {
 func (m *TranscriptionFrame) unmarshal(b []byte, base int) error {
 	return decodeFields("TranscriptionFrame", b, base, func(fd frameField) (err error) {
 		switch fd.num {
-		case 1:
-			m.ID, err = fd.uint64("id")
-		case 2:
-			m.Name, err = fd.string("name")
-		case 3:
-			m.Text, err = fd.string("text")
 		case 4:
 			m.UserID, err = fd.string("user_id")
 		case 5:
 			m.Timestamp, err = fd.string("timestamp")
+		default:
+			err = fd.idNameText(&m.ID, &m.Name, &m.Text)
 		}
 		return err
 	})
