@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/voiceeval/schematools/examples/tau2/tau2tools"
+	"github.com/voiceeval/schematools/internal/pyvalue"
 	"github.com/voiceeval/schematools/state"
 	"github.com/voiceeval/schematools/tool"
 )
@@ -52,7 +53,7 @@ func customerByPhone(db map[string]any, phone string) (map[string]any, error) {
 		if err != nil {
 			return nil, err
 		}
-		if tau2tools.IsStr(v, phone) {
+		if v == phone {
 			return c.(map[string]any), nil
 		}
 		ids, err := subscript(c, "line_ids")
@@ -75,7 +76,7 @@ func customerByPhone(db map[string]any, phone string) (map[string]any, error) {
 			if err != nil {
 				return nil, err
 			}
-			if tau2tools.IsStr(v, phone) {
+			if v == phone {
 				return c.(map[string]any), nil
 			}
 		}
@@ -122,7 +123,7 @@ func newGetCustomerByName(b binding) (tool.Tool, error) {
 				if err != nil {
 					return nil, err
 				}
-				want := pyLower(p.FullName)
+				want := pyvalue.Lower(p.FullName)
 				matches := []any{}
 				for _, c := range customers {
 					name, err := subscript(c, "full_name")
@@ -131,16 +132,16 @@ func newGetCustomerByName(b binding) (tool.Tool, error) {
 					}
 					s, ok := name.(string)
 					if !ok {
-						return nil, raise("AttributeError", "'%s' object has no attribute 'lower'", tau2tools.PyTypeName(name))
+						return nil, noAttribute(name, "lower")
 					}
-					if pyLower(s) != want {
+					if pyvalue.Lower(s) != want {
 						continue
 					}
 					dob, err := subscript(c, "date_of_birth")
 					if err != nil {
 						return nil, err
 					}
-					if tau2tools.IsStr(dob, p.DOB) {
+					if dob == p.DOB {
 						matches = append(matches, state.Clone(c))
 					}
 				}
@@ -249,7 +250,7 @@ func sortByIssueDate(bills []map[string]any) error {
 		}
 		s, ok := v.(string)
 		if !ok && len(bills) > 1 {
-			return raise("TypeError", "'<' not supported between instances of '%s' and 'str'", tau2tools.PyTypeName(v))
+			return pyvalue.Raise("TypeError", "'<' not supported between instances of '%s' and 'str'", pyvalue.TypeName(v))
 		}
 		keys[i] = s
 	}
@@ -307,7 +308,7 @@ func newGetDataUsage(b binding) (tool.Tool, error) {
 					return nil, err
 				}
 				if plan == nil {
-					return toolError("Plan %s not found for line %s", pyStr(planID), p.LineID), nil
+					return toolError("Plan %s not found for line %s", pyvalue.Str(planID), p.LineID), nil
 				}
 				used, err := subscript(line, "data_used_gb")
 				if err != nil {
@@ -368,7 +369,7 @@ func newSuspendLine(b binding) (tool.Tool, error) {
 				if err != nil {
 					return nil, nil, err
 				}
-				if !tau2tools.IsStr(status, lineStatusActive) {
+				if status != lineStatusActive {
 					return toolError("Line must be active to suspend"), nil, nil
 				}
 				if line, err = own(); err != nil {
@@ -393,7 +394,7 @@ func newResumeLine(b binding) (tool.Tool, error) {
 				if err != nil {
 					return nil, nil, err
 				}
-				if !tau2tools.IsStr(status, lineStatusSuspended) && !tau2tools.IsStr(status, lineStatusPendingActivation) {
+				if status != lineStatusSuspended && status != lineStatusPendingActivation {
 					return toolError("Line must be suspended to resume"), nil, nil
 				}
 				if line, err = own(); err != nil {
@@ -421,7 +422,7 @@ func newSetRoaming(b binding, name string, on bool) (tool.Tool, error) {
 				if err != nil {
 					return nil, nil, err
 				}
-				if tau2tools.Truthy(current) == on {
+				if pyvalue.Truthy(current) == on {
 					return already, nil, nil
 				}
 				if line, err = own(); err != nil {
@@ -464,7 +465,7 @@ func newSendPaymentRequest(b binding) (tool.Tool, error) {
 					if err != nil {
 						return nil, nil, err
 					}
-					if tau2tools.IsStr(status, billStatusAwaitingPayment) {
+					if status == billStatusAwaitingPayment {
 						return toolError("A bill is already awaiting payment for this customer"), nil, nil
 					}
 				}
@@ -472,7 +473,7 @@ func newSendPaymentRequest(b binding) (tool.Tool, error) {
 				if err != nil {
 					return nil, nil, err
 				}
-				if ok, err := contains(ids, p.BillID); err != nil || !ok {
+				if ok, err := pyvalue.Contains(p.BillID, ids); err != nil || !ok {
 					return toolError("Bill %s not found for customer %s", p.BillID, p.CustomerID), nil, err
 				}
 				bill, err := find(db, tableBills, "bill_id", p.BillID)
@@ -480,7 +481,7 @@ func newSendPaymentRequest(b binding) (tool.Tool, error) {
 					return nil, nil, err
 				}
 				if bill == nil {
-					return nil, nil, raise("TypeError", "'NoneType' object does not support item assignment")
+					return nil, nil, pyvalue.Raise("TypeError", "'NoneType' object does not support item assignment")
 				}
 				if bill, err = w.OwnRow(tableBills, bill); err != nil {
 					return nil, nil, err
@@ -534,18 +535,16 @@ func newRefuelData(b binding) (tool.Tool, error) {
 				if err != nil {
 					return nil, nil, err
 				}
-				unit, err := number(price, "*", "float")
+				charge, err := floatOp(price, "*", p.GBAmount, pyvalue.Num.Mul)
 				if err != nil {
 					return nil, nil, err
 				}
-				charge := p.GBAmount * unit
 				current, _ := get(line, "data_refueling_gb", 0.0)
-				refueled, err := number(current, "+", "float")
+				refueled, err := floatOp(current, "+", p.GBAmount, pyvalue.Num.Add)
 				if err != nil {
 					return nil, nil, err
 				}
-				refueled += p.GBAmount
-				description := "Data refueling: " + tau2tools.FloatRepr(p.GBAmount) + " GB at $" + pyStr(price) + "/GB"
+				description := "Data refueling: " + pyvalue.Repr(p.GBAmount) + " GB at $" + pyvalue.Str(price) + "/GB"
 				apply, err := chargeOnce(w, p.CustomerID, charge, description, today, b.newBillID)
 				if err != nil {
 					return nil, nil, err
@@ -561,8 +560,8 @@ func newRefuelData(b binding) (tool.Tool, error) {
 					map[string]any{"customer_id": p.CustomerID, "line_id": p.LineID, "gb_amount": floatValue(p.GBAmount)},
 					map[string]any{"new_data_refueling_gb": floatValue(refueled), "charge": floatValue(charge)})
 				return RefuelResult{
-					Message: "Successfully added " + tau2tools.FloatRepr(p.GBAmount) + " GB of data for line " + p.LineID +
-						" for $" + fixed2(charge),
+					Message: "Successfully added " + pyvalue.Repr(p.GBAmount) + " GB of data for line " + p.LineID +
+						" for $" + format2(charge),
 					NewDataRefuelingGB: floatValue(refueled),
 					Charge:             floatValue(charge),
 				}, action, nil
@@ -582,7 +581,7 @@ func chargeOnce(w *tau2tools.Writer, customerID string, amount float64, descript
 		return nil, err
 	}
 	if customer == nil {
-		return nil, raise("ValueError", "Customer %s not found", customerID)
+		return nil, pyvalue.Raise("ValueError", "Customer %s not found", customerID)
 	}
 	bills, err := customerBills(db, customer)
 	if err != nil {
@@ -597,7 +596,7 @@ func chargeOnce(w *tau2tools.Writer, customerID string, amount float64, descript
 		if err != nil {
 			return nil, err
 		}
-		if tau2tools.IsStr(status, billStatusDraft) {
+		if status == billStatusDraft {
 			draft = bill
 			break
 		}
@@ -652,7 +651,7 @@ func chargeOnce(w *tau2tools.Writer, customerID string, amount float64, descript
 		return nil, err
 	}
 	total, _ := get(draft, "total_due", json0)
-	due, err := pyFloat(total)
+	due, err := pyvalue.Float(total)
 	if err != nil {
 		return nil, err
 	}

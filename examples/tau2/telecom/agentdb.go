@@ -1,6 +1,6 @@
 package telecom
 
-import "github.com/voiceeval/schematools/examples/tau2/tau2tools"
+import "github.com/voiceeval/schematools/internal/pyvalue"
 
 // The agent DB holds five tables, each a list of records: plans,
 // customers, lines, bills, devices. Records are found by scanning a table
@@ -43,7 +43,7 @@ func find(db map[string]any, table, key string, want any) (map[string]any, error
 		if err != nil {
 			return nil, err
 		}
-		if pyEqual(v, want) {
+		if pyvalue.EqualLoaded(v, want) {
 			return r.(map[string]any), nil // only a dict takes a string index
 		}
 	}
@@ -54,7 +54,7 @@ func find(db map[string]any, table, key string, want any) (map[string]any, error
 // functions' and predicates' scan.
 func findOr(db map[string]any, table, key string, want any) (map[string]any, error) {
 	t := db[table]
-	if !tau2tools.Truthy(t) {
+	if !pyvalue.Truthy(t) {
 		return nil, nil
 	}
 	return find(map[string]any{table: t}, table, key, want)
@@ -76,7 +76,7 @@ func findGet(db map[string]any, table, key string, want any) (map[string]any, er
 		if err != nil {
 			return nil, err
 		}
-		if pyEqual(v, want) {
+		if pyvalue.EqualLoaded(v, want) {
 			return r.(map[string]any), nil
 		}
 	}
@@ -95,7 +95,7 @@ func targetLine(db map[string]any, customerID, lineID string) (line map[string]a
 	if err != nil {
 		return nil, "", err
 	}
-	if ok, err := contains(ids, lineID); err != nil || !ok {
+	if ok, err := pyvalue.Contains(lineID, ids); err != nil || !ok {
 		return nil, "Line " + lineID + " not found for customer " + customerID, err
 	}
 	line, err = find(db, tableLines, "line_id", lineID)
@@ -114,10 +114,10 @@ func customerLine(db map[string]any, customerID, lineID any) (map[string]any, er
 		return nil, err
 	}
 	ids := customer["line_ids"]
-	if !tau2tools.Truthy(ids) {
+	if !pyvalue.Truthy(ids) {
 		return nil, nil
 	}
-	if ok, err := contains(ids, lineID); err != nil || !ok {
+	if ok, err := pyvalue.Contains(lineID, ids); err != nil || !ok {
 		return nil, err
 	}
 	return findOr(db, tableLines, "line_id", lineID)

@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"sync"
 
-	"github.com/voiceeval/schematools/examples/tau2/tau2tools"
 	"github.com/voiceeval/schematools/state"
 	"github.com/voiceeval/schematools/tool"
 )
@@ -48,7 +47,7 @@ func apnSettings(in map[string]any) (map[string]any, *tool.FailureResult) {
 	}
 	var issues []tool.Issue
 	name, hasName := in["apn_name"]
-	if hasName && !tau2tools.IsStr(name, apnInternet) && !tau2tools.IsStr(name, apnBroken) {
+	if hasName && name != apnInternet && name != apnBroken {
 		issues = append(issues, tool.Issue{Field: "apn_name", Error: "Input should be 'internet' or 'broken'", Type: "enum"})
 	}
 	if v, ok := in["reset_at_reboot"]; ok && v == nil {

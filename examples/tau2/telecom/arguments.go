@@ -8,7 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/voiceeval/schematools/examples/tau2/tau2tools"
+	"github.com/voiceeval/schematools/internal/pyvalue"
 	"github.com/voiceeval/schematools/state"
 	"github.com/voiceeval/schematools/tool"
 )
@@ -75,7 +75,7 @@ func (t *telecomTool[P]) Execute(ctx context.Context, args map[string]any) (any,
 	if vr, ok := out.(tool.ValidationResult); ok && err == nil {
 		return invalidArguments(t.model, args, vr.Details), nil
 	}
-	return out, err
+	return out, raised(err)
 }
 
 // modelName returns the name of the Python parameters model of a tool:
@@ -150,9 +150,9 @@ func validationText(title string, input map[string]any, issues []tool.Issue) str
 		b.WriteString(" [type=")
 		b.WriteString(is.Type)
 		b.WriteString(", input_value=")
-		b.WriteString(truncateRepr(pyRepr(in)))
+		b.WriteString(truncateRepr(pyvalue.Repr(in)))
 		b.WriteString(", input_type=")
-		b.WriteString(tau2tools.PyTypeName(in))
+		b.WriteString(pyvalue.TypeName(in))
 		b.WriteString("]\n    For further information visit ")
 		b.WriteString(pydanticErrorsURL)
 		b.WriteString(is.Type)

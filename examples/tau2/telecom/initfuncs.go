@@ -1,11 +1,13 @@
 package telecom
 
 import (
+	"maps"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/voiceeval/schematools/examples/tau2/tau2tools"
+	"github.com/voiceeval/schematools/internal/pyvalue"
 	"github.com/voiceeval/schematools/replay"
 	"github.com/voiceeval/schematools/state"
 )
@@ -36,12 +38,12 @@ func bindArgs(fn string, args map[string]any, params ...param) (map[string]any, 
 	known := func(k string) bool {
 		return slices.ContainsFunc(params, func(p param) bool { return p.name == k })
 	}
-	for _, k := range tau2tools.SortedKeys(args) {
+	for _, k := range slices.Sorted(maps.Keys(args)) {
 		if k == "db" {
-			return nil, raise("TypeError", "%s() got multiple values for argument 'db'", fn)
+			return nil, pyvalue.Raise("TypeError", "%s() got multiple values for argument 'db'", fn)
 		}
 		if !known(k) {
-			return nil, raise("TypeError", "%s() got an unexpected keyword argument '%s'", fn, k)
+			return nil, pyvalue.Raise("TypeError", "%s() got an unexpected keyword argument '%s'", fn, k)
 		}
 	}
 	var missing []string
@@ -54,11 +56,11 @@ func bindArgs(fn string, args map[string]any, params ...param) (map[string]any, 
 	case 0:
 		return args, nil
 	case 1:
-		return nil, raise("TypeError", "%s() missing 1 required positional argument: %s", fn, missing[0])
+		return nil, pyvalue.Raise("TypeError", "%s() missing 1 required positional argument: %s", fn, missing[0])
 	case 2:
-		return nil, raise("TypeError", "%s() missing 2 required positional arguments: %s and %s", fn, missing[0], missing[1])
+		return nil, pyvalue.Raise("TypeError", "%s() missing 2 required positional arguments: %s and %s", fn, missing[0], missing[1])
 	}
-	return nil, raise("TypeError", "%s() missing %d required positional arguments: %s, and %s", fn, len(missing),
+	return nil, pyvalue.Raise("TypeError", "%s() missing %d required positional arguments: %s, and %s", fn, len(missing),
 		strings.Join(missing[:len(missing)-1], ", "), missing[len(missing)-1])
 }
 
@@ -109,7 +111,7 @@ func InitFuncsWithClock(clock func() time.Time) *replay.InitFuncs {
 			if err == nil {
 				err = f.run(db, bound)
 			}
-			return typed(err)
+			return err
 		}) // names are valid and unique: Register cannot fail
 	}
 	return r
@@ -148,8 +150,8 @@ func initFuncs(b binding) []initFunc {
 		}, surroundingsOnly},
 		{"set_network_mode_preference", []param{req("mode")}, func(db, a map[string]any) error {
 			mode := a["mode"]
-			if !slices.ContainsFunc(networkModes[:], func(m string) bool { return tau2tools.IsStr(mode, m) }) {
-				return raise("ValueError", "%s is not a valid NetworkModePreference", pyRepr(mode))
+			if !slices.ContainsFunc(networkModes[:], func(m string) bool { return mode == m }) {
+				return pyvalue.Raise("ValueError", "%s is not a valid NetworkModePreference", pyvalue.Repr(mode))
 			}
 			return setDevice(db, true, map[string]any{"network_mode_preference": mode})
 		}, deviceOnly},
@@ -169,12 +171,12 @@ func initFuncs(b binding) []initFunc {
 		{"lock_sim_card", []param{req("mode")}, func(db, a map[string]any) error {
 			var status string
 			switch mode := a["mode"]; {
-			case tau2tools.IsStr(mode, "pin"):
+			case mode == "pin":
 				status = simLockedPIN
-			case tau2tools.IsStr(mode, "puk"):
+			case mode == "puk":
 				status = simLockedPUK
 			default:
-				return raise("ValueError", "lock_sim_card: mode must be 'pin' or 'puk', got %s", pyRepr(mode))
+				return pyvalue.Raise("ValueError", "lock_sim_card: mode must be 'pin' or 'puk', got %s", pyvalue.Repr(mode))
 			}
 			return setDevice(db, true, map[string]any{"sim_card_status": status})
 		}, deviceOnly},
@@ -221,7 +223,7 @@ func initFuncs(b binding) []initFunc {
 				if err != nil {
 					return err
 				}
-				if !tau2tools.Truthy(connected) {
+				if !pyvalue.Truthy(connected) {
 					e.set("vpn_connected", true)
 					e.set("vpn_details", defaultVPNDetails())
 				}
@@ -244,7 +246,7 @@ func initFuncs(b binding) []initFunc {
 			if err != nil {
 				return err
 			}
-			used, err := pyFloat(a["data_used_gb"])
+			used, err := pyvalue.Float(a["data_used_gb"])
 			if err != nil {
 				return err
 			}
@@ -314,7 +316,7 @@ func removeAppPermission(db, a map[string]any) error {
 		}
 		appsDict, ok := apps.(map[string]any)
 		if !ok {
-			return raise("AttributeError", "'%s' object has no attribute 'get'", tau2tools.PyTypeName(apps))
+			return noAttribute(apps, "get")
 		}
 		app, err := lookup(appsDict, a["app_name"], nil)
 		if err != nil || app == nil {
@@ -322,14 +324,14 @@ func removeAppPermission(db, a map[string]any) error {
 		}
 		perm, ok := a["permission"].(string)
 		if !ok {
-			return raise("AttributeError", "'%s' object has no attribute 'lower'", tau2tools.PyTypeName(a["permission"]))
+			return noAttribute(a["permission"], "lower")
 		}
-		perm = pyLower(perm)
+		perm = pyvalue.Lower(perm)
 		perms, err := subscript(app, "permissions")
 		if err != nil {
 			return err
 		}
-		if in, err := contains(perms, perm); err != nil || !in {
+		if in, err := pyvalue.Contains(perm, perms); err != nil || !in {
 			return err
 		}
 		name := a["app_name"].(string) // only a string finds an app
@@ -358,7 +360,7 @@ func initLine(db map[string]any, fn string, a map[string]any) (map[string]any, e
 		return nil, err
 	}
 	if line == nil {
-		return nil, raise("ValueError", "%s: line %s not found for customer %s", fn, pyRepr(a["line_id"]), pyRepr(a["customer_id"]))
+		return nil, pyvalue.Raise("ValueError", "%s: line %s not found for customer %s", fn, pyvalue.Repr(a["line_id"]), pyvalue.Repr(a["customer_id"]))
 	}
 	return line, nil
 }
@@ -393,17 +395,17 @@ func suspendForOverdueBill(db, a map[string]any, today time.Time) error {
 	if err != nil {
 		return err
 	}
-	if !tau2tools.IsStr(status, lineStatusActive) {
-		return raise("ValueError", "%s: line %s must be active to suspend for unpaid bill (got status=%s)", fn, pyRepr(lineID), pyRepr(status))
+	if status != lineStatusActive {
+		return pyvalue.Raise("ValueError", "%s: line %s must be active to suspend for unpaid bill (got status=%s)", fn, pyvalue.Repr(lineID), pyvalue.Repr(status))
 	}
 	customer, err := findOr(db, tableCustomers, "customer_id", customerID)
 	if err != nil {
 		return err
 	}
 	if customer == nil { // initLine found it
-		return raise("ValueError", "%s: customer %s not found", fn, pyRepr(customerID))
+		return pyvalue.Raise("ValueError", "%s: customer %s not found", fn, pyvalue.Repr(customerID))
 	}
-	if ids := customer["bill_ids"]; tau2tools.Truthy(ids) {
+	if ids := customer["bill_ids"]; pyvalue.Truthy(ids) {
 		billIDs, err := iterate(ids)
 		if err != nil {
 			return err
@@ -420,8 +422,8 @@ func suspendForOverdueBill(db, a map[string]any, today time.Time) error {
 			if err != nil {
 				return err
 			}
-			if tau2tools.IsStr(s, billStatusOverdue) {
-				return raise("ValueError", "%s: customer %s already has an overdue bill (%s)", fn, pyRepr(customerID), pyStr(id))
+			if s == billStatusOverdue {
+				return pyvalue.Raise("ValueError", "%s: customer %s already has an overdue bill (%s)", fn, pyvalue.Repr(customerID), pyvalue.Str(id))
 			}
 		}
 	}
@@ -431,13 +433,13 @@ func suspendForOverdueBill(db, a map[string]any, today time.Time) error {
 		return err
 	}
 	if plan == nil {
-		return raise("ValueError", "%s: plan %s not found", fn, pyRepr(planID))
+		return pyvalue.Raise("ValueError", "%s: plan %s not found", fn, pyvalue.Repr(planID))
 	}
 	price, err := subscript(plan, "price_per_month")
 	if err != nil {
 		return err
 	}
-	amount, err := pyFloat(price)
+	amount, err := pyvalue.Float(price)
 	if err != nil {
 		return err
 	}
@@ -467,7 +469,7 @@ func suspendForOverdueBill(db, a map[string]any, today time.Time) error {
 		"due_date":     isoDate(firstOfLast.AddDate(0, 0, 14)),
 		"status":       billStatusOverdue,
 		"line_items": []any{map[string]any{
-			"description": "Charge for line " + pyStr(lineID),
+			"description": "Charge for line " + pyvalue.Str(lineID),
 			"amount":      floatValue(amount),
 			"date":        isoDate(today),
 			"item_type":   "Charge",
@@ -478,7 +480,7 @@ func suspendForOverdueBill(db, a map[string]any, today time.Time) error {
 	customer["bill_ids"] = append(customerBills, billID)
 	line["status"] = lineStatusSuspended
 	line["suspension_start_date"] = isoDate(today)
-	if tau2tools.Truthy(a["contract_ended"]) {
+	if pyvalue.Truthy(a["contract_ended"]) {
 		line["contract_end_date"] = isoDate(lastOfLast)
 	}
 	return nil

@@ -3,7 +3,7 @@ package telecom
 import (
 	"strings"
 
-	"github.com/voiceeval/schematools/examples/tau2/tau2tools"
+	"github.com/voiceeval/schematools/internal/pyvalue"
 	"github.com/voiceeval/schematools/state"
 )
 
@@ -71,7 +71,7 @@ func simStatus(device map[string]any) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if tau2tools.Truthy(missing) {
+	if pyvalue.Truthy(missing) {
 		return simMissing, nil
 	}
 	return subscript(device, "sim_card_status")
@@ -112,24 +112,24 @@ func deriveNetwork(db map[string]any) (status, tech, signal any, err error) {
 		return nil, nil, nil, err
 	}
 	status, tech, signal = statusNoService, none, none
-	if tau2tools.IsStr(sim, simActive) {
+	if sim == simActive {
 		pref, err := subscript(device, "network_mode_preference")
 		if err != nil {
 			return nil, nil, nil, err
 		}
 		tech = "4G"
 		switch {
-		case tau2tools.IsStr(pref, "4g_5g_preferred"):
+		case pref == "4g_5g_preferred":
 			five, err := get(strengths, "5G", none)
 			if err != nil {
 				return nil, nil, nil, err
 			}
-			if !tau2tools.IsStr(five, none) {
+			if five != none {
 				tech = "5G"
 			}
-		case tau2tools.IsStr(pref, "3g_only"):
+		case pref == "3g_only":
 			tech = "3G"
-		case tau2tools.IsStr(pref, "2g_only"):
+		case pref == "2g_only":
 			tech = "2G"
 		}
 		if signal, err = get(strengths, tech.(string), none); err != nil {
@@ -153,7 +153,7 @@ func deriveNetwork(db map[string]any) (status, tech, signal any, err error) {
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	if tau2tools.Truthy(airplane) || tau2tools.IsStr(apnName, apnBroken) || !tau2tools.Truthy(lineActive) {
+	if pyvalue.Truthy(airplane) || apnName == apnBroken || !pyvalue.Truthy(lineActive) {
 		status, tech, signal = statusNoService, none, none
 	}
 	return status, tech, signal, nil
@@ -173,14 +173,14 @@ func statusBar(db map[string]any) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if tau2tools.Truthy(airplane) {
+	if pyvalue.Truthy(airplane) {
 		bar = append(bar, barAirplane)
 	} else {
 		signal, err := at("network_signal_strength")
 		if err != nil {
 			return "", err
 		}
-		if _, err := hashable(signal); err != nil {
+		if err := hashable(signal); err != nil {
 			return "", err
 		}
 		label := barNoSignal
@@ -192,11 +192,11 @@ func statusBar(db map[string]any) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		hasTech := !tau2tools.IsStr(tech, none)
+		hasTech := tech != none
 		if hasTech {
 			s, ok := tech.(string)
 			if !ok {
-				return "", raise("TypeError", "sequence item %d: expected str instance, %s found", len(bar), tau2tools.PyTypeName(tech))
+				return "", pyvalue.Raise("TypeError", "sequence item %d: expected str instance, %s found", len(bar), pyvalue.TypeName(tech))
 			}
 			bar = append(bar, s)
 		}
@@ -204,13 +204,13 @@ func statusBar(db map[string]any) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		if tau2tools.Truthy(data) && hasTech {
+		if pyvalue.Truthy(data) && hasTech {
 			bar = append(bar, barDataEnabled)
 			saver, err := at("data_saver_mode")
 			if err != nil {
 				return "", err
 			}
-			if tau2tools.Truthy(saver) {
+			if pyvalue.Truthy(saver) {
 				bar = append(bar, barDataSaver)
 			}
 		} else {
@@ -221,18 +221,18 @@ func statusBar(db map[string]any) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if tau2tools.Truthy(wifi) {
+	if pyvalue.Truthy(wifi) {
 		connected, err := at("wifi_connected")
 		if err != nil {
 			return "", err
 		}
-		if tau2tools.Truthy(connected) {
+		if pyvalue.Truthy(connected) {
 			ssid, err := get(device, "wifi_ssid", nil)
 			if err != nil {
 				return "", err
 			}
-			if tau2tools.Truthy(ssid) {
-				bar = append(bar, barWifiTo+pyStr(ssid))
+			if pyvalue.Truthy(ssid) {
+				bar = append(bar, barWifiTo+pyvalue.Str(ssid))
 			} else {
 				bar = append(bar, barWifiEnabled)
 			}
@@ -242,14 +242,14 @@ func statusBar(db map[string]any) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if tau2tools.Truthy(vpn) {
+	if pyvalue.Truthy(vpn) {
 		bar = append(bar, barVPN)
 	}
 	battery, err := at("battery_level")
 	if err != nil {
 		return "", err
 	}
-	bar = append(bar, barBattery+pyStr(battery)+"%")
+	bar = append(bar, barBattery+pyvalue.Str(battery)+"%")
 	return strings.Join(bar, " | "), nil
 }
 
@@ -288,37 +288,37 @@ func mobileDataWorking(db map[string]any, lenient bool) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	if tau2tools.Truthy(airplane) {
+	if pyvalue.Truthy(airplane) {
 		return false, nil
 	}
 	signal, err := subscript(device, "network_signal_strength")
-	if err != nil || tau2tools.IsStr(signal, none) {
+	if err != nil || signal == none {
 		return false, err
 	}
 	status, err := subscript(device, "network_connection_status")
-	if err != nil || tau2tools.IsStr(status, statusNoService) {
+	if err != nil || status == statusNoService {
 		return false, err
 	}
 	abroad, err := subscript(surroundings, "is_abroad")
 	if err != nil {
 		return false, err
 	}
-	if tau2tools.Truthy(abroad) {
+	if pyvalue.Truthy(abroad) {
 		roaming, err := subscript(device, "roaming_enabled")
-		if err != nil || !tau2tools.Truthy(roaming) {
+		if err != nil || !pyvalue.Truthy(roaming) {
 			return false, err
 		}
 		allowed, err := flag("roaming_allowed", true)
-		if err != nil || !tau2tools.Truthy(allowed) {
+		if err != nil || !pyvalue.Truthy(allowed) {
 			return false, err
 		}
 	}
 	data, err := subscript(device, "data_enabled")
-	if err != nil || !tau2tools.Truthy(data) {
+	if err != nil || !pyvalue.Truthy(data) {
 		return false, err
 	}
 	exceeded, err := flag("mobile_data_usage_exceeded", false)
-	if err != nil || tau2tools.Truthy(exceeded) {
+	if err != nil || pyvalue.Truthy(exceeded) {
 		return false, err
 	}
 	return true, nil
@@ -349,7 +349,7 @@ func speedTest(db map[string]any) (speed float64, verdict string, ok bool, err e
 	if err != nil {
 		return 0, "", false, err
 	}
-	if tau2tools.Truthy(vpn) {
+	if pyvalue.Truthy(vpn) {
 		details, err := get(device, "vpn_details", nil)
 		if err != nil {
 			return 0, "", false, err
@@ -359,7 +359,7 @@ func speedTest(db map[string]any) (speed float64, verdict string, ok bool, err e
 			if err != nil {
 				return 0, "", false, err
 			}
-			if tau2tools.IsStr(perf, "poor") {
+			if perf == "poor" {
 				factor = 0.1
 			}
 		}
@@ -368,21 +368,21 @@ func speedTest(db map[string]any) (speed float64, verdict string, ok bool, err e
 	if err != nil {
 		return 0, "", false, err
 	}
-	if tau2tools.Truthy(saver) {
+	if pyvalue.Truthy(saver) {
 		factor *= 0.2
 	}
 	tech, err := at("network_technology_connected")
 	if err != nil {
 		return 0, "", false, err
 	}
-	if _, err := hashable(tech); err != nil {
+	if err := hashable(tech); err != nil {
 		return 0, "", false, err
 	}
 	signal, err := at("network_signal_strength")
 	if err != nil {
 		return 0, "", false, err
 	}
-	if _, err := hashable(signal); err != nil {
+	if err := hashable(signal); err != nil {
 		return 0, "", false, err
 	}
 	var r [2]float64
@@ -393,7 +393,7 @@ func speedTest(db map[string]any) (speed float64, verdict string, ok bool, err e
 	if t, ok := signal.(string); ok {
 		s = signalSpeed[t]
 	}
-	speed = tau2tools.Round2((r[0] + r[1]) / 2.0 * s * factor)
+	speed = round2((r[0] + r[1]) / 2.0 * s * factor)
 	switch {
 	case speed < 1:
 		verdict = "Very Poor"
@@ -428,16 +428,16 @@ func canSendMMS(db map[string]any, lenient bool) (any, error) {
 		return subscript(device, key)
 	}
 	tech, err := subscript(device, "network_technology_connected")
-	if err != nil || tau2tools.IsStr(tech, "2G") {
+	if err != nil || tech == "2G" {
 		return false, err
 	}
 	calling, err := at("wifi_calling_enabled")
 	if err != nil {
 		return false, err
 	}
-	if tau2tools.Truthy(calling) {
+	if pyvalue.Truthy(calling) {
 		overWifi, err := at("wifi_calling_mms_over_wifi")
-		if err != nil || tau2tools.Truthy(overWifi) {
+		if err != nil || pyvalue.Truthy(overWifi) {
 			return false, err
 		}
 	}
@@ -472,10 +472,10 @@ func canSendMMS(db map[string]any, lenient bool) (any, error) {
 			return false, err
 		}
 		sms, _ := get(perms, "sms", nil)
-		return tau2tools.Truthy(storage) && tau2tools.Truthy(sms), nil
+		return pyvalue.Truthy(storage) && pyvalue.Truthy(sms), nil
 	}
 	storage, err := subscript(perms, "storage")
-	if err != nil || !tau2tools.Truthy(storage) {
+	if err != nil || !pyvalue.Truthy(storage) {
 		return storage, err
 	}
 	return subscript(perms, "sms")
@@ -560,7 +560,7 @@ func (e *deviceEdit) rollback() {
 // disconnectVPN drops a VPN connection, if there is one.
 func (e *deviceEdit) disconnectVPN() error {
 	connected, err := subscript(e.device, "vpn_connected")
-	if err != nil || !tau2tools.Truthy(connected) {
+	if err != nil || !pyvalue.Truthy(connected) {
 		return err
 	}
 	e.set("vpn_connected", false)

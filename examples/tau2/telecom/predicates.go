@@ -1,10 +1,9 @@
 package telecom
 
 import (
-	"math"
 	"slices"
 
-	"github.com/voiceeval/schematools/examples/tau2/tau2tools"
+	"github.com/voiceeval/schematools/internal/pyvalue"
 	"github.com/voiceeval/schematools/replay"
 )
 
@@ -42,10 +41,10 @@ func Predicates() *replay.Predicates {
 		_ = r.Register(Domain, p.name, func(db map[string]any, args map[string]any) (bool, error) {
 			bound, err := bindArgs(p.name, args, p.params...)
 			if err != nil {
-				return false, typed(err)
+				return false, err
 			}
 			ok, err := p.check(db, bound)
-			return ok, typed(err)
+			return ok, err
 		}) // names are valid and unique: Register cannot fail
 	}
 	return r
@@ -71,20 +70,20 @@ func predicates() []predicate {
 	return []predicate{
 		{"assert_mobile_data_status", []param{req("expected_status")}, func(db, a map[string]any) (bool, error) {
 			working, err := mobileDataWorking(db, false)
-			return err == nil && pyEqual(working, a["expected_status"]), err
+			return err == nil && pyvalue.EqualLoaded(working, a["expected_status"]), err
 		}},
 		{"assert_internet_speed", []param{req("expected_speed"), opt("expected_desc")}, assertInternetSpeed},
 		{"assert_service_status", []param{req("expected_status")}, func(db, a map[string]any) (bool, error) {
 			want := a["expected_status"]
-			if !slices.ContainsFunc(networkStatuses[:], func(s string) bool { return tau2tools.IsStr(want, s) }) {
-				return false, raise("ValueError", "%s is not a valid NetworkStatus", pyRepr(want))
+			if !slices.ContainsFunc(networkStatuses[:], func(s string) bool { return want == s }) {
+				return false, pyvalue.Raise("ValueError", "%s is not a valid NetworkStatus", pyvalue.Repr(want))
 			}
 			status, err := deviceField(db, "network_connection_status")
-			return err == nil && pyEqual(status, want), err
+			return err == nil && pyvalue.EqualLoaded(status, want), err
 		}},
 		{"assert_can_send_mms", []param{req("expected_status")}, func(db, a map[string]any) (bool, error) {
 			can, err := canSendMMS(db, false)
-			return err == nil && pyEqual(can, a["expected_status"]), err
+			return err == nil && pyvalue.EqualLoaded(can, a["expected_status"]), err
 		}},
 		{"assert_data_refueling_amount", []param{req("customer_id"), req("line_id"), req("expected_amount")},
 			func(db, a map[string]any) (bool, error) {
@@ -104,7 +103,7 @@ func predicates() []predicate {
 				return err == nil, err
 			}
 			status, err := subscript(bill, "status")
-			return err == nil && tau2tools.IsStr(status, billStatusPaid), err
+			return err == nil && status == billStatusPaid, err
 		}},
 	}
 }
@@ -114,11 +113,12 @@ func assertInternetSpeed(db, a map[string]any) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	c, ok := compare(floatValue(speed), a["expected_speed"])
+	want, isNum := pyvalue.NumOf(a["expected_speed"])
+	if !isNum {
+		return false, pyvalue.Raise("TypeError", "'>=' not supported between instances of 'float' and '%s'", pyvalue.TypeName(a["expected_speed"]))
+	}
+	c, ok := pyvalue.FloatNum(speed).Cmp(want)
 	if !ok {
-		if _, isNum := bigOf(a["expected_speed"]); !isNum && !isNaN(a["expected_speed"]) {
-			return false, raise("TypeError", "'>=' not supported between instances of 'float' and '%s'", tau2tools.PyTypeName(a["expected_speed"]))
-		}
 		return false, nil // NaN: every comparison is false
 	}
 	desc, given := a["expected_desc"]
@@ -130,25 +130,25 @@ func assertInternetSpeed(db, a map[string]any) (bool, error) {
 	}
 	s, isStr := desc.(string)
 	if !isStr {
-		return false, raise("AttributeError", "'%s' object has no attribute 'lower'", tau2tools.PyTypeName(desc))
+		return false, noAttribute(desc, "lower")
 	}
-	return pyLower(verdict) == pyLower(s), nil
+	return pyvalue.Lower(verdict) == pyvalue.Lower(s), nil
 }
 
 // closeTo is Python's abs(have - want) < 1e-6 for two numbers.
 func closeTo(have, want any) (bool, error) {
-	h, err := number(have, "-", tau2tools.PyTypeName(want))
+	h, okH := pyvalue.NumOf(have)
+	w, okW := pyvalue.NumOf(want)
+	if !okH || !okW {
+		return false, operandError("-", have, want)
+	}
+	d, err := h.Sub(w)
 	if err != nil {
 		return false, err
 	}
-	w, err := number(want, "-", tau2tools.PyTypeName(have))
-	if err != nil {
-		return false, raise("TypeError", "unsupported operand type(s) for -: '%s' and '%s'", tau2tools.PyTypeName(have), tau2tools.PyTypeName(want))
+	if d.Sign() < 0 {
+		d = d.Neg()
 	}
-	return math.Abs(h-w) < 1e-6, nil
-}
-
-func isNaN(v any) bool {
-	f, ok := v.(float64)
-	return ok && math.IsNaN(f)
+	c, ok := d.Cmp(pyvalue.FloatNum(1e-6))
+	return ok && c < 0, nil
 }

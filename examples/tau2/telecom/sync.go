@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/voiceeval/schematools/examples/tau2/tau2tools"
+	"github.com/voiceeval/schematools/internal/pyvalue"
 	"github.com/voiceeval/schematools/replay"
 	"github.com/voiceeval/schematools/state"
 )
@@ -37,7 +37,7 @@ func SyncState(agentDB, userDB map[string]any) (agentDelta, userDelta map[string
 	agentDelta, userDelta = map[string]any{}, map[string]any{}
 	writes, err := planSync(agentDB, userDB, agentDelta, userDelta)
 	if err != nil {
-		return map[string]any{}, map[string]any{}, typed(err)
+		return map[string]any{}, map[string]any{}, err
 	}
 	for _, w := range writes {
 		w()
@@ -64,10 +64,10 @@ func SyncChanges(agentDB, userDB map[string]any) (agent, user bool) {
 // both DBs to their synced values.
 func planSync(agentDB, userDB, agentDelta, userDelta map[string]any) ([]func(), error) {
 	surroundings := map[string]any{} // detached: changes to it reach no DB
-	if s := userDB[tableSurroundings]; tau2tools.Truthy(s) {
+	if s := userDB[tableSurroundings]; pyvalue.Truthy(s) {
 		m, ok := s.(map[string]any)
 		if !ok {
-			return nil, raise("AttributeError", "'%s' object has no attribute 'get'", tau2tools.PyTypeName(s))
+			return nil, noAttribute(s, "get")
 		}
 		surroundings = m
 	}
@@ -81,29 +81,29 @@ func planSync(agentDB, userDB, agentDelta, userDelta map[string]any) ([]func(), 
 	}
 	var writes []func()
 	set := func(key string, v any) {
-		if cur, ok := surroundings[key]; ok && pyEqual(cur, v) {
+		if cur, ok := surroundings[key]; ok && pyvalue.EqualLoaded(cur, v) {
 			return
 		}
 		writes = append(writes, func() { surroundings[key] = v })
 		userDelta[surroundingsPrefix+key] = state.Clone(v)
 	}
-	set("line_active", tau2tools.IsStr(line["status"], lineStatusActive))
-	set("roaming_allowed", tau2tools.Truthy(line["roaming_enabled"]))
+	set("line_active", line["status"] == lineStatusActive)
+	set("roaming_allowed", pyvalue.Truthy(line["roaming_enabled"]))
 
 	plan, err := findGet(agentDB, tablePlans, "plan_id", getOr(line, "plan_id", ""))
 	if err != nil {
 		return nil, err
 	}
 	if plan != nil {
-		used, err := pyFloat(getOr(line, "data_used_gb", json0))
+		used, err := pyvalue.Float(getOr(line, "data_used_gb", json0))
 		if err != nil {
 			return nil, err
 		}
-		refueled, err := pyFloat(getOr(line, "data_refueling_gb", json0))
+		refueled, err := pyvalue.Float(getOr(line, "data_refueling_gb", json0))
 		if err != nil {
 			return nil, err
 		}
-		limit, err := pyFloat(getOr(plan, "data_limit_gb", json0))
+		limit, err := pyvalue.Float(getOr(plan, "data_limit_gb", json0))
 		if err != nil {
 			return nil, err
 		}
@@ -117,7 +117,7 @@ func planSync(agentDB, userDB, agentDelta, userDelta map[string]any) ([]func(), 
 		if err != nil {
 			return nil, err
 		}
-		if tau2tools.Truthy(paid) {
+		if pyvalue.Truthy(paid) {
 			billID, err := subscript(request, "bill_id")
 			if err != nil {
 				return nil, err
@@ -126,10 +126,10 @@ func planSync(agentDB, userDB, agentDelta, userDelta map[string]any) ([]func(), 
 			if err != nil {
 				return nil, err
 			}
-			if bill != nil && !tau2tools.IsStr(bill["status"], billStatusPaid) {
+			if bill != nil && bill["status"] != billStatusPaid {
 				paidBill = bill
 				writes = append(writes, func() { bill["status"] = billStatusPaid })
-				agentDelta["bills["+pyStr(bill["bill_id"])+"].status"] = billStatusPaid
+				agentDelta["bills["+pyvalue.Str(bill["bill_id"])+"].status"] = billStatusPaid
 			}
 			writes = append(writes, func() { surroundings["payment_request"] = nil })
 			userDelta[surroundingsPrefix+"payment_request"] = nil
@@ -181,7 +181,7 @@ func pendingPayment(agentDB map[string]any, phone any, paid map[string]any) (map
 		if err != nil {
 			return nil, err
 		}
-		if bill != nil && tau2tools.IsStr(bill["status"], billStatusAwaitingPayment) && !sameMap(bill, paid) {
+		if bill != nil && bill["status"] == billStatusAwaitingPayment && !sameMap(bill, paid) {
 			return map[string]any{"bill_id": bill["bill_id"], "amount_due": state.Clone(getOr(bill, "total_due", json0)), "paid": false}, nil
 		}
 	}
@@ -210,7 +210,7 @@ func customerWithPhone(agentDB map[string]any, phone any) (map[string]any, error
 			return nil, err
 		}
 		customer := c.(map[string]any)
-		if pyEqual(v, phone) {
+		if pyvalue.EqualLoaded(v, phone) {
 			return customer, nil
 		}
 		ids, ok := customer["line_ids"]
@@ -226,7 +226,7 @@ func customerWithPhone(agentDB map[string]any, phone any) (map[string]any, error
 			if err != nil {
 				return nil, err
 			}
-			if len(line) > 0 && pyEqual(line["phone_number"], phone) {
+			if len(line) > 0 && pyvalue.EqualLoaded(line["phone_number"], phone) {
 				return customer, nil
 			}
 		}
@@ -275,7 +275,7 @@ func ApplySyncDelta(db map[string]any, delta map[string]any) error {
 			}
 			m, err := assignable(s)
 			if err != nil {
-				return typed(err)
+				return err
 			}
 			m[key] = v
 			changed = true
@@ -283,7 +283,7 @@ func ApplySyncDelta(db map[string]any, delta map[string]any) error {
 		}
 		if m := billPath.FindStringSubmatch(p); m != nil {
 			if err := setBillField(db, m[1], m[2], v); err != nil {
-				return typed(err)
+				return err
 			}
 			continue
 		}
@@ -292,8 +292,8 @@ func ApplySyncDelta(db map[string]any, delta map[string]any) error {
 		}
 	}
 	if changed {
-		if err := networkSearch(db); err != nil && !isPyError(err, "KeyError", "TypeError") {
-			return typed(err)
+		if err := networkSearch(db); err != nil && !isException(err, "KeyError", "TypeError") {
+			return err
 		}
 	}
 	return nil
@@ -314,7 +314,7 @@ func setBillField(db map[string]any, billID, field string, v any) error {
 		if err != nil {
 			return err
 		}
-		if tau2tools.IsStr(id, billID) {
+		if id == billID {
 			r.(map[string]any)[field] = v
 			return nil
 		}

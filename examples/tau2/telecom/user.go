@@ -4,7 +4,7 @@ import (
 	"context"
 	"strings"
 
-	"github.com/voiceeval/schematools/examples/tau2/tau2tools"
+	"github.com/voiceeval/schematools/internal/pyvalue"
 	"github.com/voiceeval/schematools/state"
 	"github.com/voiceeval/schematools/tool"
 )
@@ -43,7 +43,7 @@ func deviceField(db map[string]any, key string) (any, error) {
 
 // onOff is "ON" or "OFF" after Python's truthiness of v.
 func onOff(v any) string {
-	if tau2tools.Truthy(v) {
+	if pyvalue.Truthy(v) {
 		return "ON"
 	}
 	return "OFF"
@@ -51,7 +51,7 @@ func onOff(v any) string {
 
 // yesNo is "Yes" or "No" after Python's truthiness of v.
 func yesNo(v any) string {
-	if tau2tools.Truthy(v) {
+	if pyvalue.Truthy(v) {
 		return "Yes"
 	}
 	return "No"
@@ -92,7 +92,7 @@ func newCheckNetworkStatus(b binding) (tool.Tool, error) {
 				return "", err
 			}
 			sim := any(simMissing)
-			if !tau2tools.Truthy(values["sim_card_missing"]) {
+			if !pyvalue.Truthy(values["sim_card_missing"]) {
 				if err := read("sim_card_status"); err != nil {
 					return "", err
 				}
@@ -104,18 +104,18 @@ func newCheckNetworkStatus(b binding) (tool.Tool, error) {
 			}
 			lines := []string{
 				"Airplane Mode: " + onOff(values["airplane_mode"]),
-				"SIM Card Status: " + pyStr(sim),
-				"Cellular Connection: " + pyStr(values["network_connection_status"]),
-				"Cellular Signal: " + pyStr(values["network_signal_strength"]),
-				"Cellular Network Type: " + pyStr(values["network_technology_connected"]),
+				"SIM Card Status: " + pyvalue.Str(sim),
+				"Cellular Connection: " + pyvalue.Str(values["network_connection_status"]),
+				"Cellular Signal: " + pyvalue.Str(values["network_signal_strength"]),
+				"Cellular Network Type: " + pyvalue.Str(values["network_technology_connected"]),
 				"Mobile Data Enabled: " + yesNo(values["data_enabled"]),
 				"Data Roaming Enabled: " + yesNo(values["roaming_enabled"]),
 				"Wi-Fi Radio: " + onOff(values["wifi_enabled"]),
 				"Wi-Fi Connected: " + yesNo(values["wifi_connected"]),
 			}
-			if tau2tools.Truthy(values["wifi_connected"]) {
+			if pyvalue.Truthy(values["wifi_connected"]) {
 				ssid, _ := get(device, "wifi_ssid", nil)
-				lines = append(lines, "Connected Wi-Fi Network: "+pyStr(ssid))
+				lines = append(lines, "Connected Wi-Fi Network: "+pyvalue.Str(ssid))
 			}
 			return strings.Join(lines, "\n"), nil
 		})
@@ -126,7 +126,7 @@ func newCheckNetworkModePreference(b binding) (tool.Tool, error) {
 		"Show which kind of cellular network the phone prefers (5G, 4G, 3G or 2G).",
 		func(db map[string]any) (string, error) {
 			v, err := deviceField(db, "network_mode_preference")
-			return "Network Mode Preference: " + pyStr(v), err
+			return "Network Mode Preference: " + pyvalue.Str(v), err
 		})
 }
 
@@ -142,20 +142,20 @@ func newCheckSimStatus(b binding) (tool.Tool, error) {
 			if err != nil {
 				return "", err
 			}
-			if _, err := hashable(sim); err != nil {
+			if err := hashable(sim); err != nil {
 				return "", err
 			}
 			switch {
-			case tau2tools.IsStr(sim, simActive):
+			case sim == simActive:
 				return "Your SIM card is active and working.", nil
-			case tau2tools.IsStr(sim, simMissing):
+			case sim == simMissing:
 				return "No SIM card detected in the phone.", nil
-			case tau2tools.IsStr(sim, simLockedPIN):
+			case sim == simLockedPIN:
 				return "The SIM card is locked with a PIN code.", nil
-			case tau2tools.IsStr(sim, simLockedPUK):
+			case sim == simLockedPUK:
 				return "The SIM card is locked with a PUK code.", nil
 			}
-			return "Unknown SIM status: " + pyStr(sim), nil
+			return "Unknown SIM status: " + pyvalue.Str(sim), nil
 		})
 }
 
@@ -167,7 +167,7 @@ func newCheckDataRestrictionStatus(b binding) (tool.Tool, error) {
 			if err != nil {
 				return "", err
 			}
-			if tau2tools.Truthy(v) {
+			if pyvalue.Truthy(v) {
 				return "Data Saver mode is ON (limits data usage).", nil
 			}
 			return "Data Saver mode is OFF.", nil
@@ -184,10 +184,10 @@ func newCheckAPNSettings(b binding) (tool.Tool, error) {
 			}
 			setting := func(key string) (string, error) {
 				v, err := get(apn, key, nil)
-				if err != nil || !tau2tools.Truthy(v) {
+				if err != nil || !pyvalue.Truthy(v) {
 					return "Not Set", err
 				}
-				return pyStr(v), nil
+				return pyvalue.Str(v), nil
 			}
 			name, err := setting("apn_name")
 			if err != nil {
@@ -214,14 +214,14 @@ func newCheckWifiStatus(b binding) (tool.Tool, error) {
 			if err != nil {
 				return "", err
 			}
-			if !tau2tools.Truthy(on) {
+			if !pyvalue.Truthy(on) {
 				return "Wi-Fi is turned OFF.", nil
 			}
 			connected, err := subscript(device, "wifi_connected")
 			if err != nil {
 				return "", err
 			}
-			if !tau2tools.Truthy(connected) {
+			if !pyvalue.Truthy(connected) {
 				return "Wi-Fi is ON but not connected to any network.", nil
 			}
 			ssid, _ := get(device, "wifi_ssid", nil)
@@ -229,7 +229,7 @@ func newCheckWifiStatus(b binding) (tool.Tool, error) {
 			if err != nil {
 				return "", err
 			}
-			return "Wi-Fi is ON and connected to '" + pyStr(ssid) + "'. Signal strength: " + pyStr(signal) + ".", nil
+			return "Wi-Fi is ON and connected to '" + pyvalue.Str(ssid) + "'. Signal strength: " + pyvalue.Str(signal) + ".", nil
 		})
 }
 
@@ -254,19 +254,19 @@ func newCheckVPNStatus(b binding) (tool.Tool, error) {
 			if err != nil {
 				return "", err
 			}
-			if tau2tools.Truthy(connected) {
+			if pyvalue.Truthy(connected) {
 				details, _ := get(device, "vpn_details", nil)
-				if !tau2tools.Truthy(details) {
+				if !pyvalue.Truthy(details) {
 					return "VPN is ON and connected (no specific details available).", nil
 				}
-				text := pyStr(details)
+				text := pyvalue.Str(details)
 				if m, ok := details.(map[string]any); ok {
-					text = reprDict(m, vpnDetailsOrder)
+					text = pyvalue.Repr(orderedDict(m, vpnDetailsOrder))
 				}
 				return "VPN is ON and connected. Details: " + text, nil
 			}
 			setting, _ := get(device, "vpn_enabled_setting", nil)
-			if tau2tools.Truthy(setting) {
+			if pyvalue.Truthy(setting) {
 				return "VPN is turned ON in settings, but currently not connected.", nil
 			}
 			return "VPN is turned OFF.", nil
@@ -286,7 +286,7 @@ func newCheckInstalledApps(b binding) (tool.Tool, error) {
 			}
 			m, ok := apps.(map[string]any)
 			if !ok {
-				return "", raise("AttributeError", "'%s' object has no attribute 'keys'", tau2tools.PyTypeName(apps))
+				return "", noAttribute(apps, "keys")
 			}
 			return "The following apps are installed on the phone: " + strings.Join(appNames(m), ", "), nil
 		})
@@ -301,12 +301,12 @@ func grantedPermissions(app any) ([]string, error) {
 	}
 	m, ok := perms.(map[string]any)
 	if !ok {
-		return nil, raise("AttributeError", "'%s' object has no attribute 'items'", tau2tools.PyTypeName(perms))
+		return nil, noAttribute(perms, "items")
 	}
 	var out []string
 	for _, k := range orderedKeys(m, permissionOrder) {
-		if tau2tools.Truthy(m[k]) {
-			out = append(out, pyLower(strings.ReplaceAll(k, "_", " ")))
+		if pyvalue.Truthy(m[k]) {
+			out = append(out, pyvalue.Lower(strings.ReplaceAll(k, "_", " ")))
 		}
 	}
 	return out, nil
@@ -379,7 +379,7 @@ func newCanSendMMS(b binding) (tool.Tool, error) {
 			if err != nil {
 				return "", err
 			}
-			if tau2tools.Truthy(ok) {
+			if pyvalue.Truthy(ok) {
 				return "Your messaging app can send MMS messages.", nil
 			}
 			return "Your messaging app cannot send MMS messages.", nil
@@ -405,7 +405,7 @@ func newCheckPaymentRequest(b binding) (tool.Tool, error) {
 			if err != nil {
 				return "", err
 			}
-			return "You have a payment request for bill " + pyStr(bill) + " of " + pyStr(amount) + " USD.", nil
+			return "You have a payment request for bill " + pyvalue.Str(bill) + " of " + pyvalue.Str(amount) + " USD.", nil
 		})
 }
 
@@ -429,6 +429,6 @@ func newRunSpeedTest(b binding) (tool.Tool, error) {
 			if !ok {
 				return "Speed test failed: " + verdict + ".", nil
 			}
-			return "Speed Test Result: " + fixed2(speed) + " Mbps (" + verdict + "). " + speedAdvice[verdict], nil
+			return "Speed Test Result: " + format2(speed) + " Mbps (" + verdict + "). " + speedAdvice[verdict], nil
 		})
 }

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/voiceeval/schematools/examples/tau2/tau2tools"
+	"github.com/voiceeval/schematools/internal/pyvalue"
 	"github.com/voiceeval/schematools/state"
 	"github.com/voiceeval/schematools/tool"
 )
@@ -38,7 +38,7 @@ func newToggle(b binding, name, description, key, label string, search bool) (to
 		if err != nil {
 			return nil, nil, err
 		}
-		next := !tau2tools.Truthy(cur)
+		next := !pyvalue.Truthy(cur)
 		e.set(key, next)
 		if search {
 			if err := e.search(); err != nil {
@@ -90,7 +90,7 @@ func newToggleAirplaneMode(b binding) (tool.Tool, error) {
 			if err != nil {
 				return nil, nil, err
 			}
-			on := !tau2tools.Truthy(was)
+			on := !pyvalue.Truthy(was)
 			e.set("airplane_mode", on)
 			dropWifi := true
 			if !on {
@@ -99,7 +99,7 @@ func newToggleAirplaneMode(b binding) (tool.Tool, error) {
 				if err != nil {
 					return nil, nil, err
 				}
-				dropWifi = tau2tools.Truthy(wifi)
+				dropWifi = pyvalue.Truthy(wifi)
 			}
 			if dropWifi {
 				e.set("wifi_connected", false)
@@ -131,7 +131,7 @@ func newToggleWifi(b binding) (tool.Tool, error) {
 			if err != nil {
 				return nil, nil, err
 			}
-			if tau2tools.Truthy(airplane) {
+			if pyvalue.Truthy(airplane) {
 				msg, err := e.reply("Cannot change Wi-Fi settings while Airplane Mode is ON.")
 				return msg, nil, err
 			}
@@ -139,7 +139,7 @@ func newToggleWifi(b binding) (tool.Tool, error) {
 			if err != nil {
 				return nil, nil, err
 			}
-			on := !tau2tools.Truthy(cur)
+			on := !pyvalue.Truthy(cur)
 			e.set("wifi_enabled", on)
 			if !on {
 				e.set("wifi_connected", false)
@@ -213,7 +213,7 @@ func newSetAPNSettings(b binding) (tool.Tool, error) {
 					if err := e.search(); err != nil {
 						return nil, nil, err
 					}
-					msg, err := e.reply("APN settings set to: " + pyStr(settings["apn_name"]))
+					msg, err := e.reply("APN settings set to: " + pyvalue.Str(settings["apn_name"]))
 					if err != nil {
 						return nil, nil, err
 					}
@@ -252,7 +252,7 @@ func newConnectVPN(b binding) (tool.Tool, error) {
 			if err != nil {
 				return nil, nil, err
 			}
-			if tau2tools.Truthy(connected) {
+			if pyvalue.Truthy(connected) {
 				return "VPN already connected.", nil, nil
 			}
 			e.set("vpn_connected", true)
@@ -274,7 +274,7 @@ func newDisconnectVPN(b binding) (tool.Tool, error) {
 			if err != nil {
 				return nil, nil, err
 			}
-			if !tau2tools.Truthy(connected) {
+			if !pyvalue.Truthy(connected) {
 				msg, err := e.reply("No active VPN connection to disconnect.")
 				return msg, nil, err
 			}
@@ -307,19 +307,19 @@ func newGrantAppPermission(b binding) (tool.Tool, error) {
 						msg, err := e.reply("Error. App '" + p.AppName + "' not found. Cannot grant permission.")
 						return msg, nil, err
 					}
-					perm := pyLower(p.Permission)
+					perm := pyvalue.Lower(p.Permission)
 					perms, err := subscript(app, "permissions")
 					if err != nil {
 						return nil, nil, err
 					}
-					ok, err := contains(perms, perm)
+					ok, err := pyvalue.Contains(perm, perms)
 					if err != nil {
 						return nil, nil, err
 					}
 					if !ok {
 						m, isDict := perms.(map[string]any)
 						if !isDict {
-							return nil, nil, raise("AttributeError", "'%s' object has no attribute 'keys'", tau2tools.PyTypeName(perms))
+							return nil, nil, noAttribute(perms, "keys")
 						}
 						keys := orderedKeys(m, permissionOrder)
 						list := make([]any, len(keys))
@@ -327,7 +327,7 @@ func newGrantAppPermission(b binding) (tool.Tool, error) {
 							list[i] = k
 						}
 						msg, err := e.reply("Error. Permission '" + perm + "' not tracked for app '" + p.AppName +
-							"', available permissions: " + pyRepr(list))
+							"', available permissions: " + pyvalue.Repr(list))
 						return msg, nil, err
 					}
 					ownApps, err := e.child(e.device, "app_statuses")
@@ -368,7 +368,7 @@ func newRebootDevice(b binding) (tool.Tool, error) {
 				return nil, nil, err
 			}
 			var lines []string
-			if tau2tools.Truthy(reset) {
+			if pyvalue.Truthy(reset) {
 				lines = append(lines, "Resetting APN settings...")
 				e.set("active_apn_settings", defaultAPNSettings())
 			}
@@ -413,7 +413,7 @@ func newMakePayment(b binding) (tool.Tool, error) {
 					return nil, nil, err
 				}
 				request["paid"] = true
-				return "Payment of " + pyStr(amount) + " USD has been made for bill " + pyStr(bill) + ".",
+				return "Payment of " + pyvalue.Str(amount) + " USD has been made for bill " + pyvalue.Str(bill) + ".",
 					state.NewAction(NameMakePayment, noArgs(), map[string]any{"bill_id": state.Clone(bill), "amount": state.Clone(amount)}), nil
 			})
 		})
