@@ -3,10 +3,11 @@ package telecom
 import (
 	"encoding/json"
 	"errors"
-	"maps"
 	"math"
 	"slices"
+	"strings"
 
+	"github.com/voiceeval/schematools/internal/pyjson"
 	"github.com/voiceeval/schematools/internal/pyvalue"
 )
 
@@ -120,9 +121,10 @@ func iterate(v any) ([]any, error) {
 		return x, nil
 	case map[string]any:
 		out := make([]any, 0, len(x))
-		for _, k := range slices.Sorted(maps.Keys(x)) {
+		for k := range x {
 			out = append(out, k)
 		}
+		slices.SortFunc(out, func(a, b any) int { return strings.Compare(a.(string), b.(string)) })
 		return out, nil
 	case string:
 		out := make([]any, 0, len(x))
@@ -157,14 +159,14 @@ func operandError(op string, a, b any) error {
 }
 
 // floatValue is a computed Python float as a DB value: a json.Number
-// holding Python's repr of it, so that it hashes and prints as Python's
-// float does ("4.0", not "4"). NaN and ±Inf have no JSON token and stay
-// float64.
+// holding the token json.dumps writes for it, so that it hashes and
+// prints as Python's float does ("4.0", not "4"). NaN and ±Inf have no
+// JSON token and stay float64.
 func floatValue(f float64) any {
 	if math.IsNaN(f) || math.IsInf(f, 0) {
 		return f
 	}
-	return json.Number(pyvalue.Repr(f))
+	return json.Number(pyjson.AppendFloat(nil, f))
 }
 
 // orderedDict returns m as the dict the Python data model builds: the keys
@@ -191,11 +193,13 @@ func orderedKeys(m map[string]any, first []string) []string {
 	if len(keys) == len(m) {
 		return keys
 	}
-	for _, k := range slices.Sorted(maps.Keys(m)) {
+	n := len(keys)
+	for k := range m {
 		if !slices.Contains(first, k) {
 			keys = append(keys, k)
 		}
 	}
+	slices.Sort(keys[n:])
 	return keys
 }
 

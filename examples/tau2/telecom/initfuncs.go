@@ -1,7 +1,6 @@
 package telecom
 
 import (
-	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -38,13 +37,20 @@ func bindArgs(fn string, args map[string]any, params ...param) (map[string]any, 
 	known := func(k string) bool {
 		return slices.ContainsFunc(params, func(p param) bool { return p.name == k })
 	}
-	for _, k := range slices.Sorted(maps.Keys(args)) {
-		if k == "db" {
-			return nil, pyvalue.Raise("TypeError", "%s() got multiple values for argument 'db'", fn)
+	// The first wrong key in sorted order (Python's: the call's order, which
+	// a Go map does not keep) is the one reported.
+	bad, found := "", false
+	for k := range args {
+		if (k == "db" || !known(k)) && (!found || k < bad) {
+			bad, found = k, true
 		}
-		if !known(k) {
-			return nil, pyvalue.Raise("TypeError", "%s() got an unexpected keyword argument '%s'", fn, k)
-		}
+	}
+	switch {
+	case !found:
+	case bad == "db":
+		return nil, pyvalue.Raise("TypeError", "%s() got multiple values for argument 'db'", fn)
+	default:
+		return nil, pyvalue.Raise("TypeError", "%s() got an unexpected keyword argument '%s'", fn, bad)
 	}
 	var missing []string
 	for _, p := range params {

@@ -295,6 +295,8 @@ func TestInitFuncsRegistry(t *testing.T) {
 			{"set_data_usage", map[string]any{}, "TypeError: set_data_usage() missing 3 required positional arguments: 'customer_id', 'line_id', and 'data_used_gb'"},
 			{"turn_data_off", map[string]any{"now": true}, "TypeError: turn_data_off() got an unexpected keyword argument 'now'"},
 			{"set_user_location", map[string]any{"abroad": true, "db": nil}, "TypeError: set_user_location() got multiple values for argument 'db'"},
+			{"set_user_location", map[string]any{"zone": 1, "db": nil, "abroad": true, "area": 2}, "TypeError: set_user_location() got an unexpected keyword argument 'area'"},
+			{"set_user_location", map[string]any{"zone": 1, "db": nil, "abroad": true}, "TypeError: set_user_location() got multiple values for argument 'db'"},
 			{"set_data_usage", map[string]any{"customer_id": "C1", "line_id": "L1", "data_used_gb": "lots"},
 				"ValueError: could not convert string to float: 'lots'"},
 			{"set_data_usage", map[string]any{"customer_id": "C1", "line_id": "L1", "data_used_gb": nil},
