@@ -28,7 +28,9 @@ var (
 )
 
 // find returns the first record of db[table] whose record[key] == want,
-// or nil: Python's for r in db[table]: if r[key] == want: return r.
+// or nil: Python's for r in db[table]: if r[key] == want: return r. The
+// values compare as those of one json.loads do (pyvalue.EqualLoaded: a NaN
+// inside a list equals a NaN inside a list), as the DB's own do in Python.
 func find(db map[string]any, table, key string, want any) (map[string]any, error) {
 	t, err := subscript(db, table)
 	if err != nil {
