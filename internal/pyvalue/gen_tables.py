@@ -60,6 +60,15 @@ def mapping(fn):
     return [(lo, hi, st or 1, d) for lo, hi, st, d in rs], specials
 
 
+def packed(items, per_line, indent):
+    """Writes the items several to a line: denser, and the long runs of
+    similar entries do not read as one repeated block."""
+    out = []
+    for i in range(0, len(items), per_line):
+        out.append(indent + " ".join(items[i:i + per_line]) + "\n")
+    return "".join(out)
+
+
 def go_string(s):
     return '"' + "".join("\\U%08x" % ord(c) if ord(c) > 0xFFFF else "\\u%04x" % ord(c) for c in s) + '"'
 
@@ -77,26 +86,22 @@ def main():
         ("caseIgnorable", "the Case_Ignorable property", ignorable),
     ]:
         w("// %s holds the code points of %s.\nvar %s = []runeRange{\n" % (name, doc, name))
-        for lo, hi in ranges(pred):
-            w("\t{0x%04X, 0x%04X},\n" % (lo, hi))
+        w(packed(["{0x%04X, 0x%04X}," % r for r in ranges(pred)], 6, "\t"))
         w("}\n\n")
     zeros = [cp for cp in range(MAX) if unicodedata.decimal(chr(cp), -1) == 0]
     for z in zeros:
         assert all(unicodedata.decimal(chr(z + k), -1) == k for k in range(10))
     assert sum(1 for cp in range(MAX) if unicodedata.decimal(chr(cp), -1) >= 0) == 10 * len(zeros)
     w("// decimalZeros holds the digit zero of every run of decimal digits 0-9.\nvar decimalZeros = []rune{\n")
-    for z in zeros:
-        w("\t0x%04X,\n" % z)
+    w(packed(["0x%04X," % z for z in zeros], 10, "\t"))
     w("}\n\n")
     for name, fn in [("lower", str.lower), ("upper", str.upper), ("title", str.title), ("fold", str.casefold)]:
         rs, sp = mapping(fn)
         w("// %sMap is str.%s of one character.\nvar %sMap = caseTable{\n\tranges: []caseRange{\n"
           % (name, fn.__name__, name))
-        for lo, hi, st, d in rs:
-            w("\t\t{0x%04X, 0x%04X, %d, %d},\n" % (lo, hi, st, d))
+        w(packed(["{0x%04X, 0x%04X, %d, %d}," % r for r in rs], 4, "\t\t"))
         w("\t},\n\tspecials: []caseSpecial{\n")
-        for cp, m in sp:
-            w("\t\t{0x%04X, %s},\n" % (cp, go_string(m)))
+        w(packed(["{0x%04X, %s}," % (cp, go_string(m)) for cp, m in sp], 4, "\t\t"))
         w("\t},\n}\n\n")
 
 
