@@ -37,13 +37,15 @@ def ignorable(cp):
     return cp in WB_MID or unicodedata.category(chr(cp)) in ("Mn", "Me", "Cf", "Lm", "Sk")
 
 
-def mapping(fn):
+def mapping(fn, base=None):
+    """The characters fn changes — or, given a base mapping, the characters
+    where fn differs from base (kept even when fn leaves them alone)."""
     singles, specials = [], []
     for cp in range(MAX):
         if 0xD800 <= cp <= 0xDFFF:
             continue
         m = fn(chr(cp))
-        if m == chr(cp):
+        if m == (chr(cp) if base is None else base(chr(cp))):
             continue
         if len(m) == 1:
             singles.append((cp, ord(m) - cp))
@@ -95,10 +97,16 @@ def main():
     w("// decimalZeros holds the digit zero of every run of decimal digits 0-9.\nvar decimalZeros = []rune{\n")
     w(packed(["0x%04X," % z for z in zeros], 10, "\t"))
     w("}\n\n")
-    for name, fn in [("lower", str.lower), ("upper", str.upper), ("title", str.title), ("fold", str.casefold)]:
-        rs, sp = mapping(fn)
-        w("// %sMap is str.%s of one character.\nvar %sMap = caseTable{\n\tranges: []caseRange{\n"
-          % (name, fn.__name__, name))
+    for name, fn, base, base_name in [("lower", str.lower, None, None), ("upper", str.upper, None, None),
+                                      ("title", str.title, str.upper, "upper"), ("fold", str.casefold, str.lower, "lower")]:
+        rs, sp = mapping(fn, base)
+        if base is None:
+            w("// %sMap is str.%s of one character.\nvar %sMap = caseTable{\n\tranges: []caseRange{\n"
+              % (name, fn.__name__, name))
+        else:
+            w("// %sMap is str.%s of one character: where it differs from str.%s, and\n"
+              "// %sMap for the rest.\nvar %sMap = caseTable{\n\tbase: &%sMap,\n\tranges: []caseRange{\n"
+              % (name, fn.__name__, base_name, base_name, name, base_name))
         w(packed(["{0x%04X, 0x%04X, %d, %d}," % r for r in rs], 4, "\t\t"))
         w("\t},\n\tspecials: []caseSpecial{\n")
         w(packed(["{0x%04X, %s}," % (cp, go_string(m)) for cp, m in sp], 4, "\t\t"))

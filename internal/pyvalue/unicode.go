@@ -28,8 +28,11 @@ type caseSpecial struct {
 	s string
 }
 
-// caseTable is one of Python's case mappings of a single character.
+// caseTable is one of Python's case mappings of a single character. A
+// table with a base lists only the characters it maps differently from
+// its base (str.title from str.upper, str.casefold from str.lower).
 type caseTable struct {
+	base     *caseTable
 	ranges   []caseRange
 	specials []caseSpecial
 }
@@ -43,7 +46,12 @@ func (t *caseTable) appendMapped(b *strings.Builder, r rune) {
 	}
 	rs := t.ranges
 	if i := sort.Search(len(rs), func(i int) bool { return rs[i].hi >= r }); i < len(rs) && rs[i].lo <= r && (r-rs[i].lo)%rs[i].stride == 0 {
-		r += rs[i].delta
+		writeRune(b, r+rs[i].delta)
+		return
+	}
+	if t.base != nil {
+		t.base.appendMapped(b, r)
+		return
 	}
 	writeRune(b, r)
 }
