@@ -292,23 +292,11 @@ func newGetDataUsage(b binding) (tool.Tool, error) {
 		func(_ context.Context, st *state.Shared, p LineParams) (any, error) {
 			today := b.today()
 			return agentSide.read(st, func(db map[string]any) (any, error) {
-				line, refusal, err := targetLine(db, p.CustomerID, p.LineID)
-				if err != nil {
-					return nil, err
-				}
-				if line == nil {
-					return toolError("%s", refusal), nil
-				}
-				planID, err := subscript(line, "plan_id")
-				if err != nil {
-					return nil, err
-				}
-				plan, err := find(db, tablePlans, "plan_id", planID)
-				if err != nil {
-					return nil, err
-				}
-				if plan == nil {
-					return toolError("Plan %s not found for line %s", pyvalue.Str(planID), p.LineID), nil
+				line, plan, refused, err := targetLinePlan(db, p.CustomerID, p.LineID, func(planID any) string {
+					return "Plan " + pyvalue.Str(planID) + " not found for line " + p.LineID
+				})
+				if refused != nil || err != nil {
+					return refused, err
 				}
 				used, err := subscript(line, "data_used_gb")
 				if err != nil {
@@ -513,23 +501,11 @@ func newRefuelData(b binding) (tool.Tool, error) {
 				if !(p.GBAmount > 0) {
 					return toolError("Refuel amount must be positive"), nil, nil
 				}
-				line, refusal, err := targetLine(db, p.CustomerID, p.LineID)
-				if err != nil {
-					return nil, nil, err
-				}
-				if line == nil {
-					return toolError("%s", refusal), nil, nil
-				}
-				planID, err := subscript(line, "plan_id")
-				if err != nil {
-					return nil, nil, err
-				}
-				plan, err := find(db, tablePlans, "plan_id", planID)
-				if err != nil {
-					return nil, nil, err
-				}
-				if plan == nil {
-					return toolError("Plan not found for this line"), nil, nil
+				line, plan, refused, err := targetLinePlan(db, p.CustomerID, p.LineID, func(any) string {
+					return "Plan not found for this line"
+				})
+				if refused != nil || err != nil {
+					return refused, nil, err
 				}
 				price, err := subscript(plan, "data_refueling_price_per_gb")
 				if err != nil {

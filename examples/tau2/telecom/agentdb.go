@@ -107,6 +107,31 @@ func targetLine(db map[string]any, customerID, lineID string) (line map[string]a
 	return line, "", nil
 }
 
+// targetLinePlan is targetLine followed by the line's plan, as the tools
+// that price a line start: refused (a tool_error result) when the line is
+// not the customer's or its plan is missing, the latter with the text
+// planMissing gives for the line's plan_id.
+func targetLinePlan(db map[string]any, customerID, lineID string, planMissing func(planID any) string) (line, plan map[string]any, refused any, err error) {
+	line, refusal, err := targetLine(db, customerID, lineID)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if line == nil {
+		return nil, nil, toolError("%s", refusal), nil
+	}
+	planID, err := subscript(line, "plan_id")
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if plan, err = find(db, tablePlans, "plan_id", planID); err != nil {
+		return nil, nil, nil, err
+	}
+	if plan == nil {
+		return nil, nil, toolError("%s", planMissing(planID)), nil
+	}
+	return line, plan, nil, nil
+}
+
 // customerLine resolves a line of a customer as the initialisation
 // functions and predicates do: nil when the customer, its claim on the
 // line or the line is missing.
