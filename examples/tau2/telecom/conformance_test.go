@@ -71,10 +71,7 @@ func TestConformanceTrain(t *testing.T) {
 	t.Parallel()
 	d := loadShared(t)
 	require.Len(t, d.gold, 74)
-	agentHash, err := dbhash.Hash(d.agentDB)
-	require.NoError(t, err)
-	userHash, err := dbhash.Hash(d.userDB)
-	require.NoError(t, err)
+	agentHash, userHash := d.hashes(t)
 	train, err := d.splits.Select("train", d.tasks)
 	require.NoError(t, err)
 	require.Len(t, train, 74)
@@ -88,12 +85,19 @@ func TestConformanceTrain(t *testing.T) {
 			requireGold(t, g, sc)
 		})
 	}
-	after, err := dbhash.Hash(d.agentDB)
-	require.NoError(t, err)
+	after, afterUser := d.hashes(t)
 	require.Equal(t, agentHash, after, "a replay changed the shared agent DB")
-	after, err = dbhash.Hash(d.userDB)
+	require.Equal(t, userHash, afterUser, "a replay changed the shared user DB")
+}
+
+// hashes returns the hashes of the shared agent and user DBs.
+func (d *sharedData) hashes(t *testing.T) (agent, user string) {
+	t.Helper()
+	agent, err := dbhash.Hash(d.agentDB)
 	require.NoError(t, err)
-	require.Equal(t, userHash, after, "a replay changed the shared user DB")
+	user, err = dbhash.Hash(d.userDB)
+	require.NoError(t, err)
+	return agent, user
 }
 
 // scenarios builds the replay of every task on the shared DBs,
@@ -126,10 +130,7 @@ func TestReplayAllTasks(t *testing.T) {
 	t.Parallel()
 	d := loadShared(t)
 	require.Len(t, d.tasks, 114)
-	agentHash, err := dbhash.Hash(d.agentDB)
-	require.NoError(t, err)
-	userHash, err := dbhash.Hash(d.userDB)
-	require.NoError(t, err)
+	agentHash, userHash := d.hashes(t)
 
 	shared, err := replay.GoldAll(context.Background(), scenarios(d, d.tasks, nil), 0, nil)
 	require.NoError(t, err)
@@ -160,12 +161,9 @@ func TestReplayAllTasks(t *testing.T) {
 	assert.Equal(t, 71, changed, "tasks whose agent DB the replay changes")
 	assert.Len(t, users, 18, "distinct final user DBs")
 
-	after, err := dbhash.Hash(d.agentDB)
-	require.NoError(t, err)
+	after, afterUser := d.hashes(t)
 	require.Equal(t, agentHash, after, "a replay changed the shared agent DB")
-	after, err = dbhash.Hash(d.userDB)
-	require.NoError(t, err)
-	require.Equal(t, userHash, after, "a replay changed the shared user DB")
+	require.Equal(t, userHash, afterUser, "a replay changed the shared user DB")
 }
 
 // TestSameOnAnyDay shows that a replay's hashes depend on the injected
