@@ -5,12 +5,11 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strconv"
 	"strings"
 	"unicode"
 
 	"github.com/voiceeval/schematools/dbhash"
-	"github.com/voiceeval/schematools/internal/pyjson"
+	"github.com/voiceeval/schematools/internal/pyvalue"
 )
 
 // Call is a tool call an agent made: a name and its arguments.
@@ -192,8 +191,8 @@ func matchValue(ref, act any, opts MatchOptions) (bool, string) {
 		}
 		return true, ""
 	}
-	if rf, ok := pyFloat(ref); ok {
-		if af, ok := pyFloat(act); ok {
+	if rf, err := pyvalue.Float(ref); err == nil {
+		if af, err := pyvalue.Float(act); err == nil {
 			if rf == af || math.Abs(rf-af) <= 1e-8+1e-5*math.Abs(af) {
 				return true, ""
 			}
@@ -207,85 +206,11 @@ func matchValue(ref, act any, opts MatchOptions) (bool, string) {
 	return false, fmt.Sprintf("%s is not %s", jsonText(act), jsonText(ref))
 }
 
-// pyFloat reads v as Python's float(v) would.
-func pyFloat(v any) (float64, bool) {
-	switch x := v.(type) {
-	case bool:
-		if x {
-			return 1, true
-		}
-		return 0, true
-	case json.Number:
-		f, err := pyjson.ParseFloat(string(x))
-		return f, err == nil || isRange(err)
-	case float64:
-		return x, true
-	case int:
-		return float64(x), true
-	case int64:
-		return float64(x), true
-	case string:
-		return pyParseFloat(x)
-	}
-	return 0, false
-}
-
-// pyParseFloat accepts what Python's float(str) accepts: surrounding
-// whitespace, a decimal literal with single underscores between digits,
-// or inf, infinity and nan in any case, with an optional sign. Hex and Go
-// literal forms are refused.
-func pyParseFloat(s string) (float64, bool) {
-	s = strings.TrimFunc(s, unicode.IsSpace)
-	body := strings.TrimLeft(s, "+-")
-	if len(s)-len(body) > 1 || body == "" {
-		return 0, false
-	}
-	switch strings.ToLower(body) {
-	case "inf", "infinity", "nan":
-		f, err := pyjson.ParseFloat(s)
-		return f, err == nil
-	}
-	for i := 0; i < len(body); i++ {
-		c := body[i]
-		switch {
-		case c >= '0' && c <= '9', c == '.', c == 'e', c == 'E', c == '+', c == '-':
-		case c == '_':
-			if i == 0 || i == len(body)-1 || !isDigit(body[i-1]) || !isDigit(body[i+1]) {
-				return 0, false
-			}
-		default:
-			return 0, false
-		}
-	}
-	f, err := pyjson.ParseFloat(strings.ReplaceAll(s, "_", ""))
-	return f, err == nil || isRange(err)
-}
-
-func isDigit(c byte) bool { return c >= '0' && c <= '9' }
-
-func isRange(err error) bool {
-	ne, ok := err.(*strconv.NumError)
-	return ok && ne.Err == strconv.ErrRange
-}
-
-// pyStr renders a scalar as Python's str() would, then applies opts.
+// pyStr renders a value as Python's str() would, then applies opts.
 func pyStr(v any, opts MatchOptions) string {
-	var s string
-	switch x := v.(type) {
-	case nil:
-		s = "None"
-	case bool:
-		s = "False"
-		if x {
-			s = "True"
-		}
-	case string:
-		s = x
-	default:
-		s = fmt.Sprint(x)
-	}
+	s := pyvalue.Str(v)
 	if opts.IgnoreCase {
-		s = strings.ToLower(s)
+		s = pyvalue.Lower(s)
 	}
 	if opts.IgnorePunctuation {
 		s = strings.Map(func(r rune) rune {

@@ -90,6 +90,27 @@ func TestMatchRecords(t *testing.T) {
 	assert.Equal(t, `actual record 0: l: item 1 ("a") has no match`, lists.Mismatches[0].Reason)
 }
 
+// Values that are not numbers compare as Python's str() of them, with
+// Python's str.lower() for IgnoreCase.
+func TestMatchPythonStr(t *testing.T) {
+	cases := []struct {
+		ref, act any
+		opts     replay.MatchOptions
+		want     bool
+	}{
+		{"[1, 'a']", []any{json.Number("1"), "a"}, replay.MatchOptions{}, true},
+		{"None", nil, replay.MatchOptions{}, true},
+		{"true", true, replay.MatchOptions{IgnoreCase: true}, true},
+		{"i\u0307", "\u0130", replay.MatchOptions{IgnoreCase: true}, true}, // "İ".lower() is "i̇"
+		{"i", "\u0130", replay.MatchOptions{IgnoreCase: true}, false},
+		{"ss", "SS", replay.MatchOptions{IgnoreCase: true}, true},
+	}
+	for _, c := range cases {
+		rep := replay.MatchRecords([]map[string]any{{"v": c.ref}}, []map[string]any{{"v": c.act}}, c.opts)
+		assert.Equal(t, c.want, rep.Matched, "%#v vs %#v", c.ref, c.act)
+	}
+}
+
 // Strings count as numbers exactly when Python's float() accepts them.
 func TestMatchPythonFloatStrings(t *testing.T) {
 	cases := []struct {
@@ -102,7 +123,12 @@ func TestMatchPythonFloatStrings(t *testing.T) {
 		{"0x1p4", 16.0, false},
 		{"Infinity", "inf", true},
 		{math.Inf(1), math.Inf(1), true},
-		{"nan", "nan", false}, // np.isclose(nan, nan) is false
+		{"nan", "nan", false},   // np.isclose(nan, nan) is false
+		{"-nan", "-nan", false}, // float("-nan") is nan too, never close
+		{"١٢", 12, true},        // float() reads any Unicode decimal digits
+		{"𝟙", json.Number("1"), true},
+		{"\u00a012\u2003", 12.0, true}, // and strips Unicode whitespace
+		{"\x1c1.5", 1.5, false},        // but not \x1c, which str.strip drops
 	}
 	for _, c := range cases {
 		rep := replay.MatchRecords([]map[string]any{{"v": c.ref}}, []map[string]any{{"v": c.act}}, replay.MatchOptions{})
