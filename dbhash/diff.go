@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/voiceeval/schematools/internal/pyjson"
+	"github.com/voiceeval/schematools/internal/pyvalue"
 )
 
 // Kinds of [Change], as the Python original spells its "type" values. The
@@ -82,7 +83,7 @@ func Compare(expected, actual map[string]any, opts ...Option) Diff {
 		em, eok := e.(map[string]any)
 		am, aok := a.(map[string]any)
 		if !eok || !aok {
-			if !pyEqual(e, a) {
+			if !Equal(e, a) {
 				d.TablesModified[table] = &Change{Kind: KindNonDictTable, Expected: e, Actual: a}
 			}
 			continue
@@ -116,10 +117,10 @@ func compareTable(expected, actual map[string]any, cfg *config) *Change {
 
 // compareValues compares two normalised values.
 func compareValues(e, a any) *Change {
-	if pyEqual(e, a) {
+	if Equal(e, a) {
 		return nil
 	}
-	et, at := typeName(e), typeName(a)
+	et, at := pyvalue.TypeName(e), pyvalue.TypeName(a)
 	if et != at {
 		return &Change{Kind: KindTypeMismatch, Expected: e, Actual: a, ExpectedType: et, ActualType: at}
 	}
