@@ -11,8 +11,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/voiceeval/schematools/dbhash"
 	"github.com/voiceeval/schematools/internal/pyjson"
+	"github.com/voiceeval/schematools/internal/pyvalue"
 )
 
 // EvalType names a way of checking one argument.
@@ -459,7 +459,7 @@ func typedEqual(a, b any) bool {
 		}
 		return true
 	}
-	return dbhash.Equal(a, b)
+	return pyvalue.EqualLoaded(a, b)
 }
 
 // kind is the JSON type of a value.

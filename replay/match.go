@@ -8,7 +8,6 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/voiceeval/schematools/dbhash"
 	"github.com/voiceeval/schematools/internal/pyvalue"
 )
 
@@ -46,7 +45,7 @@ func MatchCompareArgs(gold Action, call Call) (bool, string) {
 			return false, fmt.Sprintf("argument %q is missing", k)
 		case !wok:
 			return false, fmt.Sprintf("argument %q is not expected", k)
-		case !dbhash.Equal(w, g):
+		case !pyvalue.EqualLoaded(w, g):
 			return false, fmt.Sprintf("argument %q is %s, want %s", k, jsonText(g), jsonText(w))
 		}
 	}

@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/voiceeval/schematools/dbhash"
 	"github.com/voiceeval/schematools/internal/pyjson"
+	"github.com/voiceeval/schematools/internal/pyvalue"
 	"github.com/voiceeval/schematools/registry"
 )
 
@@ -76,7 +76,7 @@ func Evaluate(preds *Predicates, domain string, a Assertion, agentDB, userDB map
 		return fail("Predicate raised: " + err.Error())
 	}
 	v.Actual = &got
-	v.Passed = dbhash.Equal(got, expectedValue(a.AssertValue))
+	v.Passed = pyvalue.EqualLoaded(got, expectedValue(a.AssertValue))
 	return v
 }
 
