@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"slices"
+
+	"github.com/voiceeval/schematools/internal/pyvalue"
 )
 
 // Object is a JSON object that keeps its members in order. Bots build
@@ -121,4 +123,13 @@ func appendMarshaled(dst []byte, v any) ([]byte, error) {
 		return dst, err
 	}
 	return append(dst, b...), nil
+}
+
+// dict returns o as the kernel's ordered dict, which has its shape.
+func (o Object) dict() pyvalue.Dict {
+	d := make(pyvalue.Dict, len(o))
+	for i, m := range o {
+		d[i] = pyvalue.Item(m)
+	}
+	return d
 }

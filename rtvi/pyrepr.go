@@ -8,10 +8,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
-	"github.com/voiceeval/schematools/internal/pyjson"
+	"github.com/voiceeval/schematools/internal/pyvalue"
 )
 
 // PythonRepr returns the text Python's repr() (which is also what str()
@@ -25,8 +23,9 @@ import (
 //     slices and Objects are the empty {} and [];
 //   - a string: a str literal quoted and escaped as Python does (single
 //     quotes unless the text has a single quote and no double quote;
-//     printable non-ASCII characters as they are, others as \xNN, \uNNNN
-//     or \UNNNNNNNN; a WTF-8 lone surrogate as \udXXX);
+//     non-ASCII characters CPython 3.11's str.isprintable accepts (Unicode
+//     14) as they are, others as \xNN, \uNNNN or \UNNNNNNNN; a WTF-8
+//     lone surrogate as \udXXX);
 //   - Go integers, *big.Int and integral json.Number: the digits;
 //   - float64 and float32: Python's float repr (1.0, 1e-05, 1e+16, inf,
 //     -inf, nan); a json.Number with a fraction or an exponent: the repr
@@ -53,43 +52,29 @@ func PythonRepr(v any) (string, error) {
 
 // appendPyRepr appends the Python repr of v. depth counts the containers
 // enclosing v; converted says v came out of toTree, so it must not be
-// converted again.
+// converted again. Containers are walked here, for Go's container types,
+// the depth limit and the bytes a Python value never holds; every str,
+// number and constant is written by pyvalue.Repr.
 func appendPyRepr(dst []byte, v any, depth int, converted bool) ([]byte, error) {
 	var err error
 	switch x := v.(type) {
-	case nil:
-		return append(dst, "None"...), nil
-	case bool:
-		if x {
-			return append(dst, "True"...), nil
-		}
-		return append(dst, "False"...), nil
-	case string:
-		return appendPyStr(dst, x)
+	case nil, bool, string, float64:
+		return append(dst, pyvalue.Repr(x)...), nil
 	case []byte:
 		return appendPyBytes(dst, x), nil
-	case float64:
-		return appendPyFloat(dst, x), nil
 	case float32:
 		if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
-			return appendPyFloat(dst, float64(x)), nil
+			return append(dst, pyvalue.Repr(float64(x))...), nil
 		}
 		// The shortest text that identifies the float32, read as a
 		// float64: what json.Marshal sends and json.loads reads.
 		f, _ := strconv.ParseFloat(strconv.FormatFloat(float64(x), 'g', -1, 32), 64)
-		return appendPyFloat(dst, f), nil
+		return append(dst, pyvalue.Repr(f)...), nil
 	case json.Number:
-		isInt, ok := pyjson.Classify(string(x))
-		if !ok {
+		if _, ok := pyvalue.NumOf(x); !ok {
 			return dst, fmt.Errorf("rtvi: json.Number %q is not a JSON number", string(x))
 		}
-		if isInt {
-			return append(dst, pyjson.IntText(string(x))...), nil
-		}
-		// Syntax is checked; out of range gives ±Inf (or 0 for underflow)
-		// as Python's float() does.
-		f, _ := pyjson.ParseFloat(string(x))
-		return appendPyFloat(dst, f), nil
+		return append(dst, pyvalue.Repr(x)...), nil
 	case *big.Int:
 		if x == nil {
 			return append(dst, "None"...), nil
@@ -99,20 +84,7 @@ func appendPyRepr(dst []byte, v any, depth int, converted bool) ([]byte, error) 
 		if depth >= treeMaxDepth {
 			return dst, errTreeDepth
 		}
-		dst = append(dst, '{')
-		for i, m := range pyDictMembers(x) {
-			if i > 0 {
-				dst = append(dst, ", "...)
-			}
-			if dst, err = appendPyStr(dst, m.Key); err != nil {
-				return dst, err
-			}
-			dst = append(dst, ": "...)
-			if dst, err = appendPyRepr(dst, m.Value, depth+1, false); err != nil {
-				return dst, err
-			}
-		}
-		return append(dst, '}'), nil
+		return appendPyDict(dst, x.dict().Items(), depth)
 	case map[string]any:
 		return appendPyMap(dst, x, depth)
 	case []any:
@@ -144,8 +116,8 @@ func appendPyRepr(dst []byte, v any, depth int, converted bool) ([]byte, error) 
 		}
 		return append(dst, ']'), nil
 	}
-	if d, ok := pyjson.AppendInteger(dst, v); ok {
-		return d, nil
+	if n, ok := pyvalue.NumOf(v); ok {
+		return append(dst, n.String()...), nil
 	}
 	if converted {
 		return dst, fmt.Errorf("rtvi: no Python repr for %T", v)
@@ -157,121 +129,40 @@ func appendPyRepr(dst []byte, v any, depth int, converted bool) ([]byte, error) 
 	return appendPyRepr(dst, tree, depth, true)
 }
 
+// appendPyMap appends m as the dict json.loads builds from encoding/json
+// output: its keys sorted (byte order is code point order, for UTF-8 and
+// WTF-8 alike).
 func appendPyMap(dst []byte, m map[string]any, depth int) ([]byte, error) {
 	if depth >= treeMaxDepth {
 		return dst, errTreeDepth
 	}
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
+	d := make(pyvalue.Dict, 0, len(m))
+	for k, v := range m {
+		d = append(d, pyvalue.Item{Key: k, Value: v})
 	}
-	// Byte order is code point order, for UTF-8 and WTF-8 alike.
-	slices.Sort(keys)
-	dst = append(dst, '{')
+	slices.SortFunc(d, func(a, b pyvalue.Item) int { return strings.Compare(a.Key, b.Key) })
+	return appendPyDict(dst, d, depth)
+}
+
+// appendPyDict appends the dict of items d, whose keys are distinct; the
+// caller has checked depth.
+func appendPyDict(dst []byte, d pyvalue.Dict, depth int) ([]byte, error) {
 	var err error
-	for i, k := range keys {
+	dst = append(dst, '{')
+	for i, it := range d {
 		if i > 0 {
 			dst = append(dst, ", "...)
 		}
-		if dst, err = appendPyStr(dst, k); err != nil {
-			return dst, err
-		}
+		dst = append(dst, pyvalue.Repr(it.Key)...)
 		dst = append(dst, ": "...)
-		if dst, err = appendPyRepr(dst, m[k], depth+1, false); err != nil {
+		if dst, err = appendPyRepr(dst, it.Value, depth+1, false); err != nil {
 			return dst, err
 		}
 	}
 	return append(dst, '}'), nil
 }
 
-// pyDictMembers returns the members of o as a Python dict built from them
-// in order holds them: a repeated key keeps its first position and takes
-// its last value. Without repeats it is o itself.
-func pyDictMembers(o Object) Object {
-	if len(o) < 2 {
-		return o
-	}
-	seen := make(map[string]int, len(o))
-	var out Object
-	for i, m := range o {
-		j, dup := seen[m.Key]
-		switch {
-		case !dup:
-			seen[m.Key] = len(seen)
-			if out != nil {
-				out = append(out, m)
-			}
-		default:
-			if out == nil {
-				out = slices.Clone(o[:i])
-			}
-			out[j].Value = m.Value
-		}
-	}
-	if out == nil {
-		return o
-	}
-	return out
-}
-
-// appendPyFloat appends Python's repr of a float.
-func appendPyFloat(dst []byte, f float64) []byte {
-	switch {
-	case math.IsNaN(f):
-		return append(dst, "nan"...)
-	case math.IsInf(f, 1):
-		return append(dst, "inf"...)
-	case math.IsInf(f, -1):
-		return append(dst, "-inf"...)
-	}
-	return pyjson.AppendFloat(dst, f)
-}
-
 const lowerHex = "0123456789abcdef"
-
-// appendPyStr appends s as Python's repr of a str writes it.
-func appendPyStr(dst []byte, s string) ([]byte, error) {
-	quote := byte('\'')
-	if strings.IndexByte(s, '\'') >= 0 && strings.IndexByte(s, '"') < 0 {
-		quote = '"'
-	}
-	dst = append(dst, quote)
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			dst = appendPyASCII(dst, c, quote)
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			if sr, ok := wtf8Surrogate(s[i:]); ok {
-				r, size = sr, 3
-			} else {
-				// A byte that is neither UTF-8 nor WTF-8 (a rune cut in
-				// half by a client) reads as U+FFFD, as a Go conversion
-				// would; one bad byte must not cost the whole transcript.
-				dst = append(dst, string(utf8.RuneError)...)
-				i++
-				continue
-			}
-		}
-		switch {
-		case unicode.IsPrint(r):
-			dst = append(dst, s[i:i+size]...)
-		case r < 0x100:
-			dst = append(dst, '\\', 'x', lowerHex[r>>4], lowerHex[r&0xf])
-		case r < 0x10000:
-			dst = append(dst, '\\', 'u')
-			dst = appendHexDigits(dst, uint32(r), 4)
-		default:
-			dst = append(dst, '\\', 'U')
-			dst = appendHexDigits(dst, uint32(r), 8)
-		}
-		i += size
-	}
-	return append(dst, quote), nil
-}
 
 // appendPyBytes appends b as Python's repr of a bytes object writes it.
 func appendPyBytes(dst []byte, b []byte) []byte {
@@ -281,45 +172,20 @@ func appendPyBytes(dst []byte, b []byte) []byte {
 	}
 	dst = append(dst, 'b', quote)
 	for _, c := range b {
-		if c >= utf8.RuneSelf {
+		switch {
+		case c == quote || c == '\\':
+			dst = append(dst, '\\', c)
+		case c == '\t':
+			dst = append(dst, '\\', 't')
+		case c == '\n':
+			dst = append(dst, '\\', 'n')
+		case c == '\r':
+			dst = append(dst, '\\', 'r')
+		case c < 0x20 || c >= 0x7f:
 			dst = append(dst, '\\', 'x', lowerHex[c>>4], lowerHex[c&0xf])
-			continue
+		default:
+			dst = append(dst, c)
 		}
-		dst = appendPyASCII(dst, c, quote)
 	}
 	return append(dst, quote)
-}
-
-// appendPyASCII appends the ASCII byte c as it appears inside a Python
-// str or bytes literal quoted with quote.
-func appendPyASCII(dst []byte, c, quote byte) []byte {
-	switch {
-	case c == quote || c == '\\':
-		return append(dst, '\\', c)
-	case c == '\t':
-		return append(dst, '\\', 't')
-	case c == '\n':
-		return append(dst, '\\', 'n')
-	case c == '\r':
-		return append(dst, '\\', 'r')
-	case c < 0x20 || c == 0x7f:
-		return append(dst, '\\', 'x', lowerHex[c>>4], lowerHex[c&0xf])
-	}
-	return append(dst, c)
-}
-
-func appendHexDigits(dst []byte, v uint32, n int) []byte {
-	for shift := 4 * (n - 1); shift >= 0; shift -= 4 {
-		dst = append(dst, lowerHex[v>>shift&0xf])
-	}
-	return dst
-}
-
-// wtf8Surrogate decodes the WTF-8 encoding of a surrogate code point
-// (ED A0..BF 80..BF) at the start of s: how pyjson keeps a lone surrogate.
-func wtf8Surrogate(s string) (rune, bool) {
-	if len(s) < 3 || s[0] != 0xed || s[1] < 0xa0 || s[1] > 0xbf || s[2] < 0x80 || s[2] > 0xbf {
-		return 0, false
-	}
-	return 0xd000 | rune(s[1]&0x3f)<<6 | rune(s[2]&0x3f), true
 }

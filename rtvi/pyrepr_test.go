@@ -87,6 +87,10 @@ var pythonReprCases = []struct {
 	{"lone low surrogate", "\xed\xbf\xbf", `'\udfff'`},
 	{"surrogates in reverse order", "\xed\xb8\x80\xed\xa0\xbd", `'\ude00\ud83d'`},
 	{"code point before surrogates", "\ud7ff", `'\ud7ff'`},
+	// CPython 3.11 knows Unicode 14: characters new in Unicode 15 (which
+	// Go's unicode.IsPrint accepts) are unassigned there, so escaped.
+	{"Unicode 15 Kannada sign escaped", "\u0cf3", `'\u0cf3'`},
+	{"Unicode 15 emoji escaped", "\U0001f6dc", `'\U0001f6dc'`},
 
 	// Floats.
 	{"one", 1.0, `1.0`},
