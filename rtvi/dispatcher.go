@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/voiceeval/schematools/internal/pyjson"
+	"github.com/voiceeval/schematools/internal/pyvalue"
 	"github.com/voiceeval/schematools/registry"
 	"github.com/voiceeval/schematools/replay"
 	"github.com/voiceeval/schematools/state"
@@ -216,7 +217,7 @@ func (d *Dispatcher) Handle(ctx context.Context, raw []byte) (reply []byte, err 
 	}
 	m, ok := v.(map[string]any)
 	if !ok {
-		return d.malformed("message is a " + pyType(v) + ", not an object")
+		return d.malformed("message is a " + pyvalue.TypeName(v) + ", not an object")
 	}
 	if m["label"] != Label {
 		d.cfg.Logger.WarnContext(ctx, "rtvi: ignoring a message that is not RTVI", "label", m["label"])
@@ -224,15 +225,15 @@ func (d *Dispatcher) Handle(ctx context.Context, raw []byte) (reply []byte, err 
 	}
 	typ, ok := m["type"].(string)
 	if !ok {
-		return d.malformed(`"type" must be a string, got ` + pyType(m["type"]))
+		return d.malformed(`"type" must be a string, got ` + pyvalue.TypeName(m["type"]))
 	}
 	id, ok := m["id"].(string)
 	if !ok {
-		return d.malformed(`"id" must be a string, got ` + pyType(m["id"]))
+		return d.malformed(`"id" must be a string, got ` + pyvalue.TypeName(m["id"]))
 	}
 	data, hasData := m["data"]
 	if _, isObj := data.(map[string]any); hasData && data != nil && !isObj {
-		return d.malformed(`"data" must be an object, got ` + pyType(data))
+		return d.malformed(`"data" must be an object, got ` + pyvalue.TypeName(data))
 	}
 	dataObj, _ := data.(map[string]any)
 	return d.dispatch(ctx, typ, id, dataObj), nil
@@ -294,10 +295,10 @@ func (d *Dispatcher) clientMessage(ctx context.Context, id string, data map[stri
 		if data == nil {
 			return ErrorResponse(id, "Invalid message: client-message data must be an object with a string \"t\"")
 		}
-		return ErrorResponse(id, `Invalid message: "t" must be a string, got `+pyType(data["t"]))
+		return ErrorResponse(id, `Invalid message: "t" must be a string, got `+pyvalue.TypeName(data["t"]))
 	}
 	args := data["d"]
-	if !truthy(args) {
+	if !pyvalue.Truthy(args) {
 		args = map[string]any{}
 	}
 
@@ -368,7 +369,7 @@ func (d *Dispatcher) sendText(ctx context.Context, id string, data map[string]an
 	}
 	content, ok := data["content"].(string)
 	if !ok {
-		return ErrorResponse(id, `Invalid message: send-text "content" must be a string, got `+pyType(data["content"]))
+		return ErrorResponse(id, `Invalid message: send-text "content" must be a string, got `+pyvalue.TypeName(data["content"]))
 	}
 	if err := d.cfg.SendText(ctx, content); err != nil {
 		return ErrorResponse(id, "Exception processing message: "+err.Error())
@@ -385,37 +386,12 @@ func allDigits(parts []string) bool {
 	return true
 }
 
-// truthy is Python's bool() of a decoded JSON value.
-func truthy(v any) bool {
-	switch x := v.(type) {
-	case nil:
-		return false
-	case bool:
-		return x
-	case string:
-		return x != ""
-	case json.Number:
-		if !strings.ContainsAny(string(x), ".eE") {
-			return strings.ContainsAny(string(x), "123456789")
-		}
-		f, _ := pyjson.ParseFloat(string(x)) // ±Inf on overflow, 0 on underflow: Python's float()
-		return f != 0
-	case float64:
-		return x != 0
-	case map[string]any:
-		return len(x) > 0
-	case []any:
-		return len(x) > 0
-	}
-	return true
-}
-
 // object returns the handler arguments as an object. Other JSON values
 // fail as Python's dict methods fail on them.
 func object(args any) (map[string]any, error) {
 	m, ok := args.(map[string]any)
 	if !ok {
-		return nil, &Error{Kind: KindAttributeError, Message: fmt.Sprintf("'%s' object has no attribute 'get'", pyType(args))}
+		return nil, &Error{Kind: KindAttributeError, Message: fmt.Sprintf("'%s' object has no attribute 'get'", pyvalue.TypeName(args))}
 	}
 	return m, nil
 }

@@ -1,7 +1,6 @@
 package rtvi
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -56,30 +55,6 @@ func describe(err error) string {
 		return e.Kind + ": " + err.Error() // keep the outer context
 	}
 	return KindRuntimeError + ": " + err.Error()
-}
-
-// pyType names the Python type json.loads gives for a decoded JSON value.
-func pyType(v any) string {
-	switch x := v.(type) {
-	case nil:
-		return "NoneType"
-	case bool:
-		return "bool"
-	case string:
-		return "str"
-	case map[string]any:
-		return "dict"
-	case []any:
-		return "list"
-	case float64:
-		return "float"
-	case json.Number:
-		if strings.ContainsAny(string(x), ".eE") {
-			return "float"
-		}
-		return "int"
-	}
-	return fmt.Sprintf("%T", v)
 }
 
 func toValidUTF8(s string) string { return strings.ToValidUTF8(s, string(utf8.RuneError)) }

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/voiceeval/schematools/internal/pyjson"
+	"github.com/voiceeval/schematools/internal/pyvalue"
 	"github.com/voiceeval/schematools/replay"
 	"github.com/voiceeval/schematools/state"
 )
@@ -96,19 +97,19 @@ func (d *Dispatcher) initPlan(args any) (initPlan, error) {
 	}
 
 	rawActions := m["actions"]
-	if !truthy(rawActions) {
+	if !pyvalue.Truthy(rawActions) {
 		rawActions = []any{}
 	}
 	list, ok := rawActions.([]any)
 	if !ok {
-		return p, &plainMessage{fmt.Sprintf("`actions` payload must be a list, got %s.", pyType(rawActions))}
+		return p, &plainMessage{fmt.Sprintf("`actions` payload must be a list, got %s.", pyvalue.TypeName(rawActions))}
 	}
 	for _, item := range list {
 		rec, ok := item.(map[string]any)
 		if !ok {
 			// Python fails the whole request here (record.get); so do we,
 			// before anything changed.
-			return p, &Error{Kind: KindAttributeError, Message: fmt.Sprintf("'%s' object has no attribute 'get'", pyType(item))}
+			return p, &Error{Kind: KindAttributeError, Message: fmt.Sprintf("'%s' object has no attribute 'get'", pyvalue.TypeName(item))}
 		}
 		a := replay.InitAction{}
 		a.EnvType, _ = rec["side"].(string)
@@ -117,16 +118,15 @@ func (d *Dispatcher) initPlan(args any) (initPlan, error) {
 		case string:
 			a.FuncName = name
 		default:
-			text, _ := PythonRepr(name)
-			a.FuncName = text
+			a.FuncName = pyvalue.Repr(name)
 		}
 		switch fargs := rec["arguments"].(type) {
 		case nil:
 		case map[string]any:
 			a.Arguments = fargs
 		default:
-			if truthy(fargs) {
-				a.Invalid = fmt.Sprintf("'%s' raised: TypeError: %s() argument after ** must be a mapping, not %s", a.FuncName, a.FuncName, pyType(fargs))
+			if pyvalue.Truthy(fargs) {
+				a.Invalid = fmt.Sprintf("'%s' raised: TypeError: %s() argument after ** must be a mapping, not %s", a.FuncName, a.FuncName, pyvalue.TypeName(fargs))
 			}
 		}
 		p.actions = append(p.actions, a)
@@ -140,21 +140,21 @@ func (d *Dispatcher) initPlan(args any) (initPlan, error) {
 	if dbv, ok := init["db"]; ok {
 		db, isObj := dbv.(map[string]any)
 		if dbv != nil && !isObj {
-			return p, errorf(KindTypeError, "shared_state_init db must be a dict or null, got %s", pyType(dbv))
+			return p, errorf(KindTypeError, "shared_state_init db must be a dict or null, got %s", pyvalue.TypeName(dbv))
 		}
 		p.seed.ReplaceDB, p.seed.DB = true, db
 	}
 	if lv, ok := init["actions"]; ok {
 		items, isList := lv.([]any)
 		if lv != nil && !isList {
-			return p, errorf(KindTypeError, "shared_state_init actions must be a list, got %s", pyType(lv))
+			return p, errorf(KindTypeError, "shared_state_init actions must be a list, got %s", pyvalue.TypeName(lv))
 		}
 		p.seed.ReplaceLog = true
 		p.seed.Actions = make([]state.Action, 0, len(items))
 		for i, it := range items {
 			a, ok := it.(map[string]any)
 			if !ok {
-				return p, errorf(KindTypeError, "shared_state_init actions[%d] must be a dict, got %s", i, pyType(it))
+				return p, errorf(KindTypeError, "shared_state_init actions[%d] must be a dict, got %s", i, pyvalue.TypeName(it))
 			}
 			p.seed.Actions = append(p.seed.Actions, state.Action(a))
 		}
@@ -176,7 +176,7 @@ func (d *Dispatcher) initPlan(args any) (initPlan, error) {
 	if hasPath && !p.seed.ReplaceDB && !loaded { // with a DB present, db_path is dropped: no reload
 		rel, ok := dbPath.(string)
 		if !ok {
-			return p, errorf(KindTypeError, "db_path must be a string, got %s", pyType(dbPath))
+			return p, errorf(KindTypeError, "db_path must be a string, got %s", pyvalue.TypeName(dbPath))
 		}
 		db, err := d.loadDB(rel)
 		if err != nil {
@@ -202,7 +202,7 @@ func (d *Dispatcher) sentinels(init map[string]any, seed *state.Seed) error {
 	if v, ok := init[keyToolDomain]; ok {
 		domain, isStr := v.(string)
 		if !isStr && v != nil {
-			return errorf(KindTypeError, "shared_state_init %s must be a string, got %s", keyToolDomain, pyType(v))
+			return errorf(KindTypeError, "shared_state_init %s must be a string, got %s", keyToolDomain, pyvalue.TypeName(v))
 		}
 		seed.Domain = domain
 		if domain == "" {
@@ -212,14 +212,14 @@ func (d *Dispatcher) sentinels(init map[string]any, seed *state.Seed) error {
 	if v, ok := init[keyCallCounts]; ok {
 		m, isObj := v.(map[string]any)
 		if !isObj {
-			return errorf(KindTypeError, "shared_state_init %s must be a dict, got %s", keyCallCounts, pyType(v))
+			return errorf(KindTypeError, "shared_state_init %s must be a dict, got %s", keyCallCounts, pyvalue.TypeName(v))
 		}
 		seed.CallCounts = make(map[string]int, len(m))
 		for name, n := range m {
 			num, isNum := n.(json.Number)
 			i, err := strconv.Atoi(string(num))
 			if !isNum || err != nil {
-				return errorf(KindTypeError, "shared_state_init %s[%s] must be an integer, got %s", keyCallCounts, pyRepr(name), pyType(n))
+				return errorf(KindTypeError, "shared_state_init %s[%s] must be an integer, got %s", keyCallCounts, pyvalue.Repr(name), pyvalue.TypeName(n))
 			}
 			seed.CallCounts[name] = i
 		}
@@ -242,11 +242,11 @@ func sharedStateInit(m map[string]any) (map[string]any, error) {
 		}
 		raw = v
 	} else if _, isObj := raw.(map[string]any); !isObj {
-		return nil, errorf(KindTypeError, "the JSON object must be str, bytes or bytearray, not %s", pyType(raw))
+		return nil, errorf(KindTypeError, "the JSON object must be str, bytes or bytearray, not %s", pyvalue.TypeName(raw))
 	}
 	init, ok := raw.(map[string]any)
 	if !ok {
-		return nil, &plainMessage{fmt.Sprintf("shared_state_init must decode to a dict, got %s.", pyType(raw))}
+		return nil, &plainMessage{fmt.Sprintf("shared_state_init must decode to a dict, got %s.", pyvalue.TypeName(raw))}
 	}
 	return init, nil
 }
@@ -286,7 +286,7 @@ func (d *Dispatcher) loadDB(rel string) (map[string]any, error) {
 	}
 	if root == "" {
 		return nil, &Error{Kind: KindFileNotFoundError, Err: errNoDataRoot,
-			Message: fmt.Sprintf("Scenario DB not found for db_path=%s: %v", pyRepr(rel), errNoDataRoot)}
+			Message: fmt.Sprintf("Scenario DB not found for db_path=%s: %v", pyvalue.Repr(rel), errNoDataRoot)}
 	}
 	db, err := state.LoadDB(root, rel)
 	switch {
@@ -294,23 +294,14 @@ func (d *Dispatcher) loadDB(rel string) (map[string]any, error) {
 		return db, nil
 	case errors.Is(err, state.ErrPathEscape):
 		return nil, &Error{Kind: KindPermissionError, Err: err,
-			Message: fmt.Sprintf("db_path=%s is outside the data root %s", pyRepr(rel), root)}
+			Message: fmt.Sprintf("db_path=%s is outside the data root %s", pyvalue.Repr(rel), root)}
 	case errors.Is(err, state.ErrDBNotFound):
 		return nil, &Error{Kind: KindFileNotFoundError, Err: err,
 			Message: fmt.Sprintf("Scenario DB not found for db_path=%s. Check EVAL_DATA_ROOT (currently resolves to %s). Underlying error: %v",
-				pyRepr(rel), root, err)}
+				pyvalue.Repr(rel), root, err)}
 	case errors.Is(err, state.ErrInvalidDB):
 		return nil, &Error{Kind: KindValueError, Err: err, Message: err.Error()}
 	default:
 		return nil, &Error{Kind: "OSError", Err: err, Message: err.Error()}
 	}
-}
-
-// pyRepr quotes s as Python's repr of a str would.
-func pyRepr(s string) string {
-	r, err := PythonRepr(s)
-	if err != nil {
-		return fmt.Sprintf("%q", s)
-	}
-	return r
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/voiceeval/schematools/internal/pyjson"
+	"github.com/voiceeval/schematools/internal/pyvalue"
 	"github.com/voiceeval/schematools/registry"
 	"github.com/voiceeval/schematools/state"
 	"github.com/voiceeval/schematools/tool"
@@ -131,14 +132,14 @@ func (d *Dispatcher) promptArgs(args any) (promptArgs, error) {
 		a.prompt = p
 	case nil:
 	default:
-		return a, fmt.Errorf("prompt must be a string, got %s", pyType(p))
+		return a, fmt.Errorf("prompt must be a string, got %s", pyvalue.TypeName(p))
 	}
 	if a.prompt == "" {
 		return a, fmt.Errorf("empty prompt")
 	}
 	addSuffix := true
 	if v, ok := m["add_suffix"]; ok {
-		addSuffix = truthy(v)
+		addSuffix = pyvalue.Truthy(v)
 	}
 	if addSuffix && d.cfg.PromptSuffix != "" {
 		a.prompt += "\n" + d.cfg.PromptSuffix
@@ -151,14 +152,14 @@ func (d *Dispatcher) promptArgs(args any) (promptArgs, error) {
 		}
 	case nil:
 	default:
-		return a, fmt.Errorf("tool_domain must be a string, got %s", pyType(v))
+		return a, fmt.Errorf("tool_domain must be a string, got %s", pyvalue.TypeName(v))
 	}
 
 	tools, ok := m["tools"]
 	if !ok {
 		tools = "{}"
 	}
-	if !truthy(tools) || d.cfg.Installer == nil {
+	if !pyvalue.Truthy(tools) || d.cfg.Installer == nil {
 		return a, nil // null or "" leaves the tools as they are
 	}
 	if s, isStr := tools.(string); isStr {
@@ -168,7 +169,7 @@ func (d *Dispatcher) promptArgs(args any) (promptArgs, error) {
 	}
 	spec, ok := tools.(map[string]any)
 	if !ok {
-		return a, fmt.Errorf("tools must be a JSON object of {tool name: keyword arguments}, got %s", pyType(tools))
+		return a, fmt.Errorf("tools must be a JSON object of {tool name: keyword arguments}, got %s", pyvalue.TypeName(tools))
 	}
 	a.spec = make(map[string]map[string]any, len(spec))
 	for name, kw := range spec {
@@ -176,7 +177,7 @@ func (d *Dispatcher) promptArgs(args any) (promptArgs, error) {
 		case map[string]any:
 			a.spec[name] = k
 		default:
-			return a, fmt.Errorf("keyword arguments of tool %q must be an object, got %s", name, pyType(kw))
+			return a, fmt.Errorf("keyword arguments of tool %q must be an object, got %s", name, pyvalue.TypeName(kw))
 		}
 	}
 	a.install = true

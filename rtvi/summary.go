@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/voiceeval/schematools/dbhash"
+	"github.com/voiceeval/schematools/internal/pyvalue"
 	"github.com/voiceeval/schematools/state"
 )
 
@@ -20,7 +21,7 @@ func (d *Dispatcher) getScenarioSummary(ctx context.Context, args any) (any, err
 		d.cfg.Logger.WarnContext(ctx, "rtvi: get_scenario_summary", "err", err)
 		return failed, nil
 	}
-	include := truthy(m["include_db"])
+	include := pyvalue.Truthy(m["include_db"])
 	var out map[string]any
 	err = d.st.ViewAll(func(db map[string]any, actions []state.Action) error {
 		var hash any

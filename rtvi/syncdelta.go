@@ -7,6 +7,7 @@ import (
 	"maps"
 	"strings"
 
+	"github.com/voiceeval/schematools/internal/pyvalue"
 	"github.com/voiceeval/schematools/replay"
 	"github.com/voiceeval/schematools/state"
 )
@@ -30,12 +31,12 @@ func (d *Dispatcher) applySyncDelta(ctx context.Context, args any) (any, error) 
 		return failure(describe(err)), nil
 	}
 	raw := m["delta"]
-	if !truthy(raw) {
+	if !pyvalue.Truthy(raw) {
 		raw = map[string]any{}
 	}
 	delta, ok := raw.(map[string]any)
 	if !ok {
-		return failure(fmt.Sprintf("`delta` payload must be a dict, got %s.", pyType(raw))), nil
+		return failure(fmt.Sprintf("`delta` payload must be a dict, got %s.", pyvalue.TypeName(raw))), nil
 	}
 	err = d.st.Update(func(db map[string]any) error {
 		if db == nil {
@@ -89,7 +90,7 @@ func domainArg(m map[string]any) (string, error) {
 		}
 		return v, nil
 	default:
-		return "", errorf(KindTypeError, "domain must be a string, got %s", pyType(v))
+		return "", errorf(KindTypeError, "domain must be a string, got %s", pyvalue.TypeName(v))
 	}
 }
 
