@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"sync"
 	"testing"
@@ -141,6 +142,18 @@ func TestNormalizeEmptyPassesNonEmptyThrough(t *testing.T) {
 	assert.Equal(t, 7, tool.NormalizeEmpty(7))
 	assert.Equal(t, true, tool.NormalizeEmpty(true))
 	assert.Equal(t, jsonNumber("1e-3"), tool.NormalizeEmpty(jsonNumber("1e-3")))
+}
+
+// Python's bool() decides what is empty: -0.0 and a json.Number that
+// reads as zero (1e-400 underflows to 0.0) are falsy, NaN is truthy.
+func TestNormalizeEmptyFollowsPythonBool(t *testing.T) {
+	negZero := math.Copysign(0, -1)
+	assert.Equal(t, tool.NoDataResult{Status: tool.StatusSuccess, Result: negZero, Message: tool.MessageNoData}, tool.NormalizeEmpty(negZero))
+	assert.Equal(t, tool.NoDataResult{Status: tool.StatusSuccess, Result: jsonNumber("1e-400"), Message: tool.MessageNoData},
+		tool.NormalizeEmpty(jsonNumber("1e-400")))
+	assert.Equal(t, tool.NoDataResult{Status: tool.StatusSuccess, Result: jsonNumber("-0.0"), Message: tool.MessageNoData},
+		tool.NormalizeEmpty(jsonNumber("-0.0")))
+	assert.True(t, math.IsNaN(tool.NormalizeEmpty(math.NaN()).(float64)))
 }
 
 // Checklist 8: execute, then deliver, then the hook — with the raw result.

@@ -5,7 +5,7 @@ import (
 	"reflect"
 	"slices"
 
-	"github.com/voiceeval/schematools/internal/pyjson"
+	"github.com/voiceeval/schematools/internal/pyvalue"
 )
 
 // Result values. Each is a struct so that its JSON keys come out in the
@@ -141,9 +141,9 @@ type NoDataResult struct {
 //
 //   - an empty slice or array, including a nil slice: [EmptyListResult];
 //   - an empty map, including a nil map: [EmptyObjectResult];
-//   - nil, a nil pointer, "", false, or a numeric zero (including a
-//     json.Number that is zero): [NoDataResult] carrying the value (nil for
-//     a nil pointer).
+//   - nil, a nil pointer, "", false, or a numeric zero (including -0.0
+//     and a json.Number that is zero, as Python's bool() reads them):
+//     [NoDataResult] carrying the value (nil for a nil pointer).
 //
 // Structs and non-nil pointers are non-empty. [Call] applies NormalizeEmpty;
 // replay paths must not, because they need the raw shape.
@@ -152,16 +152,8 @@ func NormalizeEmpty(v any) any {
 		return NoDataResult{Status: StatusSuccess, Result: nil, Message: MessageNoData}
 	}
 	switch x := v.(type) {
-	case string:
-		if x != "" {
-			return v
-		}
-	case bool:
-		if x {
-			return v
-		}
-	case json.Number:
-		if f, err := pyjson.ParseFloat(string(x)); err != nil || f != 0 {
+	case string, bool, json.Number, float64, float32, int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64:
+		if pyvalue.Truthy(x) {
 			return v
 		}
 	case []any:
