@@ -3,6 +3,8 @@ package rtvi
 import (
 	"encoding/json"
 	"strings"
+
+	"github.com/voiceeval/schematools/internal/pyvalue"
 )
 
 // The tags that stand in for stripped media.
@@ -135,7 +137,7 @@ func sanitizeMap(m map[string]any, media string, depth int) map[string]any {
 // sanitizeMember sanitises the value of member key of an object that
 // inherits the media key media and is enclosed by depth containers.
 func sanitizeMember(key string, v any, media string, depth int) any {
-	lk := lowerKey(key)
+	lk := pyvalue.Lower(key) // Python's str.lower: "FİLE" is "fi̇le", not a media key
 	child := media
 	if isMediaKey(lk) {
 		child = lk
@@ -162,15 +164,4 @@ func mediaTag(lk string) string {
 		return tagFile
 	}
 	return tagBinary
-}
-
-// lowerKey lower-cases a key as Python's str.lower does, as far as the
-// ASCII words matched here are concerned: Go's simple case mapping turns
-// U+0130 (İ) into a plain "i", where Python's full mapping gives "i"
-// followed by U+0307, so "FİLE" is not a media key in Python.
-func lowerKey(k string) string {
-	if strings.Contains(k, "\u0130") {
-		k = strings.ReplaceAll(k, "\u0130", "i\u0307")
-	}
-	return strings.ToLower(k)
 }
