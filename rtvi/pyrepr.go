@@ -59,22 +59,22 @@ func appendPyRepr(dst []byte, v any, depth int, converted bool) ([]byte, error) 
 	var err error
 	switch x := v.(type) {
 	case nil, bool, string, float64:
-		return append(dst, pyvalue.Repr(x)...), nil
+		return pyvalue.AppendRepr(dst, x), nil
 	case []byte:
 		return appendPyBytes(dst, x), nil
 	case float32:
 		if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
-			return append(dst, pyvalue.Repr(float64(x))...), nil
+			return pyvalue.AppendRepr(dst, float64(x)), nil
 		}
 		// The shortest text that identifies the float32, read as a
 		// float64: what json.Marshal sends and json.loads reads.
 		f, _ := strconv.ParseFloat(strconv.FormatFloat(float64(x), 'g', -1, 32), 64)
-		return append(dst, pyvalue.Repr(f)...), nil
+		return pyvalue.AppendRepr(dst, f), nil
 	case json.Number:
 		if _, ok := pyvalue.NumOf(x); !ok {
 			return dst, fmt.Errorf("rtvi: json.Number %q is not a JSON number", string(x))
 		}
-		return append(dst, pyvalue.Repr(x)...), nil
+		return pyvalue.AppendRepr(dst, x), nil
 	case *big.Int:
 		if x == nil {
 			return append(dst, "None"...), nil
@@ -153,7 +153,7 @@ func appendPyDict(dst []byte, d pyvalue.Dict, depth int) ([]byte, error) {
 		if i > 0 {
 			dst = append(dst, ", "...)
 		}
-		dst = append(dst, pyvalue.Repr(it.Key)...)
+		dst = pyvalue.AppendRepr(dst, it.Key)
 		dst = append(dst, ": "...)
 		if dst, err = appendPyRepr(dst, it.Value, depth+1, false); err != nil {
 			return dst, err

@@ -2,6 +2,7 @@ package pyvalue
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -33,12 +34,30 @@ func Str(v any) string {
 //
 // Any other Go value is written "<Go T>".
 func Repr(v any) string {
-	var b strings.Builder
+	var b reprBuf
 	writeRepr(&b, v)
-	return b.String()
+	return string(b)
 }
 
-func writeRepr(b *strings.Builder, v any) {
+// AppendRepr appends Repr(v) to dst.
+func AppendRepr(dst []byte, v any) []byte {
+	b := reprBuf(dst)
+	writeRepr(&b, v)
+	return b
+}
+
+type reprBuf []byte
+
+func (b *reprBuf) WriteByte(c byte) error            { *b = append(*b, c); return nil }
+func (b *reprBuf) WriteString(s string) (int, error) { *b = append(*b, s...); return len(s), nil }
+func (b *reprBuf) Write(p []byte) (int, error)       { *b = append(*b, p...); return len(p), nil }
+func (b *reprBuf) WriteRune(r rune) (int, error) {
+	n := len(*b)
+	*b = utf8.AppendRune(*b, r)
+	return len(*b) - n, nil
+}
+
+func writeRepr(b *reprBuf, v any) {
 	switch x := v.(type) {
 	case nil:
 		b.WriteString("None")
@@ -84,13 +103,19 @@ func writeRepr(b *strings.Builder, v any) {
 
 const hexDigits = "0123456789abcdef"
 
-func writeStrRepr(b *strings.Builder, s string) {
+func writeStrRepr(b *reprBuf, s string) {
 	quote := byte('\'')
 	if strings.IndexByte(s, '\'') >= 0 && strings.IndexByte(s, '"') < 0 {
 		quote = '"'
 	}
+	*b = slices.Grow(*b, len(s)+2)
 	b.WriteByte(quote)
 	for i := 0; i < len(s); {
+		if c := s[i]; c >= ' ' && c < 0x7f && c != quote && c != '\\' {
+			*b = append(*b, c)
+			i++
+			continue
+		}
 		r, size := decodeRune(s[i:])
 		i += size
 		switch {

@@ -16,7 +16,14 @@ import (
 // Lower returns Python's s.lower(), with the final sigma rule: Σ becomes ς
 // after a cased letter and not before one (case-ignorable characters in
 // between do not count), σ elsewhere.
-func Lower(s string) string { return mapCase(s, false) }
+func Lower(s string) string {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return mapCase(s, false)
+		}
+	}
+	return strings.ToLower(s) // ASCII: no sigma, no full mappings
+}
 
 // Title returns Python's s.title(): a character following a cased one is
 // lowercased (with the final sigma rule), any other is titlecased, so

@@ -146,22 +146,46 @@ func equal(a, b any, sharedNaN, inside bool) bool {
 			}
 		}
 		return true
-	case map[string]any, Dict:
-		if _, ok := dictItems(b); !ok {
-			return false
-		}
-		xs, _ := dictItems(x)
-		if len(xs) != dictLen(b) {
-			return false
-		}
-		for _, it := range xs {
-			yv, ok := dictLookup(b, it.Key)
-			if !ok || !equal(it.Value, yv, sharedNaN, true) {
+	case map[string]any:
+		if y, ok := b.(map[string]any); ok {
+			if len(x) != len(y) {
 				return false
 			}
+			for k, xv := range x {
+				yv, ok := y[k]
+				if !ok || !equal(xv, yv, sharedNaN, true) {
+					return false
+				}
+			}
+			return true
 		}
-		return true
+		return equalDict(x, b, sharedNaN)
+	case Dict:
+		return equalDict(x, b, sharedNaN)
 	}
+	return equalNum(a, b, sharedNaN, inside)
+}
+
+// equalDict is == of a dict (a Dict, or a map compared with a Dict) and
+// b, which must be a dict of the same items.
+func equalDict(x, b any, sharedNaN bool) bool {
+	if _, ok := dictItems(b); !ok {
+		return false
+	}
+	xs, _ := dictItems(x)
+	if len(xs) != dictLen(b) {
+		return false
+	}
+	for _, it := range xs {
+		yv, ok := dictLookup(b, it.Key)
+		if !ok || !equal(it.Value, yv, sharedNaN, true) {
+			return false
+		}
+	}
+	return true
+}
+
+func equalNum(a, b any, sharedNaN, inside bool) bool {
 	na, okA := NumOf(a)
 	nb, okB := NumOf(b)
 	if !okA || !okB {
