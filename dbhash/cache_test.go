@@ -19,13 +19,9 @@ func TestCacheGivesTheSameHashes(t *testing.T) {
 		"session":      map[string]any{"id": "excluded"},
 		"count":        7,
 	}
-	cache, err := dbhash.NewCache(db)
-	require.NoError(t, err)
-	want, err := dbhash.Hash(db)
-	require.NoError(t, err)
-	got, err := dbhash.Hash(db, dbhash.WithCache(cache))
-	require.NoError(t, err)
+	cache, want, got := cachedAndPlain(t, db)
 	assert.Equal(t, want, got, "every table from the cache")
+	var err error
 
 	// A copy that shares the flights and replaced the reservations.
 	changed := maps.Clone(db)
@@ -126,13 +122,9 @@ func TestCacheListTables(t *testing.T) {
 		"empty":         []any{},
 		"plans":         map[string]any{"P1": map[string]any{}},
 	}
-	cache, err := dbhash.NewCache(db)
-	require.NoError(t, err)
-	want, err := dbhash.Hash(db)
-	require.NoError(t, err)
-	got, err := dbhash.Hash(db, dbhash.WithCache(cache))
-	require.NoError(t, err)
+	cache, want, got := cachedAndPlain(t, db)
 	assert.Equal(t, want, got)
+	var err error
 
 	changed := maps.Clone(db)
 	bills := append([]any(nil), db["bills"].([]any)...)
@@ -234,4 +226,17 @@ func TestCacheRecords(t *testing.T) {
 		_, err := dbhash.Hash(changed, dbhash.WithCache(cache))
 		require.ErrorIs(t, err, dbhash.ErrUnsupported)
 	})
+}
+
+// cachedAndPlain builds db's cache and returns it with db's hash computed
+// without and with it.
+func cachedAndPlain(t *testing.T, db map[string]any) (cache *dbhash.Cache, plain, cached string) {
+	t.Helper()
+	cache, err := dbhash.NewCache(db)
+	require.NoError(t, err)
+	plain, err = dbhash.Hash(db)
+	require.NoError(t, err)
+	cached, err = dbhash.Hash(db, dbhash.WithCache(cache))
+	require.NoError(t, err)
+	return cache, plain, cached
 }

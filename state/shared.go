@@ -263,11 +263,16 @@ func (s *Shared) CallCounts() map[string]int {
 func (s *Shared) Reset() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.clear("")
+}
+
+// clear empties the scenario and sets its domain; s.mu must be held.
+func (s *Shared) clear(domain string) {
 	s.db, s.shared, s.borrowed = nil, false, nil
 	s.actions = nil
 	s.values = nil
 	s.counts = nil
-	s.domain = ""
+	s.domain = domain
 }
 
 // StartScenario begins a new scenario in one step: it clears the state in
@@ -276,11 +281,7 @@ func (s *Shared) Reset() {
 func (s *Shared) StartScenario(domain string, n Notifier) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.db, s.shared, s.borrowed = nil, false, nil
-	s.actions = nil
-	s.values = nil
-	s.counts = nil
-	s.domain = domain
+	s.clear(domain)
 	s.notifier = n
 }
 

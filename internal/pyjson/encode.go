@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"reflect"
 	"slices"
 	"strconv"
 	"unicode/utf8"
@@ -144,22 +145,10 @@ func AppendInteger(dst []byte, v any) ([]byte, bool) {
 		return strconv.AppendInt(dst, int64(x), 10), true
 	case int64:
 		return strconv.AppendInt(dst, x, 10), true
-	case int32:
-		return strconv.AppendInt(dst, int64(x), 10), true
-	case int16:
-		return strconv.AppendInt(dst, int64(x), 10), true
-	case int8:
-		return strconv.AppendInt(dst, int64(x), 10), true
-	case uint:
-		return strconv.AppendUint(dst, uint64(x), 10), true
-	case uint64:
-		return strconv.AppendUint(dst, x, 10), true
-	case uint32:
-		return strconv.AppendUint(dst, uint64(x), 10), true
-	case uint16:
-		return strconv.AppendUint(dst, uint64(x), 10), true
-	case uint8:
-		return strconv.AppendUint(dst, uint64(x), 10), true
+	case int8, int16, int32:
+		return strconv.AppendInt(dst, reflect.ValueOf(x).Int(), 10), true
+	case uint, uint8, uint16, uint32, uint64:
+		return strconv.AppendUint(dst, reflect.ValueOf(x).Uint(), 10), true
 	case *big.Int:
 		if x == nil {
 			return append(dst, "null"...), true

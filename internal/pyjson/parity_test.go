@@ -197,3 +197,23 @@ func TestDecodeLoneMinusOffset(t *testing.T) {
 		assert.Equal(t, offset, se.Offset, in)
 	}
 }
+
+// Every Go integer type is written as its decimal value.
+func TestAppendIntegerTypes(t *testing.T) {
+	tests := []struct {
+		in   any
+		want string
+	}{
+		{int(-1), "-1"}, {int8(-128), "-128"}, {int16(-32768), "-32768"}, {int32(-2147483648), "-2147483648"},
+		{int64(-9223372036854775808), "-9223372036854775808"}, {uint(7), "7"}, {uint8(255), "255"},
+		{uint16(65535), "65535"}, {uint32(4294967295), "4294967295"}, {uint64(18446744073709551615), "18446744073709551615"},
+		{new(big.Int).Lsh(big.NewInt(1), 70), "1180591620717411303424"}, {(*big.Int)(nil), "null"},
+	}
+	for _, tt := range tests {
+		got, ok := pyjson.AppendInteger([]byte("x"), tt.in)
+		assert.True(t, ok, "%T", tt.in)
+		assert.Equal(t, "x"+tt.want, string(got), "%T", tt.in)
+	}
+	_, ok := pyjson.AppendInteger(nil, 1.5)
+	assert.False(t, ok)
+}
