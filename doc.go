@@ -33,6 +33,9 @@
 //   - [github.com/voiceeval/schematools/replay]: the raw-result invoke
 //     path, gold replay of benchmark tasks, initialisation functions, sync
 //     appliers, DB-state predicates and action matching.
+//   - [github.com/voiceeval/schematools/replay/replaytest]: gold-replay
+//     conformance for a port's tests — gold lines, per-task and shared-DB
+//     replay checks, fixtures, benchmark and fuzz bodies.
 //   - [github.com/voiceeval/schematools/calltest]: tool-call tests —
 //     expected and forbidden calls, argument checks, ElevenLabs-compatible.
 //   - [github.com/voiceeval/schematools/rtvi]: what a Go bot needs to be

@@ -7,6 +7,7 @@ import (
 	"github.com/voiceeval/schematools/examples/tau2/airline"
 	"github.com/voiceeval/schematools/examples/tau2/tau2test"
 	"github.com/voiceeval/schematools/replay"
+	"github.com/voiceeval/schematools/replay/replaytest"
 )
 
 // The conformance data lives in the shared directory and is read in place.
@@ -21,7 +22,7 @@ func airlineTasks(t testing.TB) []replay.Task { return tau2test.Tasks(t, "airlin
 // requires, task by task, what the Python reference produced: the final DB
 // hash, every action's raw result, the number of records each action
 // appended, the whole record list, and the structured diff from the
-// initial DB (see tau2test.RequireTask). Results and records are compared
+// initial DB (see replaytest.RequireTask). Results and records are compared
 // as JSON trees with exact numbers, and an int/float difference counts.
 func TestConformanceTrain(t *testing.T) {
 	t.Parallel()
@@ -30,7 +31,7 @@ func TestConformanceTrain(t *testing.T) {
 }
 
 // TestReplayAllTasks replays all 50 tasks (train and the held-back test
-// split) on one shared DB (tau2test.ReplayAllShared) and checks what the
+// split) on one shared DB (replaytest.ReplayAllShared) and checks what the
 // Python reference's replay of them is known to give: no missing tool, no
 // exception, no error result; 142 gold actions, 50 records; 26 DBs
 // changed, the others exactly those listed.
@@ -38,7 +39,7 @@ func TestReplayAllTasks(t *testing.T) {
 	t.Parallel()
 	tasks := airlineTasks(t)
 	require.Len(t, tasks, 50)
-	sum := tau2test.ReplayAllShared(t, airline.Domain, airlineDB(t), tasks, airline.Tools)
+	sum := replaytest.ReplayAllShared(t, airline.Domain, airlineDB(t), tasks, airline.Tools)
 	for _, e := range sum.Errors {
 		t.Errorf("task %s: %s error at action %d (%s): %s", e.TaskID, e.Kind, e.Index, e.Name, e.Message)
 	}

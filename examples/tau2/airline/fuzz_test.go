@@ -5,11 +5,11 @@ import (
 	"testing"
 
 	"github.com/voiceeval/schematools/examples/tau2/airline"
-	"github.com/voiceeval/schematools/examples/tau2/tau2test"
+	"github.com/voiceeval/schematools/replay/replaytest"
 )
 
 // FuzzTools sends arbitrary arguments to every airline tool, on the test
-// DB (see tau2test.FuzzTools): nothing panics, every result encodes, and a
+// DB (see replaytest.FuzzTools): nothing panics, every result encodes, and a
 // refused call leaves the DB and the action log as they were.
 func FuzzTools(f *testing.F) {
 	seeds := []string{
@@ -24,5 +24,5 @@ func FuzzTools(f *testing.F) {
 	}
 	b, _ := json.Marshal(bookArgs())
 	seeds = append(seeds, string(b))
-	tau2test.FuzzTools(f, airline.Domain, airline.Tools, newDB(f), seeds)
+	replaytest.FuzzTools(f, airline.Domain, airline.Tools, newDB(f), seeds)
 }

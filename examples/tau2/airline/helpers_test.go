@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/voiceeval/schematools/examples/tau2/airline"
-	"github.com/voiceeval/schematools/examples/tau2/tau2test"
+	"github.com/voiceeval/schematools/replay/replaytest"
 	"github.com/voiceeval/schematools/tool"
 )
 
@@ -65,17 +65,17 @@ const testDBJSON = `{
 
 // newDB returns a fresh copy of the test DB, read as Python's json.loads
 // reads it (exact numbers).
-func newDB(t testing.TB) map[string]any { return tau2test.DecodeDB(t, testDBJSON) }
+func newDB(t testing.TB) map[string]any { return replaytest.DecodeDB(t, testDBJSON) }
 
 // newFixture binds the 14 tools to a fresh state holding db.
-func newFixture(t testing.TB, db map[string]any) *tau2test.Fixture {
+func newFixture(t testing.TB, db map[string]any) *replaytest.Fixture {
 	t.Helper()
-	return tau2test.NewFixture(t, airline.Domain, airline.Tools, db)
+	return replaytest.NewFixture(t, airline.Domain, airline.Tools, db)
 }
 
 var (
-	canon       = tau2test.Canon
-	requireJSON = tau2test.RequireJSON
+	canon       = replaytest.Canon
+	requireJSON = replaytest.RequireJSON
 )
 
 func failure(errorType, message string) tool.FailureResult { return tool.Failure(errorType, message) }

@@ -4,12 +4,12 @@ import (
 	"testing"
 
 	"github.com/voiceeval/schematools/examples/tau2/retail"
-	"github.com/voiceeval/schematools/examples/tau2/tau2test"
+	"github.com/voiceeval/schematools/replay/replaytest"
 )
 
 // BenchmarkReplayRetail replays all 114 retail tasks with replay.GoldAll on
 // the shared DB, as a harness computing every expected DB hash would (and
 // as the replay CLI does).
 func BenchmarkReplayRetail(b *testing.B) {
-	tau2test.BenchmarkReplay(b, retail.Domain, retailDB(b), retailTasks(b), retail.Tools)
+	replaytest.BenchmarkReplay(b, retail.Domain, retailDB(b), retailTasks(b), retail.Tools)
 }

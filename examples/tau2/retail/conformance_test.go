@@ -8,6 +8,7 @@ import (
 	"github.com/voiceeval/schematools/examples/tau2/tau2test"
 	"github.com/voiceeval/schematools/examples/tau2/tau2tools"
 	"github.com/voiceeval/schematools/replay"
+	"github.com/voiceeval/schematools/replay/replaytest"
 	"github.com/voiceeval/schematools/tool"
 )
 
@@ -21,7 +22,7 @@ func retailTasks(t testing.TB) []replay.Task { return tau2test.Tasks(t, "retail"
 
 // TestConformanceTrain replays the 74 tasks of the train split and
 // requires, task by task, what the Python reference produced (see
-// tau2test.RequireTask): the final DB hash; every action's raw result as a
+// replaytest.RequireTask): the final DB hash; every action's raw result as a
 // JSON tree with exact numbers — the 13 domain errors of the train split
 // included, with the same status, error_type and message; the records each
 // action appended and the whole record list; the replay errors the
@@ -43,7 +44,7 @@ func TestConformanceTrain(t *testing.T) {
 
 // TestReplayAllTasks replays all 114 tasks (train and the held-back test
 // split) on one shared DB, as the replay CLI does (see
-// tau2test.ReplayAllShared: the source DB stays untouched, every hash
+// replaytest.ReplayAllShared: the source DB stays untouched, every hash
 // equals a plain replay's), and checks what the Python reference's replay
 // of them is known to give: 550 gold actions, no missing tool and no
 // exception, 178 records (two of the 180 write actions are refused), the
@@ -53,7 +54,7 @@ func TestReplayAllTasks(t *testing.T) {
 	t.Parallel()
 	tasks := retailTasks(t)
 	require.Len(t, tasks, 114)
-	sum := tau2test.ReplayAllShared(t, retail.Domain, retailDB(t), tasks, retail.Tools)
+	sum := replaytest.ReplayAllShared(t, retail.Domain, retailDB(t), tasks, retail.Tools)
 	require.Equal(t, 550, sum.Actions)
 	require.Equal(t, 178, sum.Records)
 

@@ -4,11 +4,11 @@ import (
 	"testing"
 
 	"github.com/voiceeval/schematools/examples/tau2/retail"
-	"github.com/voiceeval/schematools/examples/tau2/tau2test"
+	"github.com/voiceeval/schematools/replay/replaytest"
 )
 
 // FuzzTools sends arbitrary arguments to every retail tool, on the test
-// DB (see tau2test.FuzzTools): nothing panics, every result encodes, and a
+// DB (see replaytest.FuzzTools): nothing panics, every result encodes, and a
 // refused call leaves the DB and the action log as they were.
 func FuzzTools(f *testing.F) {
 	seeds := []string{
@@ -23,5 +23,5 @@ func FuzzTools(f *testing.F) {
 		`{"user_id": "ivan_santos_7021", "address1": "a", "address2": "", "city": "c", "state": "s", "country": "x", "zip": "75277"}`,
 		`{"expression": "(2 + 3) * 4.5"}`, `{"summary": "x"}`, `{"order_id": 5, "item_ids": "x"}`,
 	}
-	tau2test.FuzzTools(f, retail.Domain, retail.Tools, newDB(f), seeds)
+	replaytest.FuzzTools(f, retail.Domain, retail.Tools, newDB(f), seeds)
 }

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/voiceeval/schematools/examples/tau2/retail"
-	"github.com/voiceeval/schematools/examples/tau2/tau2test"
+	"github.com/voiceeval/schematools/replay/replaytest"
 	"github.com/voiceeval/schematools/tool"
 )
 
@@ -81,12 +81,12 @@ const testDBJSON = `{
 
 // newDB returns a fresh copy of the test DB, read as Python's json.loads
 // reads it (exact numbers).
-func newDB(t testing.TB) map[string]any { return tau2test.DecodeDB(t, testDBJSON) }
+func newDB(t testing.TB) map[string]any { return replaytest.DecodeDB(t, testDBJSON) }
 
 // newFixture binds the 16 tools to a fresh state holding db.
-func newFixture(t testing.TB, db map[string]any) *tau2test.Fixture {
+func newFixture(t testing.TB, db map[string]any) *replaytest.Fixture {
 	t.Helper()
-	return tau2test.NewFixture(t, retail.Domain, retail.Tools, db)
+	return replaytest.NewFixture(t, retail.Domain, retail.Tools, db)
 }
 
 func notFound(msg string) tool.FailureResult   { return tool.Failure("not_found", msg) }

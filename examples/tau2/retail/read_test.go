@@ -6,8 +6,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/voiceeval/schematools/examples/tau2/retail"
-	"github.com/voiceeval/schematools/examples/tau2/tau2test"
 	"github.com/voiceeval/schematools/examples/tau2/tau2tools"
+	"github.com/voiceeval/schematools/replay/replaytest"
 	"github.com/voiceeval/schematools/tool"
 )
 
@@ -74,7 +74,7 @@ func TestGetProductAndItemDetails(t *testing.T) {
 	assert.Equal(t, notFound("Item 8310926033 not found"), f.Call(t, retail.KeyGetItemDetails, map[string]any{"item_id": "8310926033"}))
 
 	item := f.Call(t, retail.KeyGetItemDetails, map[string]any{"item_id": "9690244451"})
-	tau2test.RequireJSON(t, `{"item_id": "9690244451", "options": {"switch type": "clicky", "backlight": "RGB", "size": "60%"}, "available": false, "price": 236.51}`, item)
+	replaytest.RequireJSON(t, `{"item_id": "9690244451", "options": {"switch type": "clicky", "backlight": "RGB", "size": "60%"}, "available": false, "price": 236.51}`, item)
 	assert.Equal(t, notFound("Item  not found"), f.Call(t, retail.KeyGetItemDetails, map[string]any{"item_id": ""}))
 }
 
@@ -82,7 +82,7 @@ func TestGetUserDetails(t *testing.T) {
 	f := newFixture(t, newDB(t))
 	out := f.Call(t, retail.KeyGetUserDetails, map[string]any{"user_id": "Yusuf_Rossi_9620"})
 	assert.Equal(t, f.At(t, "users", "yusuf_rossi_9620"), out)
-	assert.Contains(t, tau2test.Canon(t, out), `"balance":40.0`, "gift card balances stay floats")
+	assert.Contains(t, replaytest.Canon(t, out), `"balance":40.0`, "gift card balances stay floats")
 	assert.Equal(t, notFound("User Nobody_1 not found"), f.Call(t, retail.KeyGetUserDetails, map[string]any{"user_id": "Nobody_1"}))
 }
 

@@ -6,7 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/voiceeval/schematools/examples/tau2/retail"
-	"github.com/voiceeval/schematools/examples/tau2/tau2test"
+	"github.com/voiceeval/schematools/replay/replaytest"
 	"github.com/voiceeval/schematools/tool"
 )
 
@@ -83,19 +83,19 @@ func TestCancelPendingOrder(t *testing.T) {
 		{"transaction_type": "refund", "amount": 20.0, "payment_method_id": "gift_card_7245904"},
 		{"transaction_type": "refund", "amount": 12.5, "payment_method_id": "gift_card_7245904"},
 		{"transaction_type": "refund", "amount": 15.34, "payment_method_id": "credit_card_0000000"}]`
-	tau2test.RequireJSON(t, history, out.(map[string]any)["payment_history"])
+	replaytest.RequireJSON(t, history, out.(map[string]any)["payment_history"])
 	assert.Equal(t, f.At(t, "orders", "#W1111111"), out)
 	assert.Equal(t, "cancelled", f.At(t, "orders", "#W1111111", "status"))
 	assert.Equal(t, "ordered by mistake", f.At(t, "orders", "#W1111111", "cancel_reason"))
-	tau2test.RequireJSON(t, "72.5", f.At(t, "users", "yusuf_rossi_9620", "payment_methods", "gift_card_7245904", "balance"))
-	tau2test.RequireJSON(t, `[{"action_type": "cancel_pending_order", "name": "cancel_pending_order",
+	replaytest.RequireJSON(t, "72.5", f.At(t, "users", "yusuf_rossi_9620", "payment_methods", "gift_card_7245904", "balance"))
+	replaytest.RequireJSON(t, `[{"action_type": "cancel_pending_order", "name": "cancel_pending_order",
 		"arguments": {"order_id": "w1111111", "reason": "ordered by mistake"},
 		"result": {"order_id": "w1111111", "status": "cancelled"}}]`, f.State.Actions())
 
 	// One payment by gift card: the balance gets it back, as a float.
 	f = newFixture(t, newDB(t))
 	f.Call(t, retail.KeyCancelPendingOrder, map[string]any{"order_id": "#W4776164", "reason": "no longer needed"})
-	tau2test.RequireJSON(t, "408.01", f.At(t, "users", "yusuf_rossi_9620", "payment_methods", "gift_card_7245904", "balance"))
+	replaytest.RequireJSON(t, "408.01", f.At(t, "users", "yusuf_rossi_9620", "payment_methods", "gift_card_7245904", "balance"))
 
 	cancel := map[string]any{"order_id": "#W4776164", "reason": "no longer needed"}
 	requireRefusals(t, retail.KeyCancelPendingOrder, []refusal{
@@ -121,23 +121,23 @@ func TestExchangeDeliveredOrderItems(t *testing.T) {
 	assert.Equal(t, f.At(t, "orders", "#W2378156"), out)
 	order := out.(map[string]any)
 	assert.Equal(t, "exchange requested", order["status"])
-	tau2test.RequireJSON(t, `["1151293680", "6469567736"]`, order["exchange_items"])
-	tau2test.RequireJSON(t, `["2439754078", "7706410293"]`, order["exchange_new_items"])
+	replaytest.RequireJSON(t, `["1151293680", "6469567736"]`, order["exchange_items"])
+	replaytest.RequireJSON(t, `["2439754078", "7706410293"]`, order["exchange_new_items"])
 	assert.Equal(t, "credit_card_9513926", order["exchange_payment_method_id"])
-	tau2test.RequireJSON(t, "-1.5", order["exchange_price_difference"])
+	replaytest.RequireJSON(t, "-1.5", order["exchange_price_difference"])
 	// Items, payments and balances do not change yet.
-	tau2test.RequireJSON(t, `[{"transaction_type": "payment", "amount": 320.17, "payment_method_id": "credit_card_9513926"}]`, order["payment_history"])
+	replaytest.RequireJSON(t, `[{"transaction_type": "payment", "amount": 320.17, "payment_method_id": "credit_card_9513926"}]`, order["payment_history"])
 	assert.Equal(t, "1151293680", order["items"].([]any)[0].(map[string]any)["item_id"])
 	assert.Equal(t, users, f.At(t, "users"))
-	tau2test.RequireJSON(t, `{"order_id": "#W2378156", "status": "exchange requested", "price_difference": -1.5}`, f.State.Actions()[0]["result"])
+	replaytest.RequireJSON(t, `{"order_id": "#W2378156", "status": "exchange requested", "price_difference": -1.5}`, f.State.Actions()[0]["result"])
 
 	// An item may be exchanged for itself; a gift card that covers the
 	// difference is not debited.
 	f = newFixture(t, newDB(t))
 	f.Call(t, retail.KeyExchangeDeliveredOrderItems, map[string]any{"order_id": "#W2378156",
 		"item_ids": ids("6469567736"), "new_item_ids": ids("6469567736"), "payment_method_id": "gift_card_7245904"})
-	tau2test.RequireJSON(t, "0.0", f.At(t, "orders", "#W2378156", "exchange_price_difference"))
-	tau2test.RequireJSON(t, "40.0", f.At(t, "users", "yusuf_rossi_9620", "payment_methods", "gift_card_7245904", "balance"))
+	replaytest.RequireJSON(t, "0.0", f.At(t, "orders", "#W2378156", "exchange_price_difference"))
+	replaytest.RequireJSON(t, "40.0", f.At(t, "users", "yusuf_rossi_9620", "payment_methods", "gift_card_7245904", "balance"))
 
 	exchange := map[string]any{"order_id": "#W2378156", "item_ids": ids("6469567736"), "new_item_ids": ids("2439754078"), "payment_method_id": "credit_card_9513926"}
 	requireRefusals(t, retail.KeyExchangeDeliveredOrderItems, []refusal{
@@ -166,27 +166,27 @@ func TestModifyPendingOrderItems(t *testing.T) {
 	assert.Equal(t, f.At(t, "orders", "#W4776164"), out)
 	// Each changed item takes its own variant's price and options (NeMo's
 	// fix); only the first of the two bottles changes.
-	tau2test.RequireJSON(t, `[
+	replaytest.RequireJSON(t, `[
 		{"name": "Water Bottle", "product_id": "8310926033", "item_id": "2439754078", "price": 49.51, "options": {"capacity": "1000ml", "material": "stainless steel", "color": "red"}},
 		{"name": "Water Bottle", "product_id": "8310926033", "item_id": "6469567736", "price": 47.84, "options": {"capacity": "1000ml", "material": "glass", "color": "blue"}},
 		{"name": "Mechanical Keyboard", "product_id": "1656367028", "item_id": "3616838507", "price": 226.11, "options": {"switch type": "tactile", "backlight": "white", "size": "full size"}}]`,
 		f.At(t, "orders", "#W4776164", "items"))
 	assert.Equal(t, "pending (item modified)", f.At(t, "orders", "#W4776164", "status"))
-	tau2test.RequireJSON(t, `[{"transaction_type": "payment", "amount": 368.01, "payment_method_id": "gift_card_7245904"},
+	replaytest.RequireJSON(t, `[{"transaction_type": "payment", "amount": 368.01, "payment_method_id": "gift_card_7245904"},
 		{"transaction_type": "refund", "amount": 44.55, "payment_method_id": "gift_card_7245904"}]`, f.At(t, "orders", "#W4776164", "payment_history"))
-	tau2test.RequireJSON(t, "84.55", f.At(t, "users", "yusuf_rossi_9620", "payment_methods", "gift_card_7245904", "balance"))
-	tau2test.RequireJSON(t, `{"order_id": "#W4776164", "price_difference": -44.55}`, f.State.Actions()[0]["result"])
+	replaytest.RequireJSON(t, "84.55", f.At(t, "users", "yusuf_rossi_9620", "payment_methods", "gift_card_7245904", "balance"))
+	replaytest.RequireJSON(t, `{"order_id": "#W4776164", "price_difference": -44.55}`, f.State.Actions()[0]["result"])
 
 	// Both bottles, paid by credit card: a payment of the difference.
 	f = newFixture(t, newDB(t))
 	f.Call(t, retail.KeyModifyPendingOrderItems, map[string]any{"order_id": "w4776164",
 		"item_ids": ids("6469567736", "6469567736"), "new_item_ids": ids("2439754078", "2439754078"), "payment_method_id": "credit_card_9513926"})
-	tau2test.RequireJSON(t, `{"transaction_type": "payment", "amount": 3.34, "payment_method_id": "credit_card_9513926"}`,
+	replaytest.RequireJSON(t, `{"transaction_type": "payment", "amount": 3.34, "payment_method_id": "credit_card_9513926"}`,
 		f.At(t, "orders", "#W4776164", "payment_history").([]any)[1])
 	items := f.At(t, "orders", "#W4776164", "items").([]any)
 	assert.Equal(t, "2439754078", items[0].(map[string]any)["item_id"])
 	assert.Equal(t, "2439754078", items[1].(map[string]any)["item_id"])
-	tau2test.RequireJSON(t, "40.0", f.At(t, "users", "yusuf_rossi_9620", "payment_methods", "gift_card_7245904", "balance"))
+	replaytest.RequireJSON(t, "40.0", f.At(t, "users", "yusuf_rossi_9620", "payment_methods", "gift_card_7245904", "balance"))
 
 	modify := map[string]any{"order_id": "#W4776164", "item_ids": ids("6469567736"), "new_item_ids": ids("2439754078"), "payment_method_id": "gift_card_7245904"}
 	requireRefusals(t, retail.KeyModifyPendingOrderItems, []refusal{
@@ -206,11 +206,11 @@ func TestModifyPendingOrderPayment(t *testing.T) {
 	f := newFixture(t, newDB(t))
 	out := f.Call(t, retail.KeyModifyPendingOrderPayment, map[string]any{"order_id": "#W4776164", "payment_method_id": "credit_card_9513926"})
 	assert.Equal(t, f.At(t, "orders", "#W4776164"), out)
-	tau2test.RequireJSON(t, `[{"transaction_type": "payment", "amount": 368.01, "payment_method_id": "gift_card_7245904"},
+	replaytest.RequireJSON(t, `[{"transaction_type": "payment", "amount": 368.01, "payment_method_id": "gift_card_7245904"},
 		{"transaction_type": "payment", "amount": 368.01, "payment_method_id": "credit_card_9513926"},
 		{"transaction_type": "refund", "amount": 368.01, "payment_method_id": "gift_card_7245904"}]`, f.At(t, "orders", "#W4776164", "payment_history"))
-	tau2test.RequireJSON(t, "408.01", f.At(t, "users", "yusuf_rossi_9620", "payment_methods", "gift_card_7245904", "balance"))
-	tau2test.RequireJSON(t, `[{"action_type": "modify_pending_order_payment", "name": "modify_pending_order_payment",
+	replaytest.RequireJSON(t, "408.01", f.At(t, "users", "yusuf_rossi_9620", "payment_methods", "gift_card_7245904", "balance"))
+	replaytest.RequireJSON(t, `[{"action_type": "modify_pending_order_payment", "name": "modify_pending_order_payment",
 		"arguments": {"order_id": "#W4776164", "payment_method_id": "credit_card_9513926"}, "result": {"order_id": "#W4776164"}}]`, f.State.Actions())
 
 	// A status containing "pending" passes; a new gift card is debited.
@@ -218,7 +218,7 @@ func TestModifyPendingOrderPayment(t *testing.T) {
 	setGiftCard(100.0)(db)
 	f = newFixture(t, db)
 	f.Call(t, retail.KeyModifyPendingOrderPayment, map[string]any{"order_id": "#W6247578", "payment_method_id": "gift_card_7245904"})
-	tau2test.RequireJSON(t, "52.16", f.At(t, "users", "yusuf_rossi_9620", "payment_methods", "gift_card_7245904", "balance"))
+	replaytest.RequireJSON(t, "52.16", f.At(t, "users", "yusuf_rossi_9620", "payment_methods", "gift_card_7245904", "balance"))
 
 	change := map[string]any{"order_id": "#W6247578", "payment_method_id": "paypal_3022415"}
 	requireRefusals(t, retail.KeyModifyPendingOrderPayment, []refusal{
@@ -240,9 +240,9 @@ func TestReturnDeliveredOrderItems(t *testing.T) {
 		"item_ids": ids("6469567736", "1151293680"), "payment_method_id": "credit_card_9513926"})
 	assert.Equal(t, f.At(t, "orders", "#W2378156"), out)
 	assert.Equal(t, "return requested", f.At(t, "orders", "#W2378156", "status"))
-	tau2test.RequireJSON(t, `["1151293680", "6469567736"]`, f.At(t, "orders", "#W2378156", "return_items"))
+	replaytest.RequireJSON(t, `["1151293680", "6469567736"]`, f.At(t, "orders", "#W2378156", "return_items"))
 	assert.Equal(t, "credit_card_9513926", f.At(t, "orders", "#W2378156", "return_payment_method_id"))
-	tau2test.RequireJSON(t, `{"order_id": "#W2378156", "status": "return requested"}`, f.State.Actions()[0]["result"])
+	replaytest.RequireJSON(t, `{"order_id": "#W2378156", "status": "return requested"}`, f.State.Actions()[0]["result"])
 
 	// A gift card may take the refund instead of the original method.
 	f = newFixture(t, newDB(t))
@@ -271,15 +271,15 @@ func TestModifyAddresses(t *testing.T) {
 	// "pending (item modified)" counts as pending here.
 	out := f.Call(t, retail.KeyModifyPendingOrderAddress, with(address, map[string]any{"order_id": "#w6247578"}))
 	assert.Equal(t, f.At(t, "orders", "#W6247578"), out)
-	tau2test.RequireJSON(t, stored, f.At(t, "orders", "#W6247578", "address"))
-	tau2test.RequireJSON(t, `[{"action_type": "modify_pending_order_address", "name": "modify_pending_order_address",
+	replaytest.RequireJSON(t, stored, f.At(t, "orders", "#W6247578", "address"))
+	replaytest.RequireJSON(t, `[{"action_type": "modify_pending_order_address", "name": "modify_pending_order_address",
 		"arguments": {"order_id": "#w6247578", "address1": "1 New St", "address2": "", "city": "Boston", "state": "MA", "country": "USA", "zip": "02101"},
 		"result": {"order_id": "#w6247578"}}]`, f.State.Actions())
 
 	out = f.Call(t, retail.KeyModifyUserAddress, with(address, map[string]any{"user_id": "Yusuf_Rossi_9620"}))
 	assert.Equal(t, f.At(t, "users", "yusuf_rossi_9620"), out)
-	tau2test.RequireJSON(t, stored, f.At(t, "users", "yusuf_rossi_9620", "address"))
-	tau2test.RequireJSON(t, `{"user_id": "Yusuf_Rossi_9620"}`, f.State.Actions()[1]["result"])
+	replaytest.RequireJSON(t, stored, f.At(t, "users", "yusuf_rossi_9620", "address"))
+	replaytest.RequireJSON(t, `{"user_id": "Yusuf_Rossi_9620"}`, f.State.Actions()[1]["result"])
 
 	requireRefusals(t, retail.KeyModifyPendingOrderAddress, []refusal{
 		{name: "unknown order", args: with(address, map[string]any{"order_id": "#W0"}), want: notFound("Order #W0 not found")},

@@ -1,194 +1,30 @@
 package tau2test
 
 import (
-	"context"
-	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 	"github.com/voiceeval/schematools/dbhash"
-	"github.com/voiceeval/schematools/internal/pyjson"
 	"github.com/voiceeval/schematools/replay"
+	"github.com/voiceeval/schematools/replay/replaytest"
 )
 
-// RequireTask replays sc (one train task, on the DB the reference used)
-// and requires what the Python reference produced for it, g: every
-// action's raw result — compared as JSON trees with exact numbers, so an
-// int where Python had a float fails, and error results must carry the
-// same status, error_type and message — and the number of records it
-// appended; the replay errors (missing tools, exceptions, error results);
-// the reference_actions records; the final DB hash; and the structured
-// diff from the initial DB. On a mismatch it reports the first differing
-// action and, for a wrong hash, the first action after which the DB hash
-// differs and both diffs from the initial DB.
-func RequireTask(t *testing.T, g GoldTask, sc replay.Scenario) {
-	t.Helper()
-	res, err := replay.Gold(context.Background(), sc)
-	require.NoError(t, err)
-	require.Len(t, res.Steps, len(g.PerAction))
-
-	for i, step := range res.Steps {
-		want := g.PerAction[i]
-		got := Tree(t, step.Result)
-		if !ExactEqual(want.Result, got) || step.RecordsAppended != len(want.Records) || step.Err != "" {
-			t.Errorf("first differing action: #%d %s(%s)\nwant result: %s\n got result: %s (error %q)\nrecords appended: want %d, got %d",
-				want.Index, want.Name, Pretty(want.Arguments), Pretty(want.Result), Pretty(got), step.Err, len(want.Records), step.RecordsAppended)
-			break
-		}
-	}
-	errs := res.Errors
-	if errs == nil {
-		errs = []replay.ReplayError{}
-	}
-	require.Equal(t, g.Errors, Tree(t, errs), "replay errors")
-	require.Equal(t, g.Reference, Tree(t, res.Actions), "reference_actions")
-
-	if res.DBHash != g.FinalDBHash {
-		sc.TraceHashes = true
-		traced, err := replay.Gold(context.Background(), sc)
-		require.NoError(t, err)
-		for i, step := range traced.Steps {
-			if step.DBHash != g.PerAction[i].HashAfter {
-				t.Logf("DB hash first differs after action #%d %s(%s)", i, step.Name, Pretty(step.Arguments))
-				break
-			}
-		}
-		ours := Tree(t, dbhash.Compare(sc.DB, res.DB))
-		t.Fatalf("final DB hash: want %s, got %s\nreference diff from the initial DB: %s\nour diff from the initial DB:       %s",
-			g.FinalDBHash, res.DBHash, Pretty(g.DiffFromInit), Pretty(ours))
-	}
-	require.Equal(t, g.DiffFromInit, Tree(t, dbhash.Compare(sc.DB, res.DB)), "diff from the initial DB")
-}
-
 // RequireTrainSplit replays every task of the Python reference's gold
-// replay of a domain's train split (LoadGold(dir)) on db, as subtests
-// named task_<id>, each with RequireTask, and returns the reference's
-// tasks. db is shared by the replays copy-on-write, as the replay CLI
-// shares it, so a tool that changed it would also fail the tasks after.
-func RequireTrainSplit(t *testing.T, domain, dir string, db map[string]any, tools replay.ToolBuilder) []GoldTask {
+// replay of a tau2 domain's train split (LoadGold(dir)) on db, with the
+// tasks of Tasks(dir), and requires what the reference produced
+// (replaytest.RequireGold: subtests named task_<id>); it returns the
+// reference's tasks. db is shared by the replays copy-on-write, as the
+// replay CLI shares it, so a tool that changed it would also fail the
+// tasks after.
+func RequireTrainSplit(t *testing.T, domain, dir string, db map[string]any, tools replay.ToolBuilder) []replaytest.GoldTask {
 	t.Helper()
 	gold := LoadGold(t, dir)
 	initialHash, err := dbhash.Hash(db)
 	require.NoError(t, err)
 	tasks := Tasks(t, dir)
-	for _, g := range gold {
-		require.Equal(t, domain, g.Domain)
-		t.Run("task_"+g.TaskID, func(t *testing.T) {
-			RequireTask(t, g, replay.Scenario{Domain: domain, Task: TaskByID(t, tasks, g.TaskID), DB: db, Tools: tools,
-				ShareDB: true, SourceDBHash: initialHash})
-		})
-	}
+	replaytest.RequireGold(t, gold, func(t *testing.T, g replaytest.GoldTask) replay.Scenario {
+		return replay.Scenario{Domain: domain, Task: replaytest.TaskByID(t, tasks, g.TaskID), DB: db, Tools: tools,
+			ShareDB: true, SourceDBHash: initialHash}
+	})
 	return gold
-}
-
-// ExactEqual compares two JSON trees exactly: numbers must agree in value
-// and in kind — 1.0 is not 1 — as their Python json.dumps texts would.
-func ExactEqual(a, b any) bool {
-	ta, err1 := pyjson.Marshal(a, pyjson.Compact)
-	tb, err2 := pyjson.Marshal(b, pyjson.Compact)
-	return err1 == nil && err2 == nil && string(ta) == string(tb)
-}
-
-// Pretty returns v as JSON text for a failure message, cut at 4000 bytes.
-func Pretty(v any) string {
-	b, err := pyjson.Marshal(v, pyjson.Default)
-	if err != nil {
-		return fmt.Sprint(v)
-	}
-	if len(b) > 4000 {
-		return string(b[:4000]) + "…"
-	}
-	return string(b)
-}
-
-// Summary is what the replays of many tasks add up to.
-type Summary struct {
-	Actions   int         // gold actions replayed
-	Records   int         // action records appended
-	Unchanged []string    // the tasks whose final DB is the initial one (by hash), in input order
-	Errors    []TaskError // every replay error, in input order
-}
-
-// TaskError is a replay error of one task, with the raw result of its
-// action (nil for a missing tool).
-type TaskError struct {
-	TaskID string
-	replay.ReplayError
-	Result any
-}
-
-// ReplayAllShared replays tasks as the replay CLI does — every task on
-// the one shared DB, copy-on-write (replay.Scenario.ShareDB), each write
-// copying only the tables it names or the records it owns, final hashes
-// reusing the canonical text of unchanged tables (SourceDBHash,
-// HashCache) — and sums the results up. It requires that every replay ran,
-// that the shared DB is untouched afterwards (a write tool that changed a
-// table it did not name, or a record it did not own, would have changed
-// it) and that every task's hash equals the one of a plain replay, which
-// copies and hashes the whole DB.
-func ReplayAllShared(t *testing.T, domain string, db map[string]any, tasks []replay.Task, tools replay.ToolBuilder) Summary {
-	t.Helper()
-	initialHash, err := dbhash.Hash(db)
-	require.NoError(t, err)
-	cache, err := dbhash.NewCache(db)
-	require.NoError(t, err)
-	shared := make([]replay.Scenario, len(tasks))
-	plain := make([]replay.Scenario, len(tasks))
-	for i, task := range tasks {
-		shared[i] = replay.Scenario{Domain: domain, Task: task, DB: db, Tools: tools, ShareDB: true, SourceDBHash: initialHash, HashCache: cache, HashesOnly: true}
-		plain[i] = replay.Scenario{Domain: domain, Task: task, DB: db, Tools: tools}
-	}
-	results, err := replay.GoldAll(context.Background(), shared, 0, nil)
-	require.NoError(t, err)
-
-	after, err := dbhash.Hash(db)
-	require.NoError(t, err)
-	require.Equal(t, initialHash, after, "a write tool changed the shared DB: a table it did not name (WriteDB) or a record it did not Own (WriteRecords)")
-	require.NoError(t, cache.Verify(), "a write tool changed the shared DB in place, under the hash cache")
-	full, err := replay.GoldAll(context.Background(), plain, 0, nil)
-	require.NoError(t, err)
-	var sum Summary
-	for i, r := range results {
-		require.Equal(t, full[i].DBHash, r.DBHash, "task %s: the shared replay's hash differs from a plain replay's", r.TaskID)
-		sum.Actions += len(r.Steps)
-		sum.Records += len(r.Actions)
-		if r.DBHash == initialHash {
-			sum.Unchanged = append(sum.Unchanged, r.TaskID)
-		}
-		for _, e := range r.Errors {
-			te := TaskError{TaskID: r.TaskID, ReplayError: e}
-			if e.Index >= 0 && e.Index < len(r.Steps) {
-				te.Result = r.Steps[e.Index].Result
-			}
-			sum.Errors = append(sum.Errors, te)
-		}
-	}
-	return sum
-}
-
-// BenchmarkReplay replays every task with replay.GoldAll on the shared
-// DB, as a harness computing every expected DB hash would (and as the
-// replay CLI does). The DB is hashed once, outside the timer; the metric
-// µs/task is the wall time per task.
-func BenchmarkReplay(b *testing.B, domain string, db map[string]any, tasks []replay.Task, tools replay.ToolBuilder) {
-	h, err := dbhash.Hash(db)
-	if err != nil {
-		b.Fatal(err)
-	}
-	cache, err := dbhash.NewCache(db)
-	if err != nil {
-		b.Fatal(err)
-	}
-	scenarios := make([]replay.Scenario, len(tasks))
-	for i, task := range tasks {
-		scenarios[i] = replay.Scenario{Domain: domain, Task: task, DB: db, Tools: tools, ShareDB: true, SourceDBHash: h, HashCache: cache, HashesOnly: true}
-	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	for b.Loop() {
-		if _, err := replay.GoldAll(context.Background(), scenarios, 0, nil); err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(tasks))/1e3, "µs/task")
 }

@@ -1,7 +1,6 @@
 package tau2test
 
 import (
-	"context"
 	"errors"
 	"testing"
 
@@ -44,15 +43,6 @@ func RequireToolSet(t *testing.T, domain string, tools replay.ToolBuilder, regis
 	assert.Error(t, err, "keyword arguments must be refused")
 	assert.True(t, errors.Is(register(reg), registry.ErrDuplicate))
 	return set
-}
-
-// CallSet calls a tool of set by its model-facing name on the live path,
-// with raw JSON arguments, and returns what was delivered.
-func CallSet(t *testing.T, set *tool.Set, name, args string) any {
-	t.Helper()
-	var got any
-	require.NoError(t, set.CallJSON(context.Background(), name, []byte(args), func(v any) error { got = v; return nil }))
-	return got
 }
 
 // RequireSchemas pins what the model sees of each tool of m: for each tau2

@@ -6,7 +6,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"github.com/voiceeval/schematools/examples/tau2/tau2test"
+	"github.com/voiceeval/schematools/replay/replaytest"
 	"github.com/voiceeval/schematools/state"
 	"github.com/voiceeval/schematools/tool"
 )
@@ -25,9 +25,9 @@ func runReads(t *testing.T, cases []readCase) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFixture(t, agentDB(t), userDB(t))
-			before := tau2test.Canon(t, f.agent.Snapshot())
-			tau2test.RequireJSON(t, tc.want, f.call(t, tc.tool, tc.args))
-			assert.Equal(t, before, tau2test.Canon(t, f.agent.Snapshot()), "a read changed the DB")
+			before := replaytest.Canon(t, f.agent.Snapshot())
+			replaytest.RequireJSON(t, tc.want, f.call(t, tc.tool, tc.args))
+			assert.Equal(t, before, replaytest.Canon(t, f.agent.Snapshot()), "a read changed the DB")
 			assert.Empty(t, f.agent.Actions(), "a read recorded an action")
 		})
 	}
@@ -116,7 +116,7 @@ func TestGetDataUsage(t *testing.T) {
 
 	f := newFixture(t, agentDB(t), nil)
 	f.tools, _ = Tools(replayEnv(f, fixedAt(2024, 12, 3)))
-	tau2test.RequireJSON(t, `{"line_id": "L1", "data_used_gb": 3.0, "data_limit_gb": 10.0, "data_refueling_gb": 0.0, "cycle_end_date": "2024-12-31"}`,
+	replaytest.RequireJSON(t, `{"line_id": "L1", "data_used_gb": 3.0, "data_limit_gb": 10.0, "data_refueling_gb": 0.0, "cycle_end_date": "2024-12-31"}`,
 		f.call(t, NameGetDataUsage, map[string]any{"customer_id": "C1", "line_id": "L1"}))
 }
 
@@ -138,14 +138,14 @@ func runWrites(t *testing.T, side func(f *fixture) *state.Shared, cases []writeC
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFixture(t, agentDB(t), userDB(t))
 			st := side(f)
-			before := tau2test.Canon(t, st.Snapshot())
-			tau2test.RequireJSON(t, tc.want, f.call(t, tc.tool, tc.args))
+			before := replaytest.Canon(t, st.Snapshot())
+			replaytest.RequireJSON(t, tc.want, f.call(t, tc.tool, tc.args))
 			if tc.record == "" {
 				assert.Empty(t, st.Actions(), "a refused call recorded an action")
-				assert.Equal(t, before, tau2test.Canon(t, st.Snapshot()), "a refused call changed the DB")
+				assert.Equal(t, before, replaytest.Canon(t, st.Snapshot()), "a refused call changed the DB")
 			} else {
 				require.Len(t, st.Actions(), 1)
-				tau2test.RequireJSON(t, tc.record, lastRecord(t, st))
+				replaytest.RequireJSON(t, tc.record, lastRecord(t, st))
 			}
 			if tc.check != nil {
 				tc.check(t, f)
@@ -212,7 +212,7 @@ func TestSendPaymentRequest(t *testing.T) {
 
 	f := newFixture(t, agentDB(t), nil)
 	f.call(t, NameSendPaymentRequest, map[string]any{"customer_id": "C1", "bill_id": "B2"})
-	tau2test.RequireJSON(t, `{"status": "error", "error_type": "tool_error", "message": "A bill is already awaiting payment for this customer"}`,
+	replaytest.RequireJSON(t, `{"status": "error", "error_type": "tool_error", "message": "A bill is already awaiting payment for this customer"}`,
 		f.call(t, NameSendPaymentRequest, map[string]any{"customer_id": "C1", "bill_id": "B1"}))
 }
 
@@ -223,8 +223,8 @@ func TestRefuelData(t *testing.T) {
 			`{"action_type": "refuel_data", "name": "refuel_data", "arguments": {"customer_id": "C1", "line_id": "L1", "gb_amount": 2.0},
 			"result": {"new_data_refueling_gb": 2.0, "charge": 4.0}}`,
 			func(t *testing.T, f *fixture) {
-				assert.Equal(t, "2.0", tau2test.Canon(t, at(t, f.agent, "lines", 0, "data_refueling_gb")))
-				tau2test.RequireJSON(t, `{"bill_id": "B3", "customer_id": "C1", "period_start": "2025-03-01", "period_end": "2025-03-31", "issue_date": "2025-04-01",
+				assert.Equal(t, "2.0", replaytest.Canon(t, at(t, f.agent, "lines", 0, "data_refueling_gb")))
+				replaytest.RequireJSON(t, `{"bill_id": "B3", "customer_id": "C1", "period_start": "2025-03-01", "period_end": "2025-03-31", "issue_date": "2025-04-01",
 					"total_due": 4.0, "due_date": "2025-04-15", "status": "Draft",
 					"line_items": [{"description": "Data refueling: 2.0 GB at $2.0/GB", "amount": 4.0, "date": "2025-02-25", "item_type": "Charge"}]}`,
 					at(t, f.agent, "bills", 2))
@@ -239,11 +239,11 @@ func TestRefuelData(t *testing.T) {
 			`{"action_type": "refuel_data", "name": "refuel_data", "arguments": {"customer_id": "C3", "line_id": "L4", "gb_amount": 2.0},
 			"result": {"new_data_refueling_gb": 2.0, "charge": 6.0}}`,
 			func(t *testing.T, f *fixture) {
-				tau2test.RequireJSON(t, `{"bill_id": "BX1", "customer_id": "C3", "period_start": "2025-03-01", "period_end": "2025-03-31", "issue_date": "2025-03-01",
+				replaytest.RequireJSON(t, `{"bill_id": "BX1", "customer_id": "C3", "period_start": "2025-03-01", "period_end": "2025-03-31", "issue_date": "2025-03-01",
 					"total_due": 6.0, "due_date": "2025-03-15", "status": "Draft",
 					"line_items": [{"description": "Data refueling: 2.0 GB at $3/GB", "amount": 6.0, "date": "2025-02-25", "item_type": "Charge"}]}`,
 					at(t, f.agent, "bills", 4))
-				tau2test.RequireJSON(t, `["BX1"]`, at(t, f.agent, "customers", 2, "bill_ids"))
+				replaytest.RequireJSON(t, `["BX1"]`, at(t, f.agent, "customers", 2, "bill_ids"))
 			}},
 		{"zero", NameRefuelData, map[string]any{"customer_id": "C1", "line_id": "L1", "gb_amount": 0},
 			`{"status": "error", "error_type": "tool_error", "message": "Refuel amount must be positive"}`, "", nil},
@@ -291,7 +291,7 @@ func TestTransferToHumanAgents(t *testing.T) {
 	require.NoError(t, tool.Call(context.Background(), transfer, map[string]any{"summary": "cannot fix"},
 		func(r any) error { delivered = append(delivered, r); return nil }))
 	assert.Equal(t, []any{"Transfer successful"}, delivered, "no DB needed")
-	tau2test.RequireJSON(t, `{"action_type": "transfer_to_human_agents", "name": "transfer_to_human_agents",
+	replaytest.RequireJSON(t, `{"action_type": "transfer_to_human_agents", "name": "transfer_to_human_agents",
 		"arguments": {"summary": "cannot fix"}, "result": {"transferred": true}}`, lastRecord(t, st))
 	require.Len(t, sent, 2, "action-applied, then the exit signal")
 	assert.Equal(t, tool.TextMessage{Text: "<exit>Transfer complete.</exit>"}, sent[1])
@@ -306,10 +306,10 @@ func TestDBNotInitialized(t *testing.T) {
 			if name == NameTransferToHumanAgents {
 				continue // never reads the DB
 			}
-			tau2test.RequireJSON(t, agentMsg, f.call(t, name, validArgs[name]))
+			replaytest.RequireJSON(t, agentMsg, f.call(t, name, validArgs[name]))
 		}
 		for _, name := range UserToolNames() {
-			tau2test.RequireJSON(t, userMsg, f.call(t, name, validArgs[name]))
+			replaytest.RequireJSON(t, userMsg, f.call(t, name, validArgs[name]))
 		}
 		assert.Empty(t, f.agent.Actions())
 		assert.Empty(t, f.user.Actions())
@@ -341,7 +341,7 @@ var validArgs = map[string]map[string]any{
 // Results taken from the DB are copies: changing one changes nothing.
 func TestResultsAreCopies(t *testing.T) {
 	f := newFixture(t, agentDB(t), nil)
-	before := tau2test.Canon(t, f.agent.Snapshot())
+	before := replaytest.Canon(t, f.agent.Snapshot())
 	c := f.call(t, NameGetCustomerByID, map[string]any{"customer_id": "C1"}).(map[string]any)
 	c["line_ids"].([]any)[0] = "changed"
 	r := f.call(t, NameSuspendLine, map[string]any{"customer_id": "C1", "line_id": "L1", "reason": "x"}).(LineResult)
@@ -350,5 +350,5 @@ func TestResultsAreCopies(t *testing.T) {
 	assert.Equal(t, "Suspended", at(t, f.agent, "lines", 0, "status"))
 	after["lines"].([]any)[0].(map[string]any)["status"] = "Active"
 	after["lines"].([]any)[0].(map[string]any)["suspension_start_date"] = nil
-	assert.Equal(t, before, tau2test.Canon(t, after))
+	assert.Equal(t, before, replaytest.Canon(t, after))
 }

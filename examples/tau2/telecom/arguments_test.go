@@ -9,7 +9,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"github.com/voiceeval/schematools/examples/tau2/tau2test"
+	"github.com/voiceeval/schematools/replay/replaytest"
 	"github.com/voiceeval/schematools/tool"
 )
 
@@ -123,13 +123,13 @@ func TestBadDBsNeverPanic(t *testing.T) {
 			a, u := agentDB(t), userDB(t)
 			shape(a, u)
 			f := newFixture(t, a, u)
-			beforeA, beforeU := tau2test.Canon(t, f.agent.Snapshot()), tau2test.Canon(t, f.user.Snapshot())
+			beforeA, beforeU := replaytest.Canon(t, f.agent.Snapshot()), replaytest.Canon(t, f.user.Snapshot())
 			var out any
 			var err error
 			require.NotPanics(t, func() { out, err = f.tools[name].Execute(context.Background(), validArgs[name]) }, "shape %d, %s", i, name)
 			if err != nil || f.agent.ActionCount()+f.user.ActionCount() == 0 {
-				assert.Equal(t, beforeA, tau2test.Canon(t, f.agent.Snapshot()), "shape %d, %s: %v %v", i, name, out, err)
-				assert.Equal(t, beforeU, tau2test.Canon(t, f.user.Snapshot()), "shape %d, %s: %v %v", i, name, out, err)
+				assert.Equal(t, beforeA, replaytest.Canon(t, f.agent.Snapshot()), "shape %d, %s: %v %v", i, name, out, err)
+				assert.Equal(t, beforeU, replaytest.Canon(t, f.user.Snapshot()), "shape %d, %s: %v %v", i, name, out, err)
 			}
 		}
 	}

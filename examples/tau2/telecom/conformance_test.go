@@ -9,9 +9,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/voiceeval/schematools/dbhash"
-	"github.com/voiceeval/schematools/examples/tau2/tau2test"
 	"github.com/voiceeval/schematools/internal/pyjson"
 	"github.com/voiceeval/schematools/replay"
+	"github.com/voiceeval/schematools/replay/replaytest"
 )
 
 // exactEqual compares two JSON trees exactly: numbers must agree in value
@@ -28,37 +28,37 @@ func exactEqual(a, b any) bool {
 // it appended, no replay error, and the reference_actions. On a mismatch
 // it reports the first differing action and, for a wrong final hash, the
 // structured diff between the reference's final DB and ours.
-func requireGold(t *testing.T, g tau2test.GoldTask, sc replay.Scenario) replay.Result {
+func requireGold(t *testing.T, g replaytest.GoldTask, sc replay.Scenario) replay.Result {
 	t.Helper()
 	res, err := replay.Gold(context.Background(), sc)
 	require.NoError(t, err)
 	require.Len(t, res.Steps, len(g.PerAction))
 
-	records := tau2test.Tree(t, res.Actions).([]any)
+	records := replaytest.Tree(t, res.Actions).([]any)
 	for i, step := range res.Steps {
 		want := g.PerAction[i]
-		got := tau2test.Tree(t, step.Result)
+		got := replaytest.Tree(t, step.Result)
 		var appended []any
 		if step.RecordsAppended <= len(records) {
 			appended, records = records[:step.RecordsAppended], records[step.RecordsAppended:]
 		}
 		if !exactEqual(want.Result, got) || !exactEqual(want.Records, appended) || step.Err != "" {
 			t.Errorf("first differing action: #%d %s(%s)\nwant result: %s\n got result: %s (error %q)\nwant records: %s\n got records: %s",
-				want.Index, want.Name, tau2test.Pretty(want.Arguments), tau2test.Pretty(want.Result), tau2test.Pretty(got), step.Err, tau2test.Pretty(want.Records), tau2test.Pretty(appended))
+				want.Index, want.Name, replaytest.Pretty(want.Arguments), replaytest.Pretty(want.Result), replaytest.Pretty(got), step.Err, replaytest.Pretty(want.Records), replaytest.Pretty(appended))
 			break
 		}
 	}
-	assert.Equal(t, g.Errors, tau2test.Tree(t, res.Errors), "replay errors")
-	assert.True(t, exactEqual(g.Reference, tau2test.Tree(t, res.Actions)), "reference_actions:\nwant %s\n got %s", tau2test.Pretty(g.Reference), tau2test.Pretty(tau2test.Tree(t, res.Actions)))
+	assert.Equal(t, g.Errors, replaytest.Tree(t, res.Errors), "replay errors")
+	assert.True(t, exactEqual(g.Reference, replaytest.Tree(t, res.Actions)), "reference_actions:\nwant %s\n got %s", replaytest.Pretty(g.Reference), replaytest.Pretty(replaytest.Tree(t, res.Actions)))
 	assert.Equal(t, g.PostInitDBHash, res.PostInitDBHash, "post-init agent DB hash")
 	assert.Equal(t, g.PostInitUserDBHash, res.PostInitUserDBHash, "post-init user DB hash")
 	if res.DBHash != g.FinalDBHash {
 		t.Errorf("final agent DB hash: want %s, got %s\ndiff from the reference's final DB: %s",
-			g.FinalDBHash, res.DBHash, tau2test.Pretty(dbhash.Compare(g.FinalDB, res.DB).Tree()))
+			g.FinalDBHash, res.DBHash, replaytest.Pretty(dbhash.Compare(g.FinalDB, res.DB).Tree()))
 	}
 	if res.UserDBHash != g.FinalUserDBHash {
 		t.Errorf("final user DB hash: want %s, got %s\ndiff from the reference's final user DB: %s",
-			g.FinalUserDBHash, res.UserDBHash, tau2test.Pretty(dbhash.Compare(g.FinalUserDB, res.UserDB).Tree()))
+			g.FinalUserDBHash, res.UserDBHash, replaytest.Pretty(dbhash.Compare(g.FinalUserDB, res.UserDB).Tree()))
 	}
 	return res
 }

@@ -9,10 +9,10 @@ import (
 
 	"github.com/stretchr/testify/require"
 	"github.com/voiceeval/schematools/dbhash"
-	"github.com/voiceeval/schematools/examples/tau2/tau2test"
 	"github.com/voiceeval/schematools/internal/conformance"
 	"github.com/voiceeval/schematools/registry"
 	"github.com/voiceeval/schematools/replay"
+	"github.com/voiceeval/schematools/replay/replaytest"
 	"github.com/voiceeval/schematools/state"
 )
 
@@ -174,7 +174,7 @@ type sharedData struct {
 	agentDB, userDB map[string]any
 	tasks           []replay.Task
 	splits          replay.Splits
-	gold            []tau2test.GoldTask
+	gold            []replaytest.GoldTask
 }
 
 var (
@@ -236,7 +236,7 @@ func readGold(d *sharedData, goldPath string) error {
 	if err != nil {
 		return err
 	}
-	d.gold, err = tau2test.ParseGold(data)
+	d.gold, err = replaytest.ParseGold(data)
 	return err
 }
 

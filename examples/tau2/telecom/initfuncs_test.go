@@ -8,8 +8,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"github.com/voiceeval/schematools/examples/tau2/tau2test"
 	"github.com/voiceeval/schematools/replay"
+	"github.com/voiceeval/schematools/replay/replaytest"
 	"github.com/voiceeval/schematools/state"
 )
 
@@ -197,11 +197,11 @@ func TestInitFuncsAgent(t *testing.T) {
 	t.Run("119 set_data_usage is a float", func(t *testing.T) {
 		db := agentDB(t)
 		require.NoError(t, runInit(t, db, "set_data_usage", map[string]any{"customer_id": "C1", "line_id": "L1", "data_used_gb": 7.5}))
-		assert.Equal(t, "7.5", tau2test.Canon(t, line(db, 0)["data_used_gb"]))
+		assert.Equal(t, "7.5", replaytest.Canon(t, line(db, 0)["data_used_gb"]))
 		require.NoError(t, runInit(t, db, "set_data_usage", map[string]any{"customer_id": "C1", "line_id": "L1", "data_used_gb": 15}))
-		assert.Equal(t, "15.0", tau2test.Canon(t, line(db, 0)["data_used_gb"]))
+		assert.Equal(t, "15.0", replaytest.Canon(t, line(db, 0)["data_used_gb"]))
 		require.NoError(t, runInit(t, db, "set_data_usage", map[string]any{"customer_id": "C1", "line_id": "L1", "data_used_gb": " 1_5.5 "}))
-		assert.Equal(t, "15.5", tau2test.Canon(t, line(db, 0)["data_used_gb"]), "float() of a string")
+		assert.Equal(t, "15.5", replaytest.Canon(t, line(db, 0)["data_used_gb"]), "float() of a string")
 	})
 	t.Run("120 set_data_usage on a missing line", func(t *testing.T) {
 		err := runInit(t, agentDB(t), "set_data_usage", map[string]any{"customer_id": "C1", "line_id": "L_FAKE", "data_used_gb": 1.0})
@@ -213,10 +213,10 @@ func TestInitFuncsAgent(t *testing.T) {
 		assert.Equal(t, "Suspended", line(db, 0)["status"])
 		assert.Equal(t, "2025-02-25", line(db, 0)["suspension_start_date"])
 		assert.Nil(t, line(db, 0)["contract_end_date"])
-		tau2test.RequireJSON(t, `{"bill_id": "B_NEW_OVERDUE", "customer_id": "C1", "period_start": "2025-01-01", "period_end": "2025-01-31",
+		replaytest.RequireJSON(t, `{"bill_id": "B_NEW_OVERDUE", "customer_id": "C1", "period_start": "2025-01-01", "period_end": "2025-01-31",
 			"issue_date": "2025-01-01", "total_due": 50.0, "due_date": "2025-01-15", "status": "Overdue",
 			"line_items": [{"description": "Charge for line L1", "amount": 50.0, "date": "2025-02-25", "item_type": "Charge"}]}`, db["bills"].([]any)[4])
-		tau2test.RequireJSON(t, `["B1", "B2", "B3", "B_NEW_OVERDUE"]`, db["customers"].([]any)[0].(map[string]any)["bill_ids"])
+		replaytest.RequireJSON(t, `["B1", "B2", "B3", "B_NEW_OVERDUE"]`, db["customers"].([]any)[0].(map[string]any)["bill_ids"])
 	})
 	t.Run("122 suspend_line_for_overdue_bill when the contract ended", func(t *testing.T) {
 		db := agentDB(t)

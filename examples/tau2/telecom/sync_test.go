@@ -5,8 +5,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"github.com/voiceeval/schematools/examples/tau2/tau2test"
 	"github.com/voiceeval/schematools/replay"
+	"github.com/voiceeval/schematools/replay/replaytest"
 )
 
 // The sync fixtures: an agent DB with one customer, line and bill, and a
@@ -41,9 +41,9 @@ func syncBill(db map[string]any) map[string]any { return db["bills"].([]any)[0].
 // change nothing, names exactly the sides of its non-empty deltas.
 func runSync(t *testing.T, agent, user map[string]any) (agentDelta, userDelta map[string]any) {
 	t.Helper()
-	before := tau2test.Canon(t, []any{agent, user})
+	before := replaytest.Canon(t, []any{agent, user})
 	changesAgent, changesUser := SyncChanges(agent, user)
-	require.Equal(t, before, tau2test.Canon(t, []any{agent, user}), "SyncChanges changes nothing")
+	require.Equal(t, before, replaytest.Canon(t, []any{agent, user}), "SyncChanges changes nothing")
 	a, u, err := SyncState(agent, user)
 	require.NoError(t, err)
 	assert.Equal(t, [2]bool{len(a) > 0, len(u) > 0}, [2]bool{changesAgent, changesUser}, "SyncChanges")
@@ -109,8 +109,8 @@ func TestSyncState(t *testing.T) {
 		syncBill(agent)["status"] = "Awaiting Payment"
 		a, u := runSync(t, agent, user)
 		assert.Empty(t, a)
-		tau2test.RequireJSON(t, `{"surroundings.payment_request": {"bill_id": "B1", "amount_due": 50.0, "paid": false}}`, u)
-		tau2test.RequireJSON(t, `{"bill_id": "B1", "amount_due": 50.0, "paid": false}`, surroundings(user)["payment_request"])
+		replaytest.RequireJSON(t, `{"surroundings.payment_request": {"bill_id": "B1", "amount_due": 50.0, "paid": false}}`, u)
+		replaytest.RequireJSON(t, `{"bill_id": "B1", "amount_due": 50.0, "paid": false}`, surroundings(user)["payment_request"])
 	})
 	t.Run("76-77 a paid request marks the bill Paid and is cleared, for good", func(t *testing.T) {
 		agent, user := syncDBs(t)
@@ -142,14 +142,14 @@ func TestSyncState(t *testing.T) {
 		agent, user := syncDBs(t)
 		syncLine(agent)["roaming_enabled"] = true
 		syncLine(agent)["data_used_gb"] = "lots"
-		before := tau2test.Canon(t, user)
+		before := replaytest.Canon(t, user)
 		changesAgent, changesUser := SyncChanges(agent, user)
 		assert.True(t, changesAgent && changesUser, "a failing sync is reported on both sides, so that it runs")
 		a, u, err := SyncState(agent, user)
 		require.EqualError(t, err, "ValueError: could not convert string to float: 'lots'")
 		assert.Empty(t, a)
 		assert.Empty(t, u)
-		assert.Equal(t, before, tau2test.Canon(t, user))
+		assert.Equal(t, before, replaytest.Canon(t, user))
 	})
 }
 

@@ -5,7 +5,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"github.com/voiceeval/schematools/examples/tau2/tau2test"
+	"github.com/voiceeval/schematools/replay/replaytest"
 )
 
 // Status bars of the test phone.
@@ -37,19 +37,19 @@ func runPhone(t *testing.T, cases []phoneCase) {
 				tc.setup(db["device"].(map[string]any), db["surroundings"].(map[string]any))
 			}
 			f := newFixture(t, agentDB(t), db)
-			before := tau2test.Canon(t, f.user.Snapshot())
+			before := replaytest.Canon(t, f.user.Snapshot())
 			got := f.call(t, tc.tool, tc.args)
 			if len(tc.want) > 0 && tc.want[0] == '{' {
-				tau2test.RequireJSON(t, tc.want, got)
+				replaytest.RequireJSON(t, tc.want, got)
 			} else {
 				require.Equal(t, tc.want, got)
 			}
 			if tc.record == "" {
 				assert.Empty(t, f.user.Actions())
-				assert.Equal(t, before, tau2test.Canon(t, f.user.Snapshot()), "the call changed the phone")
+				assert.Equal(t, before, replaytest.Canon(t, f.user.Snapshot()), "the call changed the phone")
 			} else {
 				require.Len(t, f.user.Actions(), 1)
-				tau2test.RequireJSON(t, tc.record, lastRecord(t, f.user))
+				replaytest.RequireJSON(t, tc.record, lastRecord(t, f.user))
 			}
 			assert.Empty(t, f.agent.Actions())
 			if tc.check != nil {
@@ -264,7 +264,7 @@ func TestPhoneWrites(t *testing.T) {
 			want:   "Resetting APN settings...\nRestarting network services...\nStatus Bar: " + barExcellent5G,
 			record: `{"action_type": "reboot_device", "name": "reboot_device", "arguments": {}, "result": {"rebooted": true}}`,
 			check: func(t *testing.T, d, _ map[string]any) {
-				tau2test.RequireJSON(t, `{"apn_name": "internet", "reset_at_reboot": false, "mms_apn": "mms", "mmsc_url": "http://mms.carrier.com/mms/wapenc", "mms_proxy": null, "mms_port": null}`,
+				replaytest.RequireJSON(t, `{"apn_name": "internet", "reset_at_reboot": false, "mms_apn": "mms", "mmsc_url": "http://mms.carrier.com/mms/wapenc", "mms_proxy": null, "mms_port": null}`,
 					d["active_apn_settings"])
 			}},
 		{name: "connect VPN", tool: NameConnectVPN, want: "VPN connected successfully.\nStatus Bar: 📶³ Good | 5G | 📱 Data Enabled | 🔒 VPN Connected | 🔋 80%",
@@ -351,9 +351,9 @@ func TestPhoneWriteRollsBack(t *testing.T) {
 			db := userDB(t)
 			tc.breakIt(device(db), surroundings(db))
 			f := newFixture(t, nil, db)
-			before := tau2test.Canon(t, f.user.Snapshot())
+			before := replaytest.Canon(t, f.user.Snapshot())
 			assert.EqualError(t, f.callErr(t, tc.tool, tc.args), tc.want)
-			assert.Equal(t, before, tau2test.Canon(t, f.user.Snapshot()))
+			assert.Equal(t, before, replaytest.Canon(t, f.user.Snapshot()))
 			assert.Empty(t, f.user.Actions())
 		})
 	}

@@ -1,4 +1,4 @@
-package tau2test
+package replaytest
 
 import (
 	"context"
