@@ -11,28 +11,53 @@ import (
 	"github.com/voiceeval/schematools/replay"
 )
 
-// RequireTask replays sc (one train task, on the DB the reference used)
-// and requires what the Python reference produced for it, g: every
-// action's raw result — compared as JSON trees with exact numbers, so an
-// int where Python had a float fails, and error results must carry the
-// same status, error_type and message — and the number of records it
-// appended; the replay errors (missing tools, exceptions, error results);
-// the reference_actions records; the final DB hash; and the structured
-// diff from the initial DB. On a mismatch it reports the first differing
-// action and, for a wrong hash, the first action after which the DB hash
-// differs and both diffs from the initial DB.
-func RequireTask(t *testing.T, g GoldTask, sc replay.Scenario) {
+// RequireTask replays sc (one task, on the DB(s) the reference started
+// from) and requires what the Python reference produced for it, g, and
+// returns the replay's result:
+//
+//   - the initial and post-initialisation DB hashes, where the line has
+//     them (the initial ones are sc.SourceDBHash and sc.SourceUserDBHash
+//     when set, else the hashes of sc.DB and sc.UserDB);
+//   - every action's raw result, compared as JSON trees with exact numbers
+//     — an int where Python had a float fails, and error results must
+//     carry the same status, error_type and message — and the records it
+//     appended, exactly;
+//   - the replay errors (missing tools, exceptions, error results), the
+//     reference_actions records, the final DB hash(es) and the structured
+//     diff of the agent DB from the initial one.
+//
+// On a mismatch it reports the first differing action and, for a wrong
+// agent hash, the first action after which the DB hash differs, both diffs
+// from the initial DB and, where the line has the reference's final DB,
+// the diff from it. sc.HashesOnly is ignored: the diff needs the final DB.
+func RequireTask(t *testing.T, g GoldTask, sc replay.Scenario) replay.Result {
 	t.Helper()
+	if g.InitialDBHash != "" {
+		require.Equal(t, g.InitialDBHash, sourceHash(t, sc.SourceDBHash, sc.DB, sc.HashOptions), "initial DB hash")
+	}
+	if g.InitialUserDBHash != "" {
+		require.Equal(t, g.InitialUserDBHash, sourceHash(t, sc.SourceUserDBHash, sc.UserDB, sc.HashOptions), "initial user DB hash")
+	}
+	sc.HashesOnly = false
 	res, err := replay.Gold(context.Background(), sc)
 	require.NoError(t, err)
 	require.Len(t, res.Steps, len(g.PerAction))
 
+	records, _ := Tree(t, res.Actions).([]any)
+	appended := 0
+	for _, step := range res.Steps {
+		appended += step.RecordsAppended
+	}
+	require.LessOrEqual(t, appended, len(records), "the steps appended more records than the replay holds")
+	records = records[len(records)-appended:] // the initialisation's come first
 	for i, step := range res.Steps {
 		want := g.PerAction[i]
 		got := Tree(t, step.Result)
-		if !ExactEqual(want.Result, got) || step.RecordsAppended != len(want.Records) || step.Err != "" {
-			t.Errorf("first differing action: #%d %s(%s)\nwant result: %s\n got result: %s (error %q)\nrecords appended: want %d, got %d",
-				want.Index, want.Name, Pretty(want.Arguments), Pretty(want.Result), Pretty(got), step.Err, len(want.Records), step.RecordsAppended)
+		mine := records[:step.RecordsAppended]
+		records = records[step.RecordsAppended:]
+		if !ExactEqual(want.Result, got) || !ExactEqual(want.Records, mine) || step.Err != "" {
+			t.Errorf("first differing action: #%d %s(%s)\nwant result: %s\n got result: %s (error %q)\nwant records: %s\n got records: %s",
+				want.Index, want.Name, Pretty(want.Arguments), Pretty(want.Result), Pretty(got), step.Err, Pretty(want.Records), Pretty(mine))
 			break
 		}
 	}
@@ -41,7 +66,18 @@ func RequireTask(t *testing.T, g GoldTask, sc replay.Scenario) {
 		errs = []replay.ReplayError{}
 	}
 	require.Equal(t, g.Errors, Tree(t, errs), "replay errors")
-	require.Equal(t, g.Reference, Tree(t, res.Actions), "reference_actions")
+	reference := Tree(t, res.Actions)
+	require.True(t, ExactEqual(g.Reference, reference), "reference_actions:\nwant %s\n got %s", Pretty(g.Reference), Pretty(reference))
+	if g.PostInitDBHash != "" {
+		require.Equal(t, g.PostInitDBHash, res.PostInitDBHash, "post-init DB hash")
+	}
+	if g.PostInitUserDBHash != "" {
+		require.Equal(t, g.PostInitUserDBHash, res.PostInitUserDBHash, "post-init user DB hash")
+	}
+	if g.FinalUserDBHash != "" && res.UserDBHash != g.FinalUserDBHash {
+		t.Errorf("final user DB hash: want %s, got %s\ndiff from the reference's final user DB: %s",
+			g.FinalUserDBHash, res.UserDBHash, Pretty(Tree(t, dbhash.Compare(g.FinalUserDB, res.UserDB))))
+	}
 
 	if res.DBHash != g.FinalDBHash {
 		sc.TraceHashes = true
@@ -53,11 +89,26 @@ func RequireTask(t *testing.T, g GoldTask, sc replay.Scenario) {
 				break
 			}
 		}
+		if g.FinalDB != nil {
+			t.Logf("diff from the reference's final DB: %s", Pretty(Tree(t, dbhash.Compare(g.FinalDB, res.DB))))
+		}
 		ours := Tree(t, dbhash.Compare(sc.DB, res.DB))
 		t.Fatalf("final DB hash: want %s, got %s\nreference diff from the initial DB: %s\nour diff from the initial DB:       %s",
 			g.FinalDBHash, res.DBHash, Pretty(g.DiffFromInit), Pretty(ours))
 	}
 	require.Equal(t, g.DiffFromInit, Tree(t, dbhash.Compare(sc.DB, res.DB)), "diff from the initial DB")
+	return res
+}
+
+// sourceHash is known when set, else the hash of db.
+func sourceHash(t *testing.T, known string, db map[string]any, opts []dbhash.Option) string {
+	t.Helper()
+	if known != "" {
+		return known
+	}
+	h, err := dbhash.Hash(db, opts...)
+	require.NoError(t, err)
+	return h
 }
 
 // RequireGold replays every task of gold as a subtest named task_<id>,

@@ -9,64 +9,17 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/voiceeval/schematools/dbhash"
-	"github.com/voiceeval/schematools/internal/pyjson"
 	"github.com/voiceeval/schematools/replay"
 	"github.com/voiceeval/schematools/replay/replaytest"
 )
 
-// exactEqual compares two JSON trees exactly: numbers must agree in value
-// and in kind (1.0 is not 1), strings byte for byte.
-func exactEqual(a, b any) bool {
-	ta, err1 := pyjson.Marshal(a, pyjson.Compact)
-	tb, err2 := pyjson.Marshal(b, pyjson.Compact)
-	return err1 == nil && err2 == nil && string(ta) == string(tb)
-}
-
-// requireGold replays sc and requires what the Python reference produced
-// for the task, g: the post-initialisation and final hashes of both DBs,
-// every action's raw result (exact numbers, exact strings) and the records
-// it appended, no replay error, and the reference_actions. On a mismatch
-// it reports the first differing action and, for a wrong final hash, the
-// structured diff between the reference's final DB and ours.
-func requireGold(t *testing.T, g replaytest.GoldTask, sc replay.Scenario) replay.Result {
-	t.Helper()
-	res, err := replay.Gold(context.Background(), sc)
-	require.NoError(t, err)
-	require.Len(t, res.Steps, len(g.PerAction))
-
-	records := replaytest.Tree(t, res.Actions).([]any)
-	for i, step := range res.Steps {
-		want := g.PerAction[i]
-		got := replaytest.Tree(t, step.Result)
-		var appended []any
-		if step.RecordsAppended <= len(records) {
-			appended, records = records[:step.RecordsAppended], records[step.RecordsAppended:]
-		}
-		if !exactEqual(want.Result, got) || !exactEqual(want.Records, appended) || step.Err != "" {
-			t.Errorf("first differing action: #%d %s(%s)\nwant result: %s\n got result: %s (error %q)\nwant records: %s\n got records: %s",
-				want.Index, want.Name, replaytest.Pretty(want.Arguments), replaytest.Pretty(want.Result), replaytest.Pretty(got), step.Err, replaytest.Pretty(want.Records), replaytest.Pretty(appended))
-			break
-		}
-	}
-	assert.Equal(t, g.Errors, replaytest.Tree(t, res.Errors), "replay errors")
-	assert.True(t, exactEqual(g.Reference, replaytest.Tree(t, res.Actions)), "reference_actions:\nwant %s\n got %s", replaytest.Pretty(g.Reference), replaytest.Pretty(replaytest.Tree(t, res.Actions)))
-	assert.Equal(t, g.PostInitDBHash, res.PostInitDBHash, "post-init agent DB hash")
-	assert.Equal(t, g.PostInitUserDBHash, res.PostInitUserDBHash, "post-init user DB hash")
-	if res.DBHash != g.FinalDBHash {
-		t.Errorf("final agent DB hash: want %s, got %s\ndiff from the reference's final DB: %s",
-			g.FinalDBHash, res.DBHash, replaytest.Pretty(dbhash.Compare(g.FinalDB, res.DB).Tree()))
-	}
-	if res.UserDBHash != g.FinalUserDBHash {
-		t.Errorf("final user DB hash: want %s, got %s\ndiff from the reference's final user DB: %s",
-			g.FinalUserDBHash, res.UserDBHash, replaytest.Pretty(dbhash.Compare(g.FinalUserDB, res.UserDB).Tree()))
-	}
-	return res
-}
-
 // TestConformanceTrain replays the 74 tasks of the train split with
 // Scenario (the reference date, 2025-02-25) on the DBs shared
 // copy-on-write, and requires, task by task, what the Python reference
-// produced (see requireGold). The shared DBs must come out untouched.
+// produced (see replaytest.RequireTask: both sides' initial, post-init and
+// final hashes, every action's raw result and records, the replay errors,
+// the reference_actions, the diff from the initial agent DB). The shared
+// DBs must come out untouched.
 func TestConformanceTrain(t *testing.T) {
 	t.Parallel()
 	d := loadShared(t)
@@ -82,7 +35,7 @@ func TestConformanceTrain(t *testing.T) {
 			require.Equal(t, g.InitialUserDBHash, userHash, "initial user DB hash")
 			sc := Scenario(d.task(t, g.TaskID), d.agentDB, d.userDB)
 			sc.ShareDB = true
-			requireGold(t, g, sc)
+			replaytest.RequireTask(t, g, sc)
 		})
 	}
 	after, afterUser := d.hashes(t)

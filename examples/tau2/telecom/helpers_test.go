@@ -243,13 +243,7 @@ func readGold(d *sharedData, goldPath string) error {
 // task returns the task with the given id.
 func (d *sharedData) task(t testing.TB, id string) replay.Task {
 	t.Helper()
-	for _, task := range d.tasks {
-		if task.ID == id {
-			return task
-		}
-	}
-	t.Fatalf("task %s is not in tasks.json", id)
-	return replay.Task{}
+	return replaytest.TaskByID(t, d.tasks, id)
 }
 
 // fixedAt returns a clock that always says the given day.
