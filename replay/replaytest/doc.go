@@ -12,14 +12,15 @@
 //     side, the post-init hashes and the final DBs are set only where the
 //     line has them.
 //   - Conformance: [RequireTask] replays one scenario with [replay.Gold]
-//     and requires what its gold line says — every action's raw result as
-//     a JSON tree with exact numbers (error results included), the records
-//     each appended, the replay errors, the reference_actions, the final
-//     DB hash and the structured diff from the initial DB. On a mismatch it
-//     names the first differing action, and for a wrong hash the first
-//     action after which the DB hash differs. [RequireGold] does so for
-//     every line, as subtests named task_<id>, on the scenarios the caller
-//     builds.
+//     and requires what its gold line says — the initial and post-init
+//     hashes, every action's raw result as a JSON tree with exact numbers
+//     (error results included) and the records it appended, the replay
+//     errors, the reference_actions, the final DB hash(es) and the
+//     structured diff from the initial DB; the user side's hashes too,
+//     for a two-sided domain. On a mismatch it names the first differing
+//     action, and for a wrong hash the first action after which the DB
+//     hash differs. [RequireGold] does so for every line, as subtests
+//     named task_<id>, on the scenarios the caller builds.
 //   - Shared DBs: [ReplayAllShared] replays many tasks on one DB shared
 //     copy-on-write, as a replay CLI would, and fails if the source DB
 //     changed (by hash and under [dbhash.Cache.Verify]) or if any task's
