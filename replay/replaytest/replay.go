@@ -227,8 +227,8 @@ func ReplayAllShared(t *testing.T, domain string, db map[string]any, tasks []rep
 
 // BenchmarkReplay replays every task with replay.GoldAll on the shared
 // DB, as a harness computing every expected DB hash would (and as the
-// replay CLI does). The DB is hashed once, outside the timer; the metric
-// µs/task is the wall time per task.
+// replay CLI does), with BenchmarkScenarios. The DB is hashed once,
+// outside the timer; the metric µs/task is the wall time per task.
 func BenchmarkReplay(b *testing.B, domain string, db map[string]any, tasks []replay.Task, tools replay.ToolBuilder) {
 	h, err := dbhash.Hash(db)
 	if err != nil {
@@ -242,6 +242,17 @@ func BenchmarkReplay(b *testing.B, domain string, db map[string]any, tasks []rep
 	for i, task := range tasks {
 		scenarios[i] = replay.Scenario{Domain: domain, Task: task, DB: db, Tools: tools, ShareDB: true, SourceDBHash: h, HashCache: cache, HashesOnly: true}
 	}
+	BenchmarkScenarios(b, scenarios)
+}
+
+// BenchmarkScenarios replays scenarios with replay.GoldAll, on all cores,
+// once outside the timer (what a first replay builds, later ones reuse)
+// and then once per iteration. The metric µs/task is the wall time per
+// scenario.
+func BenchmarkScenarios(b *testing.B, scenarios []replay.Scenario) {
+	if _, err := replay.GoldAll(context.Background(), scenarios, 0, nil); err != nil {
+		b.Fatal(err)
+	}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
@@ -249,5 +260,5 @@ func BenchmarkReplay(b *testing.B, domain string, db map[string]any, tasks []rep
 			b.Fatal(err)
 		}
 	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(tasks))/1e3, "µs/task")
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(scenarios))/1e3, "µs/task")
 }

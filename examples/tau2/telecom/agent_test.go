@@ -26,7 +26,7 @@ func runReads(t *testing.T, cases []readCase) {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFixture(t, agentDB(t), userDB(t))
 			before := replaytest.Canon(t, f.agent.Snapshot())
-			replaytest.RequireJSON(t, tc.want, f.call(t, tc.tool, tc.args))
+			replaytest.RequireJSON(t, tc.want, f.Call(t, tc.tool, tc.args))
 			assert.Equal(t, before, replaytest.Canon(t, f.agent.Snapshot()), "a read changed the DB")
 			assert.Empty(t, f.agent.Actions(), "a read recorded an action")
 		})
@@ -115,9 +115,9 @@ func TestGetDataUsage(t *testing.T) {
 	})
 
 	f := newFixture(t, agentDB(t), nil)
-	f.tools, _ = Tools(replayEnv(f, fixedAt(2024, 12, 3)))
+	f.Tools, _ = Tools(replayEnv(f, fixedAt(2024, 12, 3)))
 	replaytest.RequireJSON(t, `{"line_id": "L1", "data_used_gb": 3.0, "data_limit_gb": 10.0, "data_refueling_gb": 0.0, "cycle_end_date": "2024-12-31"}`,
-		f.call(t, NameGetDataUsage, map[string]any{"customer_id": "C1", "line_id": "L1"}))
+		f.Call(t, NameGetDataUsage, map[string]any{"customer_id": "C1", "line_id": "L1"}))
 }
 
 // writeCase is one call of a write tool on a fresh copy of the test DBs:
@@ -139,7 +139,7 @@ func runWrites(t *testing.T, side func(f *fixture) *state.Shared, cases []writeC
 			f := newFixture(t, agentDB(t), userDB(t))
 			st := side(f)
 			before := replaytest.Canon(t, st.Snapshot())
-			replaytest.RequireJSON(t, tc.want, f.call(t, tc.tool, tc.args))
+			replaytest.RequireJSON(t, tc.want, f.Call(t, tc.tool, tc.args))
 			if tc.record == "" {
 				assert.Empty(t, st.Actions(), "a refused call recorded an action")
 				assert.Equal(t, before, replaytest.Canon(t, st.Snapshot()), "a refused call changed the DB")
@@ -211,9 +211,9 @@ func TestSendPaymentRequest(t *testing.T) {
 	})
 
 	f := newFixture(t, agentDB(t), nil)
-	f.call(t, NameSendPaymentRequest, map[string]any{"customer_id": "C1", "bill_id": "B2"})
+	f.Call(t, NameSendPaymentRequest, map[string]any{"customer_id": "C1", "bill_id": "B2"})
 	replaytest.RequireJSON(t, `{"status": "error", "error_type": "tool_error", "message": "A bill is already awaiting payment for this customer"}`,
-		f.call(t, NameSendPaymentRequest, map[string]any{"customer_id": "C1", "bill_id": "B1"}))
+		f.Call(t, NameSendPaymentRequest, map[string]any{"customer_id": "C1", "bill_id": "B1"}))
 }
 
 func TestRefuelData(t *testing.T) {
@@ -259,8 +259,8 @@ func TestRefuelData(t *testing.T) {
 // A new draft bill crossing the year: refuelled in December, it is January's.
 func TestRefuelDataInDecember(t *testing.T) {
 	f := newFixture(t, agentDB(t), nil)
-	f.tools, _ = Tools(replayEnv(f, fixedAt(2025, 12, 31)))
-	f.call(t, NameRefuelData, map[string]any{"customer_id": "C3", "line_id": "L4", "gb_amount": 1})
+	f.Tools, _ = Tools(replayEnv(f, fixedAt(2025, 12, 31)))
+	f.Call(t, NameRefuelData, map[string]any{"customer_id": "C3", "line_id": "L4", "gb_amount": 1})
 	bill := at(t, f.agent, "bills", 4).(map[string]any)
 	assert.Equal(t, []any{"2026-01-01", "2026-01-31", "2026-01-01", "2026-01-15"},
 		[]any{bill["period_start"], bill["period_end"], bill["issue_date"], bill["due_date"]})
@@ -306,10 +306,10 @@ func TestDBNotInitialized(t *testing.T) {
 			if name == NameTransferToHumanAgents {
 				continue // never reads the DB
 			}
-			replaytest.RequireJSON(t, agentMsg, f.call(t, name, validArgs[name]))
+			replaytest.RequireJSON(t, agentMsg, f.Call(t, name, validArgs[name]))
 		}
 		for _, name := range UserToolNames() {
-			replaytest.RequireJSON(t, userMsg, f.call(t, name, validArgs[name]))
+			replaytest.RequireJSON(t, userMsg, f.Call(t, name, validArgs[name]))
 		}
 		assert.Empty(t, f.agent.Actions())
 		assert.Empty(t, f.user.Actions())
@@ -342,9 +342,9 @@ var validArgs = map[string]map[string]any{
 func TestResultsAreCopies(t *testing.T) {
 	f := newFixture(t, agentDB(t), nil)
 	before := replaytest.Canon(t, f.agent.Snapshot())
-	c := f.call(t, NameGetCustomerByID, map[string]any{"customer_id": "C1"}).(map[string]any)
+	c := f.Call(t, NameGetCustomerByID, map[string]any{"customer_id": "C1"}).(map[string]any)
 	c["line_ids"].([]any)[0] = "changed"
-	r := f.call(t, NameSuspendLine, map[string]any{"customer_id": "C1", "line_id": "L1", "reason": "x"}).(LineResult)
+	r := f.Call(t, NameSuspendLine, map[string]any{"customer_id": "C1", "line_id": "L1", "reason": "x"}).(LineResult)
 	r.Line["status"] = "changed"
 	after := f.agent.Snapshot()
 	assert.Equal(t, "Suspended", at(t, f.agent, "lines", 0, "status"))

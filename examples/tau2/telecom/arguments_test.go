@@ -47,7 +47,7 @@ func TestInvalidArguments(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFixture(t, agentDB(t), userDB(t))
-			got := f.call(t, tc.tool, tc.args)
+			got := f.Call(t, tc.tool, tc.args)
 			assert.Equal(t, tool.Failure(ErrorTypeInvalidArguments, tc.want), got)
 			assert.Empty(t, f.agent.Actions())
 			assert.Empty(t, f.user.Actions())
@@ -88,7 +88,7 @@ func TestBadArgumentsNeverPanic(t *testing.T) {
 			for _, dbs := range [][2]map[string]any{{agentDB(t), userDB(t)}, {{}, {}}, {nil, nil}} {
 				f := newFixture(t, dbs[0], dbs[1])
 				require.NotPanics(t, func() {
-					_, err := f.tools[name].Execute(context.Background(), args)
+					_, err := f.Tools[name].Execute(context.Background(), args)
 					assert.NoError(t, err, "%s(%v)", name, args)
 				}, "%s(%v)", name, args)
 			}
@@ -126,7 +126,7 @@ func TestBadDBsNeverPanic(t *testing.T) {
 			beforeA, beforeU := replaytest.Canon(t, f.agent.Snapshot()), replaytest.Canon(t, f.user.Snapshot())
 			var out any
 			var err error
-			require.NotPanics(t, func() { out, err = f.tools[name].Execute(context.Background(), validArgs[name]) }, "shape %d, %s", i, name)
+			require.NotPanics(t, func() { out, err = f.Tools[name].Execute(context.Background(), validArgs[name]) }, "shape %d, %s", i, name)
 			if err != nil || f.agent.ActionCount()+f.user.ActionCount() == 0 {
 				assert.Equal(t, beforeA, replaytest.Canon(t, f.agent.Snapshot()), "shape %d, %s: %v %v", i, name, out, err)
 				assert.Equal(t, beforeU, replaytest.Canon(t, f.user.Snapshot()), "shape %d, %s: %v %v", i, name, out, err)

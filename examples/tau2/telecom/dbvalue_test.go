@@ -140,9 +140,9 @@ func TestPyErrors(t *testing.T) {
 	assert.NoError(t, hashable(json.Number("1")))
 
 	f := newFixture(t, map[string]any{"customers": nil}, nil)
-	err = f.callErr(t, NameGetCustomerByID, map[string]any{"customer_id": "C1"})
+	err = f.CallErr(t, NameGetCustomerByID, map[string]any{"customer_id": "C1"})
 	assert.EqualError(t, err, "'NoneType' object is not iterable")
 	f = newFixture(t, map[string]any{"plans": []any{}}, nil)
-	err = f.callErr(t, NameGetCustomerByPhone, map[string]any{"phone_number": "1"})
+	err = f.CallErr(t, NameGetCustomerByPhone, map[string]any{"phone_number": "1"})
 	assert.EqualError(t, err, "'customers'")
 }

@@ -1,14 +1,12 @@
 package telecom
 
 import (
-	"context"
 	"os"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
-	"github.com/voiceeval/schematools/dbhash"
 	"github.com/voiceeval/schematools/internal/conformance"
 	"github.com/voiceeval/schematools/registry"
 	"github.com/voiceeval/schematools/replay"
@@ -85,24 +83,14 @@ const testUserDB = `{
 // testDate is the clock of the unit tests: 2025-02-25, the reference date.
 var testDate = replay.ReferenceDate
 
-// decodeDB reads a DB written as JSON text, with exact numbers.
-func decodeDB(t testing.TB, text string) map[string]any {
-	t.Helper()
-	v, err := dbhash.Decode([]byte(text))
-	require.NoError(t, err)
-	db, ok := v.(map[string]any)
-	require.True(t, ok, "not a JSON object")
-	return db
-}
-
-func agentDB(t testing.TB) map[string]any { return decodeDB(t, testAgentDB) }
-func userDB(t testing.TB) map[string]any  { return decodeDB(t, testUserDB) }
+func agentDB(t testing.TB) map[string]any { return replaytest.DecodeDB(t, testAgentDB) }
+func userDB(t testing.TB) map[string]any  { return replaytest.DecodeDB(t, testUserDB) }
 
 // fixture is one scenario: the two sides' states with the 43 tools bound
 // to them, on the fixed test date and a counter for ids.
 type fixture struct {
-	agent, user *state.Shared
-	tools       replay.ToolMap
+	*replaytest.Fixture // its State is the agent side
+	agent, user         *state.Shared
 }
 
 // newFixture builds the tools on fresh states holding the given DBs (no DB
@@ -118,26 +106,8 @@ func newFixture(t testing.TB, agent, user map[string]any) *fixture {
 	}
 	m, err := Tools(replay.Env{Domain: Domain, Agent: f.agent, User: f.user, Clock: replay.FixedClock(testDate), IDs: replay.CounterIDs("X")})
 	require.NoError(t, err)
-	f.tools = m
+	f.Fixture = &replaytest.Fixture{State: f.agent, Tools: m}
 	return f
-}
-
-// call runs a tool on the replay path; it must not fail with a Go error.
-func (f *fixture) call(t testing.TB, name string, args map[string]any) any {
-	t.Helper()
-	tl, ok := f.tools[name]
-	require.True(t, ok, "no tool %s", name)
-	out, err := replay.Invoke(context.Background(), tl, args)
-	require.NoError(t, err, "%s(%v)", name, args)
-	return out
-}
-
-// callErr runs a tool that must fail as the Python tool raises.
-func (f *fixture) callErr(t testing.TB, name string, args map[string]any) error {
-	t.Helper()
-	out, err := replay.Invoke(context.Background(), f.tools[name], args)
-	require.Error(t, err, "%s(%v) gave %v", name, args, out)
-	return err
 }
 
 // at reads a value of a DB by path.

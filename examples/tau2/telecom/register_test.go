@@ -127,9 +127,9 @@ func TestNewTool(t *testing.T) {
 
 func TestTools(t *testing.T) {
 	f := newFixture(t, agentDB(t), userDB(t))
-	require.Len(t, f.tools, 43)
+	require.Len(t, f.Tools, 43)
 	for _, name := range append(AgentToolNames(), UserToolNames()...) {
-		tl := f.tools[name]
+		tl := f.Tools[name]
 		require.NotNil(t, tl, name)
 		assert.Equal(t, name, tl.Name())
 		proto, err := NewTool(name, registry.Deps{})
@@ -137,8 +137,8 @@ func TestTools(t *testing.T) {
 		assert.Equal(t, tool.Schema(proto), tool.Schema(tl), name)
 	}
 	// Agent tools work on the agent state, user tools on the user's.
-	f.call(t, NameEnableRoaming, map[string]any{"customer_id": "C1", "line_id": "L1"})
-	f.call(t, NameToggleRoaming, nil)
+	f.Call(t, NameEnableRoaming, map[string]any{"customer_id": "C1", "line_id": "L1"})
+	f.Call(t, NameToggleRoaming, nil)
 	assert.Len(t, f.agent.Actions(), 1)
 	assert.Len(t, f.user.Actions(), 1)
 

@@ -31,7 +31,7 @@ const (
 )
 
 func syncDBs(t *testing.T) (agent, user map[string]any) {
-	return decodeDB(t, syncAgentDB), decodeDB(t, syncUserDB)
+	return replaytest.DecodeDB(t, syncAgentDB), replaytest.DecodeDB(t, syncUserDB)
 }
 
 func syncLine(db map[string]any) map[string]any { return db["lines"].([]any)[0].(map[string]any) }

@@ -38,7 +38,7 @@ func runPhone(t *testing.T, cases []phoneCase) {
 			}
 			f := newFixture(t, agentDB(t), db)
 			before := replaytest.Canon(t, f.user.Snapshot())
-			got := f.call(t, tc.tool, tc.args)
+			got := f.Call(t, tc.tool, tc.args)
 			if len(tc.want) > 0 && tc.want[0] == '{' {
 				replaytest.RequireJSON(t, tc.want, got)
 			} else {
@@ -159,7 +159,7 @@ func TestPhoneChecks(t *testing.T) {
 		{name: "no payment request", tool: NameCheckPaymentRequest, want: "No payment request has been made."},
 		{name: "payment request", tool: NameCheckPaymentRequest,
 			setup: func(_, s map[string]any) {
-				s["payment_request"] = decodeDB(t, `{"bill_id": "B1", "amount_due": 65.0, "paid": false}`)
+				s["payment_request"] = replaytest.DecodeDB(t, `{"bill_id": "B1", "amount_due": 65.0, "paid": false}`)
 			},
 			want: "You have a payment request for bill B1 of 65.0 USD."},
 		{name: "speed test", tool: NameRunSpeedTest, want: "Speed Test Result: 220.00 Mbps (Excellent). Connection is very fast."},
@@ -293,7 +293,7 @@ func TestPhoneWrites(t *testing.T) {
 			want: "Error. Permission 'camera' not tracked for app 'messaging', available permissions: ['sms', 'storage', 'phone', 'network']\nStatus Bar: " + barGood5G},
 		{name: "pay", tool: NameMakePayment,
 			setup: func(_, s map[string]any) {
-				s["payment_request"] = decodeDB(t, `{"bill_id": "B1", "amount_due": 65.0, "paid": false}`)
+				s["payment_request"] = replaytest.DecodeDB(t, `{"bill_id": "B1", "amount_due": 65.0, "paid": false}`)
 			},
 			want:   "Payment of 65.0 USD has been made for bill B1.",
 			record: `{"action_type": "make_payment", "name": "make_payment", "arguments": {}, "result": {"bill_id": "B1", "amount": 65.0}}`,
@@ -352,7 +352,7 @@ func TestPhoneWriteRollsBack(t *testing.T) {
 			tc.breakIt(device(db), surroundings(db))
 			f := newFixture(t, nil, db)
 			before := replaytest.Canon(t, f.user.Snapshot())
-			assert.EqualError(t, f.callErr(t, tc.tool, tc.args), tc.want)
+			assert.EqualError(t, f.CallErr(t, tc.tool, tc.args), tc.want)
 			assert.Equal(t, before, replaytest.Canon(t, f.user.Snapshot()))
 			assert.Empty(t, f.user.Actions())
 		})
