@@ -25,9 +25,11 @@
 //     copy-on-write, as a replay CLI would, and fails if the source DB
 //     changed (by hash and under [dbhash.Cache.Verify]) or if any task's
 //     hash differs from a plain replay's; it returns a [Summary].
-//   - Bodies: [BenchmarkReplay] and [FuzzTools] are the bodies of a port's
-//     replay benchmark and tool fuzz test; a refused call (validation or
-//     domain error, Go error) must leave the DB and the action log alone.
+//   - Bodies: [BenchmarkReplay] (or [BenchmarkScenarios], for scenarios
+//     a port builds itself) and [FuzzTools] are the bodies of a port's
+//     replay benchmark and tool fuzz test; in the fuzz test a refused call
+//     (validation or domain error, Go error) must leave the DB and the
+//     action log alone.
 //   - Unit tests: [NewFixture] binds a [replay.ToolBuilder] to a fresh
 //     state holding a DB ([DecodeDB] reads one as Python's json.loads
 //     would); [Fixture.Call] runs a tool on the replay path. [Canon],
