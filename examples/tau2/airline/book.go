@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/voiceeval/schematools/examples/tau2/tau2tools"
+	"github.com/voiceeval/schematools/internal/pyvalue"
 	"github.com/voiceeval/schematools/state"
 	"github.com/voiceeval/schematools/tool"
 )
@@ -65,7 +66,7 @@ func book(w *tau2tools.Writer, p BookReservationParams) (any, state.Action, erro
 		return tau2tools.NotFound("User " + p.UserID + " not found"), nil, nil
 	}
 	if _, isDict := userV.(map[string]any); isDict {
-		if userV, err = w.Own(tau2tools.TableUsers, tau2tools.PyLower(p.UserID)); err != nil { // the key FindUser read
+		if userV, err = w.Own(tau2tools.TableUsers, pyvalue.Lower(p.UserID)); err != nil { // the key FindUser read
 			return nil, nil, err
 		}
 	}
@@ -84,8 +85,8 @@ func book(w *tau2tools.Writer, p BookReservationParams) (any, state.Action, erro
 		return tau2tools.ValueError("Too many reservations"), nil, nil
 	}
 
-	passengers := tau2tools.Int(int64(len(p.Passengers)))
-	total := tau2tools.Int(0)
+	passengers := pyvalue.IntNum(int64(len(p.Passengers)))
+	total := pyvalue.IntNum(0)
 	legs := make([]bookedLeg, 0, len(p.Flights))
 	for _, f := range p.Flights {
 		flightV, err := findFlight(db, f.FlightNumber)
@@ -96,7 +97,7 @@ func book(w *tau2tools.Writer, p BookReservationParams) (any, state.Action, erro
 			return tau2tools.NotFound("Flight " + f.FlightNumber + " not found"), nil, nil
 		}
 		if _, isDict := flightV.(map[string]any); isDict {
-			if flightV, err = w.Own(tableFlights, tau2tools.PyUpper(f.FlightNumber)); err != nil { // the key findFlight read
+			if flightV, err = w.Own(tableFlights, pyvalue.Upper(f.FlightNumber)); err != nil { // the key findFlight read
 				return nil, nil, err
 			}
 		}
@@ -121,14 +122,14 @@ func book(w *tau2tools.Writer, p BookReservationParams) (any, state.Action, erro
 		if total, err = addProduct(total, price, passengers); err != nil {
 			return nil, nil, err
 		}
-		legs = append(legs, bookedLeg{seatsKey: tau2tools.PyUpper(f.FlightNumber) + "\x00" + f.Date, day: day, record: record})
+		legs = append(legs, bookedLeg{seatsKey: pyvalue.Upper(f.FlightNumber) + "\x00" + f.Date, day: day, record: record})
 	}
 	if p.Insurance == InsuranceYes {
-		if total, err = addProduct(total, tau2tools.Int(insurancePerPassenger), passengers); err != nil {
+		if total, err = addProduct(total, pyvalue.IntNum(insurancePerPassenger), passengers); err != nil {
 			return nil, nil, err
 		}
 	}
-	if total, err = addProduct(total, tau2tools.Int(pricePerNonfreeBag), tau2tools.Int(int64(p.NonfreeBaggages))); err != nil {
+	if total, err = addProduct(total, pyvalue.IntNum(pricePerNonfreeBag), pyvalue.IntNum(int64(p.NonfreeBaggages))); err != nil {
 		return nil, nil, err
 	}
 
@@ -142,7 +143,7 @@ func book(w *tau2tools.Writer, p BookReservationParams) (any, state.Action, erro
 			return nil, nil, err
 		}
 	}
-	paid := tau2tools.Int(0)
+	paid := pyvalue.IntNum(0)
 	for _, pay := range p.PaymentMethods {
 		methodV := methods[pay.PaymentID]
 		if methodV == nil {
@@ -157,11 +158,11 @@ func book(w *tau2tools.Writer, p BookReservationParams) (any, state.Action, erro
 			if err != nil {
 				return nil, nil, err
 			}
-			if balance.Less(tau2tools.Int(int64(pay.Amount))) {
+			if tau2tools.Less(balance, pyvalue.IntNum(int64(pay.Amount))) {
 				return tau2tools.ValueError("Not enough balance in payment method " + pay.PaymentID), nil, nil
 			}
 		}
-		if paid, err = paid.Add(tau2tools.Int(int64(pay.Amount))); err != nil {
+		if paid, err = paid.Add(pyvalue.IntNum(int64(pay.Amount))); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -173,8 +174,8 @@ func book(w *tau2tools.Writer, p BookReservationParams) (any, state.Action, erro
 	// can only fail on a DB of the wrong shape, where Python would raise
 	// half-way through its writes: work the writes out first, then apply
 	// them, so that even then nothing changes.
-	balances := map[string]tau2tools.Num{} // gift card -> balance after the payments
-	removed := map[string]bool{}           // certificates used
+	balances := map[string]pyvalue.Num{} // gift card -> balance after the payments
+	removed := map[string]bool{}         // certificates used
 	history := make([]any, 0, len(p.PaymentMethods))
 	for _, pay := range p.PaymentMethods {
 		method := methods[pay.PaymentID].(map[string]any)
@@ -183,24 +184,24 @@ func book(w *tau2tools.Writer, p BookReservationParams) (any, state.Action, erro
 			balance, ok := balances[pay.PaymentID]
 			if !ok {
 				if _, has := method["amount"]; !has {
-					return nil, nil, tau2tools.Raise("KeyError", "'amount'")
+					return nil, nil, tau2tools.Raise("KeyError", "amount")
 				}
 				if balance, err = tau2tools.NumAt(method, "amount"); err != nil {
 					return nil, nil, err
 				}
 			}
-			if balances[pay.PaymentID], err = balance.Sub(tau2tools.Int(int64(pay.Amount))); err != nil {
+			if balances[pay.PaymentID], err = balance.Sub(pyvalue.IntNum(int64(pay.Amount))); err != nil {
 				return nil, nil, err
 			}
 		case tau2tools.IsStr(method["source"], "certificate"):
 			if removed[pay.PaymentID] {
-				return nil, nil, tau2tools.Raise("KeyError", "%s", tau2tools.PyRepr(pay.PaymentID))
+				return nil, nil, tau2tools.Raise("KeyError", "%s", pay.PaymentID)
 			}
 			removed[pay.PaymentID] = true
 		}
-		history = append(history, map[string]any{"payment_id": pay.PaymentID, "amount": tau2tools.Int(int64(pay.Amount)).Value()})
+		history = append(history, map[string]any{"payment_id": pay.PaymentID, "amount": tau2tools.DBNumber(pyvalue.IntNum(int64(pay.Amount)))})
 	}
-	seatsLeft := map[string]tau2tools.Num{}
+	seatsLeft := map[string]pyvalue.Num{}
 	for _, leg := range legs {
 		left, ok := seatsLeft[leg.seatsKey]
 		if !ok {
@@ -240,8 +241,8 @@ func book(w *tau2tools.Writer, p BookReservationParams) (any, state.Action, erro
 		"passengers":       passengerList,
 		"payment_history":  history,
 		"created_at":       createdAt,
-		"total_baggages":   tau2tools.Int(int64(p.TotalBaggages)).Value(),
-		"nonfree_baggages": tau2tools.Int(int64(p.NonfreeBaggages)).Value(),
+		"total_baggages":   tau2tools.DBNumber(pyvalue.IntNum(int64(p.TotalBaggages))),
+		"nonfree_baggages": tau2tools.DBNumber(pyvalue.IntNum(int64(p.NonfreeBaggages))),
 		"insurance":        p.Insurance,
 		"status":           nil,
 	}
@@ -249,7 +250,7 @@ func book(w *tau2tools.Writer, p BookReservationParams) (any, state.Action, erro
 		return nil, nil, err
 	}
 	for id, balance := range balances {
-		methods[id].(map[string]any)["amount"] = balance.Value()
+		methods[id].(map[string]any)["amount"] = tau2tools.DBNumber(balance)
 	}
 	for id := range removed {
 		delete(methods, id)
@@ -258,7 +259,7 @@ func book(w *tau2tools.Writer, p BookReservationParams) (any, state.Action, erro
 		// Python updates (available_seats or {}): an empty or missing seat
 		// map is a throwaway dict, and the write is lost.
 		if seats, _ := tau2tools.GetDictOr(leg.day, "available_seats"); len(seats) > 0 {
-			seats[p.Cabin] = seatsLeft[leg.seatsKey].Value()
+			seats[p.Cabin] = tau2tools.DBNumber(seatsLeft[leg.seatsKey])
 		}
 	}
 	user["reservations"] = append(userReservations, id)
@@ -268,7 +269,7 @@ func book(w *tau2tools.Writer, p BookReservationParams) (any, state.Action, erro
 }
 
 // addProduct returns total + a*b.
-func addProduct(total, a, b tau2tools.Num) (tau2tools.Num, error) {
+func addProduct(total, a, b pyvalue.Num) (pyvalue.Num, error) {
 	prod, err := a.Mul(b)
 	if err != nil {
 		return prod, err
@@ -279,7 +280,7 @@ func addProduct(total, a, b tau2tools.Num) (tau2tools.Num, error) {
 // quoteLeg checks that a flight's date (day) has seats in cabin for the
 // passengers, and prices it: the reservation's record of the leg and the
 // fare per passenger. A refusal for the model comes back as failure.
-func quoteLeg(flightV any, day map[string]any, f FlightInfo, cabin string, passengers tau2tools.Num) (record map[string]any, price tau2tools.Num, failure any, err error) {
+func quoteLeg(flightV any, day map[string]any, f FlightInfo, cabin string, passengers pyvalue.Num) (record map[string]any, price pyvalue.Num, failure any, err error) {
 	seats, err := tau2tools.GetDictOr(day, "available_seats")
 	if err != nil {
 		return nil, price, nil, err
@@ -288,7 +289,7 @@ func quoteLeg(flightV any, day map[string]any, f FlightInfo, cabin string, passe
 	if err != nil {
 		return nil, price, nil, err
 	}
-	if available.Less(passengers) {
+	if tau2tools.Less(available, passengers) {
 		return nil, price, tau2tools.ValueError("Not enough seats on flight " + f.FlightNumber), nil
 	}
 	prices, err := tau2tools.GetDictOr(day, "prices")
@@ -297,7 +298,7 @@ func quoteLeg(flightV any, day map[string]any, f FlightInfo, cabin string, passe
 	}
 	priceV, ok := prices[cabin]
 	if !ok {
-		priceV = tau2tools.Int(0).Value()
+		priceV = tau2tools.DBNumber(pyvalue.IntNum(0))
 	}
 	flight := flightV.(map[string]any) // findFlightDate checked it is a dict
 	if record, err = reservationFlight(f.FlightNumber, f.Date, flight["origin"], flight["destination"], priceV); err != nil {

@@ -2,9 +2,9 @@ package airline
 
 import (
 	"fmt"
-	"math/big"
 
 	"github.com/voiceeval/schematools/examples/tau2/tau2tools"
+	"github.com/voiceeval/schematools/internal/pyvalue"
 )
 
 // Tables of the airline DB.
@@ -37,7 +37,7 @@ func findReservation(db map[string]any, key string) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return tau2tools.GetFolded(reservations, key, tau2tools.PyUpper, "upper")
+	return tau2tools.GetFolded(reservations, key, pyvalue.Upper, "upper")
 }
 
 // findFlight returns the flight whose number is key, matched upper-cased,
@@ -47,7 +47,7 @@ func findFlight(db map[string]any, key string) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return tau2tools.GetFolded(flights, key, tau2tools.PyUpper, "upper")
+	return tau2tools.GetFolded(flights, key, pyvalue.Upper, "upper")
 }
 
 // findFlightDate returns what the flight numbered key holds for date (its
@@ -73,17 +73,21 @@ func findFlightDate(db map[string]any, key, date string) (any, error) {
 // field: ints and booleans as they are, whole floats as ints; anything
 // else is a validation error (returned as its message).
 func pydanticInt(v any) (int64, string) {
-	n, err := tau2tools.NumOf(v)
-	if err != nil {
+	n, ok := pyvalue.NumOf(v)
+	if !ok {
 		if _, ok := v.(string); ok {
 			return 0, "Input should be a valid integer, unable to parse string as an integer [type=int_parsing]"
 		}
 		return 0, "Input should be a valid integer [type=int_type]"
 	}
 	if !n.IsFloat() {
-		return n.Int64(), ""
+		i, ok := n.Int64()
+		if !ok { // an int beyond 64 bits
+			return 0, "Input should be a valid integer [type=int_type]"
+		}
+		return i, ""
 	}
-	f := n.Float64()
+	f, _ := n.Float64()
 	if f != f || f > 9.2e18 || f < -9.2e18 {
 		return 0, "Input should be a finite number [type=finite_number]"
 	}
@@ -118,15 +122,13 @@ func reservationFlight(flightNumber, date string, origin, destination, price any
 		for _, p := range problems {
 			msg += "\n" + p
 		}
-		return nil, &tau2tools.PyError{Type: "ValidationError", Msg: msg}
+		return nil, tau2tools.Raise("ValidationError", "%s", msg)
 	}
 	return map[string]any{
 		"flight_number": flightNumber,
 		"origin":        origin,
 		"destination":   destination,
 		"date":          date,
-		"price":         tau2tools.Int(p).Value(),
+		"price":         tau2tools.DBNumber(pyvalue.IntNum(p)),
 	}, nil
 }
-
-var bigOne = big.NewInt(1)

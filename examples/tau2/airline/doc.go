@@ -33,7 +33,7 @@
 //     certificates take the first free id of certificate_3221322 to
 //     certificate_3221324 and a float amount;
 //   - prices, balances and refunds are computed with Python's int and
-//     float arithmetic (tau2tools.Num), so the DB holds a float wherever
+//     float arithmetic (pyvalue.Num), so the DB holds a float wherever
 //     Python's would, an int elsewhere;
 //   - search_onestop_flight keeps tau2's next-day rule, which does not
 //     zero-pad the day ("2024-05-6");

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/voiceeval/schematools/examples/tau2/airline"
 	"github.com/voiceeval/schematools/examples/tau2/tau2tools"
+	"github.com/voiceeval/schematools/internal/pyvalue"
 	"github.com/voiceeval/schematools/tool"
 )
 
@@ -169,5 +170,7 @@ func TestSearchOnestopFlight(t *testing.T) {
 	g := newFixture(t, db)
 	err := g.CallErr(t, airline.KeySearchOnestopFlight, map[string]any{"origin": "JFK", "destination": "LAX", "date": "2024-05-1x"})
 	assert.EqualError(t, err, "invalid literal for int() with base 10: '1x'")
-	assert.ErrorIs(t, err, tau2tools.ErrPython)
+	var exc *pyvalue.Error
+	require.ErrorAs(t, err, &exc)
+	assert.Equal(t, "ValueError", exc.Type)
 }

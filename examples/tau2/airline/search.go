@@ -3,6 +3,7 @@ package airline
 import (
 	"github.com/voiceeval/schematools/dbhash"
 	"github.com/voiceeval/schematools/examples/tau2/tau2tools"
+	"github.com/voiceeval/schematools/internal/pyvalue"
 	"github.com/voiceeval/schematools/state"
 	"github.com/voiceeval/schematools/tool"
 )
@@ -165,7 +166,7 @@ func leavesBefore(flight map[string]any, leaveAfter any) (bool, error) {
 	l, ok2 := leaveAfter.(string)
 	if !ok1 || !ok2 {
 		return false, tau2tools.Raise("TypeError", "'<' not supported between instances of '%s' and '%s'",
-			tau2tools.PyTypeName(dep), tau2tools.PyTypeName(leaveAfter))
+			pyvalue.TypeName(dep), pyvalue.TypeName(leaveAfter))
 	}
 	return d < l, nil
 }
@@ -175,9 +176,10 @@ func leavesBefore(flight map[string]any, leaveAfter any) (bool, error) {
 // raises Python's ValueError.
 func dayAfter(date string) (string, error) {
 	r := []rune(date)
-	n, err := tau2tools.PyInt(string(r[max(0, len(r)-2):]))
+	n, err := pyvalue.ParseInt(string(r[max(0, len(r)-2):]))
 	if err != nil {
-		return "", err
+		return "", tau2tools.Exception(err)
 	}
-	return "2024-05-" + n.Add(n, bigOne).String(), nil
+	next, err := n.Add(pyvalue.IntNum(1))
+	return "2024-05-" + next.String(), err
 }

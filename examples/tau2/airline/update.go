@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/voiceeval/schematools/examples/tau2/tau2tools"
+	"github.com/voiceeval/schematools/internal/pyvalue"
 	"github.com/voiceeval/schematools/state"
 	"github.com/voiceeval/schematools/tool"
 )
@@ -46,10 +47,7 @@ func NewCancelReservation(opts ...tool.Option) (*tool.Typed[ReservationIDParams,
 				if err != nil {
 					return nil, nil, err
 				}
-				if amount, err = amount.Neg(); err != nil {
-					return nil, nil, err
-				}
-				refunds = append(refunds, map[string]any{"payment_id": state.Clone(pay["payment_id"]), "amount": amount.Value()})
+				refunds = append(refunds, map[string]any{"payment_id": state.Clone(pay["payment_id"]), "amount": tau2tools.DBNumber(amount.Neg())})
 			}
 			existing, err := tau2tools.SetDefaultList(res, "payment_history")
 			if err != nil {
@@ -85,7 +83,7 @@ func NewSendCertificate(opts ...tool.Option) (*tool.Typed[SendCertificateParams,
 			methods := map[string]any{}
 			if v, ok := user["payment_methods"]; ok {
 				if methods, ok = v.(map[string]any); !ok {
-					return nil, nil, tau2tools.Raise("TypeError", "argument of type '%s' is not iterable", tau2tools.PyTypeName(v))
+					return nil, nil, tau2tools.Raise("TypeError", "argument of type '%s' is not iterable", pyvalue.TypeName(v))
 				}
 			}
 			user["payment_methods"] = methods // setdefault: created even when no id is free
@@ -93,7 +91,7 @@ func NewSendCertificate(opts ...tool.Option) (*tool.Typed[SendCertificateParams,
 				if _, taken := methods[id]; taken {
 					continue
 				}
-				methods[id] = map[string]any{"source": "certificate", "id": id, "amount": tau2tools.Float(float64(p.Amount)).Value()}
+				methods[id] = map[string]any{"source": "certificate", "id": id, "amount": tau2tools.DBNumber(pyvalue.FloatNum(float64(p.Amount)))}
 				return CertificateResult{
 						Status:  tau2tools.Success,
 						Message: fmt.Sprintf("Certificate %s added to user %s with amount %d.", id, p.UserID, p.Amount),
@@ -121,11 +119,11 @@ func NewUpdateReservationBaggages(opts ...tool.Option) (*tool.Typed[UpdateReserv
 			if err != nil {
 				return nil, nil, err
 			}
-			added, err := tau2tools.Int(int64(p.NonfreeBaggages)).Sub(old)
+			added, err := pyvalue.IntNum(int64(p.NonfreeBaggages)).Sub(old)
 			if err != nil {
 				return nil, nil, err
 			}
-			charge, err := tau2tools.Int(pricePerNonfreeBag).Mul(tau2tools.Max(tau2tools.Int(0), added))
+			charge, err := pyvalue.IntNum(pricePerNonfreeBag).Mul(tau2tools.Max(pyvalue.IntNum(0), added))
 			if err != nil {
 				return nil, nil, err
 			}
@@ -134,10 +132,10 @@ func NewUpdateReservationBaggages(opts ...tool.Option) (*tool.Typed[UpdateReserv
 				return failure, nil, err
 			}
 			pay.apply()
-			res["total_baggages"] = tau2tools.Int(int64(p.TotalBaggages)).Value()
-			res["nonfree_baggages"] = tau2tools.Int(int64(p.NonfreeBaggages)).Value()
+			res["total_baggages"] = tau2tools.DBNumber(pyvalue.IntNum(int64(p.TotalBaggages)))
+			res["nonfree_baggages"] = tau2tools.DBNumber(pyvalue.IntNum(int64(p.NonfreeBaggages)))
 			return state.Clone(res), state.NewAction(KeyUpdateReservationBaggages, tau2tools.ModelDump(p),
-				map[string]any{"reservation_id": p.ReservationID, "charged": charge.Value()}), nil
+				map[string]any{"reservation_id": p.ReservationID, "charged": tau2tools.DBNumber(charge)}), nil
 		}, opts...)
 }
 
@@ -173,16 +171,16 @@ func updateFlights(w *tau2tools.Writer, p UpdateReservationFlightsParams) (any, 
 	}
 	passengersV := res["passengers"]
 	count := 0
-	if tau2tools.Truthy(passengersV) {
-		if count, err = tau2tools.PyLen(passengersV); err != nil {
-			return nil, nil, err
+	if pyvalue.Truthy(passengersV) {
+		if count, err = pyvalue.Len(passengersV); err != nil {
+			return nil, nil, tau2tools.Exception(err)
 		}
 	}
-	passengers := tau2tools.Int(int64(count))
+	passengers := pyvalue.IntNum(int64(count))
 	existing, existingErr := tau2tools.GetListOr(res, "flights")
 	sameCabin := tau2tools.IsStr(res["cabin"], p.Cabin)
 
-	total := tau2tools.Int(0)
+	total := pyvalue.IntNum(0)
 	legs := make([]any, 0, len(p.Flights))
 	for _, f := range p.Flights {
 		match, err := keptLeg(existing, existingErr, f, sameCabin)
@@ -234,7 +232,7 @@ func updateFlights(w *tau2tools.Writer, p UpdateReservationFlightsParams) (any, 
 	if existingErr != nil {
 		return nil, nil, existingErr
 	}
-	paidBefore := tau2tools.Int(0)
+	paidBefore := pyvalue.IntNum(0)
 	for _, leg := range existing {
 		l, err := tau2tools.AsDict(leg)
 		if err != nil {
@@ -263,7 +261,7 @@ func updateFlights(w *tau2tools.Writer, p UpdateReservationFlightsParams) (any, 
 	res["flights"] = legs
 	res["cabin"] = p.Cabin
 	return state.Clone(res), state.NewAction(KeyUpdateReservationFlights, tau2tools.ModelDump(p),
-		map[string]any{"reservation_id": p.ReservationID, "charged": total.Value()}), nil
+		map[string]any{"reservation_id": p.ReservationID, "charged": tau2tools.DBNumber(total)}), nil
 }
 
 // keptLeg returns the first leg of the reservation with the flight's
@@ -297,9 +295,9 @@ func NewUpdateReservationPassengers(opts ...tool.Option) (*tool.Typed[UpdateRese
 				return failure, nil, err
 			}
 			count := 0
-			if v := res["passengers"]; tau2tools.Truthy(v) {
-				if count, err = tau2tools.PyLen(v); err != nil {
-					return nil, nil, err
+			if v := res["passengers"]; pyvalue.Truthy(v) {
+				if count, err = pyvalue.Len(v); err != nil {
+					return nil, nil, tau2tools.Exception(err)
 				}
 			}
 			if len(p.Passengers) != count {
@@ -326,7 +324,7 @@ func reservationOf(w *tau2tools.Writer, id string) (map[string]any, any, error) 
 	if resV == nil {
 		return nil, tau2tools.NotFound("Reservation " + id + " not found"), nil
 	}
-	res, err := w.Own(tableReservations, tau2tools.PyUpper(id)) // the key findReservation read
+	res, err := w.Own(tableReservations, pyvalue.Upper(id)) // the key findReservation read
 	return res, nil, err
 }
 
@@ -341,13 +339,13 @@ func reservationAndUser(w *tau2tools.Writer, id string) (res map[string]any, use
 		return nil, nil, nil, err
 	}
 	if user == nil {
-		return nil, nil, tau2tools.NotFound("User " + tau2tools.PyStr(userID) + " not found"), nil
+		return nil, nil, tau2tools.NotFound("User " + pyvalue.Str(userID) + " not found"), nil
 	}
 	// FindUser found a user, so the id is a string. A user that is not a
 	// dict is left as it is: the payment check raises on it, after the
 	// refusals Python makes first, and nothing is written.
 	if _, isDict := user.(map[string]any); isDict {
-		if user, err = w.Own(tau2tools.TableUsers, tau2tools.PyLower(userID.(string))); err != nil {
+		if user, err = w.Own(tau2tools.TableUsers, pyvalue.Lower(userID.(string))); err != nil {
 			return nil, nil, nil, err
 		}
 	}
@@ -365,7 +363,7 @@ func ownUser(w *tau2tools.Writer, id string) (map[string]any, error) {
 	if _, err := tau2tools.AsDict(userV); err != nil {
 		return nil, err
 	}
-	return w.Own(tau2tools.TableUsers, tau2tools.PyLower(id)) // the key FindUser read
+	return w.Own(tau2tools.TableUsers, pyvalue.Lower(id)) // the key FindUser read
 }
 
 // payment is a checked payment for an update, ready to apply.
@@ -378,7 +376,7 @@ type payment struct {
 // card (credit it when total is negative) and, when total is not zero,
 // append {payment_id, amount: total} to the payment history. A refusal is
 // the value_error result to answer with (a tool.FailureResult).
-func paymentForUpdate(userV any, res map[string]any, id string, total tau2tools.Num) (payment, any, error) {
+func paymentForUpdate(userV any, res map[string]any, id string, total pyvalue.Num) (payment, any, error) {
 	fail := func(msg string) (payment, any, error) {
 		return payment{}, tau2tools.ValueError(msg), nil
 	}
@@ -403,17 +401,17 @@ func paymentForUpdate(userV any, res map[string]any, id string, total tau2tools.
 		if err != nil {
 			return payment{}, nil, err
 		}
-		if balance.Less(total) {
+		if tau2tools.Less(balance, total) {
 			return fail("Gift card balance is not enough")
 		}
 		if _, has := method["amount"]; !has {
-			return payment{}, nil, tau2tools.Raise("KeyError", "'amount'")
+			return payment{}, nil, tau2tools.Raise("KeyError", "amount")
 		}
 		after, err := balance.Sub(total)
 		if err != nil {
 			return payment{}, nil, err
 		}
-		debit = func() { method["amount"] = after.Value() }
+		debit = func() { method["amount"] = tau2tools.DBNumber(after) }
 	}
 	var history []any
 	record := !total.IsZero()
@@ -427,7 +425,7 @@ func paymentForUpdate(userV any, res map[string]any, id string, total tau2tools.
 			debit()
 		}
 		if record {
-			res["payment_history"] = append(history, map[string]any{"payment_id": id, "amount": total.Value()})
+			res["payment_history"] = append(history, map[string]any{"payment_id": id, "amount": tau2tools.DBNumber(total)})
 		}
 	}}, nil, nil
 }

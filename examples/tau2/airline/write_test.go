@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/voiceeval/schematools/examples/tau2/airline"
-	"github.com/voiceeval/schematools/examples/tau2/tau2tools"
+	"github.com/voiceeval/schematools/internal/pyvalue"
 	"github.com/voiceeval/schematools/replay/replaytest"
 	"github.com/voiceeval/schematools/tool"
 )
@@ -404,7 +404,7 @@ func TestMalformedDBRaises(t *testing.T) {
 	for _, c := range calls {
 		err := f.CallErr(t, c.key, c.args)
 		assert.EqualError(t, err, c.want, c.key)
-		var pe *tau2tools.PyError
+		var pe *pyvalue.Error
 		assert.ErrorAs(t, err, &pe)
 	}
 	assert.Equal(t, before, f.Hash(t))

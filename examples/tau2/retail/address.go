@@ -2,6 +2,7 @@ package retail
 
 import (
 	"github.com/voiceeval/schematools/examples/tau2/tau2tools"
+	"github.com/voiceeval/schematools/internal/pyvalue"
 	"github.com/voiceeval/schematools/state"
 	"github.com/voiceeval/schematools/tool"
 )
@@ -73,5 +74,5 @@ func itemAssignmentError(v any) error {
 	if _, ok := v.([]any); ok {
 		return tau2tools.Raise("TypeError", "list indices must be integers or slices, not str")
 	}
-	return tau2tools.Raise("TypeError", "'%s' object does not support item assignment", tau2tools.PyTypeName(v))
+	return tau2tools.Raise("TypeError", "'%s' object does not support item assignment", pyvalue.TypeName(v))
 }

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
-	"github.com/voiceeval/schematools/examples/tau2/tau2tools"
+	"github.com/voiceeval/schematools/internal/pyvalue"
 )
 
 // The Python tools answer a first-match lookup with the first record in
@@ -24,14 +24,14 @@ func TestFirstMatchLookupsAreUnambiguous(t *testing.T) {
 	for id, u := range db["users"].(map[string]any) {
 		user := u.(map[string]any)
 		name := user["name"].(map[string]any)
-		key := tau2tools.PyLower(name["first_name"].(string)) + "\x00" + tau2tools.PyLower(name["last_name"].(string)) + "\x00" +
+		key := pyvalue.Lower(name["first_name"].(string)) + "\x00" + pyvalue.Lower(name["last_name"].(string)) + "\x00" +
 			user["address"].(map[string]any)["zip"].(string)
 		assert.Empty(t, nameZip[key], "users %s and %s share a name and a zip code", nameZip[key], id)
 		nameZip[key] = id
-		mail := tau2tools.PyLower(user["email"].(string))
+		mail := pyvalue.Lower(user["email"].(string))
 		assert.Empty(t, email[mail], "users %s and %s share an email", email[mail], id)
 		email[mail] = id
-		assert.Equal(t, tau2tools.PyLower(id), id)
+		assert.Equal(t, pyvalue.Lower(id), id)
 	}
 	items, productNames := map[string]string{}, map[string]string{}
 	for id, p := range db["products"].(map[string]any) {
@@ -48,6 +48,6 @@ func TestFirstMatchLookupsAreUnambiguous(t *testing.T) {
 	assert.Len(t, items, 591)
 	assert.Len(t, productNames, 50)
 	for id := range db["orders"].(map[string]any) {
-		assert.True(t, strings.HasPrefix(id, "#") && tau2tools.PyUpper(id) == id, id)
+		assert.True(t, strings.HasPrefix(id, "#") && pyvalue.Upper(id) == id, id)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/voiceeval/schematools/examples/tau2/tau2tools"
+	"github.com/voiceeval/schematools/internal/pyvalue"
 )
 
 // Tables of the retail DB.
@@ -38,7 +39,7 @@ const sourceGiftCard = "gift_card"
 // '#' tau2's ids start with added when it was left out ("w2378156" is
 // "#W2378156").
 func orderKey(id string) string {
-	k := tau2tools.PyUpper(id)
+	k := pyvalue.Upper(id)
 	if !strings.HasPrefix(k, "#") {
 		k = "#" + k
 	}
@@ -135,12 +136,12 @@ func findVariant(db map[string]any, productID any, id string) (map[string]any, e
 // an AttributeError.
 func tableOf(db map[string]any, name, method string) (map[string]any, error) {
 	v := db[name]
-	if !tau2tools.Truthy(v) {
+	if !pyvalue.Truthy(v) {
 		return nil, nil
 	}
 	table, ok := v.(map[string]any)
 	if !ok {
-		return nil, tau2tools.Raise("AttributeError", "'%s' object has no attribute '%s'", tau2tools.PyTypeName(v), method)
+		return nil, tau2tools.Raise("AttributeError", "'%s' object has no attribute '%s'", pyvalue.TypeName(v), method)
 	}
 	return table, nil
 }
@@ -174,7 +175,7 @@ func ownOrder(w *tau2tools.Writer, id string) (map[string]any, any, error) {
 func ownUser(w *tau2tools.Writer, key any) (map[string]any, error) {
 	id, _ := key.(string) // FindUser finds a user by a string id only
 	if id != "" {
-		id = tau2tools.PyLower(id)
+		id = pyvalue.Lower(id)
 	}
 	return w.Own(tableUsers, id)
 }
@@ -218,13 +219,13 @@ func payerOf(db map[string]any, order map[string]any, id string) (user any, meth
 func isGiftCard(method map[string]any) bool { return tau2tools.IsStr(method["source"], sourceGiftCard) }
 
 // balanceOf is a gift card's (balance or 0).
-func balanceOf(method map[string]any) (tau2tools.Num, error) {
+func balanceOf(method map[string]any) (pyvalue.Num, error) {
 	return tau2tools.NumOrZero(method, "balance")
 }
 
 // balancePlus returns round((balance or 0) + delta, 2), the gift card
 // balance after a refund of delta (or a charge of -delta): always a float.
-func balancePlus(method map[string]any, delta tau2tools.Num) (any, error) {
+func balancePlus(method map[string]any, delta pyvalue.Num) (any, error) {
 	balance, err := balanceOf(method)
 	if err != nil {
 		return nil, err
@@ -233,7 +234,12 @@ func balancePlus(method map[string]any, delta tau2tools.Num) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return tau2tools.Float(tau2tools.Round2(sum.Float64())).Value(), nil
+	f, err := sum.Float64()
+	if err != nil {
+		return nil, tau2tools.Exception(err)
+	}
+	rounded, err := pyvalue.Round2(f)
+	return tau2tools.DBNumber(rounded), err
 }
 
 // itemsOf returns the items of an order, Python's (order.get("items") or

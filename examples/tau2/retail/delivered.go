@@ -2,6 +2,7 @@ package retail
 
 import (
 	"github.com/voiceeval/schematools/examples/tau2/tau2tools"
+	"github.com/voiceeval/schematools/internal/pyvalue"
 	"github.com/voiceeval/schematools/state"
 	"github.com/voiceeval/schematools/tool"
 )
@@ -60,7 +61,7 @@ func exchangeItems(w *tau2tools.Writer, p ExchangeDeliveredOrderItemsParams) (an
 		return failure, nil, err
 	}
 	if isGiftCard(method) {
-		if failure, err := giftCardShort(method, tau2tools.Float(diff), "Insufficient gift card balance to pay for the price difference"); failure != nil || err != nil {
+		if failure, err := giftCardShort(method, pyvalue.FloatNum(diff), "Insufficient gift card balance to pay for the price difference"); failure != nil || err != nil {
 			return failure, nil, err
 		}
 	}
@@ -68,9 +69,9 @@ func exchangeItems(w *tau2tools.Writer, p ExchangeDeliveredOrderItemsParams) (an
 	order["exchange_items"] = sortedIDs(p.ItemIDs)
 	order["exchange_new_items"] = sortedIDs(p.NewItemIDs)
 	order["exchange_payment_method_id"] = p.PaymentMethodID
-	order["exchange_price_difference"] = tau2tools.Float(diff).Value()
+	order["exchange_price_difference"] = tau2tools.DBNumber(pyvalue.FloatNum(diff))
 	return state.Clone(order), state.NewAction(KeyExchangeDeliveredOrderItems, tau2tools.ModelDump(p),
-		map[string]any{"order_id": p.OrderID, "status": statusExchange, "price_difference": tau2tools.Float(diff).Value()}), nil
+		map[string]any{"order_id": p.OrderID, "status": statusExchange, "price_difference": tau2tools.DBNumber(pyvalue.FloatNum(diff))}), nil
 }
 
 // NewReturnDeliveredOrderItems builds return_delivered_order_items

@@ -6,7 +6,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/voiceeval/schematools/examples/tau2/retail"
-	"github.com/voiceeval/schematools/examples/tau2/tau2tools"
+	"github.com/voiceeval/schematools/internal/pyvalue"
 )
 
 // Where the DB does not have the shape of the tau2 data model, the Python
@@ -68,7 +68,8 @@ func TestMalformedDB(t *testing.T) {
 			f := newFixture(t, db)
 			before := f.Hash(t)
 			err := f.CallErr(t, tt.key, tt.args)
-			assert.True(t, errors.Is(err, tau2tools.ErrPython), "%v", err)
+			var exc *pyvalue.Error
+			assert.True(t, errors.As(err, &exc), "%v", err)
 			assert.Equal(t, tt.want, err.Error())
 			assert.Equal(t, before, f.Hash(t))
 			assert.Empty(t, f.State.Actions())

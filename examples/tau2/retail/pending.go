@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/voiceeval/schematools/examples/tau2/tau2tools"
+	"github.com/voiceeval/schematools/internal/pyvalue"
 	"github.com/voiceeval/schematools/state"
 	"github.com/voiceeval/schematools/tool"
 )
@@ -68,7 +69,7 @@ func cancelOrder(w *tau2tools.Writer, p CancelPendingOrderParams) (any, state.Ac
 		id := payment["payment_method_id"]
 		amount, ok := payment["amount"]
 		if !ok {
-			amount = tau2tools.Int(0).Value()
+			amount = tau2tools.DBNumber(pyvalue.IntNum(0))
 		}
 		refunds = append(refunds, map[string]any{"transaction_type": transactionRefund, "amount": state.Clone(amount), "payment_method_id": state.Clone(id)})
 		methods, err := tau2tools.PaymentMethods(user)
@@ -103,7 +104,7 @@ func cancelOrder(w *tau2tools.Writer, p CancelPendingOrderParams) (any, state.Ac
 	}
 	if v, ok := order["payment_history"]; ok {
 		if _, isList := v.([]any); !isList {
-			return nil, nil, tau2tools.Raise("AttributeError", "'%s' object has no attribute 'extend'", tau2tools.PyTypeName(v))
+			return nil, nil, tau2tools.Raise("AttributeError", "'%s' object has no attribute 'extend'", pyvalue.TypeName(v))
 		}
 	}
 
@@ -121,10 +122,10 @@ func cancelOrder(w *tau2tools.Writer, p CancelPendingOrderParams) (any, state.Ac
 
 // operand reads an amount from the DB for Python arithmetic with a
 // balance; anything but a number is the TypeError Python raises for op.
-func operand(v any, op string) (tau2tools.Num, error) {
-	n, err := tau2tools.NumOf(v)
-	if err != nil {
-		return n, tau2tools.Raise("TypeError", "unsupported operand type(s) for %s: 'float' and '%s'", op, tau2tools.PyTypeName(v))
+func operand(v any, op string) (pyvalue.Num, error) {
+	n, ok := pyvalue.NumOf(v)
+	if !ok {
+		return n, tau2tools.Raise("TypeError", "unsupported operand type(s) for %s: 'float' and '%s'", op, pyvalue.TypeName(v))
 	}
 	return n, nil
 }
@@ -182,10 +183,10 @@ func modifyItems(w *tau2tools.Writer, p ModifyPendingOrderItemsParams) (any, sta
 	}
 	var balance any
 	if isGiftCard(method) {
-		if failure, err := giftCardShort(method, tau2tools.Float(diff), "Insufficient gift card balance to pay for the new item"); failure != nil || err != nil {
+		if failure, err := giftCardShort(method, pyvalue.FloatNum(diff), "Insufficient gift card balance to pay for the new item"); failure != nil || err != nil {
 			return failure, nil, err
 		}
-		if balance, err = balancePlus(method, tau2tools.Float(-diff)); err != nil {
+		if balance, err = balancePlus(method, pyvalue.FloatNum(-diff)); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -199,7 +200,7 @@ func modifyItems(w *tau2tools.Writer, p ModifyPendingOrderItemsParams) (any, sta
 		kind = transactionPayment
 	}
 	order["payment_history"] = append(history, map[string]any{
-		"transaction_type": kind, "amount": tau2tools.Float(math.Abs(diff)).Value(), "payment_method_id": p.PaymentMethodID,
+		"transaction_type": kind, "amount": tau2tools.DBNumber(pyvalue.FloatNum(math.Abs(diff))), "payment_method_id": p.PaymentMethodID,
 	})
 	if balance != nil {
 		if err := setBalance(w, order, p.PaymentMethodID, balance); err != nil {
@@ -215,17 +216,17 @@ func modifyItems(w *tau2tools.Writer, p ModifyPendingOrderItemsParams) (any, sta
 	}
 	order["status"] = statusItemsModified
 	return state.Clone(order), state.NewAction(KeyModifyPendingOrderItems, tau2tools.ModelDump(p),
-		map[string]any{"order_id": p.OrderID, "price_difference": tau2tools.Float(diff).Value()}), nil
+		map[string]any{"order_id": p.OrderID, "price_difference": tau2tools.DBNumber(pyvalue.FloatNum(diff))}), nil
 }
 
 // giftCardShort returns the value_error message when the gift card's
 // (balance or 0) is less than amount, nil when it covers it.
-func giftCardShort(method map[string]any, amount tau2tools.Num, message string) (any, error) {
+func giftCardShort(method map[string]any, amount pyvalue.Num, message string) (any, error) {
 	balance, err := balanceOf(method)
 	if err != nil {
 		return nil, err
 	}
-	if balance.Less(amount) {
+	if tau2tools.Less(balance, amount) {
 		return tau2tools.ValueError(message), nil
 	}
 	return nil, nil
@@ -281,7 +282,7 @@ func modifyPayment(w *tau2tools.Writer, p ModifyPendingOrderPaymentParams) (any,
 	}
 	amount, ok := paid["amount"]
 	if !ok {
-		amount = tau2tools.Int(0).Value()
+		amount = tau2tools.DBNumber(pyvalue.IntNum(0))
 	}
 	var newBalance, oldBalance any
 	if isGiftCard(method) {
@@ -292,11 +293,7 @@ func modifyPayment(w *tau2tools.Writer, p ModifyPendingOrderPaymentParams) (any,
 		if failure, err := giftCardShort(method, charge, "Insufficient gift card balance to pay for the order"); failure != nil || err != nil {
 			return failure, nil, err
 		}
-		minus, err := charge.Neg()
-		if err != nil {
-			return nil, nil, err
-		}
-		if newBalance, err = balancePlus(method, minus); err != nil {
+		if newBalance, err = balancePlus(method, charge.Neg()); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -344,10 +341,10 @@ func modifyPayment(w *tau2tools.Writer, p ModifyPendingOrderPaymentParams) (any,
 
 // comparand reads an amount from the DB for a comparison with a gift card
 // balance; anything but a number is the TypeError Python raises.
-func comparand(v any) (tau2tools.Num, error) {
-	n, err := tau2tools.NumOf(v)
-	if err != nil {
-		return n, tau2tools.Raise("TypeError", "'<' not supported between instances of 'float' and '%s'", tau2tools.PyTypeName(v))
+func comparand(v any) (pyvalue.Num, error) {
+	n, ok := pyvalue.NumOf(v)
+	if !ok {
+		return n, tau2tools.Raise("TypeError", "'<' not supported between instances of 'float' and '%s'", pyvalue.TypeName(v))
 	}
 	return n, nil
 }

@@ -3,6 +3,7 @@ package retail
 import (
 	"github.com/voiceeval/schematools/examples/tau2/tau2tools"
 	"github.com/voiceeval/schematools/internal/pyjson"
+	"github.com/voiceeval/schematools/internal/pyvalue"
 	"github.com/voiceeval/schematools/tool"
 )
 
@@ -36,7 +37,7 @@ type FoundUserResult struct {
 func NewFindUserIDByNameZip(opts ...tool.Option) (*tool.Typed[FindUserIDByNameZipParams, any], error) {
 	return tau2tools.NewReadTool(NameFindUserIDByNameZip, descFindUserIDByNameZip,
 		func(db map[string]any, p FindUserIDByNameZipParams) (any, error) {
-			first, last := tau2tools.PyLower(p.FirstName), tau2tools.PyLower(p.LastName)
+			first, last := pyvalue.Lower(p.FirstName), pyvalue.Lower(p.LastName)
 			return findUserID(db, func(user map[string]any) (bool, error) {
 				name, err := tau2tools.GetDictOr(user, "name")
 				if err != nil {
@@ -53,7 +54,7 @@ func NewFindUserIDByNameZip(opts ...tool.Option) (*tool.Typed[FindUserIDByNameZi
 					}
 				}
 				zip := address["zip"]
-				if !tau2tools.Truthy(zip) {
+				if !pyvalue.Truthy(zip) {
 					zip = ""
 				}
 				return tau2tools.IsStr(zip, p.Zip), nil
@@ -68,7 +69,7 @@ func NewFindUserIDByNameZip(opts ...tool.Option) (*tool.Typed[FindUserIDByNameZi
 func NewFindUserIDByEmail(opts ...tool.Option) (*tool.Typed[FindUserIDByEmailParams, any], error) {
 	return tau2tools.NewReadTool(NameFindUserIDByEmail, descFindUserIDByEmail,
 		func(db map[string]any, p FindUserIDByEmailParams) (any, error) {
-			email := tau2tools.PyLower(p.Email)
+			email := pyvalue.Lower(p.Email)
 			return findUserID(db, func(user map[string]any) (bool, error) {
 				got, err := lowerAt(user, "email")
 				return err == nil && got == email, err
@@ -102,14 +103,14 @@ func findUserID(db map[string]any, match func(user map[string]any) (bool, error)
 // lowerAt is Python's (d.get(key) or "").lower().
 func lowerAt(d map[string]any, key string) (string, error) {
 	v := d[key]
-	if !tau2tools.Truthy(v) {
+	if !pyvalue.Truthy(v) {
 		return "", nil
 	}
 	s, ok := v.(string)
 	if !ok {
-		return "", tau2tools.Raise("AttributeError", "'%s' object has no attribute 'lower'", tau2tools.PyTypeName(v))
+		return "", tau2tools.Raise("AttributeError", "'%s' object has no attribute 'lower'", pyvalue.TypeName(v))
 	}
-	return tau2tools.PyLower(s), nil
+	return pyvalue.Lower(s), nil
 }
 
 // NewGetOrderDetails builds get_order_details (GetOrderDetailsTool). The
@@ -201,7 +202,7 @@ func NewListAllProductTypes(opts ...tool.Option) (*tool.Typed[ListAllProductType
 func productNameError(name any) error {
 	switch name.(type) {
 	case []any, map[string]any:
-		return tau2tools.Raise("TypeError", "unhashable type: '%s'", tau2tools.PyTypeName(name))
+		return tau2tools.Raise("TypeError", "unhashable type: '%s'", pyvalue.TypeName(name))
 	}
-	return tau2tools.Raise("TypeError", "'<' not supported between instances of '%s' and 'str'", tau2tools.PyTypeName(name))
+	return tau2tools.Raise("TypeError", "'<' not supported between instances of '%s' and 'str'", pyvalue.TypeName(name))
 }

@@ -2,6 +2,7 @@ package retail
 
 import (
 	"github.com/voiceeval/schematools/examples/tau2/tau2tools"
+	"github.com/voiceeval/schematools/internal/pyvalue"
 )
 
 // swap is one item of an order to be exchanged, or modified, for another
@@ -38,7 +39,7 @@ func priceSwaps(db map[string]any, items []map[string]any, oldIDs, newIDs []stri
 		if err != nil {
 			return nil, 0, nil, err
 		}
-		if variant == nil || !tau2tools.Truthy(variant["available"]) {
+		if variant == nil || !pyvalue.Truthy(variant["available"]) {
 			return nil, 0, tau2tools.ValueError("New item " + newID + " not found or available"), nil
 		}
 		newPrice, err := floatAt(variant, "price")
@@ -52,7 +53,9 @@ func priceSwaps(db map[string]any, items []map[string]any, oldIDs, newIDs []stri
 		diff += newPrice - oldPrice
 		swaps = append(swaps, swap{oldID: oldID, newID: newID, variant: variant})
 	}
-	return swaps, tau2tools.Round2(diff), nil, nil
+	rounded, _ := pyvalue.Round2(diff) // a float never fails
+	diff, _ = rounded.Float64()
+	return swaps, diff, nil, nil
 }
 
 // floatAt is Python's float(d.get(key, 0)).
@@ -61,7 +64,8 @@ func floatAt(d map[string]any, key string) (float64, error) {
 	if !ok {
 		return 0, nil
 	}
-	return tau2tools.PyFloat(v)
+	f, err := pyvalue.Float(v)
+	return f, tau2tools.Exception(err)
 }
 
 // itemCountsFailure checks that the order holds every item of ids as often

@@ -1,10 +1,10 @@
 package tau2tools
 
 import (
-	"math/big"
 	"strings"
 
 	"github.com/voiceeval/schematools/internal/pyjson"
+	"github.com/voiceeval/schematools/internal/pyvalue"
 )
 
 // tokKind is the kind of a calculate token.
@@ -101,11 +101,14 @@ func literal(text string, isFloat bool) (value, error) {
 	if len(significant) > maxLiteralDigits {
 		return value{}, raise(msgSyntax)
 	}
-	i, ok := new(big.Int).SetString(text, 10)
-	if !ok {
+	if significant == "" {
+		return intOf(0), nil // 0, 00, …
+	}
+	n, err := pyvalue.ParseInt(significant)
+	if err != nil {
 		return value{}, raise(msgSyntax)
 	}
-	return intVal(i), nil
+	return numVal(n), nil
 }
 
 // node is a parsed expression.

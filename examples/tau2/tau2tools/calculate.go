@@ -3,6 +3,8 @@ package tau2tools
 import (
 	"errors"
 	"strings"
+
+	"github.com/voiceeval/schematools/internal/pyvalue"
 )
 
 // CalculateChars are the only characters calculate accepts.
@@ -24,8 +26,6 @@ const (
 	msgDivisionByZero  = "division by zero"
 	msgZeroNegative    = "0.0 cannot be raised to a negative power"
 	msgZeroComplex     = "0.0 to a negative or complex power"
-	msgIntToFloat      = "int too large to convert to float"
-	msgIntDivToFloat   = "integer division result too large for a float"
 	msgFloatRange      = "(34, 'Numerical result out of range')"
 	msgComplexOverflow = "complex exponentiation"
 	msgIndexOverflow   = "cannot fit 'int' into an index-sized integer"
@@ -100,12 +100,16 @@ func Calculate(expression string) (string, error) {
 	if err == nil {
 		var f float64
 		if f, err = v.toFloat(); err == nil {
-			return FloatRepr(Round2(f)), nil
+			return pyvalue.Repr(round2(f)), nil
 		}
 	}
 	var pe *pyErr
 	if errors.As(err, &pe) {
 		return "", &CalcError{Msg: InvalidExpression + pe.msg}
+	}
+	var exc *pyvalue.Error
+	if errors.As(err, &exc) {
+		return "", &CalcError{Msg: InvalidExpression + exc.Str()}
 	}
 	return "", &CalcError{Msg: InvalidExpression + err.Error()}
 }

@@ -3,7 +3,10 @@ package tau2tools
 import (
 	"math"
 	"math/big"
+	"math/bits"
 	"strings"
+
+	"github.com/voiceeval/schematools/internal/pyvalue"
 )
 
 // valKind is the Python type of a calculate value. The character set
@@ -22,15 +25,21 @@ const (
 
 type value struct {
 	k valKind
-	i *big.Int
-	f float64
+	n pyvalue.Num // kInt and kFloat
 	c complex128
 }
 
-func intVal(i *big.Int) value       { return value{k: kInt, i: i} }
-func floatVal(f float64) value      { return value{k: kFloat, f: f} }
+// numVal is the int or float n.
+func numVal(n pyvalue.Num) value {
+	if n.IsFloat() {
+		return value{k: kFloat, n: n}
+	}
+	return value{k: kInt, n: n}
+}
+
+func floatVal(f float64) value      { return value{k: kFloat, n: pyvalue.FloatNum(f)} }
 func complexVal(c complex128) value { return value{k: kComplex, c: c} }
-func intOf(i int64) value           { return intVal(big.NewInt(i)) }
+func intOf(i int64) value           { return value{k: kInt, n: pyvalue.IntNum(i)} }
 func typeError(format string) error { return raise(format) }
 func isInteger(f float64) bool      { return f == math.Floor(f) }
 func isOddInteger(f float64) bool   { return math.Mod(math.Abs(f), 2) == 1 }
@@ -48,39 +57,31 @@ func unsupported(op string, l, r value) error {
 // toFloat is Python's float(v).
 func (v value) toFloat() (float64, error) {
 	switch v.k {
-	case kInt:
-		return intToFloat(v.i)
-	case kFloat:
-		return v.f, nil
+	case kInt, kFloat:
+		return v.n.Float64()
 	}
 	return 0, typeError("float() argument must be a string or a real number, not '" + v.typeName() + "'")
 }
 
 // toComplex converts a number operand of a complex operation.
 func (v value) toComplex() (complex128, error) {
-	switch v.k {
-	case kComplex:
+	if v.k == kComplex {
 		return v.c, nil
-	case kFloat:
-		return complex(v.f, 0), nil
 	}
-	f, err := intToFloat(v.i)
+	f, err := v.n.Float64()
 	return complex(f, 0), err
 }
 
-// intToFloat is Python's float(int): correctly rounded, half to even, and
-// an OverflowError beyond the float range.
-func intToFloat(i *big.Int) (float64, error) {
-	if i.IsInt64() {
-		if n := i.Int64(); n >= -(1<<53) && n <= 1<<53 {
-			return float64(n), nil
+// bitLen is the bit length of the int n's magnitude.
+func bitLen(n pyvalue.Num) int {
+	if i, ok := n.Int64(); ok {
+		u := uint64(i)
+		if i < 0 {
+			u = -u
 		}
+		return bits.Len64(u)
 	}
-	f, _ := new(big.Float).SetInt(i).Float64()
-	if math.IsInf(f, 0) {
-		return 0, raise(msgIntToFloat)
-	}
-	return f, nil
+	return n.BigInt().BitLen()
 }
 
 // str is Python's str(v), which a failed * or ** call argument prints.
@@ -88,16 +89,16 @@ func (v value) str() (string, error) {
 	switch v.k {
 	case kInt:
 		// Python refuses to print integers above 4300 digits.
-		if v.i.BitLen() > 14285 {
+		if bitLen(v.n) > 14285 {
 			return "", raise(msgIntStrLimit)
 		}
-		s := v.i.String()
+		s := v.n.String()
 		if len(strings.TrimPrefix(s, "-")) > maxLiteralDigits {
 			return "", raise(msgIntStrLimit)
 		}
 		return s, nil
 	case kFloat:
-		return FloatRepr(v.f), nil
+		return v.n.String(), nil
 	case kComplex:
 		return complexRepr(v.c), nil
 	case kTuple:
@@ -108,7 +109,7 @@ func (v value) str() (string, error) {
 
 // complexRepr is Python's repr of a complex: "2j", "(1-2.5j)".
 func complexRepr(c complex128) string {
-	part := func(f float64) string { return strings.TrimSuffix(FloatRepr(f), ".0") }
+	part := func(f float64) string { return strings.TrimSuffix(pyvalue.Repr(f), ".0") }
 	re, im := real(c), imag(c)
 	if re == 0 && !math.Signbit(re) {
 		return part(im) + "j"
@@ -122,14 +123,9 @@ func complexRepr(c complex128) string {
 
 func unaryOp(op string, x value) (value, error) {
 	switch x.k {
-	case kInt:
+	case kInt, kFloat:
 		if op == "-" {
-			return intVal(new(big.Int).Neg(x.i)), nil
-		}
-		return x, nil
-	case kFloat:
-		if op == "-" {
-			return floatVal(-x.f), nil
+			return numVal(x.n.Neg()), nil
 		}
 		return x, nil
 	case kComplex:
@@ -147,18 +143,8 @@ func binaryOp(b *budget, op string, l, r value) (value, error) {
 		return sequenceOp(op, l, r)
 	case l.k == kComplex || r.k == kComplex:
 		return complexOp(op, l, r)
-	case l.k == kInt && r.k == kInt:
-		return b.intOp(op, l.i, r.i)
 	}
-	x, err := l.toFloat()
-	if err != nil {
-		return value{}, err
-	}
-	y, err := r.toFloat()
-	if err != nil {
-		return value{}, err
-	}
-	return floatOp(op, x, y)
+	return b.numOp(op, l.n, r.n)
 }
 
 // sequenceOp covers operations involving the empty tuple or Ellipsis:
@@ -179,7 +165,7 @@ func sequenceOp(op string, l, r value) (value, error) {
 		if n.k != kInt {
 			return value{}, typeError("can't multiply sequence by non-int of type '" + n.typeName() + "'")
 		}
-		if !n.i.IsInt64() {
+		if _, ok := n.n.Int64(); !ok {
 			return value{}, raise(msgIndexOverflow)
 		}
 		return seq, nil
@@ -202,55 +188,86 @@ func (bu *budget) spend(bits int) error {
 }
 
 // checkIntSize refuses an integer above maxIntBits and charges its size.
-func (bu *budget) checkIntSize(i *big.Int) (value, error) {
-	if i.BitLen() > maxIntBits {
+func (bu *budget) checkIntSize(n pyvalue.Num) (value, error) {
+	size := bitLen(n)
+	if size > maxIntBits {
 		return value{}, raise(msgIntTooLarge)
 	}
-	if err := bu.spend(i.BitLen()); err != nil {
+	if err := bu.spend(size); err != nil {
 		return value{}, err
 	}
-	return intVal(i), nil
+	return numVal(n), nil
 }
 
-func (bu *budget) intOp(op string, a, b *big.Int) (value, error) {
+// numOp is a op b for two ints or floats: Python's arithmetic
+// (pyvalue.Num), except that every division by zero reads "division by
+// zero", as the calculate tool reports it, and that int results are
+// charged to the budget.
+func (bu *budget) numOp(op string, a, b pyvalue.Num) (value, error) {
+	ints := !a.IsFloat() && !b.IsFloat()
+	var r pyvalue.Num
+	var err error
 	switch op {
 	case "+":
-		return bu.checkIntSize(new(big.Int).Add(a, b))
+		r, err = a.Add(b)
 	case "-":
-		return bu.checkIntSize(new(big.Int).Sub(a, b))
+		r, err = a.Sub(b)
 	case "*":
-		if a.BitLen()+b.BitLen()-1 > maxIntBits {
+		if ints && bitLen(a)+bitLen(b)-1 > maxIntBits {
 			return value{}, raise(msgIntTooLarge)
 		}
-		return bu.checkIntSize(new(big.Int).Mul(a, b))
-	case "/":
-		if b.Sign() == 0 {
+		r, err = a.Mul(b)
+	case "/", "//":
+		if b.IsZero() {
 			return value{}, raise(msgDivisionByZero)
 		}
-		return intTrueDiv(a, b)
-	case "//":
-		if b.Sign() == 0 {
-			return value{}, raise(msgDivisionByZero)
+		if op == "/" {
+			r, err = a.TrueDiv(b)
+		} else {
+			r, err = a.FloorDiv(b)
 		}
-		q, m := new(big.Int).QuoRem(a, b, new(big.Int))
-		if m.Sign() != 0 && (m.Sign() < 0) != (b.Sign() < 0) {
-			q.Sub(q, big.NewInt(1))
-		}
-		return intVal(q), nil
-	}
-	// "**"
-	if b.Sign() < 0 {
-		// A negative exponent makes it a float power.
-		x, err := intToFloat(a)
 		if err != nil {
 			return value{}, err
 		}
-		y, err := intToFloat(b)
+		return numVal(r), nil
+	default: // "**"
+		if ints {
+			return bu.intPow(a, b)
+		}
+		x, err := a.Float64()
+		if err != nil {
+			return value{}, err
+		}
+		y, err := b.Float64()
 		if err != nil {
 			return value{}, err
 		}
 		return floatPow(x, y)
 	}
+	if err != nil {
+		return value{}, err
+	}
+	if ints {
+		return bu.checkIntSize(r)
+	}
+	return numVal(r), nil
+}
+
+// intPow is int ** int.
+func (bu *budget) intPow(an, bn pyvalue.Num) (value, error) {
+	if bn.Sign() < 0 {
+		// A negative exponent makes it a float power.
+		x, err := an.Float64()
+		if err != nil {
+			return value{}, err
+		}
+		y, err := bn.Float64()
+		if err != nil {
+			return value{}, err
+		}
+		return floatPow(x, y)
+	}
+	a, b := an.BigInt(), bn.BigInt()
 	if a.CmpAbs(big.NewInt(1)) <= 0 { // 0, 1 and -1 stay small
 		if a.Sign() < 0 && b.Bit(0) == 0 {
 			return intOf(1), nil
@@ -258,7 +275,7 @@ func (bu *budget) intOp(op string, a, b *big.Int) (value, error) {
 		if b.Sign() == 0 {
 			return intOf(1), nil
 		}
-		return intVal(new(big.Int).Set(a)), nil
+		return numVal(an), nil
 	}
 	if !b.IsInt64() || b.Int64() > maxIntBits || int64(a.BitLen()-1)*b.Int64() > maxIntBits {
 		return value{}, raise(msgIntTooLarge)
@@ -268,64 +285,7 @@ func (bu *budget) intOp(op string, a, b *big.Int) (value, error) {
 	if err := bu.spend(a.BitLen() * int(b.Int64())); err != nil {
 		return value{}, err
 	}
-	return bu.checkIntSize(new(big.Int).Exp(a, b, nil))
-}
-
-// intTrueDiv is Python's int / int: the correctly rounded quotient, an
-// OverflowError beyond the float range, and a zero keeping the sign of
-// the quotient.
-func intTrueDiv(a, b *big.Int) (value, error) {
-	negative := a.Sign()*b.Sign() < 0 || (a.Sign() == 0 && b.Sign() < 0)
-	f, _ := new(big.Rat).SetFrac(a, b).Float64()
-	if math.IsInf(f, 0) {
-		return value{}, raise(msgIntDivToFloat)
-	}
-	if f == 0 && negative {
-		f = math.Copysign(0, -1)
-	}
-	return floatVal(f), nil
-}
-
-func floatOp(op string, x, y float64) (value, error) {
-	switch op {
-	case "+":
-		return floatVal(x + y), nil
-	case "-":
-		return floatVal(x - y), nil
-	case "*":
-		return floatVal(x * y), nil
-	case "/":
-		if y == 0 {
-			return value{}, raise(msgDivisionByZero)
-		}
-		return floatVal(x / y), nil
-	case "//":
-		if y == 0 {
-			return value{}, raise(msgDivisionByZero)
-		}
-		return floatVal(floatFloorDiv(x, y)), nil
-	}
-	return floatPow(x, y)
-}
-
-// floatFloorDiv is CPython's float floor division, derived from fmod so
-// that it agrees with Python's % on every input.
-func floatFloorDiv(vx, wx float64) float64 {
-	mod := math.Mod(vx, wx)
-	div := (vx - mod) / wx
-	if mod != 0 {
-		if (wx < 0) != (mod < 0) {
-			div -= 1.0
-		}
-	}
-	if div != 0 {
-		floor := math.Floor(div)
-		if div-floor > 0.5 {
-			floor += 1.0
-		}
-		return floor
-	}
-	return math.Copysign(0, vx/wx)
+	return bu.checkIntSize(pyvalue.BigNum(new(big.Int).Exp(a, b, nil)))
 }
 
 // floatPow is CPython's float ** float, special cases included: a

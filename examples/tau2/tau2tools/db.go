@@ -2,38 +2,38 @@ package tau2tools
 
 import (
 	"errors"
-	"fmt"
+
+	"github.com/voiceeval/schematools/internal/pyvalue"
 )
 
-// ErrPython is wrapped by every [*PyError]: test with errors.Is.
-var ErrPython = errors.New("python exception")
-
-// PyError is an exception the Python original would have raised where a
-// DB does not have the shape of the tau2 data model (None where a dict was
-// expected, a string where a number was). Tools return it as a Go error:
-// the live path delivers it as {"error": message} and a gold replay
-// records it as an exception, as the Python original does with the
-// exception. Its message is str() of the Python exception; Type names the
-// exception class.
-type PyError struct {
-	Type string // "AttributeError", "TypeError", "KeyError", "ValueError", "ValidationError", …
-	Msg  string
-}
-
-// Error returns the message, without the type: what Python's str(exc)
-// gives and the live path delivers.
-func (e *PyError) Error() string { return e.Msg }
-
-// Unwrap makes errors.Is(err, ErrPython) hold.
-func (e *PyError) Unwrap() error { return ErrPython }
-
-// Raise returns a *PyError of type typ with a formatted message.
+// Raise returns the Python exception pyvalue.Raise(typ, format, args...)
+// as a tool's Go error (see [Exception]).
 func Raise(typ, format string, args ...any) error {
-	return &PyError{Type: typ, Msg: fmt.Sprintf(format, args...)}
+	return exception{pyvalue.Raise(typ, format, args...)}
 }
+
+// Exception returns a Python exception that err holds (a [*pyvalue.Error])
+// as a tool's Go error, and any other err as it is. Its Error() is
+// str(exc), the message alone, without the type: where a DB does not have
+// the shape of the tau2 data model the live path delivers {"error":
+// str(exc)} and a gold replay records the exception's text, as the Python
+// original does. errors.As finds the *pyvalue.Error, with its Type.
+func Exception(err error) error {
+	var e *pyvalue.Error
+	if err == nil || !errors.As(err, &e) {
+		return err
+	}
+	return exception{e}
+}
+
+// exception is a *pyvalue.Error whose Error() is str(exc).
+type exception struct{ exc *pyvalue.Error }
+
+func (e exception) Error() string { return e.exc.Str() }
+func (e exception) Unwrap() error { return e.exc }
 
 func noAttribute(v any, attr string) error {
-	return Raise("AttributeError", "'%s' object has no attribute '%s'", PyTypeName(v), attr)
+	return Raise("AttributeError", "'%s' object has no attribute '%s'", pyvalue.TypeName(v), attr)
 }
 
 // AsDict returns v as a dict, or the AttributeError Python raises when
@@ -61,7 +61,7 @@ func GetDict(m map[string]any, key string) (map[string]any, error) {
 // that is not a dict is an AttributeError.
 func GetDictOr(m map[string]any, key string) (map[string]any, error) {
 	v := m[key]
-	if !Truthy(v) {
+	if !pyvalue.Truthy(v) {
 		return map[string]any{}, nil
 	}
 	return AsDict(v)
@@ -72,13 +72,13 @@ func GetDictOr(m map[string]any, key string) (map[string]any, error) {
 // that is not a list is a TypeError.
 func GetListOr(m map[string]any, key string) ([]any, error) {
 	v := m[key]
-	if !Truthy(v) {
+	if !pyvalue.Truthy(v) {
 		return nil, nil
 	}
 	if l, ok := v.([]any); ok {
 		return l, nil
 	}
-	return nil, Raise("TypeError", "a list was expected for %s, not '%s'", PyRepr(key), PyTypeName(v))
+	return nil, Raise("TypeError", "a list was expected for %s, not '%s'", pyvalue.Repr(key), pyvalue.TypeName(v))
 }
 
 // SetDefaultList checks Python's m.setdefault(key, []) before a write:
@@ -97,7 +97,7 @@ func SetDefaultList(m map[string]any, key string) ([]any, error) {
 }
 
 // GetFolded is Python's table.get(key.lower() if key else key), with fold
-// in place of lower (PyLower, PyUpper, or a domain's own normalisation):
+// in place of lower (pyvalue.Lower, pyvalue.Upper, or a domain's own normalisation):
 // the tau2 ports look ids up case-insensitively that way. It returns the
 // value found, nil when there is none (or it is null), and the exception
 // Python raises for a key that is not a string: an AttributeError for a
@@ -111,11 +111,11 @@ func GetFolded(table map[string]any, key any, fold func(string) string, method s
 		}
 		return table[fold(k)], nil
 	case []any, map[string]any:
-		if !Truthy(k) {
-			return nil, Raise("TypeError", "unhashable type: '%s'", PyTypeName(k))
+		if !pyvalue.Truthy(k) {
+			return nil, Raise("TypeError", "unhashable type: '%s'", pyvalue.TypeName(k))
 		}
 	default:
-		if !Truthy(k) {
+		if !pyvalue.Truthy(k) {
 			return nil, nil // no JSON object key equals a non-string
 		}
 	}
@@ -131,7 +131,7 @@ func GetKey(m map[string]any, key any) (any, error) {
 	case string:
 		return m[k], nil
 	case []any, map[string]any:
-		return nil, Raise("TypeError", "unhashable type: '%s'", PyTypeName(k))
+		return nil, Raise("TypeError", "unhashable type: '%s'", pyvalue.TypeName(k))
 	}
 	return nil, nil
 }

@@ -2,53 +2,13 @@ package tau2tools_test
 
 import (
 	"encoding/json"
-	"math"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/voiceeval/schematools/examples/tau2/tau2tools"
+	"github.com/voiceeval/schematools/internal/pyvalue"
 )
-
-// PyFloat is Python's float() of a JSON value.
-func TestPyFloat(t *testing.T) {
-	ok := []struct {
-		in   any
-		want float64
-	}{
-		{json.Number("272.33"), 272.33}, {json.Number("12"), 12}, {json.Number("1e400"), math.Inf(1)},
-		{1.5, 1.5}, {int64(3), 3}, {true, 1}, {false, 0},
-		{"12.5", 12.5}, {" \t-3 \n", -3}, {"1_000.5", 1000.5}, {"1e1_0", 1e10}, {".5", 0.5}, {"5.", 5}, {"+1E-2", 0.01},
-		{"١٢", 12}, {"inf", math.Inf(1)}, {"-Infinity", math.Inf(-1)}, {"1e400", math.Inf(1)},
-	}
-	for _, tt := range ok {
-		got, err := tau2tools.PyFloat(tt.in)
-		require.NoError(t, err, "%#v", tt.in)
-		assert.Equal(t, tt.want, got, "%#v", tt.in)
-	}
-	nan, err := tau2tools.PyFloat("-nan")
-	require.NoError(t, err)
-	assert.True(t, math.IsNaN(nan))
-
-	bad := []struct {
-		in   any
-		want string
-	}{
-		{"abc", "could not convert string to float: 'abc'"}, {"", "could not convert string to float: ''"},
-		{"1__0", "could not convert string to float: '1__0'"}, {"_1", "could not convert string to float: '_1'"},
-		{"1_", "could not convert string to float: '1_'"}, {"0x10", "could not convert string to float: '0x10'"},
-		{"1e", "could not convert string to float: '1e'"}, {".", "could not convert string to float: '.'"},
-		{"--1", "could not convert string to float: '--1'"}, {"infinit", "could not convert string to float: 'infinit'"},
-		{nil, "float() argument must be a string or a real number, not 'NoneType'"},
-		{[]any{}, "float() argument must be a string or a real number, not 'list'"},
-		{json.Number("1" + strings.Repeat("0", 400)), "int too large to convert to float"},
-	}
-	for _, tt := range bad {
-		_, err := tau2tools.PyFloat(tt.in)
-		assert.EqualError(t, err, tt.want, "%#v", tt.in)
-	}
-}
 
 func TestNumAtAndNumOrZero(t *testing.T) {
 	d := map[string]any{"f": json.Number("1.5"), "none": nil, "zero": "", "s": "x"}
@@ -67,6 +27,18 @@ func TestNumAtAndNumOrZero(t *testing.T) {
 	assert.Equal(t, "1.5", n.String())
 	_, err = tau2tools.NumOrZero(d, "s")
 	assert.EqualError(t, err, "s: a number was expected, not str")
+	var exc *pyvalue.Error
+	require.ErrorAs(t, err, &exc)
+	assert.Equal(t, "TypeError", exc.Type)
+
+	// A Python int has no bound: an int beyond 64 bits reads exactly
+	// (the private Num refused it).
+	d["big"] = json.Number("99999999999999999999")
+	n, err = tau2tools.NumAt(d, "big")
+	require.NoError(t, err)
+	sum, err := n.Add(pyvalue.IntNum(1))
+	require.NoError(t, err)
+	assert.Equal(t, json.Number("100000000000000000000"), tau2tools.DBNumber(sum))
 }
 
 func TestPyInIsStrGetKey(t *testing.T) {

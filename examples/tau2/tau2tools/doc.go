@@ -51,26 +51,22 @@
 // Where a DB does not have the shape of the tau2 data model, Python would
 // raise (AttributeError, TypeError, KeyError); the helpers GetDict,
 // GetDictOr, GetListOr, SetDefaultList, AsDict, GetFolded and GetKey
-// return that exception as a *PyError, which a tool returns as its Go
-// error: the live path delivers {"error": message}, a gold replay records
-// an exception.
+// return that exception, a *pyvalue.Error made a tool error by Raise and
+// Exception, which a tool returns as its Go error: the live path delivers
+// {"error": str(exc)}, a gold replay records an exception.
 //
 // # Python behaviours
 //
-//   - Num keeps Python's int and float apart through DB arithmetic (a gift
-//     card balance of 163.0 minus 50 is 113.0, not 113) and compares them
-//     exactly; Num.Value stores a result as the json.Number Python's
-//     json.dumps would write, so it hashes and encodes as in Python. NumAt
-//     and NumOrZero read d.get(key, 0) and (d.get(key) or 0).
-//   - PyFloat is float() of a JSON value, Round2 is round(x, 2) and
-//     FloatRepr is str() of a float.
-//   - PyLower and PyUpper are str.lower() and str.upper(), full Unicode
-//     case mapping included ("ß".upper() is "SS"); the ports match ids
-//     case-insensitively with them.
-//   - IsStr is v == "…" and PyIn is "…" in (v or "") for a DB value.
-//   - PyInt is int() of a string; PyRepr, PyStr, PyTypeName, PyLen and
-//     Truthy give the texts and tests Python error messages and "or"
-//     defaults rely on.
+//   - Python's values — int and float arithmetic, float(), int(), str(),
+//     repr(), len(), bool(), in, str.lower() and str.upper() — are the
+//     kernel's, internal/pyvalue. DBNumber stores a pyvalue.Num as the
+//     json.Number Python's json.dumps would write, so it hashes and
+//     encodes as in Python (a gift card balance of 163.0 minus 50 is
+//     113.0, not 113). NumAt and NumOrZero read d.get(key, 0) and
+//     (d.get(key) or 0); IsStr is v == "…" and PyIn is "…" in (v or "")
+//     for a DB value.
+//   - PyTypeName, PyRepr, Truthy, FloatRepr and Round2 are one-line
+//     delegations to the kernel, kept while the telecom port calls them.
 //   - SortedKeys gives the order the ports walk a table in, where Python
 //     walks the data file's order (each port says when the two can
 //     differ).

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/voiceeval/schematools/examples/tau2/tau2tools"
+	"github.com/voiceeval/schematools/internal/pyvalue"
 )
 
 func ExampleCalculate() {
@@ -18,9 +19,9 @@ func ExampleCalculate() {
 	// 1e5                              "" Invalid characters in expression
 }
 
-func ExampleNum() {
-	balance, _ := tau2tools.NumOf(163.0) // a gift card balance, a float in the DB
-	after, _ := balance.Sub(tau2tools.Int(50))
-	fmt.Println(after, after.Value())
+func ExampleDBNumber() {
+	balance, _ := pyvalue.NumOf(163.0) // a gift card balance, a float in the DB
+	after, _ := balance.Sub(pyvalue.IntNum(50))
+	fmt.Println(after, tau2tools.DBNumber(after))
 	// Output: 113.0 113.0
 }

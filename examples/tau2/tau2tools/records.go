@@ -8,6 +8,8 @@ import (
 	"slices"
 	"unsafe"
 
+	"github.com/voiceeval/schematools/internal/pyvalue"
+
 	"github.com/voiceeval/schematools/state"
 	"github.com/voiceeval/schematools/tool"
 )
@@ -167,7 +169,7 @@ func (w *Writer) ownList(table string) ([]any, error) {
 	}
 	list, ok := w.DB[table].([]any)
 	if !ok {
-		return nil, fmt.Errorf("tau2tools: table %q is %s, not a list", table, PyTypeName(w.DB[table]))
+		return nil, fmt.Errorf("tau2tools: table %q is %s, not a list", table, pyvalue.TypeName(w.DB[table]))
 	}
 	if !w.lists[table] {
 		list = slices.Clone(list)

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/voiceeval/schematools/dbhash"
 	"github.com/voiceeval/schematools/examples/tau2/tau2tools"
+	"github.com/voiceeval/schematools/internal/pyvalue"
 	"github.com/voiceeval/schematools/state"
 	"github.com/voiceeval/schematools/tool"
 )
@@ -76,7 +77,8 @@ func TestWriteRecordsRefusals(t *testing.T) {
 	st.SetDB(db)
 	_, err = tau2tools.WriteRecords(context.Background(), st, tool.Recorder{}, []string{"orders", "flags"}, func(w *tau2tools.Writer) (any, state.Action, error) {
 		_, err := w.Own("orders", "#3")
-		assert.True(t, errors.Is(err, tau2tools.ErrPython))
+		var exc *pyvalue.Error
+		assert.True(t, errors.As(err, &exc))
 		_, err = w.Own("flags", "x")
 		assert.EqualError(t, err, "'list' object has no attribute 'get'")
 		got, err := w.Own("absent", "x")

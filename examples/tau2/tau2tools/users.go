@@ -1,6 +1,9 @@
 package tau2tools
 
-import "github.com/voiceeval/schematools/tool"
+import (
+	"github.com/voiceeval/schematools/internal/pyvalue"
+	"github.com/voiceeval/schematools/tool"
+)
 
 // TableUsers is the users table of the airline and retail DBs, keyed by
 // user id (lower case in the tau2 data).
@@ -16,7 +19,7 @@ func FindUser(db map[string]any, key any) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return GetFolded(users, key, PyLower, "lower")
+	return GetFolded(users, key, pyvalue.Lower, "lower")
 }
 
 // PaymentMethods is Python's (user.get("payment_methods") or {}) for a
