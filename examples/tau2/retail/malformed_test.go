@@ -41,6 +41,16 @@ func TestMalformedDB(t *testing.T) {
 		{"a price that is not a number", func(db map[string]any) { order(db)["items"].([]any)[0].(map[string]any)["price"] = "cheap" },
 			retail.KeyModifyPendingOrderItems, map[string]any{"order_id": "#W4776164", "item_ids": ids("6469567736"), "new_item_ids": ids("2439754078"), "payment_method_id": "paypal_3022415"},
 			"could not convert string to float: 'cheap'"},
+		// CPython's float() strips only its own whitespace, which \x1c is
+		// not (str.strip() does strip it): the private copy read 1.5.
+		{"a price after a separator character", func(db map[string]any) { order(db)["items"].([]any)[0].(map[string]any)["price"] = "\x1c1.5" },
+			retail.KeyModifyPendingOrderItems, map[string]any{"order_id": "#W4776164", "item_ids": ids("6469567736"), "new_item_ids": ids("2439754078"), "payment_method_id": "paypal_3022415"},
+			`could not convert string to float: '\x1c1.5'`},
+		// repr() escapes what CPython 3.11's Unicode 14 does not know
+		// (U+1F6DC came with Unicode 15): the private copy printed it.
+		{"a price of a Unicode 15 character", func(db map[string]any) { order(db)["items"].([]any)[0].(map[string]any)["price"] = "\U0001F6DC" },
+			retail.KeyModifyPendingOrderItems, map[string]any{"order_id": "#W4776164", "item_ids": ids("6469567736"), "new_item_ids": ids("2439754078"), "payment_method_id": "paypal_3022415"},
+			`could not convert string to float: '\U0001f6dc'`},
 		{"a null price", func(db map[string]any) { order(db)["items"].([]any)[0].(map[string]any)["price"] = nil },
 			retail.KeyModifyPendingOrderItems, map[string]any{"order_id": "#W4776164", "item_ids": ids("6469567736"), "new_item_ids": ids("2439754078"), "payment_method_id": "paypal_3022415"},
 			"float() argument must be a string or a real number, not 'NoneType'"},
