@@ -231,9 +231,10 @@ func (bu *budget) numOp(op string, a, b pyvalue.Num) (value, error) {
 		}
 		return numVal(r), nil
 	default: // "**"
-		if ints {
-			return bu.intPow(a, b)
+		if ints && b.Sign() >= 0 {
+			return bu.intPow(a.BigInt(), b.BigInt())
 		}
+		// A float operand, or a negative exponent, makes it a float power.
 		x, err := a.Float64()
 		if err != nil {
 			return value{}, err
@@ -253,21 +254,8 @@ func (bu *budget) numOp(op string, a, b pyvalue.Num) (value, error) {
 	return numVal(r), nil
 }
 
-// intPow is int ** int.
-func (bu *budget) intPow(an, bn pyvalue.Num) (value, error) {
-	if bn.Sign() < 0 {
-		// A negative exponent makes it a float power.
-		x, err := an.Float64()
-		if err != nil {
-			return value{}, err
-		}
-		y, err := bn.Float64()
-		if err != nil {
-			return value{}, err
-		}
-		return floatPow(x, y)
-	}
-	a, b := an.BigInt(), bn.BigInt()
+// intPow is int ** int for an exponent b >= 0.
+func (bu *budget) intPow(a, b *big.Int) (value, error) {
 	if a.CmpAbs(big.NewInt(1)) <= 0 { // 0, 1 and -1 stay small
 		if a.Sign() < 0 && b.Bit(0) == 0 {
 			return intOf(1), nil
@@ -275,7 +263,7 @@ func (bu *budget) intPow(an, bn pyvalue.Num) (value, error) {
 		if b.Sign() == 0 {
 			return intOf(1), nil
 		}
-		return numVal(an), nil
+		return numVal(pyvalue.BigNum(a)), nil
 	}
 	if !b.IsInt64() || b.Int64() > maxIntBits || int64(a.BitLen()-1)*b.Int64() > maxIntBits {
 		return value{}, raise(msgIntTooLarge)
