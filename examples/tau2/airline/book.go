@@ -112,7 +112,7 @@ func book(w *tau2tools.Writer, p BookReservationParams) (any, state.Action, erro
 		if err != nil {
 			return nil, nil, err
 		}
-		if !tau2tools.IsStr(day["status"], "available") {
+		if !pyvalue.Equal(day["status"], "available") {
 			return tau2tools.ValueError("Flight " + f.FlightNumber + " not available on date " + f.Date), nil, nil
 		}
 		record, price, failure, err := quoteLeg(flightV, day, f, p.Cabin, passengers)
@@ -153,7 +153,7 @@ func book(w *tau2tools.Writer, p BookReservationParams) (any, state.Action, erro
 		if err != nil {
 			return nil, nil, err
 		}
-		if src := method["source"]; tau2tools.IsStr(src, "gift_card") || tau2tools.IsStr(src, "certificate") {
+		if src := method["source"]; pyvalue.Equal(src, "gift_card") || pyvalue.Equal(src, "certificate") {
 			balance, err := tau2tools.NumAt(method, "amount")
 			if err != nil {
 				return nil, nil, err
@@ -180,7 +180,7 @@ func book(w *tau2tools.Writer, p BookReservationParams) (any, state.Action, erro
 	for _, pay := range p.PaymentMethods {
 		method := methods[pay.PaymentID].(map[string]any)
 		switch {
-		case tau2tools.IsStr(method["source"], "gift_card"):
+		case pyvalue.Equal(method["source"], "gift_card"):
 			balance, ok := balances[pay.PaymentID]
 			if !ok {
 				if _, has := method["amount"]; !has {
@@ -193,7 +193,7 @@ func book(w *tau2tools.Writer, p BookReservationParams) (any, state.Action, erro
 			if balances[pay.PaymentID], err = balance.Sub(pyvalue.IntNum(int64(pay.Amount))); err != nil {
 				return nil, nil, err
 			}
-		case tau2tools.IsStr(method["source"], "certificate"):
+		case pyvalue.Equal(method["source"], "certificate"):
 			if removed[pay.PaymentID] {
 				return nil, nil, tau2tools.Raise("KeyError", "%s", pay.PaymentID)
 			}

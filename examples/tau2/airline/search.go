@@ -129,7 +129,7 @@ func searchDirect(db map[string]any, date string, origin, destination, leaveAfte
 		if err != nil {
 			return nil, err
 		}
-		if !tau2tools.IsStr(day["status"], "available") {
+		if !pyvalue.Equal(day["status"], "available") {
 			continue
 		}
 		if leaveAfter != nil {

@@ -178,7 +178,7 @@ func updateFlights(w *tau2tools.Writer, p UpdateReservationFlightsParams) (any, 
 	}
 	passengers := pyvalue.IntNum(int64(count))
 	existing, existingErr := tau2tools.GetListOr(res, "flights")
-	sameCabin := tau2tools.IsStr(res["cabin"], p.Cabin)
+	sameCabin := pyvalue.Equal(res["cabin"], p.Cabin)
 
 	total := pyvalue.IntNum(0)
 	legs := make([]any, 0, len(p.Flights))
@@ -217,7 +217,7 @@ func updateFlights(w *tau2tools.Writer, p UpdateReservationFlightsParams) (any, 
 		if err != nil {
 			return nil, nil, err
 		}
-		if !tau2tools.IsStr(day["status"], "available") {
+		if !pyvalue.Equal(day["status"], "available") {
 			return notAvailable, nil, nil
 		}
 		record, price, failure, err := quoteLeg(flightV, day, f, p.Cabin, passengers)
@@ -275,7 +275,7 @@ func keptLeg(existing []any, existingErr error, f FlightInfo, sameCabin bool) (m
 		if err != nil {
 			return nil, err
 		}
-		if tau2tools.IsStr(l["flight_number"], f.FlightNumber) && tau2tools.IsStr(l["date"], f.Date) && sameCabin {
+		if pyvalue.Equal(l["flight_number"], f.FlightNumber) && pyvalue.Equal(l["date"], f.Date) && sameCabin {
 			return l, nil
 		}
 	}
@@ -394,9 +394,9 @@ func paymentForUpdate(userV any, res map[string]any, id string, total pyvalue.Nu
 	}
 	var debit func()
 	switch src := method["source"]; {
-	case tau2tools.IsStr(src, "certificate"):
+	case pyvalue.Equal(src, "certificate"):
 		return fail("Certificate cannot be used to update reservation")
-	case tau2tools.IsStr(src, "gift_card"):
+	case pyvalue.Equal(src, "gift_card"):
 		balance, err := tau2tools.NumAt(method, "amount")
 		if err != nil {
 			return payment{}, nil, err

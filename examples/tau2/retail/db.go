@@ -216,7 +216,7 @@ func payerOf(db map[string]any, order map[string]any, id string) (user any, meth
 
 // isGiftCard reports whether a payment method is a gift card, the only
 // kind with a balance.
-func isGiftCard(method map[string]any) bool { return tau2tools.IsStr(method["source"], sourceGiftCard) }
+func isGiftCard(method map[string]any) bool { return pyvalue.Equal(method["source"], sourceGiftCard) }
 
 // balanceOf is a gift card's (balance or 0).
 func balanceOf(method map[string]any) (pyvalue.Num, error) {
@@ -283,7 +283,7 @@ func missingItem(ids []string, items []map[string]any) (string, bool) {
 // firstItem returns the first item of the order with the item id, or nil.
 func firstItem(items []map[string]any, id string) map[string]any {
 	for _, item := range items {
-		if tau2tools.IsStr(item["item_id"], id) {
+		if pyvalue.Equal(item["item_id"], id) {
 			return item
 		}
 	}

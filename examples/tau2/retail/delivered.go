@@ -103,7 +103,7 @@ func returnItems(w *tau2tools.Writer, p ReturnDeliveredOrderItemsParams) (any, s
 	if err != nil {
 		return nil, nil, err
 	}
-	if !isGiftCard(method) && !tau2tools.IsStr(original, p.PaymentMethodID) {
+	if !isGiftCard(method) && !pyvalue.Equal(original, p.PaymentMethodID) {
 		return tau2tools.ValueError("Payment method should be the original payment method"), nil, nil
 	}
 	items, err := itemsOf(order)
@@ -127,7 +127,7 @@ func deliveredOrder(w *tau2tools.Writer, id, refused string) (map[string]any, an
 	if failure != nil || err != nil {
 		return nil, failure, err
 	}
-	if !tau2tools.IsStr(order["status"], statusDelivered) {
+	if !pyvalue.Equal(order["status"], statusDelivered) {
 		return nil, tau2tools.ValueError(refused), nil
 	}
 	return order, nil, nil

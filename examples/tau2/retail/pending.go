@@ -45,7 +45,7 @@ func cancelOrder(w *tau2tools.Writer, p CancelPendingOrderParams) (any, state.Ac
 	if failure != nil || err != nil {
 		return failure, nil, err
 	}
-	if !tau2tools.IsStr(order["status"], statusPending) {
+	if !pyvalue.Equal(order["status"], statusPending) {
 		return tau2tools.ValueError("Non-pending order cannot be cancelled"), nil, nil
 	}
 	if p.Reason != ReasonNoLongerNeeded && p.Reason != ReasonOrderedByMistake {
@@ -162,7 +162,7 @@ func modifyItems(w *tau2tools.Writer, p ModifyPendingOrderItemsParams) (any, sta
 	if failure != nil || err != nil {
 		return failure, nil, err
 	}
-	if !tau2tools.IsStr(order["status"], statusPending) {
+	if !pyvalue.Equal(order["status"], statusPending) {
 		return tau2tools.ValueError("Non-pending order cannot be modified"), nil, nil
 	}
 	items, err := itemsOf(order)
@@ -271,13 +271,13 @@ func modifyPayment(w *tau2tools.Writer, p ModifyPendingOrderPaymentParams) (any,
 		if paid, err = tau2tools.AsDict(history[0]); err != nil {
 			return nil, nil, err
 		}
-		onePayment = tau2tools.IsStr(paid["transaction_type"], transactionPayment)
+		onePayment = pyvalue.Equal(paid["transaction_type"], transactionPayment)
 	}
 	if !onePayment {
 		return tau2tools.ValueError("There should be exactly one payment for a pending order"), nil, nil
 	}
 	oldID := paid["payment_method_id"]
-	if tau2tools.IsStr(oldID, p.PaymentMethodID) {
+	if pyvalue.Equal(oldID, p.PaymentMethodID) {
 		return tau2tools.ValueError("The new payment method should be different from the current one"), nil, nil
 	}
 	amount, ok := paid["amount"]

@@ -57,7 +57,7 @@ func NewFindUserIDByNameZip(opts ...tool.Option) (*tool.Typed[FindUserIDByNameZi
 				if !pyvalue.Truthy(zip) {
 					zip = ""
 				}
-				return tau2tools.IsStr(zip, p.Zip), nil
+				return pyvalue.Equal(zip, p.Zip), nil
 			})
 		}, opts...)
 }

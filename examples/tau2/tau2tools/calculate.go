@@ -100,7 +100,8 @@ func Calculate(expression string) (string, error) {
 	if err == nil {
 		var f float64
 		if f, err = v.toFloat(); err == nil {
-			return pyvalue.Repr(round2(f)), nil
+			rounded, _ := pyvalue.Round2(f) // a float never fails
+			return rounded.String(), nil
 		}
 	}
 	var pe *pyErr

@@ -64,8 +64,8 @@ func TestPyInIsStrGetKey(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, in)
 
-	assert.True(t, tau2tools.IsStr("a", "a"))
-	assert.False(t, tau2tools.IsStr(json.Number("1"), "1"))
+	assert.True(t, pyvalue.Equal("a", "a"))
+	assert.False(t, pyvalue.Equal(json.Number("1"), "1"))
 
 	m := map[string]any{"a": 1, "1": 2}
 	for _, k := range []any{"a", json.Number("1"), nil, true} {

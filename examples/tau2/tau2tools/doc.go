@@ -63,10 +63,7 @@
 //     json.Number Python's json.dumps would write, so it hashes and
 //     encodes as in Python (a gift card balance of 163.0 minus 50 is
 //     113.0, not 113). NumAt and NumOrZero read d.get(key, 0) and
-//     (d.get(key) or 0); IsStr is v == "…" and PyIn is "…" in (v or "")
-//     for a DB value.
-//   - PyTypeName, PyRepr, Truthy, FloatRepr and Round2 are one-line
-//     delegations to the kernel, kept while the telecom port calls them.
+//     (d.get(key) or 0); PyIn is "…" in (v or "") for a DB value.
 //   - SortedKeys gives the order the ports walk a table in, where Python
 //     walks the data file's order (each port says when the two can
 //     differ).

@@ -31,18 +31,3 @@ func Max(n, m pyvalue.Num) pyvalue.Num {
 	}
 	return n
 }
-
-// FloatRepr is [pyvalue.Repr] of a float. Kept for the
-// telecom port until it calls the kernel; call pyvalue.Repr.
-func FloatRepr(f float64) string { return pyvalue.Repr(f) }
-
-// Round2 is [pyvalue.Round2] of a float. Kept for the telecom
-// port until it calls the kernel; call pyvalue.Round2.
-func Round2(f float64) float64 { return round2(f) }
-
-// round2 is round(f, 2) as a float64.
-func round2(f float64) float64 {
-	n, _ := pyvalue.Round2(f) // a float never fails
-	r, _ := n.Float64()
-	return r
-}

@@ -45,6 +45,8 @@ func TestLessAndMax(t *testing.T) {
 	assert.Equal(t, "2.5", tau2tools.Max(i(0), f(2.5)).String())
 }
 
+// round(x, 2) and str() of a float, as calculate and the retail price
+// differences use them.
 func TestRound2AndFloatRepr(t *testing.T) {
 	tests := []struct {
 		in   float64
@@ -55,8 +57,10 @@ func TestRound2AndFloatRepr(t *testing.T) {
 		{math.Inf(1), "inf"}, {math.Inf(-1), "-inf"}, {math.NaN(), "nan"},
 	}
 	for _, tt := range tests {
-		assert.Equal(t, tt.want, tau2tools.FloatRepr(tau2tools.Round2(tt.in)), "%v", tt.in)
+		r, err := pyvalue.Round2(tt.in)
+		require.NoError(t, err)
+		assert.Equal(t, tt.want, r.String(), "%v", tt.in)
 	}
-	assert.Equal(t, "1e-05", tau2tools.FloatRepr(0.00001))
-	assert.Equal(t, "0.0001", tau2tools.FloatRepr(0.0001))
+	assert.Equal(t, "1e-05", pyvalue.Repr(0.00001))
+	assert.Equal(t, "0.0001", pyvalue.Repr(0.0001))
 }

@@ -6,21 +6,6 @@ import (
 	"github.com/voiceeval/schematools/internal/pyvalue"
 )
 
-// PyTypeName is [pyvalue.TypeName]. Kept for the telecom
-// port until it calls the kernel; call pyvalue.TypeName.
-func PyTypeName(v any) string { return pyvalue.TypeName(v) }
-
-// PyRepr is [pyvalue.Repr] of a string. Kept for the telecom
-// port until it calls the kernel; call pyvalue.Repr.
-func PyRepr(s string) string { return pyvalue.Repr(s) }
-
-// Truthy is [pyvalue.Truthy]. Kept for the telecom port until
-// it calls the kernel; call pyvalue.Truthy.
-func Truthy(v any) bool { return pyvalue.Truthy(v) }
-
-// IsStr reports Python's v == s for a DB value v ([pyvalue.Equal]).
-func IsStr(v any, s string) bool { return pyvalue.Equal(v, s) }
-
 // PyIn is Python's sub in (v or ""), the test both tau2 ports make on DB
 // values ("+1" in an arrival time, "pending" in an order status):
 // [pyvalue.Contains] on v, or on "" when v is falsy. Its error is the

@@ -12,30 +12,30 @@ import (
 )
 
 func TestPyReprTypeTruthy(t *testing.T) {
-	assert.Equal(t, `'abc'`, tau2tools.PyRepr("abc"))
-	assert.Equal(t, `"it's"`, tau2tools.PyRepr("it's"))
-	assert.Equal(t, `'say "hi" it\'s'`, tau2tools.PyRepr(`say "hi" it's`))
-	assert.Equal(t, `'a\\b\n\t\r\x00\x7f\xa0é€'`, tau2tools.PyRepr("a\\b\n\t\r\x00\x7f\u00a0é€"))
+	assert.Equal(t, `'abc'`, pyvalue.Repr("abc"))
+	assert.Equal(t, `"it's"`, pyvalue.Repr("it's"))
+	assert.Equal(t, `'say "hi" it\'s'`, pyvalue.Repr(`say "hi" it's`))
+	assert.Equal(t, `'a\\b\n\t\r\x00\x7f\xa0é€'`, pyvalue.Repr("a\\b\n\t\r\x00\x7f\u00a0é€"))
 	// A byte no Python str holds reads as U+FFFD, which repr prints as it
 	// is (it is printable); the private copy escaped it as \ufffd.
-	assert.Equal(t, "'\ufffd'", tau2tools.PyRepr("\xff"))
-	assert.Equal(t, `'a\ud800b'`, tau2tools.PyRepr("a\xed\xa0\x80b"), "a lone surrogate, as WTF-8")
+	assert.Equal(t, "'\ufffd'", pyvalue.Repr("\xff"))
+	assert.Equal(t, `'a\ud800b'`, pyvalue.Repr("a\xed\xa0\x80b"), "a lone surrogate, as WTF-8")
 
 	types := map[string]any{"NoneType": nil, "dict": map[string]any{}, "list": []any{}, "str": "", "bool": true,
 		"int": json.Number("1"), "float": json.Number("1.0")}
 	for want, v := range types {
-		assert.Equal(t, want, tau2tools.PyTypeName(v))
+		assert.Equal(t, want, pyvalue.TypeName(v))
 	}
-	assert.Equal(t, "float", tau2tools.PyTypeName(1.5))
-	assert.Equal(t, "int", tau2tools.PyTypeName(3))
+	assert.Equal(t, "float", pyvalue.TypeName(1.5))
+	assert.Equal(t, "int", pyvalue.TypeName(3))
 
 	for _, v := range []any{nil, false, "", []any{}, map[string]any{}, json.Number("0"), json.Number("0.0"), 0.0, 0,
 		json.Number("-0"), json.Number("1e-400")} {
-		assert.False(t, tau2tools.Truthy(v), "%#v", v)
+		assert.False(t, pyvalue.Truthy(v), "%#v", v)
 	}
 	for _, v := range []any{true, "x", []any{nil}, map[string]any{"a": nil}, json.Number("-1"), 0.5, json.Number("99999999999999999999"),
 		json.Number("0.1"), json.Number("1e400"), math.NaN(), uint(3)} {
-		assert.True(t, tau2tools.Truthy(v), "%#v", v)
+		assert.True(t, pyvalue.Truthy(v), "%#v", v)
 	}
 }
 
