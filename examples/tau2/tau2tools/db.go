@@ -19,8 +19,14 @@ func Raise(typ, format string, args ...any) error {
 // str(exc)} and a gold replay records the exception's text, as the Python
 // original does. errors.As finds the *pyvalue.Error, with its Type.
 func Exception(err error) error {
+	if err == nil {
+		return nil
+	}
+	if e, ok := err.(*pyvalue.Error); ok { // what the kernel returns
+		return exception{e}
+	}
 	var e *pyvalue.Error
-	if err == nil || !errors.As(err, &e) {
+	if !errors.As(err, &e) {
 		return err
 	}
 	return exception{e}

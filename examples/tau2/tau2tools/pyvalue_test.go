@@ -2,6 +2,8 @@ package tau2tools_test
 
 import (
 	"encoding/json"
+	"errors"
+	"fmt"
 	"math"
 	"testing"
 
@@ -126,4 +128,24 @@ func TestModelDump(t *testing.T) {
 	}, got)
 	assert.Equal(t, map[string]any{}, tau2tools.ModelDump(nil))
 	assert.Equal(t, map[string]any{}, tau2tools.ModelDump(struct{}{}))
+}
+
+// Exception makes a kernel exception a tool error whose text is str(exc),
+// what the live path delivers and a gold replay records.
+func TestException(t *testing.T) {
+	assert.NoError(t, tau2tools.Exception(nil))
+	plain := errors.New("plain")
+	assert.Equal(t, plain, tau2tools.Exception(plain))
+	for _, err := range []error{
+		pyvalue.Raise("KeyError", "amount"),
+		fmt.Errorf("wrapped: %w", pyvalue.Raise("KeyError", "amount")),
+		tau2tools.Raise("KeyError", "amount"),
+	} {
+		got := tau2tools.Exception(err)
+		assert.EqualError(t, got, "'amount'", "%v", err)
+		var exc *pyvalue.Error
+		require.ErrorAs(t, got, &exc)
+		assert.Equal(t, "KeyError", exc.Type)
+		assert.Equal(t, "KeyError: 'amount'", exc.Error())
+	}
 }
