@@ -17,12 +17,10 @@ import (
 // after a cased letter and not before one (case-ignorable characters in
 // between do not count), σ elsewhere.
 func Lower(s string) string {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			return mapCase(s, false)
-		}
+	if isASCII(s) {
+		return strings.ToLower(s) // no sigma, no full mappings
 	}
-	return strings.ToLower(s) // ASCII: no sigma, no full mappings
+	return mapCase(s, false)
 }
 
 // Title returns Python's s.title(): a character following a cased one is
@@ -31,7 +29,21 @@ func Lower(s string) string {
 func Title(s string) string { return mapCase(s, true) }
 
 // Upper returns Python's s.upper().
-func Upper(s string) string { return mapEach(s, &upperMap) }
+func Upper(s string) string {
+	if isASCII(s) {
+		return strings.ToUpper(s) // no full mappings; s itself when nothing changes
+	}
+	return mapEach(s, &upperMap)
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
 
 // Casefold returns Python's s.casefold(): full case folding, no final
 // sigma ("ΣΑΣ" is "σασ").
