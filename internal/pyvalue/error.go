@@ -3,7 +3,7 @@ package pyvalue
 import "fmt"
 
 // Error is a Python exception value: its type name and its one string
-// argument, as in ValueError("could not convert string to float: 'x'").
+// argument, as in ValueError("invalid literal for int() with base 10: 'x'").
 //
 // Error() is the last line of a Python traceback, "Type: msg" (just
 // "Type" when Msg is empty), so a Go error message names the exception
