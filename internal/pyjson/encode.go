@@ -231,6 +231,10 @@ func Classify(s string) (isInt, ok bool) {
 	return isInt, i == len(s)
 }
 
+// shortEscape is the letter of the two-character escape json.dumps writes
+// for an ASCII byte, or 0 when it writes \u00XX.
+var shortEscape = [utf8.RuneSelf]byte{'"': '"', '\\': '\\', '\n': 'n', '\r': 'r', '\t': 't', '\b': 'b', '\f': 'f'}
+
 // AppendFloat appends Python's repr of f as json.dumps writes it: NaN,
 // Infinity and -Infinity bare; otherwise the shortest digits that round
 // trip, in fixed notation when the decimal exponent is in [-4, 16) (with
@@ -345,22 +349,9 @@ func AppendString(dst []byte, s string) ([]byte, error) {
 		}
 		dst = append(dst, s[start:i]...)
 		if c < utf8.RuneSelf {
-			switch c {
-			case '"':
-				dst = append(dst, '\\', '"')
-			case '\\':
-				dst = append(dst, '\\', '\\')
-			case '\n':
-				dst = append(dst, '\\', 'n')
-			case '\r':
-				dst = append(dst, '\\', 'r')
-			case '\t':
-				dst = append(dst, '\\', 't')
-			case '\b':
-				dst = append(dst, '\\', 'b')
-			case '\f':
-				dst = append(dst, '\\', 'f')
-			default:
+			if e := shortEscape[c]; e != 0 {
+				dst = append(dst, '\\', e)
+			} else {
 				dst = appendU(dst, rune(c))
 			}
 			i++
