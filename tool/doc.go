@@ -38,6 +38,8 @@
 // record is appended to the shared state's action log and announced as an
 // [ActionApplied] message through the state's notifier. [SendExit] and
 // [SendFinalResponse] send the text signals the harness reacts to.
+// [ModelDump] is pydantic's model_dump() of a parameters struct, what a
+// port of a Python write tool records as the action's arguments.
 //
 // # Harness tools
 //

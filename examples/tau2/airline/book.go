@@ -228,7 +228,7 @@ func book(w *tau2tools.Writer, p BookReservationParams) (any, state.Action, erro
 	}
 	passengerList := make([]any, len(p.Passengers))
 	for i, pa := range p.Passengers {
-		passengerList[i] = tau2tools.ModelDump(pa)
+		passengerList[i] = tool.ModelDump(pa)
 	}
 	reservation := map[string]any{
 		"reservation_id":   id,
@@ -264,7 +264,7 @@ func book(w *tau2tools.Writer, p BookReservationParams) (any, state.Action, erro
 	}
 	user["reservations"] = append(userReservations, id)
 
-	return state.Clone(reservation), state.NewAction(KeyBookReservation, tau2tools.ModelDump(p),
+	return state.Clone(reservation), state.NewAction(KeyBookReservation, tool.ModelDump(p),
 		map[string]any{"reservation_id": id}), nil
 }
 

@@ -55,7 +55,7 @@ func NewCancelReservation(opts ...tool.Option) (*tool.Typed[ReservationIDParams,
 			}
 			res["payment_history"] = append(existing, refunds...)
 			res["status"] = "cancelled"
-			return state.Clone(res), state.NewAction(KeyCancelReservation, tau2tools.ModelDump(p),
+			return state.Clone(res), state.NewAction(KeyCancelReservation, tool.ModelDump(p),
 				map[string]any{"reservation_id": p.ReservationID, "status": "cancelled"}), nil
 		}, opts...)
 }
@@ -95,7 +95,7 @@ func NewSendCertificate(opts ...tool.Option) (*tool.Typed[SendCertificateParams,
 				return CertificateResult{
 						Status:  tau2tools.Success,
 						Message: fmt.Sprintf("Certificate %s added to user %s with amount %d.", id, p.UserID, p.Amount),
-					}, state.NewAction(KeySendCertificate, tau2tools.ModelDump(p),
+					}, state.NewAction(KeySendCertificate, tool.ModelDump(p),
 						map[string]any{"payment_id": id, "amount": p.Amount}), nil
 			}
 			return tau2tools.ValueError("Too many certificates"), nil, nil
@@ -134,7 +134,7 @@ func NewUpdateReservationBaggages(opts ...tool.Option) (*tool.Typed[UpdateReserv
 			pay.apply()
 			res["total_baggages"] = tau2tools.DBNumber(pyvalue.IntNum(int64(p.TotalBaggages)))
 			res["nonfree_baggages"] = tau2tools.DBNumber(pyvalue.IntNum(int64(p.NonfreeBaggages)))
-			return state.Clone(res), state.NewAction(KeyUpdateReservationBaggages, tau2tools.ModelDump(p),
+			return state.Clone(res), state.NewAction(KeyUpdateReservationBaggages, tool.ModelDump(p),
 				map[string]any{"reservation_id": p.ReservationID, "charged": tau2tools.DBNumber(charge)}), nil
 		}, opts...)
 }
@@ -260,7 +260,7 @@ func updateFlights(w *tau2tools.Writer, p UpdateReservationFlightsParams) (any, 
 	pay.apply()
 	res["flights"] = legs
 	res["cabin"] = p.Cabin
-	return state.Clone(res), state.NewAction(KeyUpdateReservationFlights, tau2tools.ModelDump(p),
+	return state.Clone(res), state.NewAction(KeyUpdateReservationFlights, tool.ModelDump(p),
 		map[string]any{"reservation_id": p.ReservationID, "charged": tau2tools.DBNumber(total)}), nil
 }
 
@@ -305,10 +305,10 @@ func NewUpdateReservationPassengers(opts ...tool.Option) (*tool.Typed[UpdateRese
 			}
 			list := make([]any, len(p.Passengers))
 			for i, pa := range p.Passengers {
-				list[i] = tau2tools.ModelDump(pa)
+				list[i] = tool.ModelDump(pa)
 			}
 			res["passengers"] = list
-			return state.Clone(res), state.NewAction(KeyUpdateReservationPassengers, tau2tools.ModelDump(p),
+			return state.Clone(res), state.NewAction(KeyUpdateReservationPassengers, tool.ModelDump(p),
 				map[string]any{"reservation_id": p.ReservationID}), nil
 		}, opts...)
 }

@@ -35,7 +35,7 @@ func NewModifyPendingOrderAddress(opts ...tool.Option) (*tool.Typed[ModifyPendin
 				return failure, nil, err
 			}
 			order["address"] = p.Address.record()
-			return state.Clone(order), state.NewAction(KeyModifyPendingOrderAddress, tau2tools.ModelDump(p),
+			return state.Clone(order), state.NewAction(KeyModifyPendingOrderAddress, tool.ModelDump(p),
 				map[string]any{"order_id": p.OrderID}), nil
 		}, opts...)
 }
@@ -63,7 +63,7 @@ func NewModifyUserAddress(opts ...tool.Option) (*tool.Typed[ModifyUserAddressPar
 				return nil, nil, err
 			}
 			user["address"] = p.Address.record()
-			return state.Clone(user), state.NewAction(KeyModifyUserAddress, tau2tools.ModelDump(p),
+			return state.Clone(user), state.NewAction(KeyModifyUserAddress, tool.ModelDump(p),
 				map[string]any{"user_id": p.UserID}), nil
 		}, opts...)
 }

@@ -70,7 +70,7 @@ func exchangeItems(w *tau2tools.Writer, p ExchangeDeliveredOrderItemsParams) (an
 	order["exchange_new_items"] = sortedIDs(p.NewItemIDs)
 	order["exchange_payment_method_id"] = p.PaymentMethodID
 	order["exchange_price_difference"] = tau2tools.DBNumber(pyvalue.FloatNum(diff))
-	return state.Clone(order), state.NewAction(KeyExchangeDeliveredOrderItems, tau2tools.ModelDump(p),
+	return state.Clone(order), state.NewAction(KeyExchangeDeliveredOrderItems, tool.ModelDump(p),
 		map[string]any{"order_id": p.OrderID, "status": statusExchange, "price_difference": tau2tools.DBNumber(pyvalue.FloatNum(diff))}), nil
 }
 
@@ -116,7 +116,7 @@ func returnItems(w *tau2tools.Writer, p ReturnDeliveredOrderItemsParams) (any, s
 	order["status"] = statusReturn
 	order["return_items"] = sortedIDs(p.ItemIDs)
 	order["return_payment_method_id"] = p.PaymentMethodID
-	return state.Clone(order), state.NewAction(KeyReturnDeliveredOrderItems, tau2tools.ModelDump(p),
+	return state.Clone(order), state.NewAction(KeyReturnDeliveredOrderItems, tool.ModelDump(p),
 		map[string]any{"order_id": p.OrderID, "status": statusReturn}), nil
 }
 

@@ -116,7 +116,7 @@ func cancelOrder(w *tau2tools.Writer, p CancelPendingOrderParams) (any, state.Ac
 	order["status"] = statusCancelled
 	order["cancel_reason"] = p.Reason
 	order["payment_history"] = append(history, refunds...)
-	return state.Clone(order), state.NewAction(KeyCancelPendingOrder, tau2tools.ModelDump(p),
+	return state.Clone(order), state.NewAction(KeyCancelPendingOrder, tool.ModelDump(p),
 		map[string]any{"order_id": p.OrderID, "status": statusCancelled}), nil
 }
 
@@ -215,7 +215,7 @@ func modifyItems(w *tau2tools.Writer, p ModifyPendingOrderItemsParams) (any, sta
 		}
 	}
 	order["status"] = statusItemsModified
-	return state.Clone(order), state.NewAction(KeyModifyPendingOrderItems, tau2tools.ModelDump(p),
+	return state.Clone(order), state.NewAction(KeyModifyPendingOrderItems, tool.ModelDump(p),
 		map[string]any{"order_id": p.OrderID, "price_difference": tau2tools.DBNumber(pyvalue.FloatNum(diff))}), nil
 }
 
@@ -335,7 +335,7 @@ func modifyPayment(w *tau2tools.Writer, p ModifyPendingOrderPaymentParams) (any,
 			return nil, nil, err
 		}
 	}
-	return state.Clone(order), state.NewAction(KeyModifyPendingOrderPayment, tau2tools.ModelDump(p),
+	return state.Clone(order), state.NewAction(KeyModifyPendingOrderPayment, tool.ModelDump(p),
 		map[string]any{"order_id": p.OrderID}), nil
 }
 

@@ -67,6 +67,4 @@
 //   - SortedKeys gives the order the ports walk a table in, where Python
 //     walks the data file's order (each port says when the two can
 //     differ).
-//   - ModelDump is pydantic's model_dump() of a parameters struct: what a
-//     write tool records as its arguments.
 package tau2tools

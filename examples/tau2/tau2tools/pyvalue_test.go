@@ -96,40 +96,6 @@ func TestDBHelpers(t *testing.T) {
 	assert.Equal(t, "TypeError: unhashable type: 'list'", exc.Error())
 }
 
-func TestModelDump(t *testing.T) {
-	type leg struct {
-		FlightNumber string `json:"flight_number"`
-		Date         string `json:"date"`
-	}
-	type inner struct {
-		Note string `json:"note"`
-	}
-	type params struct {
-		inner
-		UserID  string            `json:"user_id"`
-		Amount  int               `json:"amount"`
-		Rate    float64           `json:"rate"`
-		Ok      bool              `json:"ok"`
-		Legs    []leg             `json:"legs"`
-		None    []leg             `json:"none"`
-		Tags    map[string]string `json:"tags"`
-		Skipped string            `json:"-"`
-		Plain   string
-		private string
-	}
-	got := tau2tools.ModelDump(params{
-		inner: inner{Note: "n"}, UserID: "u", Amount: 12, Rate: 2.5, Ok: true,
-		Legs: []leg{{"HAT001", "2024-05-01"}}, Tags: map[string]string{"a": "b"}, Skipped: "x", Plain: "p", private: "q",
-	})
-	assert.Equal(t, map[string]any{
-		"note": "n", "user_id": "u", "amount": int64(12), "rate": 2.5, "ok": true,
-		"legs": []any{map[string]any{"flight_number": "HAT001", "date": "2024-05-01"}},
-		"none": nil, "tags": map[string]any{"a": "b"}, "Plain": "p",
-	}, got)
-	assert.Equal(t, map[string]any{}, tau2tools.ModelDump(nil))
-	assert.Equal(t, map[string]any{}, tau2tools.ModelDump(struct{}{}))
-}
-
 // Exception makes a kernel exception a tool error whose text is str(exc),
 // what the live path delivers and a gold replay records.
 func TestException(t *testing.T) {

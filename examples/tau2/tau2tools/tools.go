@@ -85,7 +85,7 @@ func NewTransferToHumanAgents(name, description string, actionTypes []string, op
 	})
 	return tool.New(name, description,
 		func(ctx context.Context, st *state.Shared, p TransferParams) (any, error) {
-			rec.Record(ctx, st, state.NewAction(ActionTransferToHumanAgents, ModelDump(p),
+			rec.Record(ctx, st, state.NewAction(ActionTransferToHumanAgents, tool.ModelDump(p),
 				map[string]any{"message": MessageTransferSuccessful}))
 			return tool.StatusResult{Status: Success, Message: MessageTransferSuccessful}, nil
 		}, append([]tool.Option{tool.WithLax(), exit}, opts...)...)

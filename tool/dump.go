@@ -1,4 +1,4 @@
-package tau2tools
+package tool
 
 import (
 	"math"
@@ -10,7 +10,9 @@ import (
 // model_dump() returns the validated model: every field under its json
 // name, in a fresh map[string]any; nested structs become maps, slices
 // become []any, integers stay Go integers (int64), strings and booleans
-// stay as they are. Write tools record it as their arguments. Fields
+// stay as they are. A port of a Python write tool records it as the
+// action's arguments (state.NewAction), as the original records
+// params.model_dump(). Fields
 // without a json name ("-") are left out; a nil pointer or a nil slice
 // is None (nil).
 func ModelDump(params any) map[string]any {
