@@ -49,3 +49,15 @@ func (e *Error) Repr() string {
 
 // typeError is the TypeError of an operation on values of the wrong types.
 func typeError(format string, args ...any) *Error { return Raise("TypeError", format, args...) }
+
+// StrError is a Python exception as a Go error whose Error() is str(exc),
+// the message alone, without the type: the text a Python tool's caller
+// sees when the tool raises (the live path delivers {"error": str(exc)}, a
+// gold replay records it). Unwrap gives the *Error, with its Type.
+type StrError struct{ Exc *Error }
+
+// Error returns str(exc).
+func (e StrError) Error() string { return e.Exc.Str() }
+
+// Unwrap returns the exception.
+func (e StrError) Unwrap() error { return e.Exc }

@@ -9,7 +9,7 @@ import (
 // Raise returns the Python exception pyvalue.Raise(typ, format, args...)
 // as a tool's Go error (see [Exception]).
 func Raise(typ, format string, args ...any) error {
-	return exception{pyvalue.Raise(typ, format, args...)}
+	return pyvalue.StrError{Exc: pyvalue.Raise(typ, format, args...)}
 }
 
 // Exception returns a Python exception that err holds (a [*pyvalue.Error])
@@ -23,20 +23,14 @@ func Exception(err error) error {
 		return nil
 	}
 	if e, ok := err.(*pyvalue.Error); ok { // what the kernel returns
-		return exception{e}
+		return pyvalue.StrError{Exc: e}
 	}
 	var e *pyvalue.Error
 	if !errors.As(err, &e) {
 		return err
 	}
-	return exception{e}
+	return pyvalue.StrError{Exc: e}
 }
-
-// exception is a *pyvalue.Error whose Error() is str(exc).
-type exception struct{ exc *pyvalue.Error }
-
-func (e exception) Error() string { return e.exc.Str() }
-func (e exception) Unwrap() error { return e.exc }
 
 func noAttribute(v any, attr string) error {
 	return Raise("AttributeError", "'%s' object has no attribute '%s'", pyvalue.TypeName(v), attr)

@@ -18,21 +18,14 @@ import (
 // them as the original tools do (v[key], v.get(key), iteration), raising
 // what Python raises, as *pyvalue.Error values.
 
-// exception is a Python exception a tool raised, as the tool's caller sees
-// it: its Error is str(exc), what the Python reference records, where the
-// initialisation functions, predicates and the sync report the
+// raised returns err as a tool's caller sees it: a Python exception's
+// text is str(exc) (pyvalue.StrError), what the Python reference records,
+// where the initialisation functions, predicates and the sync report the
 // *pyvalue.Error itself ("<Type>: <message>", as Python's dispatchers
 // print it).
-type exception struct{ exc *pyvalue.Error }
-
-func (e exception) Error() string { return e.exc.Str() }
-
-func (e exception) Unwrap() error { return e.exc }
-
-// raised returns err as a tool's caller sees it (see exception).
 func raised(err error) error {
 	if e, ok := err.(*pyvalue.Error); ok {
-		return exception{e}
+		return pyvalue.StrError{Exc: e}
 	}
 	return err
 }
