@@ -56,7 +56,7 @@ type bookedLeg struct {
 // flights of the legs — taken as it finds them (a copy equals its
 // original until the booking is made), and adds the reservation with
 // w.Put.
-func book(w *tau2tools.Writer, p BookReservationParams) (any, state.Action, error) {
+func book(w *state.Writer, p BookReservationParams) (any, state.Action, error) {
 	db := w.DB
 	userV, err := tau2tools.FindUser(db, p.UserID)
 	if err != nil {

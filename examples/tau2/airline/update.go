@@ -28,7 +28,7 @@ const (
 // is not_found "Reservation <id> not found".
 func NewCancelReservation(opts ...tool.Option) (*tool.Typed[ReservationIDParams, any], error) {
 	return tau2tools.NewRecordWriteTool(NameCancelReservation, descCancelReservation, recorder, []string{tableReservations},
-		func(w *tau2tools.Writer, p ReservationIDParams) (any, state.Action, error) {
+		func(w *state.Writer, p ReservationIDParams) (any, state.Action, error) {
 			res, failure, err := reservationOf(w, p.ReservationID)
 			if failure != nil || err != nil {
 				return failure, nil, err
@@ -72,7 +72,7 @@ type CertificateResult = tool.StatusResult
 // amount <amount>."}. The recorded result is {"payment_id", "amount"}.
 func NewSendCertificate(opts ...tool.Option) (*tool.Typed[SendCertificateParams, any], error) {
 	return tau2tools.NewRecordWriteTool(NameSendCertificate, descSendCertificate, recorder, []string{tau2tools.TableUsers},
-		func(w *tau2tools.Writer, p SendCertificateParams) (any, state.Action, error) {
+		func(w *state.Writer, p SendCertificateParams) (any, state.Action, error) {
 			user, err := ownUser(w, p.UserID)
 			if err != nil {
 				return nil, nil, err
@@ -110,7 +110,7 @@ func NewSendCertificate(opts ...tool.Option) (*tool.Typed[SendCertificateParams,
 // {"reservation_id", "charged"}.
 func NewUpdateReservationBaggages(opts ...tool.Option) (*tool.Typed[UpdateReservationBaggagesParams, any], error) {
 	return tau2tools.NewRecordWriteTool(NameUpdateReservationBaggages, descUpdateReservationBaggages, recorder, []string{tableReservations, tau2tools.TableUsers},
-		func(w *tau2tools.Writer, p UpdateReservationBaggagesParams) (any, state.Action, error) {
+		func(w *state.Writer, p UpdateReservationBaggagesParams) (any, state.Action, error) {
 			res, user, failure, err := reservationAndUser(w, p.ReservationID)
 			if failure != nil || err != nil {
 				return failure, nil, err
@@ -163,7 +163,7 @@ func NewUpdateReservationFlights(opts ...tool.Option) (*tool.Typed[UpdateReserva
 		updateFlights, opts...)
 }
 
-func updateFlights(w *tau2tools.Writer, p UpdateReservationFlightsParams) (any, state.Action, error) {
+func updateFlights(w *state.Writer, p UpdateReservationFlightsParams) (any, state.Action, error) {
 	db := w.DB
 	res, user, failure, err := reservationAndUser(w, p.ReservationID)
 	if failure != nil || err != nil {
@@ -289,7 +289,7 @@ func keptLeg(existing []any, existingErr error, f FlightInfo, sameCabin bool) (m
 // recorded result is {"reservation_id"}.
 func NewUpdateReservationPassengers(opts ...tool.Option) (*tool.Typed[UpdateReservationPassengersParams, any], error) {
 	return tau2tools.NewRecordWriteTool(NameUpdateReservationPassengers, descUpdateReservationPassengers, recorder, []string{tableReservations},
-		func(w *tau2tools.Writer, p UpdateReservationPassengersParams) (any, state.Action, error) {
+		func(w *state.Writer, p UpdateReservationPassengersParams) (any, state.Action, error) {
 			res, failure, err := reservationOf(w, p.ReservationID)
 			if failure != nil || err != nil {
 				return failure, nil, err
@@ -316,7 +316,7 @@ func NewUpdateReservationPassengers(opts ...tool.Option) (*tool.Typed[UpdateRese
 // reservationOf looks the reservation up and returns w's own copy of it,
 // to change. An unknown id gives the not_found result to answer with (a
 // tool.FailureResult; nil otherwise).
-func reservationOf(w *tau2tools.Writer, id string) (map[string]any, any, error) {
+func reservationOf(w *state.Writer, id string) (map[string]any, any, error) {
 	resV, err := findReservation(w.DB, id)
 	if err != nil {
 		return nil, nil, err
@@ -330,7 +330,7 @@ func reservationOf(w *tau2tools.Writer, id string) (map[string]any, any, error) 
 
 // reservationAndUser looks up the reservation and the user it belongs to,
 // as w's own copies; failure is as for reservationOf.
-func reservationAndUser(w *tau2tools.Writer, id string) (res map[string]any, user any, failure any, err error) {
+func reservationAndUser(w *state.Writer, id string) (res map[string]any, user any, failure any, err error) {
 	if res, failure, err = reservationOf(w, id); failure != nil || err != nil {
 		return nil, nil, failure, err
 	}
@@ -355,7 +355,7 @@ func reservationAndUser(w *tau2tools.Writer, id string) (res map[string]any, use
 // ownUser returns w's own copy of the user whose id is id (matched as
 // FindUser matches it), or nil when there is none. A user that is not a
 // dict is Python's AttributeError.
-func ownUser(w *tau2tools.Writer, id string) (map[string]any, error) {
+func ownUser(w *state.Writer, id string) (map[string]any, error) {
 	userV, err := tau2tools.FindUser(w.DB, id)
 	if err != nil || userV == nil {
 		return nil, err

@@ -29,7 +29,7 @@ func (a Address) record() map[string]any {
 // result is a copy of the order; the recorded result is {"order_id"}.
 func NewModifyPendingOrderAddress(opts ...tool.Option) (*tool.Typed[ModifyPendingOrderAddressParams, any], error) {
 	return tau2tools.NewRecordWriteTool(NameModifyPendingOrderAddress, descModifyPendingOrderAddress, recorder, []string{tableOrders},
-		func(w *tau2tools.Writer, p ModifyPendingOrderAddressParams) (any, state.Action, error) {
+		func(w *state.Writer, p ModifyPendingOrderAddressParams) (any, state.Action, error) {
 			order, failure, err := pendingOrder(w, p.OrderID)
 			if failure != nil || err != nil {
 				return failure, nil, err
@@ -47,7 +47,7 @@ func NewModifyPendingOrderAddress(opts ...tool.Option) (*tool.Typed[ModifyPendin
 // given>}.
 func NewModifyUserAddress(opts ...tool.Option) (*tool.Typed[ModifyUserAddressParams, any], error) {
 	return tau2tools.NewRecordWriteTool(NameModifyUserAddress, descModifyUserAddress, recorder, []string{tableUsers},
-		func(w *tau2tools.Writer, p ModifyUserAddressParams) (any, state.Action, error) {
+		func(w *state.Writer, p ModifyUserAddressParams) (any, state.Action, error) {
 			userV, err := tau2tools.FindUser(w.DB, p.UserID)
 			if err != nil {
 				return nil, nil, err

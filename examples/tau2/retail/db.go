@@ -6,6 +6,7 @@ import (
 
 	"github.com/voiceeval/schematools/examples/tau2/tau2tools"
 	"github.com/voiceeval/schematools/internal/pyvalue"
+	"github.com/voiceeval/schematools/state"
 )
 
 // Tables of the retail DB.
@@ -161,8 +162,8 @@ func orderOf(db map[string]any, id string) (map[string]any, any, error) {
 }
 
 // ownOrder looks the order up as orderOf does and returns it for
-// changing: the write's own copy (tau2tools.Writer.Own).
-func ownOrder(w *tau2tools.Writer, id string) (map[string]any, any, error) {
+// changing: the write's own copy (state.Writer.Own).
+func ownOrder(w *state.Writer, id string) (map[string]any, any, error) {
 	if _, failure, err := orderOf(w.DB, id); failure != nil || err != nil {
 		return nil, failure, err
 	}
@@ -172,7 +173,7 @@ func ownOrder(w *tau2tools.Writer, id string) (map[string]any, any, error) {
 
 // ownUser returns the user record that FindUser found for key (a user id
 // read from an order), for changing: the write's own copy.
-func ownUser(w *tau2tools.Writer, key any) (map[string]any, error) {
+func ownUser(w *state.Writer, key any) (map[string]any, error) {
 	id, _ := key.(string) // FindUser finds a user by a string id only
 	if id != "" {
 		id = pyvalue.Lower(id)

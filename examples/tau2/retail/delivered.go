@@ -39,7 +39,7 @@ func NewExchangeDeliveredOrderItems(opts ...tool.Option) (*tool.Typed[ExchangeDe
 	return tau2tools.NewRecordWriteTool(NameExchangeDeliveredOrderItems, descExchangeDeliveredOrderItems, recorder, []string{tableOrders}, exchangeItems, opts...)
 }
 
-func exchangeItems(w *tau2tools.Writer, p ExchangeDeliveredOrderItemsParams) (any, state.Action, error) {
+func exchangeItems(w *state.Writer, p ExchangeDeliveredOrderItemsParams) (any, state.Action, error) {
 	order, failure, err := deliveredOrder(w, p.OrderID, "Non-delivered order cannot be exchanged")
 	if failure != nil || err != nil {
 		return failure, nil, err
@@ -90,7 +90,7 @@ func NewReturnDeliveredOrderItems(opts ...tool.Option) (*tool.Typed[ReturnDelive
 	return tau2tools.NewRecordWriteTool(NameReturnDeliveredOrderItems, descReturnDeliveredOrderItems, recorder, []string{tableOrders}, returnItems, opts...)
 }
 
-func returnItems(w *tau2tools.Writer, p ReturnDeliveredOrderItemsParams) (any, state.Action, error) {
+func returnItems(w *state.Writer, p ReturnDeliveredOrderItemsParams) (any, state.Action, error) {
 	order, failure, err := deliveredOrder(w, p.OrderID, "Non-delivered order cannot be returned")
 	if failure != nil || err != nil {
 		return failure, nil, err
@@ -122,7 +122,7 @@ func returnItems(w *tau2tools.Writer, p ReturnDeliveredOrderItemsParams) (any, s
 
 // deliveredOrder looks the order up, for changing, and checks that its status is exactly
 // "delivered"; refused is the value_error message otherwise.
-func deliveredOrder(w *tau2tools.Writer, id, refused string) (map[string]any, any, error) {
+func deliveredOrder(w *state.Writer, id, refused string) (map[string]any, any, error) {
 	order, failure, err := ownOrder(w, id)
 	if failure != nil || err != nil {
 		return nil, failure, err

@@ -40,7 +40,7 @@ func NewCancelPendingOrder(opts ...tool.Option) (*tool.Typed[CancelPendingOrderP
 	return tau2tools.NewRecordWriteTool(NameCancelPendingOrder, descCancelPendingOrder, recorder, []string{tableOrders, tableUsers}, cancelOrder, opts...)
 }
 
-func cancelOrder(w *tau2tools.Writer, p CancelPendingOrderParams) (any, state.Action, error) {
+func cancelOrder(w *state.Writer, p CancelPendingOrderParams) (any, state.Action, error) {
 	order, failure, err := ownOrder(w, p.OrderID)
 	if failure != nil || err != nil {
 		return failure, nil, err
@@ -157,7 +157,7 @@ func NewModifyPendingOrderItems(opts ...tool.Option) (*tool.Typed[ModifyPendingO
 	return tau2tools.NewRecordWriteTool(NameModifyPendingOrderItems, descModifyPendingOrderItems, recorder, []string{tableOrders, tableUsers}, modifyItems, opts...)
 }
 
-func modifyItems(w *tau2tools.Writer, p ModifyPendingOrderItemsParams) (any, state.Action, error) {
+func modifyItems(w *state.Writer, p ModifyPendingOrderItemsParams) (any, state.Action, error) {
 	order, failure, err := ownOrder(w, p.OrderID)
 	if failure != nil || err != nil {
 		return failure, nil, err
@@ -252,7 +252,7 @@ func NewModifyPendingOrderPayment(opts ...tool.Option) (*tool.Typed[ModifyPendin
 	return tau2tools.NewRecordWriteTool(NameModifyPendingOrderPayment, descModifyPendingOrderPayment, recorder, []string{tableOrders, tableUsers}, modifyPayment, opts...)
 }
 
-func modifyPayment(w *tau2tools.Writer, p ModifyPendingOrderPaymentParams) (any, state.Action, error) {
+func modifyPayment(w *state.Writer, p ModifyPendingOrderPaymentParams) (any, state.Action, error) {
 	order, failure, err := pendingOrder(w, p.OrderID)
 	if failure != nil || err != nil {
 		return failure, nil, err
@@ -353,7 +353,7 @@ func comparand(v any) (pyvalue.Num, error) {
 // status contains "pending", as the address and payment changes do: an
 // unknown order is not_found "Order <id> not found", another status
 // value_error "Non-pending order cannot be modified".
-func pendingOrder(w *tau2tools.Writer, id string) (map[string]any, any, error) {
+func pendingOrder(w *state.Writer, id string) (map[string]any, any, error) {
 	order, failure, err := ownOrder(w, id)
 	if failure != nil || err != nil {
 		return nil, failure, err
@@ -370,7 +370,7 @@ func pendingOrder(w *tau2tools.Writer, id string) (map[string]any, any, error) {
 
 // setBalance stores a gift card's new balance: the card id of the user of
 // the order, in the write's own copy of the user.
-func setBalance(w *tau2tools.Writer, order map[string]any, id string, balance any) error {
+func setBalance(w *state.Writer, order map[string]any, id string, balance any) error {
 	user, err := ownUser(w, order["user_id"])
 	if err != nil {
 		return err

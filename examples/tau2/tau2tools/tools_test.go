@@ -3,7 +3,6 @@ package tau2tools_test
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"sync"
 	"testing"
 
@@ -119,7 +118,9 @@ func mustJSON(t *testing.T, v any) []byte {
 	return b
 }
 
-func TestReadWriteDB(t *testing.T) {
+// A tau2 tool answers a missing or empty DB with db_not_initialized, and
+// its work does not run.
+func TestDBNotInitialized(t *testing.T) {
 	ctx := context.Background()
 	rec := tool.Recorder{ActionTypes: []string{"touch"}}
 	for _, db := range []map[string]any{nil, {}} {
@@ -128,36 +129,23 @@ func TestReadWriteDB(t *testing.T) {
 			st.SetDB(db)
 		}
 		called := false
-		out, err := tau2tools.ReadDB(st, func(map[string]any) (any, error) { called = true; return nil, nil })
+		out, err := tau2tools.DB(rec).Read(st, func(map[string]any) (any, error) { called = true; return nil, nil })
 		require.NoError(t, err)
 		assert.Equal(t, tau2tools.DBNotInitialized(), out)
-		out, err = tau2tools.WriteDB(ctx, st, rec, nil, func(map[string]any) (any, state.Action, error) {
+		out, err = tau2tools.DB(rec).Write(ctx, st, nil, func(map[string]any) (any, state.Action, error) {
 			called = true
 			return nil, nil, nil
 		})
 		require.NoError(t, err)
 		assert.Equal(t, tool.Failure("db_not_initialized", "Scenario database not loaded. This indicates a fixture-loading bug."), out)
+		out, err = tau2tools.DB(rec).WriteRecords(ctx, st, nil, func(*state.Writer) (any, state.Action, error) {
+			called = true
+			return nil, nil, nil
+		})
+		require.NoError(t, err)
+		assert.Equal(t, tau2tools.DBNotInitialized(), out)
 		assert.False(t, called)
 	}
-
-	st := state.New()
-	st.SetDB(map[string]any{"n": json.Number("1")})
-	out, err := tau2tools.WriteDB(ctx, st, rec, nil, func(db map[string]any) (any, state.Action, error) {
-		db["n"] = json.Number("2")
-		return "done", state.NewAction("touch", map[string]any{}, map[string]any{}), nil
-	})
-	require.NoError(t, err)
-	assert.Equal(t, "done", out)
-	assert.Len(t, st.Actions(), 1)
-	boom := errors.New("boom")
-	_, err = tau2tools.WriteDB(ctx, st, rec, nil, func(map[string]any) (any, state.Action, error) {
-		return nil, state.NewAction("touch", nil, nil), boom
-	})
-	assert.ErrorIs(t, err, boom)
-	assert.Len(t, st.Actions(), 1, "a failed write records nothing")
-	out, err = tau2tools.ReadDB(st, func(db map[string]any) (any, error) { return db["n"], nil })
-	require.NoError(t, err)
-	assert.Equal(t, json.Number("2"), out)
 }
 
 func TestResultShapes(t *testing.T) {

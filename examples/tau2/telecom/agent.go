@@ -7,7 +7,6 @@ import (
 	"slices"
 	"time"
 
-	"github.com/voiceeval/schematools/examples/tau2/tau2tools"
 	"github.com/voiceeval/schematools/internal/pyvalue"
 	"github.com/voiceeval/schematools/state"
 	"github.com/voiceeval/schematools/tool"
@@ -24,7 +23,7 @@ func newGetCustomerByPhone(b binding) (tool.Tool, error) {
 		"Find the customer a phone number belongs to: the customer's contact number or the number of one of their lines. "+
 			"Returns the customer's record.",
 		func(_ context.Context, st *state.Shared, p GetCustomerByPhoneParams) (any, error) {
-			return agentSide.read(st, func(db map[string]any) (any, error) {
+			return agentSide.Read(st, func(db map[string]any) (any, error) {
 				c, err := customerByPhone(db, p.PhoneNumber)
 				if err != nil {
 					return nil, err
@@ -88,7 +87,7 @@ func customerByPhone(db map[string]any, phone string) (map[string]any, error) {
 // answering tool_error "Customer with ID <id> not found" when there is
 // none. fn gets the DB and the customer's record, to read only.
 func readCustomer(st *state.Shared, id string, fn func(db, customer map[string]any) (any, error)) (any, error) {
-	return agentSide.read(st, func(db map[string]any) (any, error) {
+	return agentSide.Read(st, func(db map[string]any) (any, error) {
 		c, err := find(db, tableCustomers, "customer_id", id)
 		if err != nil {
 			return nil, err
@@ -114,7 +113,7 @@ func newGetCustomerByName(b binding) (tool.Tool, error) {
 		"Find customers by full name and date of birth (the name alone does not identify a customer). "+
 			"Returns the list of matching customer records, usually one, possibly none.",
 		func(_ context.Context, st *state.Shared, p GetCustomerByNameParams) (any, error) {
-			return agentSide.read(st, func(db map[string]any) (any, error) {
+			return agentSide.Read(st, func(db map[string]any) (any, error) {
 				t, err := subscript(db, tableCustomers)
 				if err != nil {
 					return nil, err
@@ -155,7 +154,7 @@ func newGetDetailsByID(b binding) (tool.Tool, error) {
 		"Look up any record by its id. The id's first letter says what it is: C a customer, L a line, D a device, "+
 			"B a bill, P a plan. Returns the record.",
 		func(_ context.Context, st *state.Shared, p GetDetailsByIDParams) (any, error) {
-			return agentSide.read(st, func(db map[string]any) (any, error) {
+			return agentSide.Read(st, func(db map[string]any) (any, error) {
 				var table, key string
 				switch {
 				case len(p.ID) > 0 && p.ID[0] == 'L':
@@ -291,7 +290,7 @@ func newGetDataUsage(b binding) (tool.Tool, error) {
 			"and the day the cycle ends.",
 		func(_ context.Context, st *state.Shared, p LineParams) (any, error) {
 			today := b.today()
-			return agentSide.read(st, func(db map[string]any) (any, error) {
+			return agentSide.Read(st, func(db map[string]any) (any, error) {
 				line, plan, refused, err := targetLinePlan(db, p.CustomerID, p.LineID, func(planID any) string {
 					return "Plan " + pyvalue.Str(planID) + " not found for line " + p.LineID
 				})
@@ -324,10 +323,10 @@ func newGetDataUsage(b binding) (tool.Tool, error) {
 // writeLine runs an agent-side write on one line of a customer, resolved
 // as targetLine does (a refusal is the tool_error result). fn gets the
 // line as the DB holds it, to check, and own, which returns the write's
-// copy of it to change (tau2tools.Writer.OwnRow).
+// copy of it to change (state.Writer.OwnRow).
 func writeLine(ctx context.Context, st *state.Shared, customerID, lineID string,
 	fn func(line map[string]any, own func() (map[string]any, error)) (any, state.Action, error)) (any, error) {
-	return agentSide.writeRows(ctx, st, linesOnly, func(w *tau2tools.Writer) (any, state.Action, error) {
+	return agentSide.WriteRecords(ctx, st, linesOnly, func(w *state.Writer) (any, state.Action, error) {
 		line, refusal, err := targetLine(w.DB, customerID, lineID)
 		if err != nil {
 			return nil, nil, err
@@ -435,7 +434,7 @@ func newSendPaymentRequest(b binding) (tool.Tool, error) {
 		"Ask the customer to pay one of their bills: the bill becomes Awaiting Payment and the customer sees the request "+
 			"on their phone. Only one bill per customer can await payment at a time.",
 		func(ctx context.Context, st *state.Shared, p SendPaymentRequestParams) (any, error) {
-			return agentSide.writeRows(ctx, st, billsOnly, func(w *tau2tools.Writer) (any, state.Action, error) {
+			return agentSide.WriteRecords(ctx, st, billsOnly, func(w *state.Writer) (any, state.Action, error) {
 				db := w.DB
 				c, err := find(db, tableCustomers, "customer_id", p.CustomerID)
 				if err != nil {
@@ -496,7 +495,7 @@ func newRefuelData(b binding) (tool.Tool, error) {
 			"once, on the customer's next (draft) bill.",
 		func(ctx context.Context, st *state.Shared, p RefuelDataParams) (any, error) {
 			today := b.today()
-			return agentSide.writeRows(ctx, st, chargeTables, func(w *tau2tools.Writer) (any, state.Action, error) {
+			return agentSide.WriteRecords(ctx, st, chargeTables, func(w *state.Writer) (any, state.Action, error) {
 				db := w.DB
 				if !(p.GBAmount > 0) {
 					return toolError("Refuel amount must be positive"), nil, nil
@@ -550,7 +549,7 @@ func newRefuelData(b binding) (tool.Tool, error) {
 // and returns the function that applies it, so that every check is made
 // before anything changes. The rows it will change are w's own copies
 // already (equal to the originals until the charge is applied).
-func chargeOnce(w *tau2tools.Writer, customerID string, amount float64, description string, today time.Time, newID func() string) (func() error, error) {
+func chargeOnce(w *state.Writer, customerID string, amount float64, description string, today time.Time, newID func() string) (func() error, error) {
 	db := w.DB
 	customer, err := find(db, tableCustomers, "customer_id", customerID)
 	if err != nil {
@@ -657,7 +656,7 @@ func newTransferToHumanAgents(b binding) (tool.Tool, error) {
 		"Hand the customer over to a human agent, with a summary of their issue. Transfer only when the customer asks "+
 			"for a human, or when the policy and the tools you have cannot solve the issue.",
 		func(ctx context.Context, st *state.Shared, p TransferParams) (any, error) {
-			agentSide.rec.Record(ctx, st, state.NewAction(NameTransferToHumanAgents,
+			agentSide.Recorder.Record(ctx, st, state.NewAction(NameTransferToHumanAgents,
 				map[string]any{"summary": p.Summary}, map[string]any{"transferred": true}))
 			return messageTransferSuccessful, nil
 		},

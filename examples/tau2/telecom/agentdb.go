@@ -20,7 +20,7 @@ const (
 )
 
 // The tables the agent-side writes change, row by row
-// (tau2tools.Writer).
+// (state.Writer).
 var (
 	linesOnly    = []string{tableLines}
 	billsOnly    = []string{tableBills}

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/voiceeval/schematools/examples/tau2/tau2tools"
 	"github.com/voiceeval/schematools/internal/pyvalue"
 	"github.com/voiceeval/schematools/replay"
 	"github.com/voiceeval/schematools/state"
@@ -81,7 +80,7 @@ type initFunc struct {
 
 // The tables the initialisation functions change: the user side's
 // surroundings or device; on the agent side none, for the functions copy
-// the rows they change themselves (tau2tools.NewWriter).
+// the rows they change themselves (state.NewWriter).
 var (
 	surroundingsOnly = []string{tableSurroundings}
 	rowsOnly         = []string{}
@@ -256,7 +255,7 @@ func initFuncs(b binding) []initFunc {
 			if err != nil {
 				return err
 			}
-			if line, err = tau2tools.NewWriter(db, linesOnly...).OwnRow(tableLines, line); err != nil {
+			if line, err = state.NewWriter(db, linesOnly...).OwnRow(tableLines, line); err != nil {
 				return err
 			}
 			line["data_used_gb"] = floatValue(used)
@@ -377,7 +376,7 @@ func setLine(db map[string]any, fn string, a map[string]any, fields map[string]a
 	if err != nil {
 		return err
 	}
-	if line, err = tau2tools.NewWriter(db, linesOnly...).OwnRow(tableLines, line); err != nil {
+	if line, err = state.NewWriter(db, linesOnly...).OwnRow(tableLines, line); err != nil {
 		return err
 	}
 	for k, v := range fields {
@@ -456,7 +455,7 @@ func suspendForOverdueBill(db, a map[string]any, today time.Time) error {
 		return err
 	}
 	// Every check made: change copies of the rows, not the DB's own.
-	w := tau2tools.NewWriter(db, chargeTables...)
+	w := state.NewWriter(db, chargeTables...)
 	if line, err = w.OwnRow(tableLines, line); err != nil {
 		return err
 	}

@@ -28,7 +28,7 @@ var deviceOnly = []string{tableDevice}
 // with text.
 func newCheck(b binding, name, description string, text func(db map[string]any) (string, error)) (tool.Tool, error) {
 	return newTool(b, name, description, func(_ context.Context, st *state.Shared, _ NoParams) (any, error) {
-		return userSide.read(st, func(db map[string]any) (any, error) { return text(db) })
+		return userSide.Read(st, func(db map[string]any) (any, error) { return text(db) })
 	})
 }
 
@@ -325,7 +325,7 @@ func installedApp(db map[string]any, name string) (any, error) {
 // has been granted, with the sentence say makes of them, or says the phone
 // has no such app.
 func readApp(st *state.Shared, name string, say func(granted []string) string) (any, error) {
-	return userSide.read(st, func(db map[string]any) (any, error) {
+	return userSide.Read(st, func(db map[string]any) (any, error) {
 		app, err := installedApp(db, name)
 		if err != nil {
 			return nil, err

@@ -23,7 +23,7 @@ func noArgs() map[string]any { return map[string]any{} }
 // changes the device.
 func newPhoneWrite(b binding, name, description string, fn func(e *deviceEdit) (any, state.Action, error)) (tool.Tool, error) {
 	return newTool(b, name, description, func(ctx context.Context, st *state.Shared, _ NoParams) (any, error) {
-		return userSide.write(ctx, st, deviceOnly, func(db map[string]any) (any, state.Action, error) {
+		return userSide.Write(ctx, st, deviceOnly, func(db map[string]any) (any, state.Action, error) {
 			return changePhone(db, fn)
 		})
 	})
@@ -159,7 +159,7 @@ func newSetNetworkModePreference(b binding) (tool.Tool, error) {
 		"Choose which kind of cellular network the phone prefers: '4g_5g_preferred', '4g_only', '3g_only' or '2g_only'. "+
 			"Faster networks use more battery. Answers with the new setting and the status bar.",
 		func(ctx context.Context, st *state.Shared, p SetNetworkModePreferenceParams) (any, error) {
-			return userSide.write(ctx, st, deviceOnly, func(db map[string]any) (any, state.Action, error) {
+			return userSide.Write(ctx, st, deviceOnly, func(db map[string]any) (any, state.Action, error) {
 				return changePhone(db, func(e *deviceEdit) (any, state.Action, error) {
 					if !slices.Contains(networkModes[:], p.Mode) {
 						msg, err := e.reply("Failed to set network mode: '" + p.Mode + "' is not a valid option. Please use one of: " +
@@ -207,7 +207,7 @@ func newSetAPNSettings(b binding) (tool.Tool, error) {
 			if refusal != nil {
 				return *refusal, nil
 			}
-			return userSide.write(ctx, st, deviceOnly, func(db map[string]any) (any, state.Action, error) {
+			return userSide.Write(ctx, st, deviceOnly, func(db map[string]any) (any, state.Action, error) {
 				return changePhone(db, func(e *deviceEdit) (any, state.Action, error) {
 					e.set("active_apn_settings", settings)
 					if err := e.search(); err != nil {
@@ -293,7 +293,7 @@ func newGrantAppPermission(b binding) (tool.Tool, error) {
 		"Grant an installed app one permission (such as storage or SMS) that it needs to work. "+
 			"Answers with the outcome and the status bar.",
 		func(ctx context.Context, st *state.Shared, p GrantAppPermissionParams) (any, error) {
-			return userSide.write(ctx, st, deviceOnly, func(db map[string]any) (any, state.Action, error) {
+			return userSide.Write(ctx, st, deviceOnly, func(db map[string]any) (any, state.Action, error) {
 				return changePhone(db, func(e *deviceEdit) (any, state.Action, error) {
 					apps, err := subscript(e.device, "app_statuses")
 					if err != nil {
@@ -388,7 +388,7 @@ func newRebootDevice(b binding) (tool.Tool, error) {
 func newMakePayment(b binding) (tool.Tool, error) {
 	return newTool(b, NameMakePayment, "Pay the bill the agent has sent a payment request for.",
 		func(ctx context.Context, st *state.Shared, _ NoParams) (any, error) {
-			return userSide.write(ctx, st, []string{tableSurroundings}, func(db map[string]any) (any, state.Action, error) {
+			return userSide.Write(ctx, st, []string{tableSurroundings}, func(db map[string]any) (any, state.Action, error) {
 				surroundings, err := subscript(db, tableSurroundings)
 				if err != nil {
 					return nil, nil, err

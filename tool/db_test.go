@@ -1,7 +1,8 @@
-package tau2tools_test
+package tool_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"reflect"
 	"testing"
@@ -9,11 +10,13 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/voiceeval/schematools/dbhash"
-	"github.com/voiceeval/schematools/examples/tau2/tau2tools"
 	"github.com/voiceeval/schematools/internal/pyvalue"
 	"github.com/voiceeval/schematools/state"
 	"github.com/voiceeval/schematools/tool"
 )
+
+// notLoaded is the DB tests' answer for a missing or empty DB.
+var notLoaded = tool.Failure("db_not_initialized", "no DB")
 
 func recordsDB(t *testing.T) map[string]any {
 	t.Helper()
@@ -33,7 +36,7 @@ func TestWriteRecordsOnASharedDB(t *testing.T) {
 	st := state.New()
 	st.ShareDB(src)
 	rec := tool.Recorder{ActionTypes: []string{"close"}}
-	out, err := tau2tools.WriteRecords(context.Background(), st, rec, []string{"orders"}, func(w *tau2tools.Writer) (any, state.Action, error) {
+	out, err := tool.DB{NotLoaded: notLoaded, Recorder: rec}.WriteRecords(context.Background(), st, []string{"orders"}, func(w *state.Writer) (any, state.Action, error) {
 		order, err := w.Own("orders", "#1")
 		if err != nil {
 			return nil, nil, err
@@ -65,17 +68,17 @@ func TestWriteRecordsOnASharedDB(t *testing.T) {
 
 func TestWriteRecordsRefusals(t *testing.T) {
 	st := state.New()
-	out, err := tau2tools.WriteRecords(context.Background(), st, tool.Recorder{}, []string{"orders"}, func(*tau2tools.Writer) (any, state.Action, error) {
+	out, err := tool.DB{NotLoaded: notLoaded, Recorder: tool.Recorder{}}.WriteRecords(context.Background(), st, []string{"orders"}, func(*state.Writer) (any, state.Action, error) {
 		t.Fatal("ran without a DB")
 		return nil, nil, nil
 	})
 	require.NoError(t, err)
-	assert.Equal(t, tau2tools.DBNotInitialized(), out)
+	assert.Equal(t, notLoaded, out)
 
 	db := recordsDB(t)
 	db["orders"].(map[string]any)["#3"] = "not an order"
 	st.SetDB(db)
-	_, err = tau2tools.WriteRecords(context.Background(), st, tool.Recorder{}, []string{"orders", "flags"}, func(w *tau2tools.Writer) (any, state.Action, error) {
+	_, err = tool.DB{NotLoaded: notLoaded, Recorder: tool.Recorder{}}.WriteRecords(context.Background(), st, []string{"orders", "flags"}, func(w *state.Writer) (any, state.Action, error) {
 		_, err := w.Own("orders", "#3")
 		var exc *pyvalue.Error
 		assert.True(t, errors.As(err, &exc))
@@ -100,7 +103,7 @@ func TestWriterRowsOnASharedDB(t *testing.T) {
 	before := state.Clone(src)
 	st := state.New()
 	st.ShareDB(src)
-	_, err = tau2tools.WriteRecords(context.Background(), st, tool.Recorder{}, []string{"lines", "fresh"}, func(w *tau2tools.Writer) (any, state.Action, error) {
+	_, err = tool.DB{NotLoaded: notLoaded, Recorder: tool.Recorder{}}.WriteRecords(context.Background(), st, []string{"lines", "fresh"}, func(w *state.Writer) (any, state.Action, error) {
 		l1 := w.DB["lines"].([]any)[0].(map[string]any)
 		own, err := w.OwnRow("lines", l1)
 		require.NoError(t, err)
@@ -156,14 +159,6 @@ func sameSlice(a, b any) bool {
 	return len(x) == len(y) && len(x) > 0 && &x[0] == &y[0]
 }
 
-// A list table that is not a list cannot be written row by row.
-func TestWriterRowsRefusals(t *testing.T) {
-	w := tau2tools.NewWriter(map[string]any{"lines": map[string]any{}}, "lines")
-	_, err := w.OwnRow("lines", map[string]any{})
-	assert.EqualError(t, err, `tau2tools: table "lines" is dict, not a list`)
-	assert.EqualError(t, w.Append("lines", 1), `tau2tools: table "lines" is dict, not a list`)
-}
-
 // Put adds a record to the write's copy of an object table (creating the
 // table when the DB has none); the shared DB is untouched.
 func TestWriterPut(t *testing.T) {
@@ -171,7 +166,7 @@ func TestWriterPut(t *testing.T) {
 	before := state.Clone(src)
 	st := state.New()
 	st.ShareDB(src)
-	_, err := tau2tools.WriteRecords(context.Background(), st, tool.Recorder{}, []string{"orders", "fresh"}, func(w *tau2tools.Writer) (any, state.Action, error) {
+	_, err := tool.DB{NotLoaded: notLoaded, Recorder: tool.Recorder{}}.WriteRecords(context.Background(), st, []string{"orders", "fresh"}, func(w *state.Writer) (any, state.Action, error) {
 		added := map[string]any{"status": "new"}
 		require.NoError(t, w.Put("orders", "#3", added))
 		own, err := w.Own("orders", "#3")
@@ -189,4 +184,45 @@ func TestWriterPut(t *testing.T) {
 	assert.Equal(t, map[string]any{"status": "new", "paid": true}, db["orders"].(map[string]any)["#3"])
 	assert.Equal(t, "replaced", db["orders"].(map[string]any)["#1"])
 	assert.Equal(t, map[string]any{"k": 1}, db["fresh"])
+}
+
+func TestDBReadWrite(t *testing.T) {
+	ctx := context.Background()
+	db := tool.DB{NotLoaded: notLoaded, Recorder: tool.Recorder{ActionTypes: []string{"touch"}}}
+	for _, empty := range []map[string]any{nil, {}} {
+		st := state.New()
+		if empty != nil {
+			st.SetDB(empty)
+		}
+		called := false
+		out, err := db.Read(st, func(map[string]any) (any, error) { called = true; return nil, nil })
+		require.NoError(t, err)
+		assert.Equal(t, notLoaded, out)
+		out, err = db.Write(ctx, st, nil, func(map[string]any) (any, state.Action, error) {
+			called = true
+			return nil, nil, nil
+		})
+		require.NoError(t, err)
+		assert.Equal(t, notLoaded, out)
+		assert.False(t, called)
+	}
+
+	st := state.New()
+	st.SetDB(map[string]any{"n": json.Number("1")})
+	out, err := db.Write(ctx, st, nil, func(live map[string]any) (any, state.Action, error) {
+		live["n"] = json.Number("2")
+		return "done", state.NewAction("touch", map[string]any{}, map[string]any{}), nil
+	})
+	require.NoError(t, err)
+	assert.Equal(t, "done", out)
+	assert.Len(t, st.Actions(), 1)
+	boom := errors.New("boom")
+	_, err = db.Write(ctx, st, nil, func(map[string]any) (any, state.Action, error) {
+		return nil, state.NewAction("touch", nil, nil), boom
+	})
+	assert.ErrorIs(t, err, boom)
+	assert.Len(t, st.Actions(), 1, "a failed write records nothing")
+	out, err = db.Read(st, func(live map[string]any) (any, error) { return live["n"], nil })
+	require.NoError(t, err)
+	assert.Equal(t, json.Number("2"), out)
 }
