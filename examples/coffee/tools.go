@@ -3,7 +3,6 @@ package coffee
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -29,10 +28,20 @@ const (
 	ErrorDBNotInitialized = "db_not_initialized"
 )
 
-var recorder = tool.Recorder{ActionTypes: ActionTypes}
+// messageDBNotLoaded is the message of the db_not_initialized result.
+const messageDBNotLoaded = "the coffee-shop DB is not loaded"
 
-// errNoDB is answered as a structured db_not_initialized result.
-var errNoDB = errors.New("the coffee-shop DB is not loaded")
+// coffeeDB is how the tools reach the DB: a DB that is missing or empty,
+// or lacks a table a tool needs, is answered with the
+// db_not_initialized result; write tools record with the domain's action
+// types.
+var coffeeDB = tool.DB{
+	NotLoaded: tool.Failure(ErrorDBNotInitialized, messageDBNotLoaded),
+	Recorder:  tool.Recorder{ActionTypes: ActionTypes},
+}
+
+// ordersOnly names the table the write tools change.
+var ordersOnly = []string{"orders"}
 
 // MenuOptions are the scenario keyword arguments of get_menu.
 type MenuOptions struct {
@@ -57,12 +66,12 @@ func NewGetMenu(opts ...tool.Option) (*tool.Typed[struct{}, any], error) {
 func NewGetMenuWith(mo MenuOptions, opts ...tool.Option) (*tool.Typed[struct{}, any], error) {
 	return tool.New(NameGetMenu, "List the menu: every item with its price per size.",
 		func(_ context.Context, st *state.Shared, _ struct{}) (any, error) {
-			var items []MenuItem
-			err := st.View(func(db map[string]any) error {
+			return coffeeDB.Read(st, func(db map[string]any) (any, error) {
 				menu, ok := db["menu"].(map[string]any)
 				if !ok {
-					return errNoDB
+					return coffeeDB.NotLoaded, nil
 				}
+				var items []MenuItem
 				for id, v := range menu {
 					if len(mo.Items) > 0 && !slices.Contains(mo.Items, id) {
 						continue
@@ -72,13 +81,9 @@ func NewGetMenuWith(mo MenuOptions, opts ...tool.Option) (*tool.Typed[struct{}, 
 					prices, _ := state.Clone(m["prices"]).(map[string]any)
 					items = append(items, MenuItem{ItemID: id, Name: name, Prices: prices})
 				}
-				return nil
+				slices.SortFunc(items, func(a, b MenuItem) int { return strings.Compare(a.ItemID, b.ItemID) })
+				return items, nil
 			})
-			if err != nil {
-				return tool.Failure(ErrorDBNotInitialized, err.Error()), nil
-			}
-			slices.SortFunc(items, func(a, b MenuItem) int { return strings.Compare(a.ItemID, b.ItemID) })
-			return items, nil
 		}, opts...)
 }
 
@@ -111,25 +116,21 @@ type Order struct {
 func NewPlaceOrder(opts ...tool.Option) (*tool.Typed[PlaceOrderParams, any], error) {
 	return tool.New(NamePlaceOrder, "Place an order for a customer. Returns the order with its id and total.",
 		func(ctx context.Context, st *state.Shared, p PlaceOrderParams) (any, error) {
-			var order Order
-			var failure *tool.FailureResult
-			err := st.Update(func(db map[string]any) error {
+			return coffeeDB.Write(ctx, st, ordersOnly, func(db map[string]any) (any, state.Action, error) {
 				menu, okMenu := db["menu"].(map[string]any)
 				orders, okOrders := db["orders"].(map[string]any)
 				if !okMenu || !okOrders {
-					return errNoDB
+					return coffeeDB.NotLoaded, nil, nil
 				}
 				total := 0.0
 				for _, line := range p.Items {
 					price, problem := priceOf(menu, line)
 					if problem != "" {
-						f := tool.Failure(ErrorNotFound, problem)
-						failure = &f
-						return nil // refused before anything was written
+						return tool.Failure(ErrorNotFound, problem), nil, nil // refused before anything was written
 					}
 					total += price * float64(line.Quantity)
 				}
-				order = Order{
+				order := Order{
 					OrderID:  fmt.Sprintf("ORD-%03d", len(orders)+1),
 					Customer: p.Customer,
 					Items:    p.Items,
@@ -137,20 +138,10 @@ func NewPlaceOrder(opts ...tool.Option) (*tool.Typed[PlaceOrderParams, any], err
 					Status:   "placed",
 				}
 				orders[order.OrderID] = orderRecord(order)
-				return nil
+				return order, state.NewAction(ActionPlaceOrder,
+					map[string]any{"customer": p.Customer, "items": linesRecord(p.Items)},
+					map[string]any{"order_id": order.OrderID, "total": order.Total}), nil
 			})
-			switch {
-			case errors.Is(err, errNoDB):
-				return tool.Failure(ErrorDBNotInitialized, err.Error()), nil
-			case err != nil:
-				return nil, err
-			case failure != nil:
-				return *failure, nil
-			}
-			recorder.Record(ctx, st, state.NewAction(ActionPlaceOrder,
-				map[string]any{"customer": p.Customer, "items": linesRecord(p.Items)},
-				map[string]any{"order_id": order.OrderID, "total": order.Total}))
-			return order, nil
 		}, opts...)
 }
 
@@ -163,24 +154,17 @@ type OrderIDParams struct {
 func NewOrderStatus(opts ...tool.Option) (*tool.Typed[OrderIDParams, any], error) {
 	return tool.New(NameOrderStatus, "Get an order's items, total and status.",
 		func(_ context.Context, st *state.Shared, p OrderIDParams) (any, error) {
-			var res any
-			err := st.View(func(db map[string]any) error {
+			return coffeeDB.Read(st, func(db map[string]any) (any, error) {
 				orders, ok := db["orders"].(map[string]any)
 				if !ok {
-					return errNoDB
+					return coffeeDB.NotLoaded, nil
 				}
 				o, ok := orders[p.OrderID]
 				if !ok {
-					res = tool.Failure(ErrorNotFound, "Order "+p.OrderID+" not found")
-					return nil
+					return tool.Failure(ErrorNotFound, "Order "+p.OrderID+" not found"), nil
 				}
-				res = state.Clone(o)
-				return nil
+				return state.Clone(o), nil
 			})
-			if err != nil {
-				return tool.Failure(ErrorDBNotInitialized, err.Error()), nil
-			}
-			return res, nil
 		}, opts...)
 }
 
@@ -196,34 +180,24 @@ type CancelOrderParams struct {
 func NewCancelOrder(opts ...tool.Option) (*tool.Typed[CancelOrderParams, any], error) {
 	return tool.New(NameCancelOrder, "Cancel a placed order.",
 		func(ctx context.Context, st *state.Shared, p CancelOrderParams) (any, error) {
-			var res any
-			err := st.Update(func(db map[string]any) error {
+			return coffeeDB.Write(ctx, st, ordersOnly, func(db map[string]any) (any, state.Action, error) {
 				orders, ok := db["orders"].(map[string]any)
 				if !ok {
-					return errNoDB
+					return coffeeDB.NotLoaded, nil, nil
 				}
 				o, ok := orders[p.OrderID].(map[string]any)
 				switch {
 				case !ok:
-					res = tool.Failure(ErrorNotFound, "Order "+p.OrderID+" not found")
+					return tool.Failure(ErrorNotFound, "Order "+p.OrderID+" not found"), nil, nil
 				case o["status"] != "placed":
-					res = tool.Failure(ErrorValue, fmt.Sprintf("Order %s is %v and cannot be cancelled", p.OrderID, o["status"]))
-				default:
-					o["status"] = "cancelled"
-					o["cancel_reason"] = p.Reason
-					res = state.Clone(o)
+					return tool.Failure(ErrorValue, fmt.Sprintf("Order %s is %v and cannot be cancelled", p.OrderID, o["status"])), nil, nil
 				}
-				return nil
-			})
-			if err != nil {
-				return tool.Failure(ErrorDBNotInitialized, err.Error()), nil
-			}
-			if _, failed := res.(tool.FailureResult); !failed {
-				recorder.Record(ctx, st, state.NewAction(ActionCancelOrder,
+				o["status"] = "cancelled"
+				o["cancel_reason"] = p.Reason
+				return state.Clone(o), state.NewAction(ActionCancelOrder,
 					map[string]any{"order_id": p.OrderID, "reason": p.Reason},
-					map[string]any{"status": "cancelled"}))
-			}
-			return res, nil
+					map[string]any{"status": "cancelled"}), nil
+			})
 		}, opts...)
 }
 
