@@ -18,8 +18,12 @@ func Lax(opts []tool.Option) []tool.Option {
 // missing or empty DB with the db_not_initialized result
 // (DBNotInitialized) and records with rec.
 func DB(rec tool.Recorder) tool.DB {
-	return tool.DB{NotLoaded: DBNotInitialized(), Recorder: rec}
+	return tool.DB{NotLoaded: dbNotInitialized, Recorder: rec}
 }
+
+// dbNotInitialized is DBNotInitialized boxed once: a replay builds every
+// tool of a domain for each task.
+var dbNotInitialized any = DBNotInitialized()
 
 // NewReadTool builds a tau2 read tool: a typed tool, validated in lax
 // mode, whose work runs under DB's Read — a missing or empty DB is
