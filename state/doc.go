@@ -28,7 +28,12 @@
 // [Shared.ShareDB] installs a DB copy-on-write, so many states can start
 // from one loaded DB (gold replay of a benchmark's tasks): a write copies
 // what it changes first — the whole DB for [Shared.Update], only the named
-// tables for [Shared.UpdateTables].
+// tables for [Shared.UpdateTables]. A [Writer] goes down to records: inside
+// UpdateTables with no table named, its Own, Put, OwnRow and Append copy
+// a table shallowly and just the records they change deeply, so a table of
+// thousands of records stays shared but for those. Where the DB does not
+// have the shape a Python tool expects, a Writer returns the exception
+// Python would raise, whose text is str(exc).
 //
 // # Sentinels are fields
 //

@@ -41,3 +41,33 @@ func ExampleLoadDB() {
 	// Output:
 	// state: load DB "../../etc/passwd": path escapes the data root
 }
+
+// A Writer changes single records of a DB shared copy-on-write: the
+// shared DB stays as it was, and the records the write did not touch stay
+// shared.
+func ExampleWriter() {
+	src := map[string]any{"orders": map[string]any{
+		"#1": map[string]any{"status": "pending"},
+		"#2": map[string]any{"status": "pending"},
+	}}
+	st := state.New()
+	st.ShareDB(src)
+
+	err := st.UpdateTables([]string{}, func(db map[string]any) error { // copy no table up front
+		w := state.NewWriter(db, "orders")
+		order, err := w.Own("orders", "#1")
+		if err != nil {
+			return err
+		}
+		order["status"] = "cancelled"
+		return w.Put("orders", "#3", map[string]any{"status": "pending"})
+	})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(src["orders"])
+	fmt.Println(st.Snapshot()["orders"])
+	// Output:
+	// map[#1:map[status:pending] #2:map[status:pending]]
+	// map[#1:map[status:cancelled] #2:map[status:pending] #3:map[status:pending]]
+}

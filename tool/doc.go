@@ -36,10 +36,23 @@
 //
 // Tools that change the DB record what they did with a [Recorder]: the
 // record is appended to the shared state's action log and announced as an
-// [ActionApplied] message through the state's notifier. [SendExit] and
-// [SendFinalResponse] send the text signals the harness reacts to.
+// [ActionApplied] message through the state's notifier. A [DB] gives a
+// port of a Python tool the pattern every such tool follows:
+//
+//   - its work runs under the state's lock ([DB.Read], [DB.Write]);
+//   - a missing or EMPTY DB (Python's "if not db") is answered with the
+//     domain's not-loaded result and the work does not run;
+//   - a write names what it changes — top-level tables, or the tables
+//     whose records it changes through a [state.Writer]
+//     ([DB.WriteRecords]) — so a DB shared copy-on-write is never changed;
+//   - a write checks everything before it changes anything, and its
+//     action is recorded once the lock is released, before the result is
+//     delivered; a refused write records nothing.
+//
 // [ModelDump] is pydantic's model_dump() of a parameters struct, what a
 // port of a Python write tool records as the action's arguments.
+// [SendExit] and [SendFinalResponse] send the text signals the harness
+// reacts to.
 //
 // # Harness tools
 //

@@ -69,3 +69,44 @@ func ExampleSet_Call() {
 	// Output:
 	// {"status":"error","error_type":"unknown_tool","message":"There is no tool named 'GetUserOrders'. Use one of the available tools instead.","available_tools":["EndConversationTool","TransferToHumanAgentsTool"]}
 }
+
+// A DB runs a tool's work under the state's lock, answers the domain's
+// not-loaded result for a missing or empty DB, and records a write's
+// action once the lock is released.
+func ExampleDB() {
+	orders := tool.DB{
+		NotLoaded: tool.Failure("db_not_initialized", "Scenario database not loaded."),
+		Recorder:  tool.Recorder{ActionTypes: []string{"cancel_order"}},
+	}
+	cancel := func(ctx context.Context, st *state.Shared, id string) (any, error) {
+		return orders.Write(ctx, st, []string{"orders"}, func(db map[string]any) (any, state.Action, error) {
+			table, _ := db["orders"].(map[string]any)
+			o, ok := table[id].(map[string]any)
+			if !ok {
+				return tool.Failure("not_found", "Order "+id+" not found"), nil, nil // refused: nothing changed, nothing recorded
+			}
+			o["status"] = "cancelled"
+			return state.Clone(o), state.NewAction("cancel_order", tool.ModelDump(struct {
+				OrderID string `json:"order_id"`
+			}{id}), map[string]any{"status": "cancelled"}), nil
+		})
+	}
+
+	ctx := context.Background()
+	st := state.New()
+	res, _ := cancel(ctx, st, "ORD-1")
+	fmt.Println(res)
+
+	st.SetDB(map[string]any{"orders": map[string]any{"ORD-1": map[string]any{"status": "placed"}}})
+	res, _ = cancel(ctx, st, "ORD-2")
+	fmt.Println(res)
+	res, _ = cancel(ctx, st, "ORD-1")
+	fmt.Println(res)
+	out, _ := json.Marshal(st.Actions())
+	fmt.Println(string(out))
+	// Output:
+	// {error db_not_initialized Scenario database not loaded.}
+	// {error not_found Order ORD-2 not found}
+	// map[status:cancelled]
+	// [{"action_type":"cancel_order","arguments":{"order_id":"ORD-1"},"name":"cancel_order","result":{"status":"cancelled"}}]
+}

@@ -1,10 +1,12 @@
-// Package tau2tools holds what the tau2-bench ports (airline, retail)
-// share: how a domain's tools are declared, registered and built for a
-// replay, the tools two domains have in common (get_user_details,
-// calculate, transfer_to_human_agents), the structured results, the DB
-// access pattern of every tau2 tool, and the handful of Python behaviours
-// the ports must reproduce to hash and answer as NVIDIA NeMo's Python
-// tools do. Logic two ports need lives here, once.
+// Package tau2tools holds what the tau2-bench ports (airline, retail,
+// telecom) share: how a domain's tools are declared, registered and built
+// for a replay, the tools two domains have in common (get_user_details,
+// calculate, transfer_to_human_agents), the structured results, the tau2
+// conventions of the DB access pattern, and the handful of Python
+// behaviours the ports must reproduce to hash and answer as NVIDIA NeMo's
+// Python tools do. Logic two ports need lives here, once; what any port of
+// a Python tool needs lives in the library (tool.DB, tool.ModelDump,
+// state.Writer).
 //
 // # Domains
 //
@@ -12,8 +14,8 @@
 // constructor); Register adds them to a registry and ToolMap builds them
 // for a gold replay (a domain's replay.ToolBuilder). Tools are built with
 // NewReadTool, NewWriteTool or NewRecordWriteTool, typed tools validated
-// in pydantic's lax mode (Lax) whose work runs under ReadDB, WriteDB or
-// WriteRecords.
+// in pydantic's lax mode (Lax) whose work runs under DB(rec), the tau2
+// tool.DB: its Read, Write or WriteRecords.
 //
 // # Shared tools
 //
@@ -31,22 +33,25 @@
 // Domain failures are values, shaped {"status": "error", "error_type",
 // "message"} (tool.FailureResult): NotFound, ValueError and
 // DBNotInitialized; Found answers a lookup with a copy or not_found.
-// ReadDB, WriteDB and WriteRecords run a tool's work under the state's read
-// or write lock, answer db_not_initialized for a missing or EMPTY DB
-// (Python's "if not db"), and record a write tool's action once the lock
-// is released. Write tools check everything before they change anything,
-// so a refused call leaves the DB as it was.
+// DB(rec) is the tool.DB of the airline and retail tools: it runs a tool's
+// work under the state's read or write lock, answers db_not_initialized
+// for a missing or EMPTY DB (Python's "if not db"; Loaded), and records a
+// write tool's action with rec once the lock is released. (Telecom's two
+// sides have a tool.DB each, with their own not-loaded messages.) Write
+// tools check everything before they change anything, so a refused call
+// leaves the DB as it was.
 //
 // A gold replay shares the loaded DB between tasks, copy-on-write, so a
-// write must say what it changes: WriteDB names the tables it changes
-// (each is copied whole before the first write), WriteRecords the tables
-// whose records it changes, copying just those records: Writer.Own and
-// Put for tables keyed by id (airline, retail), Writer.OwnRow and Append
-// for list tables (telecom; NewWriter gives initialisation functions the
-// same). The ports all write record by record: copying a table of 2,000
-// reservations for every task cost more than the rest of a replay. A
-// write that changed anything else would change the DB every other task
-// starts from; the ports' tests replay all tasks on one DB and check it.
+// write must say what it changes: NewWriteTool names the tables it
+// changes (each is copied whole before the first write),
+// NewRecordWriteTool the tables whose records it changes, copying just
+// those records through a state.Writer: Own and Put for tables keyed by
+// id (airline, retail), OwnRow and Append for list tables (telecom, whose
+// initialisation functions use state.NewWriter). The ports all write
+// record by record: copying a table of 2,000 reservations for every task
+// cost more than the rest of a replay. A write that changed anything else
+// would change the DB every other task starts from; the ports' tests
+// replay all tasks on one DB and check it.
 //
 // Where a DB does not have the shape of the tau2 data model, Python would
 // raise (AttributeError, TypeError, KeyError); the helpers GetDict,
