@@ -189,6 +189,13 @@ func IntText(s string) string {
 // reads it as an int (no '.', 'e' or 'E') rather than a float.
 func Classify(s string) (isInt, ok bool) {
 	i := 0
+	digits := func() int { // skips a run of digits and returns its length
+		start := i
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+		return i - start
+	}
 	if i < len(s) && s[i] == '-' {
 		i++
 	}
@@ -196,9 +203,7 @@ func Classify(s string) (isInt, ok bool) {
 	case i < len(s) && s[i] == '0':
 		i++
 	case i < len(s) && s[i] >= '1' && s[i] <= '9':
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i++
-		}
+		digits()
 	default:
 		return false, false
 	}
@@ -206,11 +211,7 @@ func Classify(s string) (isInt, ok bool) {
 	if i < len(s) && s[i] == '.' {
 		isInt = false
 		i++
-		start := i
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i++
-		}
-		if i == start {
+		if digits() == 0 {
 			return false, false
 		}
 	}
@@ -220,11 +221,7 @@ func Classify(s string) (isInt, ok bool) {
 		if i < len(s) && (s[i] == '+' || s[i] == '-') {
 			i++
 		}
-		start := i
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i++
-		}
-		if i == start {
+		if digits() == 0 {
 			return false, false
 		}
 	}
