@@ -310,9 +310,7 @@ func (d *decoder) number() (any, error) {
 	}
 	if isInt {
 		if n := digitCount(d.data[s:p]); n > MaxIntDigits {
-			return nil, &SyntaxError{Offset: s, kind: ErrIntDigits, Msg: fmt.Sprintf(
-				"ValueError: Exceeds the limit (%d digits) for integer string conversion: value has %d digits; use sys.set_int_max_str_digits() to increase the limit",
-				MaxIntDigits, n)}
+			return nil, &SyntaxError{Offset: s, kind: ErrIntDigits, Msg: "ValueError: " + MsgStrToInt(n)}
 		}
 	}
 	d.pos = p

@@ -63,9 +63,19 @@ func digitCount[T ~string | ~[]byte](text T) int {
 // converts to a str (json.dumps raises then).
 func CheckIntDigits[T ~string | ~[]byte](text T) error {
 	if digitCount(text) > MaxIntDigits {
-		return fmt.Errorf("%w: ValueError: Exceeds the limit (%d digits) for integer string conversion; use sys.set_int_max_str_digits() to increase the limit", ErrIntDigits, MaxIntDigits)
+		return fmt.Errorf("%w: ValueError: %s", ErrIntDigits, MsgIntToStr)
 	}
 	return nil
+}
+
+// MsgIntToStr is CPython's ValueError text for writing an int of more than
+// MaxIntDigits digits (str(), repr(), json.dumps).
+const MsgIntToStr = "Exceeds the limit (4300 digits) for integer string conversion; use sys.set_int_max_str_digits() to increase the limit"
+
+// MsgStrToInt is CPython's ValueError text for reading an int of n digits,
+// more than MaxIntDigits (int(), json.loads).
+func MsgStrToInt(n int) string {
+	return fmt.Sprintf("Exceeds the limit (%d digits) for integer string conversion: value has %d digits; use sys.set_int_max_str_digits() to increase the limit", MaxIntDigits, n)
 }
 
 // ErrInvalidNumber means a json.Number does not hold a JSON number.

@@ -214,7 +214,7 @@ func ParseInt(s string) (Num, error) {
 		if ok {
 			t = strings.ReplaceAll(t, "_", "")
 			if digits := len(strings.TrimLeft(t, "+-")); digits > pyjson.MaxIntDigits {
-				return Num{}, Raise("ValueError", "Exceeds the limit (%d digits) for integer string conversion: value has %d digits; use sys.set_int_max_str_digits() to increase the limit", pyjson.MaxIntDigits, digits)
+				return Num{}, Raise("ValueError", "%s", pyjson.MsgStrToInt(digits))
 			}
 			if i, err := strconv.ParseInt(t, 10, 64); err == nil {
 				return IntNum(i), nil

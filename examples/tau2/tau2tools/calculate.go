@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 
+	"github.com/voiceeval/schematools/internal/pyjson"
 	"github.com/voiceeval/schematools/internal/pyvalue"
 )
 
@@ -30,7 +31,7 @@ const (
 	msgComplexOverflow = "complex exponentiation"
 	msgIndexOverflow   = "cannot fit 'int' into an index-sized integer"
 	msgIntTooLarge     = "integer too large to compute"
-	msgIntStrLimit     = "Exceeds the limit (4300 digits) for integer string conversion; use sys.set_int_max_str_digits() to increase the limit"
+	msgIntStrLimit     = pyjson.MsgIntToStr
 )
 
 // Limits. Python refuses integer literals above 4300 digits and nesting
@@ -39,7 +40,7 @@ const (
 // integer results adding up to more than maxWorkBits, are refused where
 // Python would go on computing (see Calculate).
 const (
-	maxLiteralDigits = 4300
+	maxLiteralDigits = pyjson.MaxIntDigits
 	maxParenDepth    = 200
 	maxDepth         = 2993
 	maxIntBits       = 1 << 17
