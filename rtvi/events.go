@@ -30,10 +30,7 @@ const (
 
 // Event returns a server event without payload: {"label": "rtvi-ai",
 // "type": typ}, as pipecat writes bot-started-speaking and its kin.
-func Event(typ string) []byte {
-	b := append([]byte(nil), `{"label": "`+Label+`", "type": `...)
-	return append(appendString(b, typ), '}')
-}
+func Event(typ string) []byte { return append(envelopeHead(nil, typ), '}') }
 
 // TextEvent returns a server event whose data is {"text": text}:
 // bot-tts-text, bot-llm-text, bot-transcription.

@@ -110,8 +110,15 @@ func BotReady(id, version string, about map[string]any) ([]byte, error) {
 	return append(b, "}}"...), nil
 }
 
+// envelopeHead writes the opening of an RTVI message up to its type:
+// {"label": "rtvi-ai", "type": "<typ>".
+func envelopeHead(b []byte, typ string) []byte {
+	b = append(b, `{"label": "`+Label+`", "type": `...)
+	return appendString(b, typ)
+}
+
 func envelopeStart(b []byte, typ, id string, withID bool) []byte {
-	b = append(b, `{"label": "`+Label+`", "type": "`+typ+`", `...)
+	b = append(envelopeHead(b, typ), ", "...)
 	if withID {
 		b = append(b, `"id": `...)
 		b = appendString(b, id)
