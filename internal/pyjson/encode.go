@@ -418,6 +418,20 @@ func surrogateAt(s string, i int) (rune, bool) {
 	return 0xd000 | rune(s[i+1]&0x3f)<<6 | rune(s[i+2]&0x3f), true
 }
 
+// DecodeRune decodes the code point at the start of s as Python sees a
+// decoded str: UTF-8, or the WTF-8 bytes of a lone surrogate (the form
+// Decode keeps "\ud83d" in) read as that surrogate. Any other invalid
+// byte is utf8.RuneError of size 1.
+func DecodeRune(s string) (rune, int) {
+	r, size := utf8.DecodeRuneInString(s)
+	if r == utf8.RuneError && size == 1 {
+		if sr, ok := surrogateAt(s, 0); ok {
+			return sr, 3
+		}
+	}
+	return r, size
+}
+
 // AppendSurrogate appends the WTF-8 encoding of the surrogate code point r
 // (0xD800-0xDFFF), the form in which decoded lone surrogates are kept.
 func AppendSurrogate(dst []byte, r rune) []byte {

@@ -59,7 +59,7 @@ func asciiNumber(s string) (string, bool) {
 	if !ascii {
 		var b strings.Builder
 		for i := 0; i < len(s); {
-			r, size := decodeRune(s[i:])
+			r, size := pyjson.DecodeRune(s[i:])
 			i += size
 			switch {
 			case r < 0x7f:

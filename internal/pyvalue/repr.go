@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/voiceeval/schematools/internal/pyjson"
 )
 
 // Str returns Python's str(v): a str as it is, an exception's str(), and
@@ -116,7 +118,7 @@ func writeStrRepr(b *reprBuf, s string) {
 			i++
 			continue
 		}
-		r, size := decodeRune(s[i:])
+		r, size := pyjson.DecodeRune(s[i:])
 		i += size
 		switch {
 		case r == rune(quote) || r == '\\':

@@ -53,7 +53,7 @@ func mapEach(s string, t *caseTable) string {
 	var b strings.Builder
 	b.Grow(len(s))
 	for i := 0; i < len(s); {
-		r, size := decodeRune(s[i:])
+		r, size := pyjson.DecodeRune(s[i:])
 		if r == utf8.RuneError && size == 1 {
 			b.WriteByte(s[i])
 		} else {
@@ -71,7 +71,7 @@ func mapCase(s string, title bool) string {
 	prevCased := false  // the previous character is cased (title)
 	sigmaAfter := false // the last character that is not case-ignorable is cased
 	for i := 0; i < len(s); {
-		r, size := decodeRune(s[i:])
+		r, size := pyjson.DecodeRune(s[i:])
 		switch {
 		case r == utf8.RuneError && size == 1:
 			b.WriteByte(s[i])
@@ -100,7 +100,7 @@ func mapCase(s string, title bool) string {
 // case-ignorable is cased.
 func casedFollows(s string) bool {
 	for i := 0; i < len(s); {
-		r, size := decodeRune(s[i:])
+		r, size := pyjson.DecodeRune(s[i:])
 		if !inRanges(caseIgnorable, r) {
 			return inRanges(casedChars, r)
 		}
@@ -121,7 +121,7 @@ func Split(s string) []string {
 	out := []string{}
 	start := -1
 	for i := 0; i < len(s); {
-		r, size := decodeRune(s[i:])
+		r, size := pyjson.DecodeRune(s[i:])
 		if pyjson.IsSpace(r) {
 			if start >= 0 {
 				out = append(out, s[start:i])

@@ -3,7 +3,8 @@ package pyvalue
 import (
 	"sort"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/voiceeval/schematools/internal/pyjson"
 )
 
 //go:generate sh -c "python3 gen_tables.py | gofmt > tables.go"
@@ -70,27 +71,14 @@ func decimalValue(r rune) int {
 	return -1
 }
 
-// decodeRune decodes the code point at the start of s as Python sees the
-// string: UTF-8, with a lone surrogate kept as WTF-8 (the three bytes of
-// its code point, as pyjson decodes "\ud83d") read as that surrogate. A
-// byte that is neither is returned as utf8.RuneError of size 1.
-func decodeRune(s string) (rune, int) {
-	r, size := utf8.DecodeRuneInString(s)
-	if r == utf8.RuneError && size == 1 && len(s) >= 3 && s[0] == 0xed && s[1] >= 0xa0 && s[1] <= 0xbf && s[2] >= 0x80 && s[2] <= 0xbf {
-		return 0xd000 | rune(s[1]&0x3f)<<6 | rune(s[2]&0x3f), 3
-	}
-	return r, size
-}
-
 // isSurrogate reports whether r is a UTF-16 surrogate code point.
 func isSurrogate(r rune) bool { return r >= 0xd800 && r <= 0xdfff }
 
 // writeRune writes r, a surrogate as WTF-8.
 func writeRune(b *strings.Builder, r rune) {
 	if isSurrogate(r) {
-		b.WriteByte(0xed)
-		b.WriteByte(byte(0xa0 | (r>>6)&0x1f))
-		b.WriteByte(byte(0x80 | r&0x3f))
+		var buf [3]byte
+		b.Write(pyjson.AppendSurrogate(buf[:0], r))
 		return
 	}
 	b.WriteRune(r)

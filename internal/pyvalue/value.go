@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/voiceeval/schematools/internal/pyjson"
 )
 
 // TypeName returns type(v).__name__ of the Python value v stands for:
@@ -65,7 +67,7 @@ func Len(v any) (int, error) {
 	case string:
 		n := 0
 		for i := 0; i < len(x); n++ {
-			_, size := decodeRune(x[i:])
+			_, size := pyjson.DecodeRune(x[i:])
 			i += size
 		}
 		return n, nil
