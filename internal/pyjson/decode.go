@@ -97,39 +97,21 @@ func (d *decoder) internKey(b []byte) string {
 	return s
 }
 
-// internString returns the boxed string value b, shared with earlier
-// equal strings.
-func (d *decoder) internString(b []byte) any {
+// intern returns the boxed value of text b as a T (a string value or a
+// json.Number), shared through m with earlier equal texts of that kind.
+func intern[T ~string](m *map[string]any, b []byte) any {
 	if len(b) > internLimit {
-		return string(b)
+		return T(b)
 	}
-	if v, ok := d.strings[string(b)]; ok {
+	if v, ok := (*m)[string(b)]; ok {
 		return v
 	}
-	if d.strings == nil {
-		d.strings = make(map[string]any)
+	if *m == nil {
+		*m = make(map[string]any)
 	}
 	s := string(b)
-	var v any = s
-	d.strings[s] = v
-	return v
-}
-
-// internNumber returns the boxed json.Number of the token b, shared with
-// earlier equal tokens.
-func (d *decoder) internNumber(b []byte) any {
-	if len(b) > internLimit {
-		return json.Number(b)
-	}
-	if v, ok := d.numbers[string(b)]; ok {
-		return v
-	}
-	if d.numbers == nil {
-		d.numbers = make(map[string]any)
-	}
-	s := string(b)
-	var v any = json.Number(s)
-	d.numbers[s] = v
+	var v any = T(s)
+	(*m)[s] = v
 	return v
 }
 
@@ -163,7 +145,7 @@ func (d *decoder) value(depth int) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		return d.internString(b), nil
+		return intern[string](&d.strings, b), nil
 	case c == '-' || c >= '0' && c <= '9':
 		if c == '-' && d.hasPrefix("-Infinity") {
 			d.pos += len("-Infinity")
@@ -314,7 +296,7 @@ func (d *decoder) number() (any, error) {
 		}
 	}
 	d.pos = p
-	return d.internNumber(d.data[s:p]), nil
+	return intern[json.Number](&d.numbers, d.data[s:p]), nil
 }
 
 // stringBytes decodes a JSON string at d.pos (on the opening quote). The
