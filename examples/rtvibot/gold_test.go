@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"io/fs"
-	"log/slog"
-	"net/http"
 	"testing"
 	"time"
 
@@ -21,17 +19,7 @@ import (
 // startGoldBot serves a bot with a gold agent on a free loopback port.
 func startGoldBot(t *testing.T) (*Bot, string) {
 	t.Helper()
-	dir := t.TempDir()
-	require.NoError(t, writeData(dir))
-	bot, err := NewBot(dir, slog.New(slog.DiscardHandler))
-	require.NoError(t, err)
-	bot.gold = &goldAgent{}
-	ln, err := listenLoopback("127.0.0.1:0")
-	require.NoError(t, err)
-	srv := &http.Server{Handler: bot, ReadHeaderTimeout: time.Second}
-	go srv.Serve(ln) //nolint:errcheck // ends with Close
-	t.Cleanup(func() { srv.Close() })
-	return bot, "ws://" + ln.Addr().String()
+	return serveBot(t, &goldAgent{})
 }
 
 // goldExpectations replays every task of a domain as the replay CLI does

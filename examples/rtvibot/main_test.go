@@ -25,16 +25,25 @@ import (
 // startBot serves a bot on a free loopback port for the test's duration.
 func startBot(t *testing.T) string {
 	t.Helper()
+	_, url := serveBot(t, nil)
+	return url
+}
+
+// serveBot serves a bot, with gold as its gold agent (nil: none), on a
+// free loopback port for the test's duration.
+func serveBot(t *testing.T, gold *goldAgent) (*Bot, string) {
+	t.Helper()
 	dir := t.TempDir()
 	require.NoError(t, writeData(dir))
 	bot, err := NewBot(dir, slog.New(slog.DiscardHandler))
 	require.NoError(t, err)
+	bot.gold = gold
 	ln, err := listenLoopback("127.0.0.1:0")
 	require.NoError(t, err)
 	srv := &http.Server{Handler: bot, ReadHeaderTimeout: time.Second}
 	go srv.Serve(ln) //nolint:errcheck // ends with Close
 	t.Cleanup(func() { srv.Close() })
-	return "ws://" + ln.Addr().String()
+	return bot, "ws://" + ln.Addr().String()
 }
 
 func testContext(t *testing.T) context.Context {
