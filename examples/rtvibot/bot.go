@@ -184,7 +184,7 @@ func (b *Bot) userText(ctx context.Context, text string) error {
 				b.logger.Warn("gold agent", "err", err)
 				return b.respond(ctx, "The gold agent cannot play this scenario: "+err.Error())
 			}
-			if played || err != nil {
+			if played {
 				return err
 			}
 		}
