@@ -39,11 +39,7 @@ func newGetCustomerByPhone(b binding) (tool.Tool, error) {
 // customerByPhone returns the first customer whose contact number, or the
 // number of one of whose lines, is phone.
 func customerByPhone(db map[string]any, phone string) (map[string]any, error) {
-	t, err := subscript(db, tableCustomers)
-	if err != nil {
-		return nil, err
-	}
-	customers, err := iterate(t)
+	customers, err := iterateItem(db, tableCustomers)
 	if err != nil {
 		return nil, err
 	}
@@ -55,11 +51,7 @@ func customerByPhone(db map[string]any, phone string) (map[string]any, error) {
 		if v == phone {
 			return c.(map[string]any), nil
 		}
-		ids, err := subscript(c, "line_ids")
-		if err != nil {
-			return nil, err
-		}
-		lineIDs, err := iterate(ids)
+		lineIDs, err := iterateItem(c, "line_ids")
 		if err != nil {
 			return nil, err
 		}
@@ -114,11 +106,7 @@ func newGetCustomerByName(b binding) (tool.Tool, error) {
 			"Returns the list of matching customer records, usually one, possibly none.",
 		func(_ context.Context, st *state.Shared, p GetCustomerByNameParams) (any, error) {
 			return agentSide.Read(st, func(db map[string]any) (any, error) {
-				t, err := subscript(db, tableCustomers)
-				if err != nil {
-					return nil, err
-				}
-				customers, err := iterate(t)
+				customers, err := iterateItem(db, tableCustomers)
 				if err != nil {
 					return nil, err
 				}
@@ -215,11 +203,7 @@ func newGetBillsForCustomer(b binding) (tool.Tool, error) {
 // customerBills returns the customer's bills that exist, in the order of
 // its bill_ids.
 func customerBills(db map[string]any, customer map[string]any) ([]map[string]any, error) {
-	ids, err := subscript(customer, "bill_ids")
-	if err != nil {
-		return nil, err
-	}
-	billIDs, err := iterate(ids)
+	billIDs, err := iterateItem(customer, "bill_ids")
 	if err != nil {
 		return nil, err
 	}

@@ -32,11 +32,7 @@ var (
 // values compare as those of one json.loads do (pyvalue.EqualLoaded: a NaN
 // inside a list equals a NaN inside a list), as the DB's own do in Python.
 func find(db map[string]any, table, key string, want any) (map[string]any, error) {
-	t, err := subscript(db, table)
-	if err != nil {
-		return nil, err
-	}
-	rows, err := iterate(t)
+	rows, err := iterateItem(db, table)
 	if err != nil {
 		return nil, err
 	}

@@ -105,6 +105,15 @@ func appendable(v any) ([]any, error) {
 	return nil, noAttribute(v, "append")
 }
 
+// iterateItem is Python's iteration over v[key]: subscript, then iterate.
+func iterateItem(v any, key string) ([]any, error) {
+	item, err := subscript(v, key)
+	if err != nil {
+		return nil, err
+	}
+	return iterate(item)
+}
+
 // iterate is Python's iteration over v: the items of a list, the keys of a
 // dict (in sorted order: a Go map keeps no order), the characters of a
 // string; anything else is not iterable.
