@@ -1,0 +1,141 @@
+// Command apicount prints the number of exported identifiers of each
+// library package (every package but examples/ and internal/) and their
+// total: package-level constants, variables, functions and types, and the
+// exported methods of exported types. scripts/api-count.sh runs it.
+package main
+
+import (
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+func main() {
+	root := "."
+	if len(os.Args) > 1 {
+		root = os.Args[1]
+	}
+	counts, names, err := count(root)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "apicount:", err)
+		os.Exit(1)
+	}
+	verbose := len(os.Args) > 2 && os.Args[2] == "-v"
+	dirs := make([]string, 0, len(counts))
+	for d := range counts {
+		dirs = append(dirs, d)
+	}
+	sort.Strings(dirs)
+	total := 0
+	for _, d := range dirs {
+		fmt.Printf("%-24s %4d\n", d, counts[d])
+		if verbose {
+			for _, n := range names[d] {
+				fmt.Println("    " + n)
+			}
+		}
+		total += counts[d]
+	}
+	fmt.Printf("%-24s %4d\n", "total", total)
+}
+
+// count walks root's library packages and counts their exported
+// identifiers, by directory.
+func count(root string) (map[string]int, map[string][]string, error) {
+	counts := map[string]int{}
+	names := map[string][]string{}
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, path)
+		if d.IsDir() {
+			base := d.Name()
+			if rel != "." && (strings.HasPrefix(base, ".") || base == "testdata" || base == "node_modules" ||
+				rel == "examples" || rel == "internal" || rel == "scripts" || rel == "docs") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		if f.Name.Name == "main" {
+			return nil
+		}
+		dir := filepath.ToSlash(filepath.Dir(rel))
+		for _, n := range exported(f) {
+			counts[dir]++
+			names[dir] = append(names[dir], n)
+		}
+		return nil
+	})
+	for d := range names {
+		sort.Strings(names[d])
+	}
+	return counts, names, err
+}
+
+// exported lists a file's exported identifiers.
+func exported(f *ast.File) []string {
+	var out []string
+	for _, decl := range f.Decls {
+		switch d := decl.(type) {
+		case *ast.FuncDecl:
+			if !d.Name.IsExported() {
+				continue
+			}
+			if d.Recv == nil {
+				out = append(out, d.Name.Name)
+				continue
+			}
+			if recv := receiverType(d.Recv.List[0].Type); ast.IsExported(recv) {
+				out = append(out, recv+"."+d.Name.Name)
+			}
+		case *ast.GenDecl:
+			for _, spec := range d.Specs {
+				switch s := spec.(type) {
+				case *ast.TypeSpec:
+					if s.Name.IsExported() {
+						out = append(out, s.Name.Name)
+					}
+				case *ast.ValueSpec:
+					for _, n := range s.Names {
+						if n.IsExported() {
+							out = append(out, n.Name)
+						}
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// receiverType names a method's receiver type: T, *T, T[P] or *T[P].
+func receiverType(e ast.Expr) string {
+	for {
+		switch x := e.(type) {
+		case *ast.StarExpr:
+			e = x.X
+		case *ast.IndexExpr:
+			e = x.X
+		case *ast.IndexListExpr:
+			e = x.X
+		case *ast.Ident:
+			return x.Name
+		default:
+			return ""
+		}
+	}
+}

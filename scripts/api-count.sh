@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# Prints the number of exported identifiers (package-level names and the
+# exported methods of exported types) of each library package, every
+# package but examples/ and internal/, and their total. -v lists them.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+exec go run ./internal/cmd/apicount . "$@"
