@@ -17,6 +17,7 @@ func TestCacheVerifyFindsForbiddenEdits(t *testing.T) {
 		return decode(t, `{"users":{"u1":{"name":"A","address":{"city":"X"}},"u2":{"name":"B","address":{"city":"Y"}}},`+
 			`"log":[{"id":1},{"id":2},{"id":3}],"meta":{"v":1}}`).(map[string]any)
 	}
+	var source *state.Source
 	tests := []struct {
 		name   string
 		edit   func(t *testing.T, src map[string]any) // one task's edits
@@ -35,7 +36,7 @@ func TestCacheVerifyFindsForbiddenEdits(t *testing.T) {
 		}, `["log"]`},
 		{"UpdateTables editing a table it did not name", func(t *testing.T, src map[string]any) {
 			st := state.New()
-			st.ShareDB(src)
+			st.Share(source) // src is source's shared copy
 			require.NoError(t, st.UpdateTables([]string{"log"}, func(db map[string]any) error {
 				db["meta"].(map[string]any)["v"] = 2 // "meta" is still the source's
 				return nil
@@ -44,7 +45,12 @@ func TestCacheVerifyFindsForbiddenEdits(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			src := fresh()
+			// src is the copy of a state.Source that states share.
+			source = state.NewSource(fresh())
+			var src map[string]any
+			reader := state.New()
+			reader.Share(source)
+			require.NoError(t, reader.View(func(db map[string]any) error { src = db; return nil }))
 			cache, err := dbhash.NewCache(src)
 			require.NoError(t, err)
 			require.NoError(t, cache.Verify())

@@ -14,14 +14,14 @@ import (
 // Register a domain's tools and the shared harness tools once, then build
 // each scenario's tool set from its {tool name: keyword arguments} spec.
 func Example() {
-	reg := registry.NewTools(registry.WithLogger(slog.New(slog.DiscardHandler)))
+	reg := &registry.Tools{Logger: slog.New(slog.DiscardHandler)}
 	if err := registry.RegisterHarness(reg); err != nil {
 		panic(err)
 	}
 	type greeterOptions struct {
 		Greeting string `json:"greeting"`
 	}
-	reg.MustRegister("hotel", "greet_guest", registry.Configured(func(d registry.Deps, o greeterOptions) (tool.Tool, error) {
+	err := reg.Register("hotel", "greet_guest", registry.Configured(func(d registry.Deps, o greeterOptions) (tool.Tool, error) {
 		type params struct {
 			Name string `json:"name"`
 		}
@@ -30,6 +30,9 @@ func Example() {
 				return o.Greeting + ", " + p.Name + "!", nil
 			}, tool.WithState(d.State))
 	}))
+	if err != nil {
+		panic(err)
+	}
 
 	// A scenario: its own state, its own keyword arguments.
 	st := state.New()

@@ -15,30 +15,22 @@ import (
 	"github.com/voiceeval/schematools/tool"
 )
 
-// DefaultDomain holds the names every domain can fall back to.
-const DefaultDomain = state.DefaultDomain
-
 // Sentinel errors; test with [errors.Is].
 var (
 	// ErrDuplicate means a (domain, name) pair is already registered.
 	ErrDuplicate = errors.New("already registered")
 	// ErrNotFound means a name is in neither the domain nor the default
-	// domain. The error is a [*NotFoundError].
+	// domain; the error lists what each holds.
 	ErrNotFound = errors.New("not found")
-	// ErrInvalidName means a domain or name does not match
-	// ^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$.
-	ErrInvalidName = errors.New("invalid name")
 )
 
-// Registry maps domain -> name -> T. The zero value is an empty registry
-// that logs through [slog.Default] and calls its entries "entry" in
-// messages; see [New] for options. It is safe for concurrent use and must
-// not be copied after first use.
-type Registry[T any] struct {
+// defaultDomain holds the names every domain can fall back to.
+const defaultDomain = state.DefaultDomain
+
+// table maps domain -> name -> T. It is safe for concurrent use.
+type table[T any] struct {
 	mu      sync.RWMutex
 	domains map[string]*bucket[T]
-	logger  *slog.Logger
-	kind    string
 }
 
 type bucket[T any] struct {
@@ -51,55 +43,7 @@ type entry[T any] struct {
 	by    string // who registered it
 }
 
-// Option configures a [Registry] built by [New].
-type Option func(*options)
-
-type options struct {
-	logger *slog.Logger
-	kind   string
-}
-
-// WithLogger sets the logger that receives default-domain fallback
-// warnings. The default is [slog.Default].
-func WithLogger(l *slog.Logger) Option { return func(o *options) { o.logger = l } }
-
-// WithKind names what the registry holds ("tool", "init function") in its
-// messages: "tool name collision in domain 'coffee': …". The default is
-// "entry".
-func WithKind(kind string) Option { return func(o *options) { o.kind = kind } }
-
-// New returns an empty registry.
-func New[T any](opts ...Option) *Registry[T] {
-	r := &Registry[T]{}
-	r.configure(opts)
-	return r
-}
-
-func (r *Registry[T]) configure(opts []Option) {
-	var o options
-	for _, opt := range opts {
-		opt(&o)
-	}
-	r.logger, r.kind = o.logger, o.kind
-}
-
-// Register adds v under (domain, name); an empty domain means
-// [DefaultDomain]. It fails, leaving the registry unchanged, when the pair
-// is taken ([ErrDuplicate], naming both registrants) or a name is invalid
-// ([ErrInvalidName]).
-func (r *Registry[T]) Register(domain, name string, v T) error {
-	return r.register(domain, name, v, caller(1))
-}
-
-// MustRegister is [Registry.Register] for package-level registration in
-// init functions: it panics on error, which there is a programming error.
-func (r *Registry[T]) MustRegister(domain, name string, v T) {
-	if err := r.register(domain, name, v, caller(1)); err != nil {
-		panic(err)
-	}
-}
-
-func (r *Registry[T]) register(domain, name string, v T, by string) error {
+func (r *table[T]) register(domain, name string, v T, by string) error {
 	domain = normDomain(domain)
 	if err := checkName("domain", domain); err != nil {
 		return err
@@ -126,62 +70,42 @@ func (r *Registry[T]) register(domain, name string, v T, by string) error {
 	return nil
 }
 
-// Resolved tells where a lookup found its value.
-type Resolved struct {
-	Domain   string // the domain that held the name: the one asked for, or DefaultDomain
-	Name     string
-	Fallback bool // the name came from DefaultDomain because the domain asked for lacked it
-}
-
-// Lookup returns the value registered under (domain, name): from domain
-// itself, or else from [DefaultDomain] with a warning naming the domain that
-// fell through. Otherwise the error is a [*NotFoundError] wrapping
-// [ErrNotFound]. An empty domain means [DefaultDomain].
-func (r *Registry[T]) Lookup(domain, name string) (T, error) {
-	v, _, err := r.Resolve(domain, name)
-	return v, err
-}
-
-// Resolve is [Registry.Lookup] that also reports where the value came from.
-func (r *Registry[T]) Resolve(domain, name string) (T, Resolved, error) {
+// lookup returns the value registered under (domain, name): from domain
+// itself, or else from the default domain with a warning naming the domain
+// that fell through. Otherwise the error wraps [ErrNotFound].
+func (r *table[T]) lookup(domain, name string, logger *slog.Logger) (T, error) {
 	domain = normDomain(domain)
 	r.mu.RLock()
 	if e, ok := r.get(domain, name); ok {
 		r.mu.RUnlock()
-		return e.value, Resolved{Domain: domain, Name: name}, nil
+		return e.value, nil
 	}
-	if domain != DefaultDomain {
-		if e, ok := r.get(DefaultDomain, name); ok {
+	if domain != defaultDomain {
+		if e, ok := r.get(defaultDomain, name); ok {
 			r.mu.RUnlock()
-			r.log().Warn(fmt.Sprintf("%s '%s' not found in domain '%s', falling back to '%s'",
-				r.noun(), name, domain, DefaultDomain),
+			if logger == nil {
+				logger = slog.Default()
+			}
+			logger.Warn(fmt.Sprintf("%s '%s' not found in domain '%s', falling back to '%s'",
+				r.noun(), name, domain, defaultDomain),
 				"domain", domain, "name", name, "registered_by", e.by)
-			return e.value, Resolved{Domain: DefaultDomain, Name: name, Fallback: true}, nil
+			return e.value, nil
 		}
 	}
-	nf := &NotFoundError{
+	nf := &notFoundError{
 		Kind:      r.noun(),
 		Domain:    domain,
 		Name:      name,
 		InDomain:  r.sortedNames(domain),
-		InDefault: r.sortedNames(DefaultDomain),
+		InDefault: r.sortedNames(defaultDomain),
 		Domains:   r.domainNames(),
 	}
 	r.mu.RUnlock()
 	var zero T
-	return zero, Resolved{}, nf
+	return zero, nf
 }
 
-// Get returns the value registered under exactly (domain, name), with no
-// fallback to the default domain. An empty domain means [DefaultDomain].
-func (r *Registry[T]) Get(domain, name string) (T, bool) {
-	r.mu.RLock()
-	defer r.mu.RUnlock()
-	e, ok := r.get(normDomain(domain), name)
-	return e.value, ok
-}
-
-func (r *Registry[T]) get(domain, name string) (entry[T], bool) {
+func (r *table[T]) get(domain, name string) (entry[T], bool) {
 	b := r.domains[domain]
 	if b == nil {
 		return entry[T]{}, false
@@ -190,9 +114,8 @@ func (r *Registry[T]) get(domain, name string) (entry[T], bool) {
 	return e, ok
 }
 
-// Names returns the names registered in domain, in registration order; an
-// unknown domain has none.
-func (r *Registry[T]) Names(domain string) []string {
+// names returns the names registered in domain, in registration order.
+func (r *table[T]) names(domain string) []string {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
 	b := r.domains[normDomain(domain)]
@@ -202,31 +125,7 @@ func (r *Registry[T]) Names(domain string) []string {
 	return slices.Clone(b.order)
 }
 
-// All returns every entry as "domain.name", sorted.
-func (r *Registry[T]) All() []string {
-	r.mu.RLock()
-	defer r.mu.RUnlock()
-	var out []string
-	for d, b := range r.domains {
-		for _, n := range b.order {
-			out = append(out, d+"."+n)
-		}
-	}
-	slices.Sort(out)
-	if out == nil {
-		out = []string{}
-	}
-	return out
-}
-
-// Domains returns the domains that hold at least one entry, sorted.
-func (r *Registry[T]) Domains() []string {
-	r.mu.RLock()
-	defer r.mu.RUnlock()
-	return r.domainNames()
-}
-
-func (r *Registry[T]) domainNames() []string {
+func (r *table[T]) domainNames() []string {
 	out := make([]string, 0, len(r.domains))
 	for d := range r.domains {
 		out = append(out, d)
@@ -235,7 +134,7 @@ func (r *Registry[T]) domainNames() []string {
 	return out
 }
 
-func (r *Registry[T]) sortedNames(domain string) []string {
+func (r *table[T]) sortedNames(domain string) []string {
 	b := r.domains[domain]
 	if b == nil {
 		return []string{}
@@ -245,28 +144,23 @@ func (r *Registry[T]) sortedNames(domain string) []string {
 	return out
 }
 
-func (r *Registry[T]) noun() string {
-	if r.kind == "" {
-		return "entry"
+// noun names what the table holds in messages.
+func (r *table[T]) noun() string {
+	var zero T
+	if _, ok := any(zero).(Factory); ok {
+		return "tool"
 	}
-	return r.kind
+	return "hooks"
 }
 
-func (r *Registry[T]) log() *slog.Logger {
-	if r.logger != nil {
-		return r.logger
-	}
-	return slog.Default()
-}
-
-// NotFoundError reports a name found neither in its domain nor in the
+// notFoundError reports a name found neither in its domain nor in the
 // default domain, with what each holds.
-type NotFoundError struct {
+type notFoundError struct {
 	Kind      string   // what the registry holds, e.g. "tool"
 	Domain    string   // the domain asked for
 	Name      string   // the name asked for
 	InDomain  []string // names in Domain, sorted
-	InDefault []string // names in DefaultDomain, sorted
+	InDefault []string // names in defaultDomain, sorted
 	Domains   []string // every domain with entries, sorted
 }
 
@@ -274,29 +168,29 @@ type NotFoundError struct {
 // domain itself is unknown:
 // "tool 'X' not found in domain 'd' or 'default'. Available in 'd': ['A'].
 // Available in 'default': ['B']."
-func (e *NotFoundError) Error() string {
+func (e *notFoundError) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s '%s' not found in domain '%s' or '%s'. Available in '%s': %s. Available in '%s': %s.",
-		e.Kind, e.Name, e.Domain, DefaultDomain, e.Domain, pyjson.ListRepr(e.InDomain), DefaultDomain, pyjson.ListRepr(e.InDefault))
-	if e.Domain != DefaultDomain && !slices.Contains(e.Domains, e.Domain) {
+		e.Kind, e.Name, e.Domain, defaultDomain, e.Domain, pyjson.ListRepr(e.InDomain), defaultDomain, pyjson.ListRepr(e.InDefault))
+	if e.Domain != defaultDomain && !slices.Contains(e.Domains, e.Domain) {
 		fmt.Fprintf(&b, " Domain '%s' is unknown; known domains: %s.", e.Domain, pyjson.ListRepr(e.Domains))
 	}
 	return b.String()
 }
 
 // Unwrap makes errors.Is(err, ErrNotFound) hold.
-func (e *NotFoundError) Unwrap() error { return ErrNotFound }
+func (e *notFoundError) Unwrap() error { return ErrNotFound }
 
 func normDomain(d string) string {
 	if d == "" {
-		return DefaultDomain
+		return defaultDomain
 	}
 	return d
 }
 
 func checkName(what, name string) error {
 	if err := tool.ValidateName(name); err != nil {
-		return fmt.Errorf("registry: %s %q: %w: %w", what, name, ErrInvalidName, err)
+		return fmt.Errorf("registry: %s %q: %w", what, name, err)
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package registry_test
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"log/slog"
 	"sync"
@@ -9,7 +10,10 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/voiceeval/schematools/hooks"
 	"github.com/voiceeval/schematools/registry"
+	"github.com/voiceeval/schematools/state"
+	"github.com/voiceeval/schematools/tool"
 )
 
 func logCapture() (*slog.Logger, *bytes.Buffer) {
@@ -17,70 +21,77 @@ func logCapture() (*slog.Logger, *bytes.Buffer) {
 	return slog.New(slog.NewTextHandler(&buf, nil)), &buf
 }
 
+// labelled is a tool that tells which registration built it.
+type labelled struct{ name, label string }
+
+func (l labelled) Name() string                                         { return l.name }
+func (l labelled) Description() string                                  { return l.label }
+func (l labelled) Properties() map[string]any                           { return map[string]any{} }
+func (l labelled) Required() []string                                   { return []string{} }
+func (l labelled) Execute(context.Context, map[string]any) (any, error) { return l.label, nil }
+
+// factory builds a labelled tool called name.
+func factory(name, label string) registry.Factory {
+	return func(registry.Deps) (tool.Tool, error) { return labelled{name, label}, nil }
+}
+
+// label builds (domain, name) and returns its label.
+func label(t *testing.T, r *registry.Tools, domain, name string) string {
+	t.Helper()
+	tl, err := r.New(domain, name, registry.Deps{})
+	require.NoError(t, err)
+	return tl.Description()
+}
+
 // Checklist 19, 26: the same name in two domains is two entries.
 func TestSameNameInTwoDomains(t *testing.T) {
-	r := registry.New[string]()
-	require.NoError(t, r.Register("eva_airline", "CancelReservationTool", "eva"))
-	require.NoError(t, r.Register("tau2_airline", "CancelReservationTool", "tau2"))
-	got, err := r.Lookup("eva_airline", "CancelReservationTool")
-	require.NoError(t, err)
-	assert.Equal(t, "eva", got)
-	got, err = r.Lookup("tau2_airline", "CancelReservationTool")
-	require.NoError(t, err)
-	assert.Equal(t, "tau2", got)
+	r := new(registry.Tools)
+	require.NoError(t, r.Register("eva_airline", "CancelReservationTool", factory("CancelReservationTool", "eva")))
+	require.NoError(t, r.Register("tau2_airline", "CancelReservationTool", factory("CancelReservationTool", "tau2")))
+	assert.Equal(t, "eva", label(t, r, "eva_airline", "CancelReservationTool"))
+	assert.Equal(t, "tau2", label(t, r, "tau2_airline", "CancelReservationTool"))
 }
 
 // Checklist 20: a duplicate in one domain fails, names both registrants and
 // leaves the first registration in place.
 func TestDuplicateInOneDomain(t *testing.T) {
-	r := registry.NewTools()
-	f := registry.Plain(nil)
-	require.NoError(t, r.Register("coffee", "cancel_order", f))
+	r := new(registry.Tools)
+	require.NoError(t, r.Register("coffee", "cancel_order", factory("cancel_order", "first")))
 	err := r.Register("coffee", "cancel_order", nil)
 	require.ErrorIs(t, err, registry.ErrDuplicate)
 	assert.Regexp(t, `^tool name collision in domain 'coffee': 'cancel_order' is already registered by `+
 		`github.com/voiceeval/schematools/registry_test.TestDuplicateInOneDomain \(registry_test.go:\d+\); `+
 		`cannot also register it from github.com/voiceeval/schematools/registry_test.TestDuplicateInOneDomain \(registry_test.go:\d+\)\. `+
 		`Rename one of them, or move one to a different domain$`, err.Error())
-	got, err := r.Lookup("coffee", "cancel_order")
-	require.NoError(t, err)
-	assert.NotNil(t, got, "the first registration stays")
+	assert.Equal(t, "first", label(t, r, "coffee", "cancel_order"), "the first registration stays")
 	assert.Equal(t, []string{"cancel_order"}, r.Names("coffee"))
-
-	r2 := registry.New[int](registry.WithKind("predicate"))
-	r2.MustRegister("d", "x", 1)
-	assert.Panics(t, func() { r2.MustRegister("d", "x", 2) })
 }
 
 // Checklist 21, 24: an empty domain is the default one, and lookups fall
 // back to it with a warning naming the domain that fell through.
 func TestDefaultFallback(t *testing.T) {
 	logger, logs := logCapture()
-	r := registry.New[string](registry.WithLogger(logger), registry.WithKind("tool"))
-	require.NoError(t, r.Register("", "EndConversationTool", "end"))
-	assert.Equal(t, []string{"EndConversationTool"}, r.Names(registry.DefaultDomain))
+	r := &registry.Tools{Logger: logger}
+	require.NoError(t, r.Register("", "EndConversationTool", factory("EndConversationTool", "end")))
+	assert.Equal(t, []string{"EndConversationTool"}, r.Names(state.DefaultDomain))
 
-	got, res, err := r.Resolve("tau2_airline", "EndConversationTool")
-	require.NoError(t, err)
-	assert.Equal(t, "end", got)
-	assert.Equal(t, registry.Resolved{Domain: "default", Name: "EndConversationTool", Fallback: true}, res)
+	assert.Equal(t, "end", label(t, r, "tau2_airline", "EndConversationTool"))
 	assert.Contains(t, logs.String(), "level=WARN")
 	assert.Contains(t, logs.String(), "tool 'EndConversationTool' not found in domain 'tau2_airline', falling back to 'default'")
 
 	logs.Reset()
-	_, res, err = r.Resolve("", "EndConversationTool")
-	require.NoError(t, err)
-	assert.False(t, res.Fallback)
+	assert.Equal(t, "end", label(t, r, "", "EndConversationTool"))
+	assert.Equal(t, "end", label(t, r, "default", "EndConversationTool"))
 	assert.Empty(t, logs.String(), "an exact hit logs nothing")
 }
 
 // Checklist 22, 23: not found lists what the domain and default hold; an
 // unknown domain is called out so a typo is obvious.
 func TestNotFound(t *testing.T) {
-	r := registry.New[int](registry.WithKind("tool"))
-	require.NoError(t, r.Register("tau2_airline", "GetUserDetailsTool", 1))
-	require.NoError(t, r.Register("tau2_airline", "BookReservationTool", 2))
-	require.NoError(t, r.Register("", "EndConversationTool", 3))
+	r := new(registry.Tools)
+	require.NoError(t, r.Register("tau2_airline", "GetUserDetailsTool", factory("GetUserDetailsTool", "")))
+	require.NoError(t, r.Register("tau2_airline", "BookReservationTool", factory("BookReservationTool", "")))
+	require.NoError(t, r.Register("", "EndConversationTool", factory("EndConversationTool", "")))
 	tests := []struct {
 		domain, name, want string
 	}{
@@ -93,71 +104,72 @@ func TestNotFound(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.domain+"/"+tt.name, func(t *testing.T) {
-			_, err := r.Lookup(tt.domain, tt.name)
+			_, err := r.New(tt.domain, tt.name, registry.Deps{})
 			require.ErrorIs(t, err, registry.ErrNotFound)
-			assert.Equal(t, tt.want, err.Error())
-			var nf *registry.NotFoundError
-			require.ErrorAs(t, err, &nf)
-			assert.Equal(t, tt.name, nf.Name)
+			assert.Equal(t, "registry: "+tt.want, err.Error())
 		})
 	}
 }
 
 func TestInvalidNames(t *testing.T) {
-	var r registry.Registry[int] // the zero value is usable
+	var r registry.Tools // the zero value is usable
 	for _, c := range []struct{ domain, name string }{
 		{"coffee", ""}, {"coffee", "has space"}, {"bad domain", "ok"}, {"coffee", "9lives"},
 	} {
-		err := r.Register(c.domain, c.name, 1)
-		assert.ErrorIs(t, err, registry.ErrInvalidName, "%q/%q", c.domain, c.name)
+		err := r.Register(c.domain, c.name, factory("x", ""))
+		assert.ErrorIs(t, err, tool.ErrInvalidName, "%q/%q", c.domain, c.name)
+		assert.Empty(t, r.Names(c.domain))
 	}
-	assert.Empty(t, r.All())
-	assert.Empty(t, r.Domains())
+	assert.ErrorIs(t, r.SetHooks("bad domain", hooks.Set{}), tool.ErrInvalidName)
 }
 
-func TestListing(t *testing.T) {
-	r := registry.New[int]()
-	for i, n := range []string{"Zeta", "Alpha", "Mid"} {
-		require.NoError(t, r.Register("b_domain", n, i))
+func TestNamesKeepRegistrationOrder(t *testing.T) {
+	r := new(registry.Tools)
+	for _, n := range []string{"Zeta", "Alpha", "Mid"} {
+		require.NoError(t, r.Register("b_domain", n, factory(n, "")))
 	}
-	require.NoError(t, r.Register("a_domain", "One", 0))
-	require.NoError(t, r.Register("", "Shared", 0))
+	require.NoError(t, r.Register("", "Shared", factory("Shared", "")))
 	assert.Equal(t, []string{"Zeta", "Alpha", "Mid"}, r.Names("b_domain"), "registration order")
+	assert.Equal(t, []string{"Shared"}, r.Names(""))
 	assert.Equal(t, []string{}, r.Names("nope"))
-	assert.Equal(t, []string{"a_domain.One", "b_domain.Alpha", "b_domain.Mid", "b_domain.Zeta", "default.Shared"}, r.All())
-	assert.Equal(t, []string{"a_domain", "b_domain", "default"}, r.Domains())
 }
 
 func TestConcurrentRegisterAndLookup(t *testing.T) {
-	r := registry.New[int](registry.WithLogger(slog.New(slog.DiscardHandler)))
+	r := &registry.Tools{Logger: slog.New(slog.DiscardHandler)}
 	var wg sync.WaitGroup
 	for w := range 8 {
 		wg.Go(func() {
 			for i := range 200 {
 				name := fmt.Sprintf("t%d_%d", w, i)
-				if err := r.Register(fmt.Sprintf("d%d", w%3), name, i); err != nil {
+				if err := r.Register(fmt.Sprintf("d%d", w%3), name, factory(name, "")); err != nil {
 					t.Error(err)
 				}
-				_, _ = r.Lookup(fmt.Sprintf("d%d", (w+1)%3), name)
+				_, _ = r.New(fmt.Sprintf("d%d", (w+1)%3), name, registry.Deps{})
 				_ = r.Names("d0")
-				_ = r.All()
+				_ = r.Hooks("d0")
 			}
 		})
+		wg.Go(func() { _ = r.SetHooks(fmt.Sprintf("h%d", w), hooks.Set{}) })
 	}
 	wg.Wait()
-	assert.Len(t, r.All(), 8*200)
+	n := 0
+	for d := range 3 {
+		n += len(r.Names(fmt.Sprintf("d%d", d)))
+	}
+	assert.Equal(t, 8*200, n)
 }
 
-func TestGetHasNoFallback(t *testing.T) {
-	r := registry.New[int]()
-	require.NoError(t, r.Register("", "shared", 1))
-	require.NoError(t, r.Register("d", "own", 2))
-	v, ok := r.Get("d", "own")
-	assert.True(t, ok)
-	assert.Equal(t, 2, v)
-	_, ok = r.Get("d", "shared")
-	assert.False(t, ok, "Get never falls back to default")
-	v, ok = r.Get("", "shared")
-	assert.True(t, ok)
-	assert.Equal(t, 1, v)
+// A domain registers its hooks once, next to its tools; Hooks has no
+// default-domain fallback.
+func TestHooks(t *testing.T) {
+	r := new(registry.Tools)
+	assert.Nil(t, r.Hooks("d").Sync, "no hooks: the zero Set")
+	set := hooks.Set{Predicates: map[string]hooks.Predicate{"p": func(map[string]any, map[string]any) (bool, error) { return true, nil }}}
+	require.NoError(t, r.SetHooks("d", set))
+	assert.Contains(t, r.Hooks("d").Predicates, "p")
+	assert.ErrorIs(t, r.SetHooks("d", hooks.Set{}), registry.ErrDuplicate)
+	assert.Contains(t, r.Hooks("d").Predicates, "p", "the first Set stays")
+	require.NoError(t, r.SetHooks("", set))
+	assert.Empty(t, r.Hooks("other").Predicates, "no fallback to the default domain")
+	assert.Contains(t, r.Hooks("default").Predicates, "p")
 }

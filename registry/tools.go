@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/voiceeval/schematools/hooks"
 	"github.com/voiceeval/schematools/state"
 	"github.com/voiceeval/schematools/tool"
 )
@@ -26,9 +27,6 @@ type Deps struct {
 	// every day. Nil means the tool may use the real clock and random ids.
 	Clock func() time.Time
 	IDs   func() string
-	// Notifier carries server messages. Tools normally reach it through
-	// State; it is here for tools that must send outside any state.
-	Notifier state.Notifier
 	// Logger is the logger tools should use; nil means slog.Default().
 	Logger *slog.Logger
 	// Args are the scenario's keyword arguments for this tool, e.g. the menu
@@ -40,27 +38,53 @@ type Deps struct {
 // Factory builds one tool for a scenario.
 type Factory func(deps Deps) (tool.Tool, error)
 
-// Tools is a registry of tool factories. The zero value is ready to use.
+// Tools maps domain -> name -> tool [Factory], and domain -> the domain's
+// [hooks.Set]. The zero value is an empty registry, ready to use; it is
+// safe for concurrent use and must not be copied after first use.
 type Tools struct {
-	Registry[Factory]
-}
+	// Logger receives the default-domain fallback warnings; nil means
+	// [slog.Default].
+	Logger *slog.Logger
 
-// NewTools returns an empty tool registry; messages call its entries
-// "tool".
-func NewTools(opts ...Option) *Tools {
-	t := &Tools{}
-	t.configure(append([]Option{WithKind("tool")}, opts...))
-	return t
+	factories table[Factory]
+	hooks     table[hooks.Set]
 }
 
 // Default is the package-level tool registry, for programs that register
-// from init. Libraries and tests should use their own [NewTools].
-var Default = NewTools()
+// from init. Libraries and tests should use their own new(Tools).
+var Default = new(Tools)
 
-// New builds the tool registered as (domain, name) — falling back to
-// [DefaultDomain] as [Registry.Lookup] does — with deps.
+// Register adds f under (domain, name); an empty domain means the default
+// domain, whose names every domain falls back to. It fails, leaving the
+// registry unchanged, when the pair is taken ([ErrDuplicate], naming both
+// registrants) or a name does not match ^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$
+// (the error wraps [tool.ErrInvalidName]).
+func (t *Tools) Register(domain, name string, f Factory) error {
+	return t.factories.register(domain, name, f, caller(1))
+}
+
+// Names returns the tool names registered in domain, in registration
+// order; an unknown domain has none.
+func (t *Tools) Names(domain string) []string { return t.factories.names(domain) }
+
+// SetHooks registers the domain's hooks (initialisation functions, sync,
+// predicates). A domain has one Set: a second one is an [ErrDuplicate].
+func (t *Tools) SetHooks(domain string, h hooks.Set) error {
+	return t.hooks.register(domain, "hooks", h, caller(1))
+}
+
+// Hooks returns the hooks registered for domain (exactly; there is no
+// default-domain fallback), or the zero Set.
+func (t *Tools) Hooks(domain string) hooks.Set {
+	h, _ := t.hooks.get(normDomain(domain), "hooks")
+	return h.value
+}
+
+// New builds the tool registered as (domain, name) — falling back to the
+// default domain, with a logged warning — with deps. An unknown name is
+// an error wrapping [ErrNotFound] that lists what each domain holds.
 func (t *Tools) New(domain, name string, deps Deps) (tool.Tool, error) {
-	f, err := t.Lookup(domain, name)
+	f, err := t.lookup(domain, name)
 	if err != nil {
 		return nil, fmt.Errorf("registry: %w", err)
 	}
@@ -82,7 +106,7 @@ func (t *Tools) NewSet(domain string, spec map[string]map[string]any, deps Deps)
 	var tools []tool.Tool
 	var errs []error
 	for _, n := range names {
-		f, err := t.Lookup(domain, n)
+		f, err := t.lookup(domain, n)
 		if err != nil {
 			errs = append(errs, err)
 			continue
@@ -102,6 +126,10 @@ func (t *Tools) NewSet(domain string, spec map[string]map[string]any, deps Deps)
 		return nil, fmt.Errorf("registry: %w", err)
 	}
 	return set, nil
+}
+
+func (t *Tools) lookup(domain, name string) (Factory, error) {
+	return t.factories.lookup(domain, name, t.Logger)
 }
 
 // state returns the scenario state, or a private one when there is none.
@@ -147,7 +175,7 @@ var ErrBadOptions = errors.New("bad keyword arguments")
 // values.
 func Configured[O any](fn func(deps Deps, opts O) (tool.Tool, error)) Factory {
 	return func(deps Deps) (tool.Tool, error) {
-		opts, err := DecodeOptions[O](deps.Args)
+		opts, err := decodeOptions[O](deps.Args)
 		if err != nil {
 			return nil, err
 		}
@@ -171,9 +199,9 @@ func Plain(fn func(deps Deps) (tool.Tool, error)) Factory {
 	}
 }
 
-// DecodeOptions decodes keyword arguments into O with encoding/json rules and
+// decodeOptions decodes keyword arguments into O with encoding/json rules and
 // no unknown keys. Errors wrap [ErrBadOptions] and name the offending key.
-func DecodeOptions[O any](args map[string]any) (O, error) {
+func decodeOptions[O any](args map[string]any) (O, error) {
 	var o O
 	if len(args) == 0 {
 		return o, nil
@@ -207,17 +235,17 @@ func quoteAll(ss []string) []string {
 }
 
 // RegisterHarness registers the cross-domain harness tools in
-// [DefaultDomain] of r: EndConversationTool, TransferToHumanAgentsTool and
+// default domain of r: EndConversationTool, TransferToHumanAgentsTool and
 // SendScenarioSummaryTool, each bound to deps.State.
 func RegisterHarness(r *Tools) error {
 	return errors.Join(
-		r.Register(DefaultDomain, tool.EndConversationName, Plain(func(d Deps) (tool.Tool, error) {
+		r.Register(defaultDomain, tool.EndConversationName, Plain(func(d Deps) (tool.Tool, error) {
 			return &tool.EndConversation{State: d.state(), Logger: d.Logger}, nil
 		})),
-		r.Register(DefaultDomain, tool.TransferToHumanAgentsName, Plain(func(d Deps) (tool.Tool, error) {
+		r.Register(defaultDomain, tool.TransferToHumanAgentsName, Plain(func(d Deps) (tool.Tool, error) {
 			return &tool.TransferToHumanAgents{State: d.state(), Logger: d.Logger}, nil
 		})),
-		r.Register(DefaultDomain, tool.SendScenarioSummaryName, Plain(func(d Deps) (tool.Tool, error) {
+		r.Register(defaultDomain, tool.SendScenarioSummaryName, Plain(func(d Deps) (tool.Tool, error) {
 			return &tool.SendScenarioSummary{State: d.state(), Logger: d.Logger}, nil
 		})),
 	)

@@ -27,7 +27,7 @@ var menuFactory = registry.Configured(func(d registry.Deps, o menuOptions) (tool
 
 func newTools(t *testing.T) *registry.Tools {
 	t.Helper()
-	r := registry.NewTools(registry.WithLogger(slog.New(slog.DiscardHandler)))
+	r := &registry.Tools{Logger: slog.New(slog.DiscardHandler)}
 	require.NoError(t, registry.RegisterHarness(r))
 	require.NoError(t, r.Register("restaurant", "GetMenuTool", menuFactory))
 	return r
@@ -104,7 +104,7 @@ func TestNewSet(t *testing.T) {
 }
 
 func TestFactoryFailures(t *testing.T) {
-	r := registry.NewTools()
+	r := new(registry.Tools)
 	boom := errors.New("boom")
 	require.NoError(t, r.Register("d", "Fails", func(registry.Deps) (tool.Tool, error) { return nil, boom }))
 	require.NoError(t, r.Register("d", "Nil", func(registry.Deps) (tool.Tool, error) { return nil, nil }))
@@ -120,7 +120,7 @@ func TestFactoryFailures(t *testing.T) {
 
 // Two registry keys that build tools with the same name make a bad set.
 func TestNewSetDuplicateToolNames(t *testing.T) {
-	r := registry.NewTools()
+	r := new(registry.Tools)
 	end := registry.Plain(func(registry.Deps) (tool.Tool, error) { return &tool.EndConversation{}, nil })
 	require.NoError(t, r.Register("d", "A", end))
 	require.NoError(t, r.Register("d", "B", end))
@@ -130,7 +130,7 @@ func TestNewSetDuplicateToolNames(t *testing.T) {
 
 func TestDefaultRegistryExists(t *testing.T) {
 	require.NotNil(t, registry.Default)
-	_, err := registry.Default.Lookup("x", "NoSuchTool")
+	_, err := registry.Default.New("x", "NoSuchTool", registry.Deps{})
 	assert.ErrorContains(t, err, "tool 'NoSuchTool' not found")
 }
 

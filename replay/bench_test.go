@@ -11,16 +11,17 @@ import (
 	"github.com/voiceeval/schematools/state"
 )
 
-// BenchmarkGoldCoffee replays a three-action coffee task: DB copy, tool
-// building, invocation, recording and the final hash.
+// BenchmarkGoldCoffee replays a three-action coffee task on a shared
+// Source: tool building, invocation, copy-on-write, recording and the
+// final hash.
 func BenchmarkGoldCoffee(b *testing.B) {
-	reg := registry.NewTools()
+	reg := new(registry.Tools)
 	if err := coffee.Register(reg); err != nil {
 		b.Fatal(err)
 	}
 	sc := replay.Scenario{
 		Domain: coffee.Domain,
-		DB:     coffee.DB(),
+		DB:     state.NewSource(coffee.DB()),
 		Tools:  replay.RegistryTools(reg, coffee.Domain, nil),
 		Task: replay.Task{ID: "bench", EvaluationCriteria: &replay.EvaluationCriteria{Actions: []replay.Action{
 			{Name: "get_menu"},

@@ -3,6 +3,7 @@ package replay_test
 import (
 	"context"
 	"fmt"
+	"github.com/voiceeval/schematools/state"
 
 	"github.com/voiceeval/schematools/examples/coffee"
 	"github.com/voiceeval/schematools/registry"
@@ -13,7 +14,7 @@ import (
 // through the same tools the agent uses; the harness then compares the
 // agent's DB hash with this one.
 func ExampleGold() {
-	reg := registry.NewTools()
+	reg := new(registry.Tools)
 	if err := coffee.Register(reg); err != nil {
 		panic(err)
 	}
@@ -26,7 +27,7 @@ func ExampleGold() {
 	res, err := replay.Gold(context.Background(), replay.Scenario{
 		Domain: coffee.Domain,
 		Task:   task,
-		DB:     coffee.DB(),
+		DB:     state.NewSource(coffee.DB()),
 		Tools:  replay.RegistryTools(reg, coffee.Domain, nil),
 	})
 	if err != nil {

@@ -8,28 +8,17 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/voiceeval/schematools/dbhash"
+	"github.com/voiceeval/schematools/hooks"
 	"github.com/voiceeval/schematools/state"
 	"github.com/voiceeval/schematools/tool"
 )
 
-// Clock tells tools what time it is. Replays use a fixed clock so that a
-// replay gives the same hash on every day.
-type Clock func() time.Time
-
-// IDSource mints the ids tools would otherwise draw at random.
-type IDSource func() string
-
-// ReferenceDate is the "today" the tau2 reference hashes were produced
-// with: 2025-02-25.
-var ReferenceDate = time.Date(2025, time.February, 25, 0, 0, 0, 0, time.UTC)
-
 // FixedClock returns a clock that always says t.
-func FixedClock(t time.Time) Clock { return func() time.Time { return t } }
+func FixedClock(t time.Time) func() time.Time { return func() time.Time { return t } }
 
 // CounterIDs returns an id source yielding prefix + "1", prefix + "2", …;
 // it is safe for concurrent use.
-func CounterIDs(prefix string) IDSource {
+func CounterIDs(prefix string) func() string {
 	var n atomic.Int64
 	return func() string { return fmt.Sprintf("%s%d", prefix, n.Add(1)) }
 }
@@ -41,8 +30,8 @@ type Env struct {
 	Domain string
 	Agent  *state.Shared
 	User   *state.Shared
-	Clock  Clock
-	IDs    IDSource
+	Clock  func() time.Time
+	IDs    func() string
 }
 
 // ToolBuilder builds the tools of one replay, bound to env's states. Tools
@@ -50,84 +39,52 @@ type Env struct {
 // env.Agent.
 type ToolBuilder func(env Env) (ToolMap, error)
 
-// Scenario is everything a gold replay needs. The replay works on deep
-// copies of DB and UserDB and never modifies them — unless ShareDB asks it
-// to share them copy-on-write, which is faster and relies on the tools.
+// Scenario is everything a gold replay needs. The replay shares DB and
+// UserDB copy-on-write ([state.Shared.Share]): a task that only reads
+// costs no copy, a write copies what it changes (the tables its tool
+// names, or the records it owns), and hashes reuse what the Source
+// computed once. [GoldAll] checks the Sources after its replays and
+// replays again, each on its own copy, the tasks of a Source a tool
+// changed.
 type Scenario struct {
 	Domain string
 	Task   Task
-	DB     map[string]any // the agent-side DB
-	UserDB map[string]any // the user-side DB; nil for one-sided domains
+	DB     *state.Source // the agent-side DB; nil is an empty DB
+	UserDB *state.Source // the user-side DB; nil for one-sided domains
 	Tools  ToolBuilder
-	Init   *InitFuncs // initialisation functions; nil when the domain has none
-	Sync   SyncFunc   // cross-side sync; nil when the domain has none
-	// Appliers apply sync deltas; nil uses ApplyDottedPaths.
-	Appliers *Appliers
-	Clock    Clock    // nil means FixedClock(ReferenceDate)
-	IDs      IDSource // nil means CounterIDs("id-") for each replay
-	// AgentSyncTables and UserSyncTables, when not nil, name the top-level
-	// tables Sync and the appliers may change on each side. With ShareDB a
-	// sync then copies only those (state.Shared.UpdateTables) instead of
-	// the whole DBs; they must name every table a sync can write.
-	AgentSyncTables, UserSyncTables []string
-	// SyncChanges, when set, tells the replay, reading the DBs only,
-	// which sides Sync and the appliers would change if they ran now. A
-	// sync that would change neither side is skipped, and one that would
-	// change only one side write-locks (and, with ShareDB, copies the
-	// tables of) that side alone: a sync that finds the sides in line costs
-	// no copy. It must report a side wherever Sync or the appliers would
-	// write, and must not change anything; when unsure (say, Sync would
-	// fail), report both.
-	SyncChanges func(agentDB, userDB map[string]any) (agent, user bool)
-	// InitTables, when not nil, names for each initialisation function
-	// (by func_name) the top-level tables it may change. With ShareDB the
-	// init actions of a side then copy only the tables their functions
-	// name, instead of the whole DB; a side with an action whose function
-	// is not in InitTables copies its whole DB. Each entry must name every
-	// table its function can write.
-	InitTables map[string][]string
+	// Hooks are the domain's initialisation functions, sync and sync
+	// applier, with the tables each may write.
+	Hooks hooks.Set
+	Clock func() time.Time // nil means the tau2 reference date, 2025-02-25
+	IDs   func() string    // nil means CounterIDs("id-") for each replay
 	// TraceHashes hashes the DBs after every action (Step.DBHash), for
 	// comparing a replay step by step with a reference. It costs one hash
 	// per action.
 	TraceHashes bool
-	// HashOptions apply to every hash the replay takes (both sides, post
-	// init, per step and final).
-	HashOptions []dbhash.Option
-	// ShareDB makes the replay share DB and UserDB copy-on-write
-	// (state.Shared.ShareDB) instead of deep-copying them: a task that
-	// only reads costs no copy, and a write copies only the tables it names
-	// (state.Shared.UpdateTables). It is how many tasks replay fast on one
-	// loaded DB, and it trusts the tools: one that writes under View, or
-	// changes a table it did not name, modifies the source DB — check the
-	// source's hash after the replays (the tau2 replay CLI does).
-	ShareDB bool
-	// SourceDBHash and SourceUserDBHash, when set, are the hashes of DB and
-	// UserDB (with HashOptions). With ShareDB, a replay that never wrote a
-	// DB reports them instead of hashing it again.
-	SourceDBHash, SourceUserDBHash string
-	// HashCache, when set, holds the canonical text of DB's tables
-	// (dbhash.NewCache(DB, HashOptions...)): with ShareDB, hashing a DB whose
-	// tools wrote only some tables reuses the text of the others.
-	HashCache *dbhash.Cache
 	// HashesOnly leaves Result.DB and Result.UserDB nil, for callers that
-	// only need the hashes: with ShareDB, a replay that changed nothing then
-	// costs no copy of the DB at all.
+	// only need the hashes: a replay that changed nothing then costs no
+	// copy of the DB at all.
 	HashesOnly bool
 }
 
-// Kinds of [ReplayError], as the Python reference names them (plus init
-// and sync, for failing initialisation actions and sync appliers, which
-// Python only logs).
+// referenceDate is the "today" of the tau2 reference hashes.
+var referenceDate = time.Date(2025, time.February, 25, 0, 0, 0, 0, time.UTC)
+
+// Kinds of [ReplayError].
 const (
-	KindMissingTool = "missing_tool"
-	KindException   = "exception"
-	KindErrorResult = "error_result"
-	KindInit        = "init"
-	KindSync        = "sync"
+	kindMissingTool = "missing_tool"
+	kindException   = "exception"
+	kindErrorResult = "error_result"
+	kindInit        = "init"
+	kindSync        = "sync"
 )
 
 // ReplayError is a problem a replay tolerated: it was recorded and the
-// replay went on.
+// replay went on. Kind is as the Python reference names it —
+// "missing_tool", "exception" (the tool failed or panicked),
+// "error_result" (it returned an error result) — or "init" or "sync" for
+// failing initialisation actions and sync appliers, which Python only
+// logs.
 type ReplayError struct {
 	Index   int    `json:"index"` // the gold action's index; -1 for init and post-init sync
 	Name    string `json:"name"`
@@ -162,23 +119,23 @@ type Result struct {
 	PostInitDBHash     string `json:"post_init_db_hash"`
 	PostInitUserDBHash string `json:"post_init_user_db_hash,omitempty"`
 	// Actions are the reference action records, each stamped with "side".
-	Actions []state.Action `json:"reference_actions"`
-	Steps   []Step         `json:"per_action"`
-	Errors  []ReplayError  `json:"errors"`
-	Init    []InitResult   `json:"init,omitempty"` // agent side, then user side, when the task has init actions
+	Actions []state.Action     `json:"reference_actions"`
+	Steps   []Step             `json:"per_action"`
+	Errors  []ReplayError      `json:"errors"`
+	Init    []hooks.InitResult `json:"init,omitempty"` // agent side, then user side, when the task has init actions
 	// Err is the error of a replay that [GoldAll] ran and that failed (the
 	// error [Gold] returned); nil otherwise.
 	Err error `json:"-"`
 }
 
-// ErrNoTools means a scenario has no tool builder.
-var ErrNoTools = errors.New("replay: scenario has no tool builder")
+// errNoTools means a scenario has no tool builder.
+var errNoTools = errors.New("replay: scenario has no tool builder")
 
 // Gold replays a task's gold actions through the scenario's tools and
 // returns the expected DB(s), step by step, in the reference order:
 //
-//  1. deep-copy the DB(s) (or share them copy-on-write, with ShareDB) and
-//     build the tool map on fresh states;
+//  1. share the DB(s) copy-on-write and build the tool map on fresh
+//     states;
 //  2. run the initialisation actions — all agent-side ones, then all
 //     user-side ones — and sync once;
 //  3. for each gold action: pick the side from its requestor, invoke the
@@ -189,30 +146,36 @@ var ErrNoTools = errors.New("replay: scenario has no tool builder")
 // that fails or returns an error result is recorded and the replay goes
 // on. Gold returns an error only when the replay cannot start (no tool
 // builder, the builder fails, a DB does not hash) or ctx is done.
-func Gold(ctx context.Context, sc Scenario) (Result, error) {
+func Gold(ctx context.Context, sc Scenario) (Result, error) { return gold(ctx, sc, false) }
+
+// gold is Gold; private replays on deep copies of the Sources' DBs
+// instead of sharing them.
+func gold(ctx context.Context, sc Scenario, private bool) (Result, error) {
 	res := Result{TaskID: sc.Task.ID, Actions: []state.Action{}, Steps: []Step{}, Errors: []ReplayError{}}
 	if sc.Tools == nil {
-		return res, ErrNoTools
+		return res, errNoTools
 	}
 	env := Env{Domain: sc.Domain, Agent: state.New(), Clock: sc.Clock, IDs: sc.IDs}
 	if env.Clock == nil {
-		env.Clock = FixedClock(ReferenceDate)
+		env.Clock = FixedClock(referenceDate)
 	}
 	if env.IDs == nil {
 		env.IDs = CounterIDs("id-")
 	}
-	install := func(st *state.Shared, db map[string]any) {
-		if sc.ShareDB {
-			st.ShareDB(db)
-		} else {
-			st.SetDB(state.Clone(db).(map[string]any))
+	install := func(st *state.Shared, src *state.Source) {
+		_ = st.Seed(state.Seed{Domain: sc.Domain}, nil)
+		switch {
+		case src == nil:
+			st.SetDB(map[string]any{})
+		case private:
+			st.SetDB(src.Snapshot())
+		default:
+			st.Share(src)
 		}
 	}
-	env.Agent.SetDomain(sc.Domain)
-	install(env.Agent, orEmpty(sc.DB))
+	install(env.Agent, sc.DB)
 	if sc.UserDB != nil {
 		env.User = state.New()
-		env.User.SetDomain(sc.Domain)
 		install(env.User, sc.UserDB)
 	}
 	tools, err := buildTools(sc.Tools, env)
@@ -221,40 +184,38 @@ func Gold(ctx context.Context, sc Scenario) (Result, error) {
 	}
 
 	if inits := sc.Task.InitActions(); len(inits) > 0 {
-		var agentInits, userInits []InitAction
+		var agentInits, userInits []hooks.InitAction
 		for _, a := range inits {
-			if sideOf(a.EnvType) == SideUser {
+			if sideOf(a.EnvType) == sideUser {
 				userInits = append(userInits, a)
 			} else {
 				agentInits = append(agentInits, a)
 			}
 		}
 		for _, group := range []struct {
-			actions []InitAction
+			actions []hooks.InitAction
 			st      *state.Shared
 		}{{agentInits, env.Agent}, {userInits, env.User}} {
 			if len(group.actions) == 0 {
 				continue
 			}
-			var r InitResult
+			var r hooks.InitResult
 			if group.st == nil {
-				r = ApplyInit(sc.Init, sc.Domain, group.actions, nil)
+				r = sc.Hooks.ApplyInit(sc.Domain, group.actions, nil, env.Clock)
 			} else {
-				_ = group.st.UpdateTables(initTables(sc.InitTables, group.actions), func(db map[string]any) error {
-					r = ApplyInit(sc.Init, sc.Domain, group.actions, db)
+				_ = group.st.UpdateTables(initTables(sc.Hooks.Init, group.actions), func(db map[string]any) error {
+					r = sc.Hooks.ApplyInit(sc.Domain, group.actions, db, env.Clock)
 					return nil
 				})
 			}
 			res.Init = append(res.Init, r)
 			for _, msg := range r.Errors {
-				res.Errors = append(res.Errors, ReplayError{Index: -1, Name: "initialization", Kind: KindInit, Message: msg})
+				res.Errors = append(res.Errors, ReplayError{Index: -1, Name: "initialization", Kind: kindInit, Message: msg})
 			}
 		}
 	}
-	if err := runSync(sc, env, &res, -1); err != nil {
-		return res, err
-	}
-	if res.PostInitDBHash, res.PostInitUserDBHash, err = hashes(sc, env); err != nil {
+	runSync(sc, env, &res, -1)
+	if res.PostInitDBHash, res.PostInitUserDBHash, err = hashes(env); err != nil {
 		return res, err
 	}
 
@@ -269,21 +230,21 @@ func Gold(ctx context.Context, sc Scenario) (Result, error) {
 		step := Step{Index: i, ActionID: a.ActionID, Name: a.Name, Side: a.Side(), Arguments: args}
 		t, ok := tools[a.Name]
 		if !ok {
-			res.Errors = append(res.Errors, ReplayError{Index: i, Name: a.Name, Kind: KindMissingTool,
+			res.Errors = append(res.Errors, ReplayError{Index: i, Name: a.Name, Kind: kindMissingTool,
 				Message: fmt.Sprintf("no tool named %q", a.Name)})
 			res.Steps = append(res.Steps, step)
 			continue
 		}
 		step.ToolFound = true
-		before := [2]int{env.Agent.ActionCount(), count(env.User)}
+		before := [2]int{logLen(env.Agent), logLen(env.User)}
 		out, err := Invoke(ctx, t, state.Clone(args).(map[string]any))
 		step.Result = state.Clone(out) // never a reference into a DB, shared or not
 		switch msg, isErr := errorResult(out); {
 		case err != nil:
 			step.Err = err.Error()
-			res.Errors = append(res.Errors, ReplayError{Index: i, Name: a.Name, Kind: KindException, Message: err.Error()})
+			res.Errors = append(res.Errors, ReplayError{Index: i, Name: a.Name, Kind: kindException, Message: err.Error()})
 		case isErr:
-			res.Errors = append(res.Errors, ReplayError{Index: i, Name: a.Name, Kind: KindErrorResult, Message: msg})
+			res.Errors = append(res.Errors, ReplayError{Index: i, Name: a.Name, Kind: kindErrorResult, Message: msg})
 		}
 		for j, st := range []*state.Shared{env.Agent, env.User} {
 			if st == nil {
@@ -291,30 +252,28 @@ func Gold(ctx context.Context, sc Scenario) (Result, error) {
 			}
 			// A tool that cleared or replaced the log appended nothing we can
 			// tell apart: take what is there past the old length, if anything.
-			for _, rec := range st.ActionsSince(before[j]) {
+			for _, rec := range actionsSince(st, before[j]) {
 				rec["side"] = step.Side
 				res.Actions = append(res.Actions, rec)
 				step.RecordsAppended++
 			}
 		}
-		if err := runSync(sc, env, &res, i); err != nil {
-			return res, err
-		}
+		runSync(sc, env, &res, i)
 		if sc.TraceHashes {
-			if step.DBHash, step.UserDBHash, err = hashes(sc, env); err != nil {
+			if step.DBHash, step.UserDBHash, err = hashes(env); err != nil {
 				return res, err
 			}
 		}
 		res.Steps = append(res.Steps, step)
 	}
 
-	if res.DBHash, res.UserDBHash, err = hashes(sc, env); err != nil {
+	if res.DBHash, res.UserDBHash, err = hashes(env); err != nil {
 		return res, err
 	}
 	if !sc.HashesOnly {
-		res.DB = env.Agent.TakeDB()
+		res.DB = env.Agent.Snapshot()
 		if env.User != nil {
-			res.UserDB = env.User.TakeDB()
+			res.UserDB = env.User.Snapshot()
 		}
 	}
 	return res, nil
@@ -322,17 +281,14 @@ func Gold(ctx context.Context, sc Scenario) (Result, error) {
 
 // initTables returns the tables the init actions may change, from the
 // tables of their functions: nil (the whole DB) when one has no entry.
-func initTables(byFunc map[string][]string, actions []InitAction) []string {
-	if byFunc == nil {
-		return nil
-	}
+func initTables(byFunc map[string]hooks.Init, actions []hooks.InitAction) []string {
 	tables := []string{}
 	for _, a := range actions {
-		ts, ok := byFunc[a.FuncName]
-		if !ok {
+		f, ok := byFunc[a.FuncName]
+		if !ok || f.Tables == nil {
 			return nil
 		}
-		for _, t := range ts {
+		for _, t := range f.Tables {
 			if !slices.Contains(tables, t) {
 				tables = append(tables, t)
 			}
@@ -351,54 +307,56 @@ func buildTools(b ToolBuilder, env Env) (m ToolMap, err error) {
 	return b(env)
 }
 
-func count(st *state.Shared) int {
-	if st == nil {
-		return 0
+// logLen is the length of st's action log; 0 for no state.
+func logLen(st *state.Shared) (n int) {
+	if st != nil {
+		_ = st.ViewAll(func(_ map[string]any, log []state.Action) error { n = len(log); return nil })
 	}
-	return st.ActionCount()
+	return n
 }
 
-// orEmpty returns db, or an empty DB for nil.
-func orEmpty(db map[string]any) map[string]any {
-	if db == nil {
-		return map[string]any{}
-	}
-	return db
-}
-
-// runSync runs the scenario's sync, when it has one and both sides exist,
-// and applies the deltas to the DBs. Failures are recorded, not fatal.
-func runSync(sc Scenario, env Env, res *Result, index int) error {
-	if sc.Sync == nil || env.User == nil {
+// actionsSince returns copies of the records of st's log past the first n.
+func actionsSince(st *state.Shared, n int) (out []state.Action) {
+	_ = st.ViewAll(func(_ map[string]any, log []state.Action) error {
+		for _, a := range log[min(n, len(log)):] {
+			out = append(out, state.Clone(a).(state.Action))
+		}
 		return nil
+	})
+	return out
+}
+
+// runSync runs the domain's sync, when it has one and both sides exist,
+// and applies the deltas to the DBs. Failures are recorded, not fatal.
+func runSync(sc Scenario, env Env, res *Result, index int) {
+	h := sc.Hooks
+	if h.Sync == nil || env.User == nil {
+		return
 	}
 	agent, user := true, true
-	if sc.SyncChanges != nil {
-		if agent, user = syncChanges(sc.SyncChanges, env); !agent && !user {
-			return nil
+	if h.SyncChanges != nil {
+		if agent, user = syncChanges(h.SyncChanges, env); !agent && !user {
+			return
 		}
 	}
-	var agentDelta, userDelta map[string]any
 	var syncErr error
-	_ = access(env.Agent, agent, sc.AgentSyncTables, func(agentDB map[string]any) error {
-		return access(env.User, user, sc.UserSyncTables, func(userDB map[string]any) error {
-			agentDelta, userDelta, syncErr = callSync(sc.Sync, agentDB, userDB)
-			if syncErr != nil {
+	_ = access(env.Agent, agent, h.AgentSyncTables, func(agentDB map[string]any) error {
+		return access(env.User, user, h.UserSyncTables, func(userDB map[string]any) error {
+			agentDelta, userDelta, err := callSync(h.Sync, agentDB, userDB)
+			if err != nil {
+				syncErr = err
 				return nil
 			}
-			if err := ApplyDelta(sc.Appliers, sc.Domain, agentDB, agentDelta); err != nil {
-				syncErr = err
-			}
-			if err := ApplyDelta(sc.Appliers, sc.Domain, userDB, userDelta); err != nil && syncErr == nil {
+			syncErr = h.ApplyDelta(agentDB, agentDelta)
+			if err := h.ApplyDelta(userDB, userDelta); err != nil && syncErr == nil {
 				syncErr = err
 			}
 			return nil
 		})
 	})
 	if syncErr != nil {
-		res.Errors = append(res.Errors, ReplayError{Index: index, Name: "sync", Kind: KindSync, Message: syncErr.Error()})
+		res.Errors = append(res.Errors, ReplayError{Index: index, Name: "sync", Kind: kindSync, Message: syncErr.Error()})
 	}
-	return nil
 }
 
 // access runs fn on st's DB: under st.UpdateTables(tables) to write, under
@@ -427,7 +385,7 @@ func syncChanges(f func(agentDB, userDB map[string]any) (bool, bool), env Env) (
 	return agent, user
 }
 
-func callSync(f SyncFunc, agentDB, userDB map[string]any) (a, u map[string]any, err error) {
+func callSync(f hooks.SyncFunc, agentDB, userDB map[string]any) (a, u map[string]any, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("sync panicked: %v", r)
@@ -436,33 +394,17 @@ func callSync(f SyncFunc, agentDB, userDB map[string]any) (a, u map[string]any, 
 	return f(agentDB, userDB)
 }
 
-// hashes returns the current hashes of both sides. A side still reading
-// its source DB unchanged reports the scenario's precomputed hash, if any.
-func hashes(sc Scenario, env Env) (agent, user string, err error) {
-	agentOpts := sc.HashOptions
-	if sc.HashCache != nil {
-		agentOpts = append(slices.Clip(agentOpts), dbhash.WithCache(sc.HashCache))
-	}
-	if agent, err = hashState(env.Agent, sc.SourceDBHash, agentOpts); err != nil {
+// hashes returns the current hashes of both sides.
+func hashes(env Env) (agent, user string, err error) {
+	if agent, err = env.Agent.Hash(); err != nil {
 		return "", "", fmt.Errorf("replay: hashing the agent DB: %w", err)
 	}
 	if env.User != nil {
-		if user, err = hashState(env.User, sc.SourceUserDBHash, sc.HashOptions); err != nil {
+		if user, err = env.User.Hash(); err != nil {
 			return "", "", fmt.Errorf("replay: hashing the user DB: %w", err)
 		}
 	}
 	return agent, user, nil
-}
-
-func hashState(st *state.Shared, known string, opts []dbhash.Option) (h string, err error) {
-	if known != "" && st.SharesDB() {
-		return known, nil
-	}
-	_ = st.View(func(db map[string]any) error {
-		h, err = dbhash.Hash(db, opts...)
-		return nil
-	})
-	return h, err
 }
 
 // errorResult recognises the structured error results tools return as

@@ -26,21 +26,9 @@ func Invoke(ctx context.Context, t tool.Tool, args map[string]any) (res any, err
 	return t.Execute(ctx, args)
 }
 
-// ToolMap maps the names gold actions use to the tools of one replay.
+// ToolMap maps the names gold actions use to the tools of one replay; an
+// empty one is made with make or a literal, and filled with [ToolMap.Add].
 type ToolMap map[string]tool.Tool
-
-// NewToolMap returns a map keyed by each tool's own name. Duplicate names
-// are an error.
-func NewToolMap(tools ...tool.Tool) (ToolMap, error) {
-	m := make(ToolMap, len(tools))
-	for _, t := range tools {
-		if _, dup := m[t.Name()]; dup {
-			return nil, fmt.Errorf("replay: two tools named %q: %w", t.Name(), tool.ErrDuplicateTool)
-		}
-		m[t.Name()] = t
-	}
-	return m, nil
-}
 
 // Add adds tools under their own names, refusing duplicates. Two-sided
 // domains use it to merge agent-side and user-side tools into one map.
@@ -71,6 +59,7 @@ func RegistryTools(reg *registry.Tools, domain string, spec map[string]map[strin
 		if err != nil {
 			return nil, err
 		}
-		return NewToolMap(set.Tools()...)
+		m := ToolMap{}
+		return m, m.Add(set.Tools()...)
 	}
 }

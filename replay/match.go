@@ -11,22 +11,18 @@ import (
 	"github.com/voiceeval/schematools/internal/pyvalue"
 )
 
-// Call is a tool call an agent made: a name and its arguments.
-type Call struct {
-	Name      string         `json:"name"`
-	Arguments map[string]any `json:"arguments"`
-}
-
-// MatchCompareArgs tells whether call matches the gold action with tau2's
+// MatchCompareArgs tells whether call — a tool call an agent made, its
+// name and arguments; the other fields are not read — matches the gold
+// action with tau2's
 // compare_args semantics: the names must be equal; then a nil CompareArgs
 // compares every argument, an empty one compares none, and a list compares
 // only those keys (a key missing on either side counts as null). Values
 // compare with Python's == ([dbhash.Equal]). The reason says why not.
-func MatchCompareArgs(gold Action, call Call) (bool, string) {
+func MatchCompareArgs(gold, call Action) (bool, string) {
 	if gold.Name != call.Name {
 		return false, fmt.Sprintf("name %q is not %q", call.Name, gold.Name)
 	}
-	want, got := FilterArgs(gold.Arguments, gold.CompareArgs), FilterArgs(call.Arguments, gold.CompareArgs)
+	want, got := filterArgs(gold.Arguments, gold.CompareArgs), filterArgs(call.Arguments, gold.CompareArgs)
 	keys := make([]string, 0, len(want)+len(got))
 	for k := range want {
 		keys = append(keys, k)
@@ -52,10 +48,10 @@ func MatchCompareArgs(gold Action, call Call) (bool, string) {
 	return true, ""
 }
 
-// FilterArgs returns the arguments compare_args selects: all of them when
+// filterArgs returns the arguments compare_args selects: all of them when
 // keys is nil, none when it is empty, otherwise exactly those keys, with
 // nil for a key args lacks.
-func FilterArgs(args map[string]any, keys []string) map[string]any {
+func filterArgs(args map[string]any, keys []string) map[string]any {
 	if keys == nil {
 		if args == nil {
 			return map[string]any{}

@@ -10,15 +10,6 @@ import (
 )
 
 // Checklist 74-83 (test_filtered_args): tau2 compare_args semantics.
-func TestFilterArgs(t *testing.T) {
-	args := map[string]any{"summary": "s", "user_id": "u1", "city": "NYC"}
-	assert.Equal(t, args, replay.FilterArgs(args, nil))
-	assert.Equal(t, map[string]any{}, replay.FilterArgs(args, []string{}))
-	assert.Equal(t, map[string]any{"user_id": "u1"}, replay.FilterArgs(args, []string{"user_id"}))
-	assert.Equal(t, map[string]any{"user_id": "u1", "city": "NYC"}, replay.FilterArgs(args, []string{"user_id", "city"}))
-	assert.Equal(t, map[string]any{"nonexistent": nil}, replay.FilterArgs(map[string]any{"user_id": "u1"}, []string{"nonexistent"}))
-}
-
 func TestMatchCompareArgs(t *testing.T) {
 	gold := func(name string, args map[string]any, compare []string) replay.Action {
 		return replay.Action{Name: name, Arguments: args, CompareArgs: compare}
@@ -26,20 +17,20 @@ func TestMatchCompareArgs(t *testing.T) {
 	tests := []struct {
 		name   string
 		gold   replay.Action
-		call   replay.Call
+		call   replay.Action
 		ok     bool
 		reason string
 	}{
-		{"name mismatch", gold("rebook", nil, nil), replay.Call{Name: "cancel"}, false, `name "cancel" is not "rebook"`},
-		{"all args equal", gold("search", map[string]any{"origin": "JFK"}, nil), replay.Call{Name: "search", Arguments: map[string]any{"origin": "JFK"}}, true, ""},
-		{"all args differ", gold("search", map[string]any{"origin": "JFK"}, nil), replay.Call{Name: "search", Arguments: map[string]any{"origin": "LAX"}}, false, `argument "origin" is "LAX", want "JFK"`},
-		{"empty compare matches any args", gold("transfer_to_human_agents", map[string]any{"summary": "a"}, []string{}), replay.Call{Name: "transfer_to_human_agents", Arguments: map[string]any{}}, true, ""},
-		{"empty compare never collapses to all", gold("transfer_to_human_agents", map[string]any{"summary": "a"}, []string{}), replay.Call{Name: "transfer_to_human_agents", Arguments: map[string]any{"summary": "b"}}, true, ""},
-		{"subset ignores others", gold("x", map[string]any{"user_id": "u1"}, []string{"user_id"}), replay.Call{Name: "x", Arguments: map[string]any{"user_id": "u1", "extra": 1}}, true, ""},
-		{"subset differs", gold("x", map[string]any{"user_id": "u1"}, []string{"user_id"}), replay.Call{Name: "x", Arguments: map[string]any{"user_id": "u2"}}, false, `argument "user_id" is "u2", want "u1"`},
-		{"numbers by value", gold("x", map[string]any{"n": json.Number("2")}, nil), replay.Call{Name: "x", Arguments: map[string]any{"n": 2.0}}, true, ""},
-		{"extra argument", gold("x", map[string]any{}, nil), replay.Call{Name: "x", Arguments: map[string]any{"n": 1}}, false, `argument "n" is not expected`},
-		{"missing argument", gold("x", map[string]any{"n": 1}, nil), replay.Call{Name: "x"}, false, `argument "n" is missing`},
+		{"name mismatch", gold("rebook", nil, nil), replay.Action{Name: "cancel"}, false, `name "cancel" is not "rebook"`},
+		{"all args equal", gold("search", map[string]any{"origin": "JFK"}, nil), replay.Action{Name: "search", Arguments: map[string]any{"origin": "JFK"}}, true, ""},
+		{"all args differ", gold("search", map[string]any{"origin": "JFK"}, nil), replay.Action{Name: "search", Arguments: map[string]any{"origin": "LAX"}}, false, `argument "origin" is "LAX", want "JFK"`},
+		{"empty compare matches any args", gold("transfer_to_human_agents", map[string]any{"summary": "a"}, []string{}), replay.Action{Name: "transfer_to_human_agents", Arguments: map[string]any{}}, true, ""},
+		{"empty compare never collapses to all", gold("transfer_to_human_agents", map[string]any{"summary": "a"}, []string{}), replay.Action{Name: "transfer_to_human_agents", Arguments: map[string]any{"summary": "b"}}, true, ""},
+		{"subset ignores others", gold("x", map[string]any{"user_id": "u1"}, []string{"user_id"}), replay.Action{Name: "x", Arguments: map[string]any{"user_id": "u1", "extra": 1}}, true, ""},
+		{"subset differs", gold("x", map[string]any{"user_id": "u1"}, []string{"user_id"}), replay.Action{Name: "x", Arguments: map[string]any{"user_id": "u2"}}, false, `argument "user_id" is "u2", want "u1"`},
+		{"numbers by value", gold("x", map[string]any{"n": json.Number("2")}, nil), replay.Action{Name: "x", Arguments: map[string]any{"n": 2.0}}, true, ""},
+		{"extra argument", gold("x", map[string]any{}, nil), replay.Action{Name: "x", Arguments: map[string]any{"n": 1}}, false, `argument "n" is not expected`},
+		{"missing argument", gold("x", map[string]any{"n": 1}, nil), replay.Action{Name: "x"}, false, `argument "n" is missing`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -3,20 +3,12 @@ package replay
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 
+	"github.com/voiceeval/schematools/hooks"
 	"github.com/voiceeval/schematools/internal/pyjson"
 	"github.com/voiceeval/schematools/internal/pyvalue"
-	"github.com/voiceeval/schematools/registry"
 )
-
-// Predicate checks a property of a DB (telecom: "mobile data is on").
-type Predicate func(db map[string]any, args map[string]any) (bool, error)
-
-// Predicates is a per-domain registry of DB-state predicates.
-type Predicates = registry.Registry[Predicate]
-
-// NewPredicates returns an empty predicate registry.
-func NewPredicates() *Predicates { return registry.New[Predicate](registry.WithKind("predicate")) }
 
 // Assertion is one DB-state assertion of a task (tau2's env_assertions).
 type Assertion struct {
@@ -40,10 +32,19 @@ type Verdict struct {
 	Error     *string        `json:"error"`
 }
 
-// Evaluate checks one assertion against the DB of its side; it never
-// fails, it reports. The predicate's result passes when it equals the
+// Evaluate checks assertions, in order, against the DBs of their sides
+// with the predicates of h; domain names the domain in error texts. It
+// never fails, it reports. A predicate's result passes when it equals the
 // assertion's assert_value with Python's == (so true equals 1).
-func Evaluate(preds *Predicates, domain string, a Assertion, agentDB, userDB map[string]any) Verdict {
+func Evaluate(h hooks.Set, domain string, as []Assertion, agentDB, userDB map[string]any) []Verdict {
+	out := make([]Verdict, len(as))
+	for i, a := range as {
+		out[i] = evaluate(h, domain, a, agentDB, userDB)
+	}
+	return out
+}
+
+func evaluate(h hooks.Set, domain string, a Assertion, agentDB, userDB map[string]any) Verdict {
 	side := sideOf(a.EnvType)
 	args := a.Arguments
 	if args == nil {
@@ -53,22 +54,27 @@ func Evaluate(preds *Predicates, domain string, a Assertion, agentDB, userDB map
 	fail := func(msg string) Verdict { v.Error = &msg; return v }
 	var db map[string]any
 	switch side {
-	case SideUser:
+	case sideUser:
 		db = userDB
-	case SideAgent:
+	case sideAgent:
 		db = agentDB
 	default:
 		return fail(fmt.Sprintf("Unknown side '%s'; expected 'user' or 'agent'.", side))
 	}
 	if db == nil {
 		which := "db"
-		if side == SideUser {
+		if side == sideUser {
 			which = "user_db"
 		}
 		return fail(fmt.Sprintf("No %s DB available — scenario declared side='%s' but no %s was given.", side, side, which))
 	}
-	p, names, ok := lookup(preds, domain, a.FuncName)
-	if !ok || p == nil {
+	p := h.Predicates[a.FuncName]
+	if p == nil {
+		names := make([]string, 0, len(h.Predicates))
+		for n := range h.Predicates {
+			names = append(names, n)
+		}
+		slices.Sort(names)
 		return fail(fmt.Sprintf("No predicate '%s' registered under domain='%s'. Available: %s.", a.FuncName, domain, pyjson.ListRepr(names)))
 	}
 	got, err := callPredicate(p, db, args)
@@ -78,15 +84,6 @@ func Evaluate(preds *Predicates, domain string, a Assertion, agentDB, userDB map
 	v.Actual = &got
 	v.Passed = pyvalue.EqualLoaded(got, expectedValue(a.AssertValue))
 	return v
-}
-
-// EvaluateAll evaluates assertions in order.
-func EvaluateAll(preds *Predicates, domain string, as []Assertion, agentDB, userDB map[string]any) []Verdict {
-	out := make([]Verdict, len(as))
-	for i, a := range as {
-		out[i] = Evaluate(preds, domain, a, agentDB, userDB)
-	}
-	return out
 }
 
 // expectedValue treats a missing assert_value as true, tau2's default.
@@ -100,7 +97,7 @@ func expectedValue(v any) any {
 	return v
 }
 
-func callPredicate(p Predicate, db, args map[string]any) (ok bool, err error) {
+func callPredicate(p hooks.Predicate, db, args map[string]any) (ok bool, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("panic: %v", r)

@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/voiceeval/schematools/hooks"
 	"reflect"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -30,7 +32,7 @@ func synthTools(env replay.Env) (replay.ToolMap, error) {
 	suspend, err := tool.New("suspend_line", "Suspend a line.",
 		func(ctx context.Context, st *state.Shared, p lineParams) (any, error) {
 			var res any
-			err := st.Update(func(db map[string]any) error {
+			err := st.UpdateTables(nil, func(db map[string]any) error {
 				line, ok := db["lines"].(map[string]any)[p.LineID].(map[string]any)
 				if !ok {
 					res = tool.Failure("not_found", "Line "+p.LineID+" not found")
@@ -51,7 +53,7 @@ func synthTools(env replay.Env) (replay.ToolMap, error) {
 	airplane, err := tool.New("toggle_airplane", "Toggle airplane mode.",
 		func(ctx context.Context, st *state.Shared, _ struct{}) (any, error) {
 			var now bool
-			_ = st.Update(func(db map[string]any) error {
+			_ = st.UpdateTables(nil, func(db map[string]any) error {
 				dev := db["device"].(map[string]any)
 				now = !dev["airplane"].(bool)
 				dev["airplane"] = now
@@ -84,7 +86,7 @@ func synthTools(env replay.Env) (replay.ToolMap, error) {
 	stamp, err := tool.New("stamp_clock", "Record the time and a fresh id.",
 		func(ctx context.Context, st *state.Shared, _ struct{}) (any, error) {
 			v := map[string]any{"at": env.Clock().Format("2006-01-02"), "id": env.IDs()}
-			_ = st.Update(func(db map[string]any) error { db["stamp"] = v; return nil })
+			_ = st.UpdateTables(nil, func(db map[string]any) error { db["stamp"] = v; return nil })
 			synthRecorder.Record(ctx, st, state.NewAction("stamp_clock", nil, v))
 			return v, nil
 		}, tool.WithState(env.Agent))
@@ -92,8 +94,8 @@ func synthTools(env replay.Env) (replay.ToolMap, error) {
 		return nil, err
 	}
 	boom := &failing{}
-	m, err := replay.NewToolMap(suspend, find, stamp, boom)
-	if err != nil {
+	m := replay.ToolMap{}
+	if err := m.Add(suspend, find, stamp, boom); err != nil {
 		return nil, err
 	}
 	return m, m.Add(airplane)
@@ -119,19 +121,19 @@ func synthSync(agentDB, userDB map[string]any) (map[string]any, map[string]any, 
 	return nil, map[string]any{"surroundings.line_active": active}, nil
 }
 
-func synthInit() *replay.InitFuncs {
-	r := replay.NewInitFuncs()
-	r.MustRegister("synth", "set_roaming", func(db, args map[string]any) error {
-		db["lines"].(map[string]any)["L1"].(map[string]any)["roaming"] = args["on"]
-		db["init_order"] = append(db["init_order"].([]any), "agent")
-		return nil
-	})
-	r.MustRegister("synth", "set_airplane", func(db, args map[string]any) error {
-		db["device"].(map[string]any)["airplane"] = args["on"]
-		return nil
-	})
-	r.MustRegister("synth", "broken", func(db, args map[string]any) error { return errors.New("cannot") })
-	return r
+func synthInit() map[string]hooks.Init {
+	return map[string]hooks.Init{
+		"set_roaming": {Func: func(db, args map[string]any, _ func() time.Time) error {
+			db["lines"].(map[string]any)["L1"].(map[string]any)["roaming"] = args["on"]
+			db["init_order"] = append(db["init_order"].([]any), "agent")
+			return nil
+		}},
+		"set_airplane": {Func: func(db, args map[string]any, _ func() time.Time) error {
+			db["device"].(map[string]any)["airplane"] = args["on"]
+			return nil
+		}},
+		"broken": {Func: func(map[string]any, map[string]any, func() time.Time) error { return errors.New("cannot") }},
+	}
 }
 
 func synthDBs() (agent, user map[string]any) {
@@ -148,7 +150,7 @@ func ptr(s string) *string { return &s }
 func synthTask() replay.Task {
 	return replay.Task{
 		ID: "t1",
-		InitialState: &replay.InitialState{InitializationActions: []replay.InitAction{
+		InitialState: &replay.InitialState{InitializationActions: []hooks.InitAction{
 			{EnvType: "user", FuncName: "set_airplane", Arguments: map[string]any{"on": true}},
 			{EnvType: "assistant", FuncName: "set_roaming", Arguments: map[string]any{"on": true}},
 			{EnvType: "user", FuncName: "no_such_init"},
@@ -168,9 +170,28 @@ func synthTask() replay.Task {
 func synthScenario() replay.Scenario {
 	agent, user := synthDBs()
 	return replay.Scenario{
-		Domain: "synth", Task: synthTask(), DB: agent, UserDB: user,
-		Tools: synthTools, Init: synthInit(), Sync: synthSync, TraceHashes: true,
+		Domain: "synth", Task: synthTask(), DB: state.NewSource(agent), UserDB: state.NewSource(user),
+		Tools: synthTools, Hooks: hooks.Set{Init: synthInit(), Sync: synthSync}, TraceHashes: true,
 	}
+}
+
+// sharedCopy returns the copy of src's DB that replays share.
+func sharedCopy(t *testing.T, src *state.Source) (db map[string]any) {
+	t.Helper()
+	st := state.New()
+	st.Share(src)
+	require.NoError(t, st.View(func(d map[string]any) error { db = d; return nil }))
+	return db
+}
+
+// sourceHash is the hash of src's DB.
+func sourceHash(t *testing.T, src *state.Source) string {
+	t.Helper()
+	st := state.New()
+	st.Share(src)
+	h, err := st.Hash()
+	require.NoError(t, err)
+	return h
 }
 
 func TestGoldTwoSided(t *testing.T) {
@@ -230,8 +251,8 @@ func TestGoldTwoSided(t *testing.T) {
 // Replaying never changes the scenario's DBs, and repeated replays agree.
 func TestGoldIsDeterministicAndIsolated(t *testing.T) {
 	sc := synthScenario()
-	agentBefore, _ := dbhash.Hash(sc.DB)
-	userBefore, _ := dbhash.Hash(sc.UserDB)
+	agentBefore, _ := dbhash.Hash(sharedCopy(t, sc.DB))
+	userBefore, _ := dbhash.Hash(sharedCopy(t, sc.UserDB))
 	first, err := replay.Gold(context.Background(), sc)
 	require.NoError(t, err)
 	for range 5 {
@@ -240,14 +261,16 @@ func TestGoldIsDeterministicAndIsolated(t *testing.T) {
 		assert.Equal(t, first.DBHash, again.DBHash)
 		assert.Equal(t, first.UserDBHash, again.UserDBHash)
 	}
-	agentAfter, _ := dbhash.Hash(sc.DB)
-	userAfter, _ := dbhash.Hash(sc.UserDB)
+	agentAfter, _ := dbhash.Hash(sharedCopy(t, sc.DB))
+	userAfter, _ := dbhash.Hash(sharedCopy(t, sc.UserDB))
 	assert.Equal(t, agentBefore, agentAfter)
 	assert.Equal(t, userBefore, userAfter)
+	assert.NoError(t, sc.DB.Verify())
+	assert.NoError(t, sc.UserDB.Verify())
 
 	// Mutating a result does not reach the source either.
 	first.DB["lines"].(map[string]any)["L1"].(map[string]any)["status"] = "Gone"
-	assert.Equal(t, "Active", sc.DB["lines"].(map[string]any)["L1"].(map[string]any)["status"])
+	assert.Equal(t, "Active", sharedCopy(t, sc.DB)["lines"].(map[string]any)["L1"].(map[string]any)["status"])
 }
 
 func TestGoldAll(t *testing.T) {
@@ -282,7 +305,7 @@ func TestGoldReferenceBehaviour(t *testing.T) {
 		mk := func(name string) tool.Tool {
 			type anyArgs struct{}
 			tl, err := tool.New(name, "Count calls.", func(ctx context.Context, st *state.Shared, _ anyArgs) (string, error) {
-				_ = st.Update(func(db map[string]any) error {
+				_ = st.UpdateTables(nil, func(db map[string]any) error {
 					n, _ := db[name+"_calls"].(int)
 					db[name+"_calls"] = n + 1
 					return nil
@@ -295,13 +318,14 @@ func TestGoldReferenceBehaviour(t *testing.T) {
 			}
 			return tl
 		}
-		return replay.NewToolMap(mk("rebook_flight"), mk("cancel_reservation"))
+		m := replay.ToolMap{}
+		return m, m.Add(mk("rebook_flight"), mk("cancel_reservation"))
 	}
 	task := replay.Task{ID: "fake", EvaluationCriteria: &replay.EvaluationCriteria{Actions: []replay.Action{
 		{Name: "rebook_flight", Arguments: map[string]any{"user_id": "u1", "new_flight": "SK999"}},
 		{Name: "cancel_reservation", Requestor: ptr("assistant"), Arguments: map[string]any{"confirmation": "ABC123"}},
 	}}}
-	res, err := replay.Gold(context.Background(), replay.Scenario{Domain: "fake", Task: task, DB: db, Tools: builder})
+	res, err := replay.Gold(context.Background(), replay.Scenario{Domain: "fake", Task: task, DB: state.NewSource(db), Tools: builder})
 	require.NoError(t, err)
 	// 1, 3: both tools ran once, no user DB, records in order, both stamped agent.
 	assert.Equal(t, 1, res.DB["rebook_flight_calls"])
@@ -313,13 +337,13 @@ func TestGoldReferenceBehaviour(t *testing.T) {
 
 	// 5: a missing tool does not crash and records nothing.
 	task.EvaluationCriteria.Actions = []replay.Action{{Name: "tool_that_doesnt_exist"}}
-	res, err = replay.Gold(context.Background(), replay.Scenario{Domain: "fake", Task: task, DB: db, Tools: builder})
+	res, err = replay.Gold(context.Background(), replay.Scenario{Domain: "fake", Task: task, DB: state.NewSource(db), Tools: builder})
 	require.NoError(t, err)
 	assert.Empty(t, res.Actions)
 
 	// 7: no actions gives the initial DB.
 	task.EvaluationCriteria = nil
-	res, err = replay.Gold(context.Background(), replay.Scenario{Domain: "fake", Task: task, DB: db, Tools: builder})
+	res, err = replay.Gold(context.Background(), replay.Scenario{Domain: "fake", Task: task, DB: state.NewSource(db), Tools: builder})
 	require.NoError(t, err)
 	assert.Empty(t, res.Actions)
 	assert.Equal(t, "Test", res.DB["users"].(map[string]any)["u1"].(map[string]any)["name"])
@@ -327,7 +351,7 @@ func TestGoldReferenceBehaviour(t *testing.T) {
 	assert.Equal(t, initial, res.DBHash)
 
 	_, err = replay.Gold(context.Background(), replay.Scenario{Task: task})
-	assert.ErrorIs(t, err, replay.ErrNoTools)
+	assert.ErrorContains(t, err, "scenario has no tool builder")
 }
 
 // Invoke returns raw shapes where Call wraps them.
@@ -386,12 +410,12 @@ func TestTaskJSONKeepsUnknownFields(t *testing.T) {
 
 // RegistryTools is safe to share between concurrent replays.
 func TestGoldAllWithRegistryTools(t *testing.T) {
-	reg := registry.NewTools()
+	reg := new(registry.Tools)
 	require.NoError(t, coffee.Register(reg))
 	builder := replay.RegistryTools(reg, coffee.Domain, nil)
 	var scenarios []replay.Scenario
 	for range 16 {
-		scenarios = append(scenarios, replay.Scenario{Domain: coffee.Domain, DB: coffee.DB(), Tools: builder,
+		scenarios = append(scenarios, replay.Scenario{Domain: coffee.Domain, DB: state.NewSource(coffee.DB()), Tools: builder,
 			Task: replay.Task{ID: "x", EvaluationCriteria: &replay.EvaluationCriteria{Actions: []replay.Action{{Name: "get_menu"}}}}})
 	}
 	var seen []int
@@ -432,81 +456,74 @@ type clearing struct {
 
 func (*clearing) Name() string { return "clear_log" }
 func (c *clearing) Execute(context.Context, map[string]any) (any, error) {
-	c.st.SetActions(nil)
+	_ = c.st.Seed(state.Seed{ReplaceLog: true}, nil)
 	return "cleared", nil
 }
 
 // RegistryTools hands the replay's clock and id source to the factories.
 func TestRegistryToolsPassClockAndIDs(t *testing.T) {
-	reg := registry.NewTools()
-	reg.MustRegister("timed", "stamp", registry.Plain(func(d registry.Deps) (tool.Tool, error) {
+	reg := new(registry.Tools)
+	require.NoError(t, reg.Register("timed", "stamp", registry.Plain(func(d registry.Deps) (tool.Tool, error) {
 		return tool.New("stamp", "Stamp.", func(context.Context, *state.Shared, struct{}) (string, error) {
 			return d.Clock().Format("2006-01-02") + "/" + d.IDs(), nil
 		}, tool.WithState(d.State))
-	}))
+	})))
 	task := replay.Task{ID: "t", EvaluationCriteria: &replay.EvaluationCriteria{Actions: []replay.Action{{Name: "stamp"}, {Name: "stamp"}}}}
-	res, err := replay.Gold(context.Background(), replay.Scenario{Domain: "timed", Task: task, DB: map[string]any{"x": 1},
+	res, err := replay.Gold(context.Background(), replay.Scenario{Domain: "timed", Task: task, DB: state.NewSource(map[string]any{"x": 1}),
 		Tools: replay.RegistryTools(reg, "timed", nil), IDs: replay.CounterIDs("n")})
 	require.NoError(t, err)
 	assert.Equal(t, "2025-02-25/n1", res.Steps[0].Result)
 	assert.Equal(t, "2025-02-25/n2", res.Steps[1].Result)
 }
 
-// A replay that only reads shares the source DB (no copy) and reports the
-// precomputed hash; its Result.DB is still a private copy unless SkipDB.
+// A replay that only reads shares the Source (no copy) and reports the
+// hash the Source computed once; its Result.DB is still a private copy
+// unless HashesOnly.
 func TestGoldReadOnlyTaskSharesTheSource(t *testing.T) {
-	reg := registry.NewTools()
+	reg := new(registry.Tools)
 	require.NoError(t, coffee.Register(reg))
 	db := coffee.DB()
+	src := state.NewSource(db)
+	real, err := dbhash.Hash(db)
+	require.NoError(t, err)
 	readOnly := replay.Task{ID: "menu", EvaluationCriteria: &replay.EvaluationCriteria{Actions: []replay.Action{{Name: "get_menu"}}}}
-	sc := replay.Scenario{Domain: coffee.Domain, Task: readOnly, DB: db, Tools: replay.RegistryTools(reg, coffee.Domain, nil),
-		ShareDB: true, SourceDBHash: "precomputed"}
+	sc := replay.Scenario{Domain: coffee.Domain, Task: readOnly, DB: src, Tools: replay.RegistryTools(reg, coffee.Domain, nil)}
 
 	res, err := replay.Gold(context.Background(), sc)
 	require.NoError(t, err)
-	assert.Equal(t, "precomputed", res.DBHash, "an untouched DB is not hashed again")
-	assert.Equal(t, "precomputed", res.PostInitDBHash)
+	assert.Equal(t, real, res.DBHash)
+	assert.Equal(t, real, res.PostInitDBHash)
 	res.DB["menu"] = "mutated"
-	assert.NotEqual(t, "mutated", db["menu"], "Result.DB is a private copy")
+	assert.NotEqual(t, "mutated", sharedCopy(t, src)["menu"], "Result.DB is a private copy")
 
 	sc.HashesOnly = true
 	res, err = replay.Gold(context.Background(), sc)
 	require.NoError(t, err)
 	assert.Nil(t, res.DB)
 
-	// A writing task hashes its own DB.
-	real, err := dbhash.Hash(db)
-	require.NoError(t, err)
-	sc.SourceDBHash = real
+	// A writing task hashes its own DB, reusing the Source's text of the
+	// tables it did not write: the same hash as from scratch.
+	sc.HashesOnly = false
 	sc.Task = replay.Task{ID: "order", EvaluationCriteria: &replay.EvaluationCriteria{Actions: []replay.Action{{Name: "place_order",
 		Arguments: map[string]any{"customer": "Ada", "items": []any{map[string]any{"item_id": "latte", "size": "large", "quantity": 1}}}}}}}
 	res, err = replay.Gold(context.Background(), sc)
 	require.NoError(t, err)
 	assert.Equal(t, real, res.PostInitDBHash)
 	assert.NotEqual(t, real, res.DBHash)
-	again, err := dbhash.Hash(db)
+	full, err := dbhash.Hash(res.DB)
 	require.NoError(t, err)
-	assert.Equal(t, real, again, "the source DB is unchanged")
-
-	// A hash cache of the source gives the same final hash.
-	cache, err := dbhash.NewCache(db)
-	require.NoError(t, err)
-	sc.HashCache = cache
-	cached, err := replay.Gold(context.Background(), sc)
-	require.NoError(t, err)
-	assert.Equal(t, res.DBHash, cached.DBHash)
+	assert.Equal(t, full, res.DBHash)
+	assert.NoError(t, src.Verify(), "the source DB is unchanged")
+	assert.Equal(t, real, sourceHash(t, src))
 }
 
 // Many replays writing at once on one shared DB: the source stays as it
-// was and every hash equals a replay on private copies.
+// was and every hash equals a replay on a Source of its own.
 func TestGoldAllOnOneSharedDB(t *testing.T) {
-	reg := registry.NewTools()
+	reg := new(registry.Tools)
 	require.NoError(t, coffee.Register(reg))
 	db := coffee.DB()
-	before, err := dbhash.Hash(db)
-	require.NoError(t, err)
-	cache, err := dbhash.NewCache(db)
-	require.NoError(t, err)
+	src := state.NewSource(db)
 	var shared, private []replay.Scenario
 	for i := range 64 {
 		actions := []replay.Action{{Name: "get_menu"}}
@@ -515,13 +532,13 @@ func TestGoldAllOnOneSharedDB(t *testing.T) {
 				"items": []any{map[string]any{"item_id": "latte", "size": "large", "quantity": i%5 + 1}}}})
 		}
 		task := replay.Task{ID: string(rune('A' + i%26)), EvaluationCriteria: &replay.EvaluationCriteria{Actions: actions}}
-		sc := replay.Scenario{Domain: coffee.Domain, Task: task, DB: db, Tools: replay.RegistryTools(reg, coffee.Domain, nil)}
+		sc := replay.Scenario{Domain: coffee.Domain, Task: task, DB: state.NewSource(db), Tools: replay.RegistryTools(reg, coffee.Domain, nil)}
 		private = append(private, sc)
-		sc.ShareDB, sc.SourceDBHash, sc.HashCache, sc.HashesOnly = true, before, cache, true
+		sc.DB, sc.HashesOnly = src, true
 		shared = append(shared, sc)
 	}
 	synth := synthScenario()
-	synth.ShareDB, synth.HashesOnly = true, true
+	synth.HashesOnly = true
 	plainSynth := synthScenario()
 	shared, private = append(shared, synth), append(private, plainSynth)
 
@@ -534,9 +551,76 @@ func TestGoldAllOnOneSharedDB(t *testing.T) {
 		assert.Equal(t, want[i].UserDBHash, got[i].UserDBHash, "scenario %d", i)
 		assert.Nil(t, got[i].DB)
 	}
-	after, err := dbhash.Hash(db)
+	assert.NoError(t, src.Verify(), "the shared source DB is untouched")
+}
+
+// A tool that writes into a map it read (under View) cannot change the
+// caller's DB, nor another task's result: GoldAll finds the Source
+// changed, replays the tasks that shared it each on its own copy, and
+// reports the misbehaviour.
+func TestGoldAllIsolatesAToolThatWritesUnderView(t *testing.T) {
+	db := map[string]any{"accounts": map[string]any{"a1": map[string]any{"balance": json.Number("10")}}}
+	// drain sets the balance to 0 under View (forbidden); peek reads it.
+	tools := func(env replay.Env) (replay.ToolMap, error) {
+		read := func(name string, write bool) tool.Tool {
+			tl, err := tool.New(name, "Read the balance.", func(context.Context, *state.Shared, struct{}) (any, error) {
+				var out any
+				err := env.Agent.View(func(db map[string]any) error {
+					acct := db["accounts"].(map[string]any)["a1"].(map[string]any)
+					out = acct["balance"]
+					if write {
+						acct["balance"] = json.Number("0")
+					}
+					return nil
+				})
+				return out, err
+			})
+			if err != nil {
+				panic(err)
+			}
+			return tl
+		}
+		m := replay.ToolMap{}
+		return m, m.Add(read("drain", true), read("peek", false))
+	}
+	task := func(id string, names ...string) replay.Task {
+		var actions []replay.Action
+		for _, n := range names {
+			actions = append(actions, replay.Action{Name: n})
+		}
+		return replay.Task{ID: id, EvaluationCriteria: &replay.EvaluationCriteria{Actions: actions}}
+	}
+	src := state.NewSource(db)
+	scenarios := []replay.Scenario{
+		{Domain: "bank", Task: task("rogue", "drain"), DB: src, Tools: tools},
+		{Domain: "bank", Task: task("victim", "peek", "peek"), DB: src, Tools: tools},
+	}
+	var want []replay.Result
+	for _, sc := range scenarios {
+		sc.DB = state.NewSource(db)
+		r, err := replay.Gold(context.Background(), sc)
+		require.NoError(t, err)
+		want = append(want, r)
+	}
+
+	got, err := replay.GoldAll(context.Background(), scenarios, 1, nil)
+	require.ErrorIs(t, err, state.ErrSourceChanged)
+	assert.ErrorContains(t, err, `"accounts"`)
+	require.Len(t, got, 2)
+	assert.Equal(t, want[1].DBHash, got[1].DBHash)
+	assert.Equal(t, want[1].Steps, got[1].Steps)
+	assert.Equal(t, json.Number("10"), got[1].Steps[1].Result, "the victim reads the balance the rogue did not own")
+	drained, err := dbhash.Hash(map[string]any{"accounts": map[string]any{"a1": map[string]any{"balance": json.Number("0")}}})
 	require.NoError(t, err)
-	assert.Equal(t, before, after, "the shared source DB is untouched")
+	assert.Equal(t, drained, got[0].DBHash, "the rogue's own result: what it did to its own copy")
+	assert.Equal(t, json.Number("10"), got[0].Steps[0].Result)
+	assert.Equal(t, json.Number("10"), db["accounts"].(map[string]any)["a1"].(map[string]any)["balance"], "the caller's DB is never shared")
+	assert.NoError(t, src.Verify(), "GoldAll put a fresh copy in place")
+
+	// Well-behaved replays afterwards see the original DB again.
+	again, err := replay.GoldAll(context.Background(), scenarios[1:], 1, nil)
+	require.NoError(t, err)
+	assert.Equal(t, want[1].DBHash, again[0].DBHash)
 }
 
 func TestGoldAllReportsEachFailure(t *testing.T) {
@@ -554,12 +638,13 @@ func TestGoldAllReportsEachFailure(t *testing.T) {
 // nil InitTables, copies its whole DB. Either way the source DBs stay as
 // they were and the hashes are those of a replay on private copies.
 func TestGoldInitTablesCopyOnlyTheirTables(t *testing.T) {
-	agent, user := synthDBs()
-	agent["plans"] = map[string]any{"P1": map[string]any{"price": 10}}
-	user["apps"] = map[string]any{"maps": map[string]any{"location": true}}
-	before := state.Clone([]any{agent, user})
+	agentDB, userDB := synthDBs()
+	agentDB["plans"] = map[string]any{"P1": map[string]any{"price": 10}}
+	userDB["apps"] = map[string]any{"maps": map[string]any{"location": true}}
+	agentSrc, userSrc := state.NewSource(agentDB), state.NewSource(userDB)
+	agent, user := sharedCopy(t, agentSrc), sharedCopy(t, userSrc)
 	task := replay.Task{ID: "init",
-		InitialState: &replay.InitialState{InitializationActions: []replay.InitAction{
+		InitialState: &replay.InitialState{InitializationActions: []hooks.InitAction{
 			{EnvType: "user", FuncName: "set_airplane", Arguments: map[string]any{"on": true}},
 			{EnvType: "assistant", FuncName: "set_roaming", Arguments: map[string]any{"on": true}},
 		}},
@@ -583,27 +668,38 @@ func TestGoldInitTablesCopyOnlyTheirTables(t *testing.T) {
 		if err != nil {
 			return nil, err
 		}
-		return replay.NewToolMap(probe)
+		m := replay.ToolMap{}
+		return m, m.Add(probe)
 	}
-	private, err := replay.Gold(context.Background(), replay.Scenario{Domain: "synth", Task: task, DB: agent, UserDB: user, Tools: tools, Init: synthInit()})
+	private, err := replay.Gold(context.Background(), replay.Scenario{Domain: "synth", Task: task,
+		DB: state.NewSource(agentDB), UserDB: state.NewSource(userDB), Tools: tools, Hooks: hooks.Set{Init: synthInit()}})
 	require.NoError(t, err)
 
 	roaming := []string{"lines", "init_order"}
+	withTables := func(tables map[string][]string) map[string]hooks.Init {
+		inits := synthInit()
+		for name, ts := range tables {
+			f := inits[name]
+			f.Tables = ts
+			inits[name] = f
+		}
+		return inits
+	}
 	for _, tc := range []struct {
 		name   string
 		tables map[string][]string
 		want   map[string]any
 	}{
-		{"every function listed", map[string][]string{"set_roaming": roaming, "set_airplane": {"device"}},
+		{"every function lists its tables", map[string][]string{"set_roaming": roaming, "set_airplane": {"device"}},
 			map[string]any{"plans": true, "lines": false, "apps": true, "device": false}},
-		{"a function not listed copies its side whole", map[string][]string{"set_roaming": roaming},
+		{"a function with no tables copies its side whole", map[string][]string{"set_roaming": roaming},
 			map[string]any{"plans": true, "lines": false, "apps": false, "device": false}},
-		{"nil copies both sides whole", nil,
+		{"no tables copies both sides whole", nil,
 			map[string]any{"plans": false, "lines": false, "apps": false, "device": false}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			sc := replay.Scenario{Domain: "synth", Task: task, DB: agent, UserDB: user, Tools: tools, Init: synthInit(),
-				ShareDB: true, InitTables: tc.tables}
+			sc := replay.Scenario{Domain: "synth", Task: task, DB: agentSrc, UserDB: userSrc, Tools: tools,
+				Hooks: hooks.Set{Init: withTables(tc.tables)}}
 			res, err := replay.Gold(context.Background(), sc)
 			require.NoError(t, err)
 			require.Empty(t, res.Errors)
@@ -611,7 +707,8 @@ func TestGoldInitTablesCopyOnlyTheirTables(t *testing.T) {
 			assert.Equal(t, private.DBHash, res.DBHash)
 			assert.Equal(t, private.UserDBHash, res.UserDBHash)
 			assert.Equal(t, private.PostInitDBHash, res.PostInitDBHash)
-			assert.Equal(t, before, state.Clone([]any{agent, user}), "the source DBs are untouched")
+			assert.NoError(t, agentSrc.Verify(), "the source DBs are untouched")
+			assert.NoError(t, userSrc.Verify(), "the source DBs are untouched")
 		})
 	}
 }
@@ -638,13 +735,12 @@ func TestGoldSyncChanges(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			sc := synthScenario()
-			sc.ShareDB = true
 			syncs := 0
-			sc.Sync = func(agentDB, userDB map[string]any) (map[string]any, map[string]any, error) {
+			sc.Hooks.Sync = func(agentDB, userDB map[string]any) (map[string]any, map[string]any, error) {
 				syncs++
 				return synthSync(agentDB, userDB)
 			}
-			sc.SyncChanges = tc.changes
+			sc.Hooks.SyncChanges = tc.changes
 			got, err := replay.Gold(context.Background(), sc)
 			require.NoError(t, err)
 			assert.Equal(t, tc.syncs, syncs)
@@ -662,12 +758,12 @@ func TestGoldSyncChanges(t *testing.T) {
 		agent, user := synthDBs()
 		task := replay.Task{ID: "quiet", EvaluationCriteria: &replay.EvaluationCriteria{Actions: []replay.Action{
 			{Name: "find_lines", Arguments: map[string]any{"status": "Active"}}}}}
-		sc := replay.Scenario{Domain: "synth", Task: task, DB: agent, UserDB: user, Tools: synthTools, Sync: synthSync,
-			ShareDB: true, SourceDBHash: "agent-source", SourceUserDBHash: "user-source",
-			SyncChanges: func(map[string]any, map[string]any) (bool, bool) { return false, false }}
+		agentSrc, userSrc := state.NewSource(agent), state.NewSource(user)
+		sc := replay.Scenario{Domain: "synth", Task: task, DB: agentSrc, UserDB: userSrc, Tools: synthTools,
+			Hooks: hooks.Set{Sync: synthSync, SyncChanges: func(map[string]any, map[string]any) (bool, bool) { return false, false }}}
 		res, err := replay.Gold(context.Background(), sc)
 		require.NoError(t, err)
-		assert.Equal(t, "agent-source", res.DBHash, "no sync wrote the agent DB: still the source")
-		assert.Equal(t, "user-source", res.UserDBHash)
+		assert.Equal(t, sourceHash(t, agentSrc), res.DBHash, "no sync wrote the agent DB: still the source")
+		assert.Equal(t, sourceHash(t, userSrc), res.UserDBHash)
 	})
 }

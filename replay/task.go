@@ -5,11 +5,28 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
+
+	"github.com/voiceeval/schematools/hooks"
 )
+
+// Sides of a two-sided scenario.
+const (
+	sideAgent = "agent"
+	sideUser  = "user"
+)
+
+// sideOf maps a tau2 env_type to a side: "assistant" and "agent" are the
+// agent, "user" is the user; anything else is returned as is.
+func sideOf(envType string) string {
+	if envType == "assistant" {
+		return sideAgent
+	}
+	return envType
+}
 
 // Task is one benchmark task in tau2's tasks.json format. Fields the
 // replay does not use are kept verbatim in Raw, so a task read and written
@@ -25,19 +42,7 @@ type Task struct {
 
 // InitialState is a task's starting point.
 type InitialState struct {
-	InitializationActions []InitAction `json:"initialization_actions"`
-}
-
-// InitAction is one initialisation function call. EnvType names the side
-// ("assistant" or "agent" for the agent DB, "user" for the user DB).
-type InitAction struct {
-	EnvType   string         `json:"env_type"`
-	FuncName  string         `json:"func_name"`
-	Arguments map[string]any `json:"arguments"`
-	// Invalid, when set, says why the action could not be read (say, its
-	// arguments are not an object): ApplyInit reports it as the action's
-	// error instead of calling anything, and goes on with the next one.
-	Invalid string `json:"-"`
+	InitializationActions []hooks.InitAction `json:"initialization_actions"`
 }
 
 // EvaluationCriteria are what a task is scored on.
@@ -59,12 +64,12 @@ type Action struct {
 	CompareArgs []string       `json:"compare_args"`
 }
 
-// Side returns the side the action runs on.
+// Side returns the side the action runs on: "user" or "agent".
 func (a Action) Side() string {
-	if a.Requestor != nil && *a.Requestor == SideUser {
-		return SideUser
+	if a.Requestor != nil && *a.Requestor == sideUser {
+		return sideUser
 	}
-	return SideAgent
+	return sideAgent
 }
 
 // Actions returns the task's gold actions, or none.
@@ -76,7 +81,7 @@ func (t Task) Actions() []Action {
 }
 
 // InitActions returns the task's initialisation actions, or none.
-func (t Task) InitActions() []InitAction {
+func (t Task) InitActions() []hooks.InitAction {
 	if t.InitialState == nil {
 		return nil
 	}
@@ -129,20 +134,6 @@ func (t Task) MarshalJSON() ([]byte, error) {
 	}
 	type plain Task
 	return json.Marshal(plain(t))
-}
-
-// LoadTasks reads a tau2 tasks.json file (a JSON array of tasks); see
-// DecodeTasks.
-func LoadTasks(path string) ([]Task, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("replay: %w", err)
-	}
-	tasks, err := decodeTasks(data)
-	if err != nil {
-		return nil, fmt.Errorf("replay: reading tasks %s: %w", path, err)
-	}
-	return tasks, nil
 }
 
 // DecodeTasks decodes a JSON array of tasks, as json.Unmarshal into a
@@ -261,21 +252,8 @@ func skipSpace(data []byte, pos int) int {
 }
 
 // Splits are the named task-id lists of a tau2 split_tasks.json file
-// ("train", "test", "base").
+// ("train", "test", "base"); json.Unmarshal reads one.
 type Splits map[string][]string
-
-// LoadSplits reads a tau2 split_tasks.json file.
-func LoadSplits(path string) (Splits, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("replay: %w", err)
-	}
-	var s Splits
-	if err := json.Unmarshal(data, &s); err != nil {
-		return nil, fmt.Errorf("replay: reading splits %s: %w", path, err)
-	}
-	return s, nil
-}
 
 // Select returns the tasks of the named split, in the split's order. An
 // unknown split, or an id with no task, is an error naming what exists.
@@ -286,7 +264,8 @@ func (s Splits) Select(split string, tasks []Task) ([]Task, error) {
 		for k := range s {
 			names = append(names, k)
 		}
-		return nil, fmt.Errorf("replay: no split %q; available: %v", split, sortedCopy(names))
+		slices.Sort(names)
+		return nil, fmt.Errorf("replay: no split %q; available: %v", split, names)
 	}
 	byID := make(map[string]Task, len(tasks))
 	for _, t := range tasks {

@@ -21,8 +21,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/voiceeval/schematools/hooks"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -84,33 +87,48 @@ func clHashJSON(t *testing.T, text string) string {
 	return h
 }
 
-// clInitFuncs registers the synthetic set_count / set_status functions.
-func clInitFuncs(t *testing.T) *replay.InitFuncs {
+// clInitFuncs are the synthetic set_count / set_status functions.
+func clInitFuncs(t *testing.T) hooks.Set {
 	t.Helper()
-	funcs := replay.NewInitFuncs()
-	require.NoError(t, funcs.Register(clDomain, "set_count", func(db, args map[string]any) error {
-		db["count"] = args["value"]
-		return nil
-	}))
-	require.NoError(t, funcs.Register(clDomain, "set_status", func(db, args map[string]any) error {
-		db["status"] = args["status"]
-		return nil
-	}))
-	return funcs
+	return hooks.Set{Init: map[string]hooks.Init{
+		"set_count": {Func: func(db, args map[string]any, _ func() time.Time) error {
+			db["count"] = args["value"]
+			return nil
+		}},
+		"set_status": {Func: func(db, args map[string]any, _ func() time.Time) error {
+			db["status"] = args["status"]
+			return nil
+		}},
+	}}
 }
 
-// clPredicates registers the synthetic assert_count_equals /
+// clPredicates are the synthetic assert_count_equals /
 // assert_status_equals predicates.
-func clPredicates(t *testing.T) *replay.Predicates {
+func clPredicates(t *testing.T) hooks.Set {
 	t.Helper()
-	preds := replay.NewPredicates()
-	require.NoError(t, preds.Register(clDomain, "assert_count_equals", func(db, args map[string]any) (bool, error) {
-		return dbhash.Equal(db["count"], args["expected"]), nil
-	}))
-	require.NoError(t, preds.Register(clDomain, "assert_status_equals", func(db, args map[string]any) (bool, error) {
-		return dbhash.Equal(db["status"], args["expected_status"]), nil
-	}))
-	return preds
+	return hooks.Set{Predicates: map[string]hooks.Predicate{
+		"assert_count_equals": func(db, args map[string]any) (bool, error) {
+			return dbhash.Equal(db["count"], args["expected"]), nil
+		},
+		"assert_status_equals": func(db, args map[string]any) (bool, error) {
+			return dbhash.Equal(db["status"], args["expected_status"]), nil
+		},
+	}}
+}
+
+// clEvaluate evaluates one assertion with replay.Evaluate.
+func clEvaluate(h hooks.Set, a replay.Assertion, agentDB, userDB map[string]any) replay.Verdict {
+	return replay.Evaluate(h, clDomain, []replay.Assertion{a}, agentDB, userDB)[0]
+}
+
+// clHookNames registers h for clDomain in a fresh registry and returns
+// the sorted names of its initialisation functions and predicates.
+func clHookNames(t *testing.T, h hooks.Set) (inits, preds []string) {
+	t.Helper()
+	reg := new(registry.Tools)
+	require.NoError(t, reg.SetHooks(clDomain, h))
+	got := reg.Hooks(clDomain)
+	return slices.Sorted(maps.Keys(got.Init)), slices.Sorted(maps.Keys(got.Predicates))
 }
 
 // clWriteFile writes a synthetic fixture file, creating its directory.
@@ -207,11 +225,10 @@ func TestChecklist(t *testing.T) {
 	})
 	item(11, "a new shared state is empty", func(t *testing.T) {
 		for _, st := range []*state.Shared{state.New(), new(state.Shared)} {
-			assert.False(t, st.HasDB())
 			assert.Nil(t, st.Snapshot())
 			assert.Empty(t, st.Actions())
 			assert.Empty(t, st.Values())
-			assert.Empty(t, st.CallCounts())
+			assert.Equal(t, 1, st.NextCallIndex("refund"), "no call counts")
 			assert.Nil(t, st.Notifier())
 			assert.Equal(t, state.DefaultDomain, st.Domain())
 		}
@@ -249,55 +266,55 @@ func TestChecklist(t *testing.T) {
 	// test_initialization_actions_replay.py
 
 	item(18, "register one initialisation function", func(t *testing.T) {
-		funcs := replay.NewInitFuncs()
-		require.NoError(t, funcs.Register(clDomain, "set_count", func(map[string]any, map[string]any) error { return nil }))
-		assert.Equal(t, []string{clDomain}, funcs.Domains())
-		assert.Equal(t, []string{"set_count"}, funcs.Names(clDomain))
+		inits, _ := clHookNames(t, hooks.Set{Init: map[string]hooks.Init{"set_count": {}}})
+		assert.Equal(t, []string{"set_count"}, inits)
 	})
 	item(19, "register two initialisation functions", func(t *testing.T) {
-		funcs := clInitFuncs(t)
-		assert.Equal(t, []string{"set_count", "set_status"}, funcs.Names(clDomain))
-		assert.Equal(t, []string{clDomain + ".set_count", clDomain + ".set_status"}, funcs.All())
+		inits, _ := clHookNames(t, clInitFuncs(t))
+		assert.Equal(t, []string{"set_count", "set_status"}, inits)
 	})
 	item(20, "duplicate initialisation function is refused", func(t *testing.T) {
-		funcs := clInitFuncs(t)
-		// Python raises ValueError; Go's Register returns an error wrapping registry.ErrDuplicate.
-		err := funcs.Register(clDomain, "set_count", func(map[string]any, map[string]any) error { return nil })
+		// A domain's functions are one map, which holds a name once; Python
+		// raises ValueError on a second registration, Go's SetHooks refuses a
+		// domain's second Set with an error wrapping registry.ErrDuplicate.
+		reg := new(registry.Tools)
+		require.NoError(t, reg.SetHooks(clDomain, clInitFuncs(t)))
+		err := reg.SetHooks(clDomain, hooks.Set{Init: map[string]hooks.Init{"set_count": {}}})
 		require.ErrorIs(t, err, registry.ErrDuplicate)
 		assert.Contains(t, err.Error(), "already registered")
-		assert.Contains(t, err.Error(), "initialization function name collision in domain 'synthetic': 'set_count'")
+		assert.Contains(t, err.Error(), "hooks name collision in domain 'synthetic'")
 	})
 	item(21, "one user-side action", func(t *testing.T) {
 		db := map[string]any{}
-		res := replay.ApplyInit(clInitFuncs(t), clDomain, []replay.InitAction{
+		res := clInitFuncs(t).ApplyInit(clDomain, []hooks.InitAction{
 			{EnvType: "user", FuncName: "set_count", Arguments: map[string]any{"value": 42}},
-		}, db)
-		assert.Equal(t, replay.InitResult{Success: true, Errors: []string{}}, res)
+		}, db, nil)
+		assert.Equal(t, hooks.InitResult{Success: true, Errors: []string{}}, res)
 		assert.Equal(t, map[string]any{"count": 42}, db)
 	})
 	item(22, "sides are not consulted", func(t *testing.T) {
 		db := map[string]any{}
-		res := replay.ApplyInit(clInitFuncs(t), clDomain, []replay.InitAction{
+		res := clInitFuncs(t).ApplyInit(clDomain, []hooks.InitAction{
 			{EnvType: "user", FuncName: "set_count", Arguments: map[string]any{"value": 7}},
 			{EnvType: "totally-made-up", FuncName: "set_status", Arguments: map[string]any{"status": "ok"}},
-		}, db)
-		assert.Equal(t, replay.InitResult{Success: true, Errors: []string{}}, res)
+		}, db, nil)
+		assert.Equal(t, hooks.InitResult{Success: true, Errors: []string{}}, res)
 		assert.Equal(t, map[string]any{"count": 7, "status": "ok"}, db)
 	})
 	item(23, "an unknown function is an error and the rest still run", func(t *testing.T) {
 		db := map[string]any{}
-		res := replay.ApplyInit(clInitFuncs(t), clDomain, []replay.InitAction{
+		res := clInitFuncs(t).ApplyInit(clDomain, []hooks.InitAction{
 			{FuncName: "set_count", Arguments: map[string]any{"value": 1}},
 			{FuncName: "nonexistent"},
 			{FuncName: "set_count", Arguments: map[string]any{"value": 2}},
-		}, db)
+		}, db, nil)
 		assert.False(t, res.Success)
 		require.Len(t, res.Errors, 1)
 		assert.Contains(t, res.Errors[0], "nonexistent")
 		assert.Equal(t, map[string]any{"count": 2}, db)
 	})
 	item(24, "no DB", func(t *testing.T) {
-		res := replay.ApplyInit(clInitFuncs(t), clDomain, []replay.InitAction{{FuncName: "set_count"}}, nil)
+		res := clInitFuncs(t).ApplyInit(clDomain, []hooks.InitAction{{FuncName: "set_count"}}, nil, nil)
 		assert.False(t, res.Success)
 		require.NotEmpty(t, res.Errors)
 		assert.Contains(t, res.Errors[0], "No db provided")
@@ -305,10 +322,10 @@ func TestChecklist(t *testing.T) {
 	item(25, "a failing function is reported", func(t *testing.T) {
 		funcs := clInitFuncs(t)
 		// Go errors carry no exception class: the kind appears when the function returns an *rtvi.Error of that kind.
-		require.NoError(t, funcs.Register(clDomain, "explode", func(map[string]any, map[string]any) error {
+		funcs.Init["explode"] = hooks.Init{Func: func(map[string]any, map[string]any, func() time.Time) error {
 			return &rtvi.Error{Kind: rtvi.KindValueError, Message: "boom"}
-		}))
-		res := replay.ApplyInit(funcs, clDomain, []replay.InitAction{{FuncName: "explode"}}, map[string]any{})
+		}}
+		res := funcs.ApplyInit(clDomain, []hooks.InitAction{{FuncName: "explode"}}, map[string]any{}, nil)
 		assert.False(t, res.Success)
 		require.Len(t, res.Errors, 1)
 		assert.Contains(t, res.Errors[0], "ValueError")
@@ -316,17 +333,17 @@ func TestChecklist(t *testing.T) {
 	})
 	item(26, "no actions", func(t *testing.T) {
 		db := map[string]any{}
-		assert.Equal(t, replay.InitResult{Success: true, Errors: []string{}}, replay.ApplyInit(clInitFuncs(t), clDomain, nil, db))
+		assert.Equal(t, hooks.InitResult{Success: true, Errors: []string{}}, clInitFuncs(t).ApplyInit(clDomain, nil, db, nil))
 		assert.Empty(t, db)
 	})
 	item(27, "apply_initialization with empty arguments", func(t *testing.T) {
 		assert.Equal(t, "apply_initialization", rtvi.MsgApplyInitialization)
-		b := newBot(t, func(c *rtvi.Config) { c.InitFuncs = clInitFuncs(t) })
+		b := newBot(t, withHooks(t, clDomain, clInitFuncs(t)))
 		b.st.SetDB(map[string]any{})
 		assert.Equal(t, okInit, b.result(t, rtvi.MsgApplyInitialization, map[string]any{}))
 	})
 	item(28, "apply_initialization runs one action", func(t *testing.T) {
-		b := newBot(t, func(c *rtvi.Config) { c.InitFuncs = clInitFuncs(t) })
+		b := newBot(t, withHooks(t, clDomain, clInitFuncs(t)))
 		b.st.SetDB(map[string]any{})
 		assert.Equal(t, okInit, b.result(t, rtvi.MsgApplyInitialization, map[string]any{
 			"domain": clDomain, "actions": []any{map[string]any{"func_name": "set_count", "arguments": map[string]any{"value": 3}}},
@@ -334,7 +351,7 @@ func TestChecklist(t *testing.T) {
 		assert.Equal(t, map[string]any{"count": json.Number("3")}, b.st.Snapshot())
 	})
 	item(29, "apply_initialization with mixed sides", func(t *testing.T) {
-		b := newBot(t, func(c *rtvi.Config) { c.InitFuncs = clInitFuncs(t) })
+		b := newBot(t, withHooks(t, clDomain, clInitFuncs(t)))
 		b.st.SetDB(map[string]any{})
 		assert.Equal(t, okInit, b.result(t, rtvi.MsgApplyInitialization, map[string]any{
 			"domain": clDomain, "actions": []any{
@@ -345,7 +362,7 @@ func TestChecklist(t *testing.T) {
 		assert.Equal(t, map[string]any{"count": json.Number("7"), "status": "ok"}, b.st.Snapshot())
 	})
 	item(30, "apply_initialization without a DB", func(t *testing.T) {
-		b := newBot(t, func(c *rtvi.Config) { c.InitFuncs = clInitFuncs(t) })
+		b := newBot(t, withHooks(t, clDomain, clInitFuncs(t)))
 		got := b.result(t, rtvi.MsgApplyInitialization, map[string]any{
 			"domain": clDomain, "actions": []any{map[string]any{"func_name": "set_count", "arguments": map[string]any{"value": 1}}},
 		}).(map[string]any)
@@ -354,7 +371,7 @@ func TestChecklist(t *testing.T) {
 		assert.Contains(t, got["errors"].([]any)[0], "shared_state['db']")
 	})
 	item(31, "apply_initialization with actions not a list", func(t *testing.T) {
-		b := newBot(t, func(c *rtvi.Config) { c.InitFuncs = clInitFuncs(t) })
+		b := newBot(t, withHooks(t, clDomain, clInitFuncs(t)))
 		b.st.SetDB(map[string]any{})
 		got := b.result(t, rtvi.MsgApplyInitialization, map[string]any{"actions": "not a list"}).(map[string]any)
 		assert.Equal(t, false, got["success"])
@@ -411,7 +428,7 @@ func TestChecklist(t *testing.T) {
 		type goodOpts struct {
 			Description string `json:"description"`
 		}
-		reg := registry.NewTools(registry.WithLogger(quiet))
+		reg := &registry.Tools{Logger: quiet}
 		require.NoError(t, reg.Register(clDomain, "GoodTool", registry.Configured(func(d registry.Deps, o goodOpts) (tool.Tool, error) {
 			return tool.New("GoodTool", o.Description, func(_ context.Context, _ *state.Shared, p clValueParams) (any, error) {
 				return p, nil
@@ -496,7 +513,7 @@ func TestChecklist(t *testing.T) {
 		assert.Equal(t, []state.Action{{"action_type": "known_action", "name": "first"}}, st.Actions())
 		assert.Equal(t, 1, st.NextCallIndex("refund"))
 		assert.Equal(t, 2, st.NextCallIndex("refund"))
-		assert.Equal(t, map[string]int{"refund": 2}, st.CallCounts())
+		assert.Equal(t, 1, st.NextCallIndex("transfer"), "counted per name")
 	})
 	item(50, "an unknown action type is still recorded", func(t *testing.T) {
 		// Go's notifier is typed, so a non-RTVI "__rtvi__" cannot exist; the nearest cases are no notifier and a failing one.
@@ -675,50 +692,48 @@ func TestChecklist(t *testing.T) {
 
 	item(83, "default applier sets a nested dotted path", func(t *testing.T) {
 		db := map[string]any{"a": map[string]any{"b": map[string]any{"c": 1}}}
-		require.NoError(t, replay.ApplyDottedPaths(db, map[string]any{"a.b.c": 99}))
+		require.NoError(t, hooks.ApplyDottedPaths(db, map[string]any{"a.b.c": 99}))
 		assert.Equal(t, 99, db["a"].(map[string]any)["b"].(map[string]any)["c"])
 	})
 	item(84, "default applier sets a top-level key", func(t *testing.T) {
 		db := map[string]any{"flag": false}
-		require.NoError(t, replay.ApplyDottedPaths(db, map[string]any{"flag": true}))
+		require.NoError(t, hooks.ApplyDottedPaths(db, map[string]any{"flag": true}))
 		assert.Equal(t, true, db["flag"])
 	})
 	notRun(85, "telecom applier re-runs the network search", "checked with the telecom domain: examples/tau2/telecom TestApplySyncDelta")
 	item(86, "an unknown domain uses the default applier", func(t *testing.T) {
 		db := map[string]any{"foo": map[string]any{"bar": "old"}}
-		require.NoError(t, replay.ApplyDelta(replay.NewAppliers(), "some_future_domain", db, map[string]any{"foo.bar": "new"}))
+		require.NoError(t, new(registry.Tools).Hooks("some_future_domain").ApplyDelta(db, map[string]any{"foo.bar": "new"}))
 		assert.Equal(t, "new", db["foo"].(map[string]any)["bar"])
 		db = map[string]any{"foo": map[string]any{"bar": "old"}}
-		require.NoError(t, replay.ApplyDelta(nil, "some_future_domain", db, map[string]any{"foo.bar": "new"}))
+		require.NoError(t, hooks.Set{}.ApplyDelta(db, map[string]any{"foo.bar": "new"}))
 		assert.Equal(t, "new", db["foo"].(map[string]any)["bar"])
 	})
 	item(87, "an empty delta changes nothing", func(t *testing.T) {
-		appliers := replay.NewAppliers()
-		require.NoError(t, appliers.Register("tau2_telecom", replay.ApplierName, func(db, _ map[string]any) error {
+		appliers := hooks.Set{Apply: func(db, _ map[string]any) error {
 			db["touched"] = true
 			return nil
-		}))
+		}}
 		db := map[string]any{"x": 1}
-		require.NoError(t, replay.ApplyDelta(appliers, "tau2_telecom", db, map[string]any{}))
-		require.NoError(t, replay.ApplyDelta(appliers, "tau2_telecom", db, nil))
+		require.NoError(t, appliers.ApplyDelta(db, map[string]any{}))
+		require.NoError(t, appliers.ApplyDelta(db, nil))
 		assert.Equal(t, map[string]any{"x": 1}, db)
 	})
 	item(88, "a failing applier does not raise", func(t *testing.T) {
-		appliers := replay.NewAppliers()
-		require.NoError(t, appliers.Register("boom", replay.ApplierName, func(map[string]any, map[string]any) error {
+		boom := hooks.Set{Apply: func(map[string]any, map[string]any) error {
 			return &rtvi.Error{Kind: rtvi.KindRuntimeError, Message: "boom"}
-		}))
-		require.NoError(t, appliers.Register("panics", replay.ApplierName, func(map[string]any, map[string]any) error { panic("boom") }))
+		}}
+		panics := hooks.Set{Apply: func(map[string]any, map[string]any) error { panic("boom") }}
 		// Python logs and swallows the applier's exception; Go returns it (never panics) and the handler reports success false.
 		var err error
-		assert.NotPanics(t, func() { err = replay.ApplyDelta(appliers, "boom", map[string]any{"x": 1}, map[string]any{"x": 2}) })
+		assert.NotPanics(t, func() { err = boom.ApplyDelta(map[string]any{"x": 1}, map[string]any{"x": 2}) })
 		require.Error(t, err)
 		assert.Contains(t, err.Error(), "RuntimeError: boom")
-		assert.NotPanics(t, func() { err = replay.ApplyDelta(appliers, "panics", map[string]any{"x": 1}, map[string]any{"x": 2}) })
+		assert.NotPanics(t, func() { err = panics.ApplyDelta(map[string]any{"x": 1}, map[string]any{"x": 2}) })
 		require.Error(t, err)
 		assert.Contains(t, err.Error(), "boom")
 
-		b := newBot(t, func(c *rtvi.Config) { c.Appliers = appliers })
+		b := newBot(t, withHooks(t, "boom", boom), withHooks(t, "panics", panics))
 		b.st.SetDB(map[string]any{"x": 1})
 		got := b.result(t, rtvi.MsgApplySyncDelta, map[string]any{"domain": "boom", "delta": map[string]any{"x": 2}}).(map[string]any)
 		assert.Equal(t, false, got["success"])
@@ -727,13 +742,13 @@ func TestChecklist(t *testing.T) {
 		assert.Equal(t, map[string]any{"x": 1}, b.st.Snapshot())
 	})
 	item(89, "a second applier for a domain is refused", func(t *testing.T) {
-		appliers := replay.NewAppliers()
-		noop := func(map[string]any, map[string]any) error { return nil }
-		require.NoError(t, appliers.Register("dup_domain", replay.ApplierName, noop))
-		// Python raises ValueError "Sync applier collision for domain ..."; Go's Register returns an error wrapping registry.ErrDuplicate.
-		err := appliers.Register("dup_domain", replay.ApplierName, noop)
+		reg := new(registry.Tools)
+		noop := hooks.Set{Apply: func(map[string]any, map[string]any) error { return nil }}
+		require.NoError(t, reg.SetHooks("dup_domain", noop))
+		// Python raises ValueError "Sync applier collision for domain ..."; Go's SetHooks returns an error wrapping registry.ErrDuplicate.
+		err := reg.SetHooks("dup_domain", noop)
 		require.ErrorIs(t, err, registry.ErrDuplicate)
-		assert.Contains(t, err.Error(), "sync applier name collision in domain 'dup_domain'")
+		assert.Contains(t, err.Error(), "hooks name collision in domain 'dup_domain'")
 	})
 
 	// Items 90-159 are out of scope (see the top of the file).
@@ -741,23 +756,26 @@ func TestChecklist(t *testing.T) {
 	// test_db_state_assertions.py
 
 	item(160, "register one predicate", func(t *testing.T) {
-		preds := replay.NewPredicates()
-		require.NoError(t, preds.Register(clDomain, "assert_count_equals", func(map[string]any, map[string]any) (bool, error) { return true, nil }))
-		assert.Equal(t, []string{clDomain}, preds.Domains())
-		assert.Equal(t, []string{"assert_count_equals"}, preds.Names(clDomain))
+		_, preds := clHookNames(t, hooks.Set{Predicates: map[string]hooks.Predicate{
+			"assert_count_equals": func(map[string]any, map[string]any) (bool, error) { return true, nil }}})
+		assert.Equal(t, []string{"assert_count_equals"}, preds)
 	})
 	item(161, "register two predicates", func(t *testing.T) {
-		assert.Equal(t, []string{"assert_count_equals", "assert_status_equals"}, clPredicates(t).Names(clDomain))
+		_, preds := clHookNames(t, clPredicates(t))
+		assert.Equal(t, []string{"assert_count_equals", "assert_status_equals"}, preds)
 	})
 	item(162, "a duplicate predicate is refused", func(t *testing.T) {
-		preds := clPredicates(t)
-		// Python raises ValueError; Go's Register returns an error wrapping registry.ErrDuplicate.
-		err := preds.Register(clDomain, "assert_count_equals", func(map[string]any, map[string]any) (bool, error) { return true, nil })
+		// A domain's predicates are one map, which holds a name once; Python
+		// raises ValueError, Go's SetHooks refuses a domain's second Set with
+		// an error wrapping registry.ErrDuplicate.
+		reg := new(registry.Tools)
+		require.NoError(t, reg.SetHooks(clDomain, clPredicates(t)))
+		err := reg.SetHooks(clDomain, clPredicates(t))
 		require.ErrorIs(t, err, registry.ErrDuplicate)
 		assert.Contains(t, err.Error(), "already registered")
 	})
 	item(163, "a user-side assertion passes", func(t *testing.T) {
-		v := replay.Evaluate(clPredicates(t), clDomain, replay.Assertion{
+		v := clEvaluate(clPredicates(t), replay.Assertion{
 			EnvType: "user", FuncName: "assert_count_equals", Arguments: map[string]any{"expected": 5}, AssertValue: true,
 		}, nil, map[string]any{"count": 5})
 		assert.True(t, v.Passed)
@@ -776,7 +794,7 @@ func TestChecklist(t *testing.T) {
 		assert.Equal(t, "user", keys["side"])
 	})
 	item(164, "assert_value false fails a true predicate", func(t *testing.T) {
-		v := replay.Evaluate(clPredicates(t), clDomain, replay.Assertion{
+		v := clEvaluate(clPredicates(t), replay.Assertion{
 			EnvType: "user", FuncName: "assert_count_equals", Arguments: map[string]any{"expected": 5}, AssertValue: false,
 		}, nil, map[string]any{"count": 5})
 		assert.False(t, v.Passed)
@@ -785,7 +803,7 @@ func TestChecklist(t *testing.T) {
 		assert.Nil(t, v.Error)
 	})
 	item(165, "an agent-side assertion reads the agent DB", func(t *testing.T) {
-		v := replay.Evaluate(clPredicates(t), clDomain, replay.Assertion{
+		v := clEvaluate(clPredicates(t), replay.Assertion{
 			EnvType: "agent", FuncName: "assert_status_equals", Arguments: map[string]any{"expected_status": "active"}, AssertValue: true,
 		}, map[string]any{"status": "active"}, map[string]any{"status": "inactive"})
 		assert.True(t, v.Passed)
@@ -794,7 +812,7 @@ func TestChecklist(t *testing.T) {
 		assert.Equal(t, "agent", v.Side)
 	})
 	item(166, "an unknown predicate is an error", func(t *testing.T) {
-		v := replay.Evaluate(clPredicates(t), clDomain, replay.Assertion{
+		v := clEvaluate(clPredicates(t), replay.Assertion{
 			EnvType: "user", FuncName: "assert_does_not_exist", AssertValue: true,
 		}, nil, map[string]any{"count": 5})
 		assert.False(t, v.Passed)
@@ -803,7 +821,7 @@ func TestChecklist(t *testing.T) {
 		assert.Contains(t, *v.Error, "assert_does_not_exist")
 	})
 	item(167, "an unknown side is an error", func(t *testing.T) {
-		v := replay.Evaluate(clPredicates(t), clDomain, replay.Assertion{
+		v := clEvaluate(clPredicates(t), replay.Assertion{
 			EnvType: "robot", FuncName: "assert_count_equals", Arguments: map[string]any{"expected": 5}, AssertValue: true,
 		}, map[string]any{"count": 5}, map[string]any{"count": 5})
 		assert.False(t, v.Passed)
@@ -811,7 +829,7 @@ func TestChecklist(t *testing.T) {
 		assert.Contains(t, *v.Error, "Unknown side")
 	})
 	item(168, "a missing user DB is an error", func(t *testing.T) {
-		v := replay.Evaluate(clPredicates(t), clDomain, replay.Assertion{
+		v := clEvaluate(clPredicates(t), replay.Assertion{
 			EnvType: "user", FuncName: "assert_count_equals", Arguments: map[string]any{"expected": 5}, AssertValue: true,
 		}, map[string]any{"count": 5}, nil)
 		assert.False(t, v.Passed)
@@ -821,10 +839,10 @@ func TestChecklist(t *testing.T) {
 	item(169, "a raising predicate is an error", func(t *testing.T) {
 		preds := clPredicates(t)
 		// Go errors carry no exception class: the kind appears when the predicate returns an *rtvi.Error of that kind.
-		require.NoError(t, preds.Register(clDomain, "assert_explodes", func(map[string]any, map[string]any) (bool, error) {
+		preds.Predicates["assert_explodes"] = func(map[string]any, map[string]any) (bool, error) {
 			return false, &rtvi.Error{Kind: rtvi.KindRuntimeError, Message: "synthetic failure"}
-		}))
-		v := replay.Evaluate(preds, clDomain, replay.Assertion{EnvType: "user", FuncName: "assert_explodes", AssertValue: true},
+		}
+		v := clEvaluate(preds, replay.Assertion{EnvType: "user", FuncName: "assert_explodes", AssertValue: true},
 			nil, map[string]any{"count": 5})
 		assert.False(t, v.Passed)
 		require.NotNil(t, v.Error)

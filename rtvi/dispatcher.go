@@ -15,7 +15,6 @@ import (
 	"github.com/voiceeval/schematools/internal/pyjson"
 	"github.com/voiceeval/schematools/internal/pyvalue"
 	"github.com/voiceeval/schematools/registry"
-	"github.com/voiceeval/schematools/replay"
 	"github.com/voiceeval/schematools/state"
 )
 
@@ -34,8 +33,10 @@ type Config struct {
 	// State is the bot's shared state: the one its tools were built with.
 	// Nil gives the dispatcher a state of its own (see [Dispatcher.State]).
 	State *state.Shared
-	// Tools builds the scenario's tools on update_system_prompt. Nil means
-	// [registry.Default].
+	// Tools builds the scenario's tools on update_system_prompt, and holds
+	// the domains' hooks: the initialisation functions apply_initialization
+	// runs and the sync appliers of apply_sync_delta (a domain without
+	// one uses dotted paths). Nil means [registry.Default].
 	Tools *registry.Tools
 	// Conversation is the bot's LLM context. Nil means the bot has none:
 	// reset only resets Services and get_context_history returns "[]".
@@ -52,11 +53,6 @@ type Config struct {
 	// PromptSuffix is appended to every prompt ("\n" + suffix) unless the
 	// request sets add_suffix to false.
 	PromptSuffix string
-	// InitFuncs and Appliers are the domains' initialisation functions and
-	// sync appliers. Nil registries have no entries (sync deltas then use
-	// the dotted-path default).
-	InitFuncs *replay.InitFuncs
-	Appliers  *replay.Appliers
 	// DataRoot is the directory db_path values are relative to. "" means
 	// $EVAL_DATA_ROOT, read at each request.
 	DataRoot string

@@ -4,10 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/voiceeval/schematools/hooks"
 	"testing"
+	"time"
 
 	"github.com/voiceeval/schematools/dbhash"
-	"github.com/voiceeval/schematools/replay"
 	"github.com/voiceeval/schematools/rtvi"
 )
 
@@ -32,15 +33,13 @@ func FuzzHandle(f *testing.F) {
 	} {
 		f.Add([]byte(s))
 	}
-	funcs := replay.NewInitFuncs()
-	if err := funcs.Register("synthetic", "set_count", func(db, args map[string]any) error {
+	funcs := hooks.Set{Init: map[string]hooks.Init{}}
+	funcs.Init["set_count"] = hooks.Init{Func: func(db, args map[string]any, _ func() time.Time) error {
 		db["count"] = args["value"]
 		return nil
-	}); err != nil {
-		f.Fatal(err)
-	}
+	}}
 	f.Fuzz(func(t *testing.T, raw []byte) {
-		b := newBot(t, func(c *rtvi.Config) { c.InitFuncs = funcs })
+		b := newBot(t, withHooks(t, "synthetic", funcs))
 		b.st.SetDB(map[string]any{"flags": map[string]any{"a": false}, "x": map[string]any{"y": map[string]any{}}})
 		ctx := context.Background()
 		for range 2 { // twice: the second call sees what the first left
@@ -57,7 +56,7 @@ func FuzzHandle(f *testing.F) {
 					t.Fatalf("reply without the RTVI label: %s", reply)
 				}
 			}
-			if _, herr := dbhash.Hash(b.st.Snapshot()); herr != nil && b.st.HasDB() {
+			if _, herr := dbhash.Hash(b.st.Snapshot()); herr != nil && len(b.st.Snapshot()) > 0 {
 				t.Fatalf("state no longer hashable: %v", herr)
 			}
 		}

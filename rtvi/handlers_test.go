@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/voiceeval/schematools/hooks"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,7 +16,6 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/voiceeval/schematools/dbhash"
 	"github.com/voiceeval/schematools/internal/pyjson"
-	"github.com/voiceeval/schematools/replay"
 	"github.com/voiceeval/schematools/rtvi"
 	"github.com/voiceeval/schematools/state"
 )
@@ -25,13 +25,13 @@ func TestUpdateSystemPromptStartsAScenario(t *testing.T) {
 	st := b.st
 	st.SetDB(map[string]any{"old": true})
 	st.AppendAction(state.NewAction("old", nil, nil))
-	st.SetValue("custom", 1)
+	require.NoError(t, st.Seed(state.Seed{Values: map[string]any{"custom": 1}}, nil))
 
 	require.Equal(t, true, b.result(t, rtvi.MsgUpdateSystemPrompt, map[string]any{
 		"prompt": "You manage flags.", "tools": `{"set_flag": {}, "read_flags": {}}`, "tool_domain": testDomain,
 	}))
 	assert.Same(t, st, b.d.State(), "the state is cleared in place")
-	assert.False(t, st.HasDB())
+	assert.Empty(t, st.Snapshot())
 	assert.Empty(t, st.Actions())
 	assert.Empty(t, st.Values())
 	assert.Equal(t, testDomain, st.Domain())
@@ -83,7 +83,7 @@ func TestUpdateSystemPromptRefusalsChangeNothing(t *testing.T) {
 			resets := b.service.count()
 
 			assert.Equal(t, false, b.result(t, rtvi.MsgUpdateSystemPrompt, tt.d))
-			assert.True(t, b.st.HasDB(), "the previous scenario's state is untouched")
+			assert.NotEmpty(t, b.st.Snapshot(), "the previous scenario's state is untouched")
 			assert.Equal(t, testDomain, b.st.Domain())
 			after, _ := b.installer.current()
 			assert.Same(t, before, after)
@@ -117,7 +117,7 @@ func TestResetRestoresTheLastPrompt(t *testing.T) {
 	require.NoError(t, err)
 	assert.Len(t, msgs, 1, "the conversation restarts from the prompt")
 	assert.Equal(t, resets+1, b.service.count())
-	assert.True(t, b.st.HasDB(), "reset never touches the shared state")
+	assert.NotEmpty(t, b.st.Snapshot(), "reset never touches the shared state")
 
 	b.conv.resetErr = errors.New("broken")
 	assert.Equal(t, false, b.result(t, rtvi.MsgReset, nil))
@@ -125,20 +125,20 @@ func TestResetRestoresTheLastPrompt(t *testing.T) {
 
 // ref-rtvi-state.md section 7, items 27-31, through the handler.
 func TestApplyInitialization(t *testing.T) {
-	funcs := replay.NewInitFuncs()
-	require.NoError(t, funcs.Register("synthetic", "set_count", func(db, args map[string]any) error {
+	funcs := hooks.Set{Init: map[string]hooks.Init{}}
+	funcs.Init["set_count"] = hooks.Init{Func: func(db, args map[string]any, _ func() time.Time) error {
 		db["count"] = args["value"]
 		return nil
-	}))
-	require.NoError(t, funcs.Register("synthetic", "set_status", func(db, args map[string]any) error {
+	}}
+	funcs.Init["set_status"] = hooks.Init{Func: func(db, args map[string]any, _ func() time.Time) error {
 		db["status"] = args["status"]
 		return nil
-	}))
-	require.NoError(t, funcs.Register("synthetic", "fail", func(db, args map[string]any) error {
+	}}
+	funcs.Init["fail"] = hooks.Init{Func: func(db, args map[string]any, _ func() time.Time) error {
 		return errors.New("boom")
-	}))
+	}}
 	newInitBot := func(t *testing.T) *bot {
-		return newBot(t, func(c *rtvi.Config) { c.InitFuncs = funcs })
+		return newBot(t, withHooks(t, "synthetic", funcs))
 	}
 	ok := map[string]any{"success": true, "errors": []any{}}
 
@@ -239,7 +239,7 @@ func TestApplyInitializationLoadsDBPath(t *testing.T) {
 		assert.False(t, has, "db_path never persists")
 
 		// A second call with the same path does not reload.
-		require.NoError(t, b.st.Update(func(db map[string]any) error { db["flags"].(map[string]any)["a"] = false; return nil }))
+		require.NoError(t, b.st.UpdateTables(nil, func(db map[string]any) error { db["flags"].(map[string]any)["a"] = false; return nil }))
 		assert.Equal(t, ok, b.result(t, rtvi.MsgApplyInitialization, map[string]any{"shared_state_init": `{"db_path": "flags/db.json"}`}))
 		assert.Equal(t, false, b.st.Snapshot()["flags"].(map[string]any)["a"])
 	})
@@ -269,7 +269,7 @@ func TestApplyInitializationLoadsDBPath(t *testing.T) {
 			assert.Equal(t, false, got["success"])
 			require.Len(t, got["errors"], 1)
 			assert.True(t, strings.HasPrefix(got["errors"].([]any)[0].(string), tt.want), "got %q", got["errors"])
-			assert.False(t, b.st.HasDB(), "nothing is merged from a refused request")
+			assert.Empty(t, b.st.Snapshot(), "nothing is merged from a refused request")
 			assert.Empty(t, b.st.Values())
 		})
 	}
@@ -310,13 +310,12 @@ func TestApplySyncDelta(t *testing.T) {
 		assert.Equal(t, map[string]any{"x": 1}, b.st.Snapshot())
 	})
 	t.Run("88 a failing applier is reported and nothing is applied", func(t *testing.T) {
-		appliers := replay.NewAppliers()
-		require.NoError(t, appliers.Register("boom", replay.ApplierName, func(db, delta map[string]any) error {
+		boom := hooks.Set{Apply: func(db, delta map[string]any) error {
 			db["half"] = "applied"
 			return errors.New("boom")
-		}))
-		require.NoError(t, appliers.Register("panics", replay.ApplierName, func(db, delta map[string]any) error { panic("kaboom") }))
-		b := newBot(t, func(c *rtvi.Config) { c.Appliers = appliers })
+		}}
+		panics := hooks.Set{Apply: func(db, delta map[string]any) error { panic("kaboom") }}
+		b := newBot(t, withHooks(t, "boom", boom), withHooks(t, "panics", panics))
 		b.st.SetDB(map[string]any{"x": 1})
 		got := b.result(t, rtvi.MsgApplySyncDelta, map[string]any{"domain": "boom", "delta": map[string]any{"x": 2}}).(map[string]any)
 		assert.Equal(t, false, got["success"])
@@ -333,14 +332,13 @@ func TestApplySyncDelta(t *testing.T) {
 		assert.Equal(t, map[string]any{"a": map[string]any{"x": 1}}, b.st.Snapshot())
 	})
 	t.Run("a domain applier is used", func(t *testing.T) {
-		appliers := replay.NewAppliers()
-		require.NoError(t, appliers.Register("upper", replay.ApplierName, func(db, delta map[string]any) error {
+		upper := hooks.Set{Apply: func(db, delta map[string]any) error {
 			for k, v := range delta {
 				db[strings.ToUpper(k)] = v
 			}
 			return nil
-		}))
-		b := newBot(t, func(c *rtvi.Config) { c.Appliers = appliers })
+		}}
+		b := newBot(t, withHooks(t, "upper", upper))
 		b.st.SetDB(map[string]any{})
 		assert.Equal(t, ok, b.result(t, rtvi.MsgApplySyncDelta, map[string]any{"domain": "upper", "delta": map[string]any{"k": 1}}))
 		assert.Equal(t, map[string]any{"K": json.Number("1")}, b.st.Snapshot())

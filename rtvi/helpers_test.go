@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/voiceeval/schematools/hooks"
 	"log/slog"
 	"sync"
 	"testing"
@@ -137,11 +138,11 @@ const testDomain = "flags"
 // records a set_flag action; read_flags reads them.
 func testTools(t *testing.T) *registry.Tools {
 	t.Helper()
-	reg := registry.NewTools(registry.WithLogger(quiet))
+	reg := &registry.Tools{Logger: quiet}
 	rec := tool.Recorder{ActionTypes: []string{"set_flag"}}
 	require.NoError(t, reg.Register(testDomain, "set_flag", registry.Plain(func(d registry.Deps) (tool.Tool, error) {
 		return tool.New("set_flag", "Set a flag.", func(ctx context.Context, st *state.Shared, p flagParams) (any, error) {
-			err := st.Update(func(db map[string]any) error {
+			err := st.UpdateTables(nil, func(db map[string]any) error {
 				flags, ok := db["flags"].(map[string]any)
 				if !ok {
 					return errors.New("no flags table")
@@ -192,6 +193,11 @@ func newBot(t *testing.T, edit ...func(*rtvi.Config)) *bot {
 	}
 	b.d = rtvi.NewDispatcher(cfg)
 	return b
+}
+
+// withHooks registers h as the hooks of domain in the bot's registry.
+func withHooks(t *testing.T, domain string, h hooks.Set) func(*rtvi.Config) {
+	return func(c *rtvi.Config) { require.NoError(t, c.Tools.SetHooks(domain, h)) }
 }
 
 // quiet swallows the logs of the bots under test.

@@ -10,9 +10,9 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/voiceeval/schematools/hooks"
 	"github.com/voiceeval/schematools/internal/pyjson"
 	"github.com/voiceeval/schematools/internal/pyvalue"
-	"github.com/voiceeval/schematools/replay"
 	"github.com/voiceeval/schematools/state"
 )
 
@@ -21,7 +21,7 @@ import (
 type initPlan struct {
 	domain  string
 	seed    state.Seed
-	actions []replay.InitAction
+	actions []hooks.InitAction
 }
 
 // applyInitialization seeds the scenario and answers {"success",
@@ -49,7 +49,7 @@ func (d *Dispatcher) applyInitialization(ctx context.Context, args any) (any, er
 
 	// The merge and the initialisation functions happen under one lock: no
 	// tool call sees the scenario half seeded.
-	var res replay.InitResult
+	var res hooks.InitResult
 	err = d.st.Seed(p.seed, func(db map[string]any) error {
 		if len(p.actions) == 0 {
 			res.Success = true
@@ -58,7 +58,7 @@ func (d *Dispatcher) applyInitialization(ctx context.Context, args any) (any, er
 		if db == nil {
 			return errNoSyncDB
 		}
-		res = replay.ApplyInit(d.initFuncs(), p.domain, p.actions, db)
+		res = d.cfg.Tools.Hooks(p.domain).ApplyInit(p.domain, p.actions, db, nil)
 		return nil
 	})
 	if err != nil {
@@ -71,13 +71,6 @@ func (d *Dispatcher) applyInitialization(ctx context.Context, args any) (any, er
 		return success(), nil
 	}
 	return failure(errs...), nil
-}
-
-func (d *Dispatcher) initFuncs() *replay.InitFuncs {
-	if d.cfg.InitFuncs != nil {
-		return d.cfg.InitFuncs
-	}
-	return replay.NewInitFuncs()
 }
 
 // plainMessage is a failure reported as its text alone, without a kind
@@ -111,7 +104,7 @@ func (d *Dispatcher) initPlan(args any) (initPlan, error) {
 			// before anything changed.
 			return p, &Error{Kind: KindAttributeError, Message: fmt.Sprintf("'%s' object has no attribute 'get'", pyvalue.TypeName(item))}
 		}
-		a := replay.InitAction{}
+		a := hooks.InitAction{}
 		a.EnvType, _ = rec["side"].(string)
 		// A record Python can read but not run fails on its own, as there.
 		switch name := rec["func_name"].(type) {

@@ -113,7 +113,7 @@ func (d *Dispatcher) updateSystemPrompt(ctx context.Context, args any) (any, err
 }
 
 func (d *Dispatcher) buildTools(a promptArgs, st *state.Shared) (*tool.Set, error) {
-	return d.cfg.Tools.NewSet(a.domain, a.spec, registry.Deps{State: st, Notifier: d.notifier, Logger: d.cfg.Logger})
+	return d.cfg.Tools.NewSet(a.domain, a.spec, registry.Deps{State: st, Logger: d.cfg.Logger})
 }
 
 // promptArgs reads prompt (default ""), tools (default "{}": a JSON string

@@ -4,13 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/voiceeval/schematools/hooks"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"github.com/voiceeval/schematools/replay"
 	"github.com/voiceeval/schematools/rtvi"
 	"github.com/voiceeval/schematools/state"
 	"github.com/voiceeval/schematools/tool"
@@ -155,12 +156,12 @@ func TestScenarioChangesAreAtomic(t *testing.T) {
 }
 
 func TestApplyInitializationRecords(t *testing.T) {
-	funcs := replay.NewInitFuncs()
-	require.NoError(t, funcs.Register("synthetic", "set_count", func(db, args map[string]any) error {
+	funcs := hooks.Set{Init: map[string]hooks.Init{}}
+	funcs.Init["set_count"] = hooks.Init{Func: func(db, args map[string]any, _ func() time.Time) error {
 		db["count"] = args["value"]
 		return nil
-	}))
-	b := newBot(t, func(c *rtvi.Config) { c.InitFuncs = funcs })
+	}}
+	b := newBot(t, withHooks(t, "synthetic", funcs))
 	b.st.SetDB(map[string]any{})
 
 	got := b.result(t, rtvi.MsgApplyInitialization, map[string]any{"domain": "synthetic", "actions": []any{

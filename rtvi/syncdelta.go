@@ -7,8 +7,8 @@ import (
 	"maps"
 	"strings"
 
+	"github.com/voiceeval/schematools/hooks"
 	"github.com/voiceeval/schematools/internal/pyvalue"
-	"github.com/voiceeval/schematools/replay"
 	"github.com/voiceeval/schematools/state"
 )
 
@@ -38,7 +38,7 @@ func (d *Dispatcher) applySyncDelta(ctx context.Context, args any) (any, error) 
 	if !ok {
 		return failure(fmt.Sprintf("`delta` payload must be a dict, got %s.", pyvalue.TypeName(raw))), nil
 	}
-	err = d.st.Update(func(db map[string]any) error {
+	err = d.st.UpdateTables(nil, func(db map[string]any) error {
 		if db == nil {
 			return errNoSyncDB
 		}
@@ -46,7 +46,7 @@ func (d *Dispatcher) applySyncDelta(ctx context.Context, args any) (any, error) 
 			return nil
 		}
 		work := state.Clone(db).(map[string]any)
-		if err := replay.ApplyDelta(d.cfg.Appliers, domain, work, delta); err != nil {
+		if err := d.cfg.Tools.Hooks(domain).ApplyDelta(work, delta); err != nil {
 			return err
 		}
 		clear(db)
@@ -71,9 +71,9 @@ var errNoSyncDB = fmt.Errorf("no DB")
 // anything a domain applier returns is a RuntimeError.
 func syncErrorKind(err error) string {
 	switch {
-	case errors.Is(err, replay.ErrPath) && strings.Contains(err.Error(), "is missing"):
+	case errors.Is(err, hooks.ErrPath) && strings.Contains(err.Error(), "is missing"):
 		return KindKeyError
-	case errors.Is(err, replay.ErrPath):
+	case errors.Is(err, hooks.ErrPath):
 		return KindTypeError
 	}
 	return KindRuntimeError

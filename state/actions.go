@@ -58,59 +58,13 @@ func (s *Shared) Actions() []Action {
 	return out
 }
 
-// SetActions replaces the action log with deep copies of actions.
-func (s *Shared) SetActions(actions []Action) {
-	c := make([]Action, len(actions))
-	for i, a := range actions {
-		c[i] = Action(cloneMap(a))
-	}
-	s.mu.Lock()
-	s.actions = c
-	s.mu.Unlock()
-}
-
-// ActionCount returns the number of records in the action log.
-func (s *Shared) ActionCount() int {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return len(s.actions)
-}
-
 // ViewAll calls fn with the live DB (nil when none is loaded) and the live
 // action log under one read lock, so the two belong to the same moment
 // and nothing is copied: what a harness's summary needs to hash a DB and
 // report the actions. fn must not modify either, keep references to them
-// after returning, or call other methods of s; [Shared.Capture] returns
-// copies instead.
+// after returning, or call other methods of s.
 func (s *Shared) ViewAll(fn func(db map[string]any, actions []Action) error) error {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	return fn(s.db, s.actions)
-}
-
-// Capture returns deep copies of the DB (nil when none is loaded) and of the
-// action log (never nil), taken under one lock, so the two always belong to
-// the same moment: no tool call can land between them.
-func (s *Shared) Capture() (db map[string]any, actions []Action) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	actions = make([]Action, len(s.actions))
-	for i, a := range s.actions {
-		actions[i] = Action(cloneMap(a))
-	}
-	return cloneMap(s.db), actions
-}
-
-// ActionsSince returns deep copies of the records appended after the first
-// n, in append order (empty when there are none): what a step added,
-// without copying the whole log.
-func (s *Shared) ActionsSince(n int) []Action {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	n = max(0, min(n, len(s.actions)))
-	out := make([]Action, 0, len(s.actions)-n)
-	for _, a := range s.actions[n:] {
-		out = append(out, Action(cloneMap(a)))
-	}
-	return out
 }

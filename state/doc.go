@@ -8,10 +8,10 @@
 //
 // A Go voice bot may run tool calls and harness requests on different
 // goroutines, so every read and write of a [Shared] goes through a method
-// that holds its lock. [Shared.View] and [Shared.Update] hand the live DB to a
-// callback while the lock is held; values that leave the state
-// ([Shared.Actions], [Shared.Snapshot], [Shared.Capture], [Shared.Value]) are
-// deep copies. Changes that belong together happen under one lock:
+// that holds its lock. [Shared.View] and [Shared.UpdateTables] hand the
+// live DB to a callback while the lock is held; values that leave the
+// state ([Shared.Actions], [Shared.Snapshot], [Shared.Value]) are deep
+// copies. Changes that belong together happen under one lock:
 // [Shared.StartScenario] clears the state and sets the new domain and
 // notifier, [Shared.Seed] merges a scenario's starting data and runs its
 // initialisation.
@@ -19,21 +19,35 @@
 // # Lifecycle
 //
 // One Shared lives as long as the bot. A new scenario calls
-// [Shared.StartScenario] (or [Shared.Reset]), which clears the scenario data
-// in place, so tools that already hold the pointer keep seeing the same
-// object. The zero value is an empty, ready-to-use state.
+// [Shared.StartScenario], which clears the scenario data in place, so
+// tools that already hold the pointer keep seeing the same object. The
+// zero value is an empty, ready-to-use state.
 //
 // # Sharing one DB
 //
-// [Shared.ShareDB] installs a DB copy-on-write, so many states can start
-// from one loaded DB (gold replay of a benchmark's tasks): a write copies
-// what it changes first — the whole DB for [Shared.Update], only the named
-// tables for [Shared.UpdateTables]. A [Writer] goes down to records: inside
-// UpdateTables with no table named, its Own, Put, OwnRow and Append copy
-// a table shallowly and just the records they change deeply, so a table of
-// thousands of records stays shared but for those. Where the DB does not
-// have the shape a Python tool expects, a Writer returns the exception
-// Python would raise, whose text is str(exc).
+// Copy-on-write has one owner, this package:
+//
+//   - A [Source] is a DB loaded once. It keeps two private deep copies of
+//     the caller's DB — one that states share, one no tool ever sees — so
+//     the caller's map is never shared, and its hash and table texts are
+//     computed once.
+//   - [Shared.Share] installs a Source's DB copy-on-write: a write copies
+//     what it changes first — every table for UpdateTables(nil, …), only
+//     the named tables otherwise. A [Writer] goes down to records: inside
+//     UpdateTables with no table named, its Own, Put, OwnRow and Append
+//     copy a table shallowly and just the records they change deeply, so
+//     a table of thousands of records stays shared but for those.
+//   - [Shared.Hash] of a state still sharing its Source unwritten is the
+//     Source's hash, read not computed; a state that wrote some tables
+//     hashes those and reuses the Source's text of the others.
+//   - A tool that breaks the rules (writes under View, or outside the
+//     tables it named) changes the Source's shared copy, never the
+//     caller's DB: [Source.Verify] compares the shared copy with the
+//     pristine one, restores it and names the changed tables, so a caller
+//     such as gold replay can compute again what was computed on it.
+//
+// Where the DB does not have the shape a Python tool expects, a Writer
+// returns the exception Python would raise, whose text is str(exc).
 //
 // # Sentinels are fields
 //

@@ -14,7 +14,7 @@ func ExampleShared() {
 	st.SetDB(map[string]any{"orders": map[string]any{}})
 
 	// A write tool changes the DB under the lock and records what it did.
-	_ = st.Update(func(db map[string]any) error {
+	_ = st.UpdateTables(nil, func(db map[string]any) error {
 		db["orders"].(map[string]any)["ORD-001"] = map[string]any{"status": "placed"}
 		return nil
 	})
@@ -25,12 +25,12 @@ func ExampleShared() {
 	fmt.Println(st.Actions()[0].Type(), st.Domain())
 
 	// A new scenario clears the state in place.
-	st.Reset()
-	fmt.Println(st.HasDB(), len(st.Actions()))
+	st.StartScenario("retail", nil)
+	fmt.Println(st.Snapshot() == nil, len(st.Actions()), st.Domain())
 	// Output:
 	// map[ORD-001:map[status:placed]]
 	// place_order coffee
-	// false 0
+	// true 0 retail
 }
 
 // LoadDB reads a DB from a single JSON file or a directory of shards, and
@@ -43,15 +43,15 @@ func ExampleLoadDB() {
 }
 
 // A Writer changes single records of a DB shared copy-on-write: the
-// shared DB stays as it was, and the records the write did not touch stay
+// Source stays as it was, and the records the write did not touch stay
 // shared.
 func ExampleWriter() {
-	src := map[string]any{"orders": map[string]any{
+	src := state.NewSource(map[string]any{"orders": map[string]any{
 		"#1": map[string]any{"status": "pending"},
 		"#2": map[string]any{"status": "pending"},
-	}}
+	}})
 	st := state.New()
-	st.ShareDB(src)
+	st.Share(src)
 
 	err := st.UpdateTables([]string{}, func(db map[string]any) error { // copy no table up front
 		w := state.NewWriter(db, "orders")
@@ -65,9 +65,9 @@ func ExampleWriter() {
 	if err != nil {
 		panic(err)
 	}
-	fmt.Println(src["orders"])
+	fmt.Println(src.Verify()) // the shared DB is as it was
 	fmt.Println(st.Snapshot()["orders"])
 	// Output:
-	// map[#1:map[status:pending] #2:map[status:pending]]
+	// <nil>
 	// map[#1:map[status:cancelled] #2:map[status:pending] #3:map[status:pending]]
 }

@@ -3,6 +3,8 @@ package state
 import (
 	"maps"
 	"sync"
+
+	"github.com/voiceeval/schematools/dbhash"
 )
 
 // DefaultDomain is the tool domain reported when none has been set.
@@ -17,7 +19,13 @@ const DefaultDomain = "default"
 type Shared struct {
 	mu     sync.RWMutex
 	db     map[string]any
-	shared bool // db is borrowed (ShareDB): copy it before the first write
+	shared bool // db is borrowed (Share): copy it before the first write
+	// src is the Source shared by the last Share, with its hash and text
+	// cache; nil when the DB came from elsewhere.
+	src      *Source
+	srcHash  string
+	srcCache *dbhash.Cache
+	srcErr   error
 	// borrowed are the top-level entries of a DB made private table by
 	// table (UpdateTables) that still alias the shared DB.
 	borrowed map[string]bool
@@ -40,31 +48,24 @@ func (s *Shared) View(fn func(db map[string]any) error) error {
 	return fn(s.db)
 }
 
-// Update calls fn with the live DB while holding the write lock and returns
-// fn's error. The DB is nil when none has been loaded; use [Shared.SetDB] to
-// install one.
+// UpdateTables calls fn with the live DB while holding the write lock and
+// returns fn's error; fn changes only the named top-level entries
+// ("tables") of the DB. The DB is nil when none has been loaded; use
+// [Shared.SetDB] to install one.
 //
-// Update does not roll back: changes fn made before returning an error stay.
-// A tool that may fail should check everything first and mutate last, so a
-// failed call leaves the DB untouched. fn must not keep references to the DB
-// after returning or call other methods of s.
-func (s *Shared) Update(fn func(db map[string]any) error) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.ownAll()
-	return fn(s.db)
-}
-
-// UpdateTables is [Shared.Update] for a function that changes only the
-// named top-level entries ("tables") of the DB. On a DB installed with
-// [Shared.ShareDB] it copies just those tables before the first write to
-// them, and leaves the others shared: a gold replay of a task that books a
-// seat copies the reservations, not the flights. fn may read every table,
-// and may add or remove top-level keys (a new key must hold a new value,
-// not a table of the DB), but must not change anything inside a table it
-// did not name — that table may be the shared DB's own. A nil tables
-// means every table, as Update; an empty one means none. On a DB that is
-// not shared it is exactly Update.
+// UpdateTables does not roll back: changes fn made before returning an
+// error stay. A tool that may fail should check everything first and
+// mutate last, so a failed call leaves the DB untouched. fn must not keep
+// references to the DB after returning or call other methods of s.
+//
+// A nil tables means every table; an empty one means none. On a DB
+// installed with [Shared.Share] it copies just the named tables (all of
+// them, for nil) before the first write to them, and leaves the others
+// shared: a gold replay of a task that books a seat copies the
+// reservations, not the flights. fn may read every table, and may add or
+// remove top-level keys (a new key must hold a new value, not a table of
+// the DB), but must not change anything inside a table it did not name —
+// that table may be the shared Source's own.
 func (s *Shared) UpdateTables(tables []string, fn func(db map[string]any) error) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -110,51 +111,40 @@ func (s *Shared) ownAll() {
 func (s *Shared) SetDB(db map[string]any) {
 	s.mu.Lock()
 	s.db, s.shared, s.borrowed = db, false, nil
+	s.src, s.srcHash, s.srcCache, s.srcErr = nil, "", nil, nil
 	s.mu.Unlock()
 }
 
-// ShareDB installs db without copying it, copy-on-write: reads see db
-// itself, and a write copies first — [Shared.Update] the whole DB,
-// [Shared.UpdateTables] the tables it names. Many states can share one DB
-// this way: gold replay starts every task from the same loaded DB and only
-// pays for the tables a task writes. db stays unmodified as long as every
-// writer keeps the rules: nothing writes under [Shared.View], and
-// UpdateTables names every table its function changes. The caller must
-// not modify db while any state shares it.
-func (s *Shared) ShareDB(db map[string]any) {
+// Share installs src's DB without copying it, copy-on-write: reads see
+// the Source's copy itself, and a write copies first — [Shared.UpdateTables]
+// the whole DB, [Shared.UpdateTables] the tables it names, a [Writer] the
+// records it owns. Many states can share one Source this way: gold replay
+// starts every task from the same loaded DB and only pays for what a task
+// writes. The Source's copy stays unchanged as long as every writer keeps
+// the rules (nothing writes under [Shared.View]; UpdateTables names every
+// table its function changes); [Source.Verify] checks that they did.
+func (s *Shared) Share(src *Source) {
+	db, h, c, err := src.current()
 	s.mu.Lock()
 	s.db, s.shared, s.borrowed = db, true, nil
+	s.src, s.srcHash, s.srcCache, s.srcErr = src, h, c, err
 	s.mu.Unlock()
 }
 
-// SharesDB reports whether the state still reads, whole and unwritten, the
-// DB installed by the last [Shared.ShareDB]. It turns false at the first
-// write (even one that changed nothing) and after anything that installs
-// or removes a DB ([Shared.SetDB], [Shared.TakeDB], [Shared.Reset], ...).
-func (s *Shared) SharesDB() bool {
+// Hash returns the [dbhash.Hash] of the DB (of an empty DB when none is
+// loaded). A DB shared with a [Source] and not written since reports the
+// Source's hash without reading the DB; one written in part reuses the
+// Source's canonical text of the tables it still shares.
+func (s *Shared) Hash() (string, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	return s.shared
-}
-
-// TakeDB removes the DB from the state and returns it for the caller to
-// own: the state's own DB, or a deep copy when it still shares one
-// ([Shared.ShareDB]). The state is left with no DB.
-func (s *Shared) TakeDB() map[string]any {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.ownAll()
-	db := s.db
-	s.db = nil
-	return db
-}
-
-// HasDB reports whether a non-empty DB is loaded. Like the Python original,
-// an empty DB counts as not loaded.
-func (s *Shared) HasDB() bool {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return len(s.db) > 0
+	if s.src != nil && s.shared {
+		return s.srcHash, s.srcErr
+	}
+	if s.srcCache != nil {
+		return dbhash.Hash(s.db, dbhash.WithCache(s.srcCache))
+	}
+	return dbhash.Hash(s.db)
 }
 
 // Snapshot returns a deep copy of the DB, or nil when none is loaded.
@@ -162,19 +152,6 @@ func (s *Shared) Snapshot() map[string]any {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	return cloneMap(s.db)
-}
-
-// SetValue stores a deep copy of v under key, outside the DB. Values carry
-// the scenario data that is not part of the hashed DB (what Python's
-// shared_state_init merged into its state dict).
-func (s *Shared) SetValue(key string, v any) {
-	v = Clone(v)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.values == nil {
-		s.values = make(map[string]any)
-	}
-	s.values[key] = v
 }
 
 // Value returns a deep copy of the value stored under key.
@@ -234,7 +211,7 @@ func (s *Shared) SetNotifier(n Notifier) {
 }
 
 // NextCallIndex increments and returns the call counter for name. Counters
-// start at 1, are kept per name and are cleared by [Shared.Reset]; tools use
+// start at 1, are kept per name and are cleared by [Shared.StartScenario]; tools use
 // them to mint ids such as "TRF-ABC123-001".
 func (s *Shared) NextCallIndex(name string) int {
 	s.mu.Lock()
@@ -246,29 +223,10 @@ func (s *Shared) NextCallIndex(name string) int {
 	return s.counts[name]
 }
 
-// CallCounts returns a copy of the call counters.
-func (s *Shared) CallCounts() map[string]int {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	out := maps.Clone(s.counts)
-	if out == nil {
-		out = map[string]int{}
-	}
-	return out
-}
-
-// Reset clears the scenario in place: the DB, the action log, the values,
-// the call counters and the domain. The notifier belongs to the connection,
-// not the scenario, and is kept. Tools holding s keep seeing the same state.
-func (s *Shared) Reset() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.clear("")
-}
-
 // clear empties the scenario and sets its domain; s.mu must be held.
 func (s *Shared) clear(domain string) {
 	s.db, s.shared, s.borrowed = nil, false, nil
+	s.src, s.srcHash, s.srcCache, s.srcErr = nil, "", nil, nil
 	s.actions = nil
 	s.values = nil
 	s.counts = nil
@@ -276,7 +234,8 @@ func (s *Shared) clear(domain string) {
 }
 
 // StartScenario begins a new scenario in one step: it clears the state in
-// place, as [Shared.Reset] does, and sets the scenario's domain and
+// place (the DB, the action log, the values, the call counters), and sets
+// the scenario's domain and
 // notifier. No reader sees the state half-way.
 func (s *Shared) StartScenario(domain string, n Notifier) {
 	s.mu.Lock()
@@ -309,6 +268,7 @@ func (s *Shared) Seed(sd Seed, then func(db map[string]any) error) error {
 	defer s.mu.Unlock()
 	if sd.ReplaceDB {
 		s.db, s.shared, s.borrowed = sd.DB, false, nil
+		s.src, s.srcHash, s.srcCache, s.srcErr = nil, "", nil, nil
 	}
 	if sd.ReplaceLog {
 		s.actions = sd.Actions

@@ -2,7 +2,9 @@ package state_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"github.com/voiceeval/schematools/dbhash"
 	"reflect"
 	"sync"
 	"testing"
@@ -14,34 +16,25 @@ import (
 
 func TestZeroValueIsUsable(t *testing.T) {
 	var s state.Shared
-	assert.False(t, s.HasDB())
 	assert.Nil(t, s.Snapshot())
 	assert.Equal(t, state.DefaultDomain, s.Domain())
 	assert.Nil(t, s.Notifier())
 	assert.Empty(t, s.Actions())
 	assert.NotNil(t, s.Actions())
 	assert.Equal(t, map[string]any{}, s.Values())
-	assert.Equal(t, map[string]int{}, s.CallCounts())
+	assert.Equal(t, 1, s.NextCallIndex("x"), "no counts")
 	require.NoError(t, s.View(func(db map[string]any) error {
 		assert.Nil(t, db)
 		return nil
 	}))
 	s.AppendAction(state.NewAction("x", nil, nil))
-	assert.Equal(t, 1, s.ActionCount())
-}
-
-func TestEmptyDBCountsAsNotLoaded(t *testing.T) {
-	s := state.New()
-	s.SetDB(map[string]any{})
-	assert.False(t, s.HasDB())
-	s.SetDB(map[string]any{"users": map[string]any{}})
-	assert.True(t, s.HasDB())
+	assert.Len(t, s.Actions(), 1)
 }
 
 func TestUpdateAndViewSeeTheSameDB(t *testing.T) {
 	s := state.New()
 	s.SetDB(map[string]any{"orders": map[string]any{}})
-	require.NoError(t, s.Update(func(db map[string]any) error {
+	require.NoError(t, s.UpdateTables(nil, func(db map[string]any) error {
 		db["orders"].(map[string]any)["o1"] = "pending"
 		return nil
 	}))
@@ -53,7 +46,7 @@ func TestUpdateAndViewSeeTheSameDB(t *testing.T) {
 	assert.Equal(t, "pending", got)
 
 	boom := errors.New("boom")
-	assert.ErrorIs(t, s.Update(func(map[string]any) error { return boom }), boom)
+	assert.ErrorIs(t, s.UpdateTables(nil, func(map[string]any) error { return boom }), boom)
 	assert.ErrorIs(t, s.View(func(map[string]any) error { return boom }), boom)
 }
 
@@ -82,7 +75,7 @@ func TestActionsAreCopiedInAndOut(t *testing.T) {
 	got[0]["arguments"].(map[string]any)["order_id"] = "changed after read"
 	assert.Equal(t, map[string]any{"order_id": "o1"}, s.Actions()[0]["arguments"])
 
-	s.SetActions([]state.Action{{"action_type": "a"}, {"action_type": "b"}})
+	require.NoError(t, s.Seed(state.Seed{Actions: []state.Action{{"action_type": "a"}, {"action_type": "b"}}, ReplaceLog: true}, nil))
 	assert.Equal(t, []state.Action{{"action_type": "a"}, {"action_type": "b"}}, s.Actions())
 }
 
@@ -100,16 +93,17 @@ func TestNextCallIndex(t *testing.T) {
 	assert.Equal(t, 1, s.NextCallIndex("refund"))
 	assert.Equal(t, 2, s.NextCallIndex("refund"))
 	assert.Equal(t, 1, s.NextCallIndex("transfer"))
-	assert.Equal(t, map[string]int{"refund": 2, "transfer": 1}, s.CallCounts())
-	s.Reset()
+	assert.Equal(t, 3, s.NextCallIndex("refund"))
+	s.StartScenario("", nil)
 	assert.Equal(t, 1, s.NextCallIndex("refund"))
 }
 
 func TestValuesAreCopied(t *testing.T) {
 	s := state.New()
 	v := map[string]any{"menu": []any{"latte"}}
-	s.SetValue("config", v)
-	v["menu"].([]any)[0] = "changed"
+	require.NoError(t, s.Seed(state.Seed{Values: map[string]any{"config": v}}, nil))
+	got, _ := s.Value("config")
+	got.(map[string]any)["menu"].([]any)[0] = "changed"
 	got, ok := s.Value("config")
 	require.True(t, ok)
 	assert.Equal(t, map[string]any{"menu": []any{"latte"}}, got)
@@ -118,7 +112,7 @@ func TestValuesAreCopied(t *testing.T) {
 	assert.Equal(t, map[string]any{"config": map[string]any{"menu": []any{"latte"}}}, s.Values())
 }
 
-func TestResetClearsInPlaceAndKeepsNotifier(t *testing.T) {
+func TestStartScenarioClearsInPlace(t *testing.T) {
 	s := state.New()
 	held := s // a tool holding the pointer
 	n := state.NotifierFunc(func(context.Context, any) error { return nil })
@@ -126,16 +120,16 @@ func TestResetClearsInPlaceAndKeepsNotifier(t *testing.T) {
 	s.SetDomain("coffee")
 	s.SetDB(map[string]any{"a": 1})
 	s.AppendAction(state.Action{"action_type": "x"})
-	s.SetValue("k", "v")
+	require.NoError(t, s.Seed(state.Seed{Values: map[string]any{"k": "v"}}, nil))
 	s.NextCallIndex("x")
 
-	s.Reset()
+	s.StartScenario("", s.Notifier())
 
 	assert.Same(t, held, s)
-	assert.False(t, held.HasDB())
+	assert.Nil(t, held.Snapshot())
 	assert.Empty(t, held.Actions())
 	assert.Empty(t, held.Values())
-	assert.Empty(t, held.CallCounts())
+	assert.Equal(t, 1, held.NextCallIndex("x"))
 	assert.Equal(t, state.DefaultDomain, held.Domain())
 	assert.NotNil(t, held.Notifier())
 }
@@ -167,7 +161,7 @@ func TestConcurrentUse(t *testing.T) {
 	for w := range workers {
 		wg.Go(func() {
 			for i := range rounds {
-				_ = s.Update(func(db map[string]any) error {
+				_ = s.UpdateTables(nil, func(db map[string]any) error {
 					db["n"] = db["n"].(int) + 1
 					return nil
 				})
@@ -177,7 +171,7 @@ func TestConcurrentUse(t *testing.T) {
 					_ = s.Actions()
 				}
 				s.NextCallIndex("inc")
-				s.SetValue("last", i)
+				_ = s.Seed(state.Seed{Values: map[string]any{"last": i}}, nil)
 				_, _ = s.Value("last")
 				_ = s.Snapshot()
 				_ = s.Domain()
@@ -186,53 +180,89 @@ func TestConcurrentUse(t *testing.T) {
 	}
 	wg.Wait()
 	assert.Equal(t, workers*rounds, s.Snapshot()["n"])
-	assert.Equal(t, workers*rounds, s.ActionCount())
-	assert.Equal(t, workers*rounds, s.CallCounts()["inc"])
+	assert.Len(t, s.Actions(), workers*rounds)
+	assert.Equal(t, workers*rounds+1, s.NextCallIndex("inc"))
 }
 
-func TestCaptureCopiesDBAndActionsTogether(t *testing.T) {
-	s := state.New()
-	db, actions := s.Capture()
-	assert.Nil(t, db)
-	assert.Equal(t, []state.Action{}, actions)
-
-	s.SetDB(map[string]any{"t": map[string]any{"k": 1}})
-	s.AppendAction(state.NewAction("a", nil, nil))
-	db, actions = s.Capture()
-	db["t"].(map[string]any)["k"] = 2
-	actions[0]["name"] = "changed"
-	gotDB, gotActions := s.Capture()
-	assert.Equal(t, map[string]any{"t": map[string]any{"k": 1}}, gotDB)
-	assert.Equal(t, "a", gotActions[0].Name())
+// sharedCopy returns the copy of src's DB that states share.
+func sharedCopy(t *testing.T, src *state.Source) (db map[string]any) {
+	t.Helper()
+	st := state.New()
+	st.Share(src)
+	require.NoError(t, st.View(func(d map[string]any) error { db = d; return nil }))
+	return db
 }
 
-func TestShareDBCopiesOnWrite(t *testing.T) {
-	src := map[string]any{"t": map[string]any{"k": 1}}
+func TestShareCopiesOnWrite(t *testing.T) {
+	orig := map[string]any{"t": map[string]any{"k": 1}}
+	source := state.NewSource(orig)
+	src := sharedCopy(t, source)
+	assert.NotSame(t, &orig, &src)
+	orig["t"].(map[string]any)["k"] = 9
+	assert.Equal(t, 1, src["t"].(map[string]any)["k"], "the Source holds a copy of the caller's DB")
+
 	a, b := state.New(), state.New()
-	a.ShareDB(src)
-	b.ShareDB(src)
-	assert.True(t, a.SharesDB())
+	a.Share(source)
+	b.Share(source)
+	h0, err := a.Hash()
+	require.NoError(t, err)
 	require.NoError(t, a.View(func(db map[string]any) error {
 		assert.Equal(t, 1, db["t"].(map[string]any)["k"])
 		return nil
 	}))
-	require.NoError(t, a.Update(func(db map[string]any) error {
+	require.NoError(t, a.UpdateTables(nil, func(db map[string]any) error {
 		db["t"].(map[string]any)["k"] = 2
 		return nil
 	}))
-	assert.False(t, a.SharesDB())
 	assert.Equal(t, 1, src["t"].(map[string]any)["k"], "the shared DB is never written")
 	assert.Equal(t, 2, a.Snapshot()["t"].(map[string]any)["k"])
-	assert.True(t, b.SharesDB())
+	h1, err := a.Hash()
+	require.NoError(t, err)
+	want, err := dbhash.Hash(map[string]any{"t": map[string]any{"k": 2}})
+	require.NoError(t, err)
+	assert.Equal(t, want, h1, "a written DB hashes as it is")
+	hb, err := b.Hash()
+	require.NoError(t, err)
+	assert.Equal(t, h0, hb, "an unwritten one as the Source")
 
-	taken := b.TakeDB()
-	taken["t"].(map[string]any)["k"] = 3
-	assert.Equal(t, 1, src["t"].(map[string]any)["k"], "taking a shared DB copies it")
-	assert.Nil(t, b.Snapshot())
-	assert.Equal(t, 2, a.TakeDB()["t"].(map[string]any)["k"])
+	snap := b.Snapshot()
+	snap["t"].(map[string]any)["k"] = 3
+	assert.Equal(t, 1, src["t"].(map[string]any)["k"], "a snapshot of a shared DB is a copy")
+	assert.NoError(t, source.Verify())
+}
 
-	a.SetDB(map[string]any{})
-	assert.False(t, a.SharesDB())
+// A tool that writes under View changes the Source's shared copy, never
+// the caller's DB; Verify names the changed tables and puts a fresh copy
+// in place for the states that share the Source from then on.
+func TestVerifyCatchesAndUndoesAWriteUnderView(t *testing.T) {
+	orig := map[string]any{"t": map[string]any{"k": 1}, "u": []any{map[string]any{"x": "a"}}, "n": json.Number("1")}
+	source := state.NewSource(orig)
+	st := state.New()
+	st.Share(source)
+	require.NoError(t, st.View(func(db map[string]any) error {
+		db["t"].(map[string]any)["k"] = 2              // forbidden
+		db["u"].([]any)[0].(map[string]any)["x"] = "b" // forbidden
+		return nil
+	}))
+	err := source.Verify()
+	require.ErrorIs(t, err, state.ErrSourceChanged)
+	assert.ErrorContains(t, err, `["t" "u"]`)
+	assert.Equal(t, 1, orig["t"].(map[string]any)["k"], "the caller's DB is never shared")
+	fresh := state.New()
+	fresh.Share(source)
+	assert.Equal(t, map[string]any{"t": map[string]any{"k": 1}, "u": []any{map[string]any{"x": "a"}}, "n": json.Number("1")}, fresh.Snapshot())
+	require.NoError(t, source.Verify())
+	for _, change := range []func(db map[string]any){
+		func(db map[string]any) { db["extra"] = 1 },
+		func(db map[string]any) { delete(db, "n") },
+		func(db map[string]any) { db["n"] = json.Number("1.0") },
+		func(db map[string]any) { db["u"] = append(db["u"].([]any), nil) },
+	} {
+		s := state.New()
+		s.Share(source)
+		_ = s.View(func(db map[string]any) error { change(db); return nil })
+		assert.ErrorIs(t, source.Verify(), state.ErrSourceChanged)
+	}
 }
 
 func TestStartScenarioAndSeed(t *testing.T) {
@@ -242,9 +272,8 @@ func TestStartScenarioAndSeed(t *testing.T) {
 	s.NextCallIndex("x")
 	n := state.NotifierFunc(func(context.Context, any) error { return nil })
 	s.StartScenario("airline", n)
-	assert.False(t, s.HasDB())
+	assert.Nil(t, s.Snapshot())
 	assert.Empty(t, s.Actions())
-	assert.Empty(t, s.CallCounts())
 	assert.Equal(t, "airline", s.Domain())
 	assert.NotNil(t, s.Notifier())
 
@@ -265,6 +294,7 @@ func TestStartScenarioAndSeed(t *testing.T) {
 	v, _ := s.Value("accounts")
 	assert.Equal(t, 2, v)
 	assert.Equal(t, 5, s.NextCallIndex("refund"))
+	assert.Equal(t, 1, s.NextCallIndex("x"), "the counters were replaced")
 	assert.Equal(t, "retail", s.Domain())
 
 	require.NoError(t, s.Seed(state.Seed{}, nil), "an empty seed changes nothing")
@@ -272,18 +302,18 @@ func TestStartScenarioAndSeed(t *testing.T) {
 }
 
 func TestUpdateTablesCopiesOnlyWhatItNames(t *testing.T) {
-	src := map[string]any{
+	source := state.NewSource(map[string]any{
 		"flights":      map[string]any{"F1": map[string]any{"seats": 3}},
 		"reservations": map[string]any{"R1": map[string]any{"status": "ok"}},
-	}
+	})
+	src := sharedCopy(t, source)
 	s := state.New()
-	s.ShareDB(src)
+	s.Share(source)
 	require.NoError(t, s.UpdateTables([]string{"reservations"}, func(db map[string]any) error {
 		db["reservations"].(map[string]any)["R1"].(map[string]any)["status"] = "cancelled"
 		db["new_table"] = map[string]any{}
 		return nil
 	}))
-	assert.False(t, s.SharesDB())
 	assert.Equal(t, "ok", src["reservations"].(map[string]any)["R1"].(map[string]any)["status"], "the shared DB is never written")
 	assert.NotContains(t, src, "new_table")
 	require.NoError(t, s.View(func(db map[string]any) error {
@@ -292,23 +322,23 @@ func TestUpdateTablesCopiesOnlyWhatItNames(t *testing.T) {
 		return nil
 	}))
 
-	// A plain Update (or TakeDB, Seed) makes every table private first.
-	require.NoError(t, s.Update(func(db map[string]any) error {
+	// UpdateTables(nil) (or Seed) makes every table private first.
+	require.NoError(t, s.UpdateTables(nil, func(db map[string]any) error {
 		db["flights"].(map[string]any)["F1"].(map[string]any)["seats"] = 2
 		return nil
 	}))
 	assert.Equal(t, 3, src["flights"].(map[string]any)["F1"].(map[string]any)["seats"])
 
 	other := state.New()
-	other.ShareDB(src)
+	other.Share(source)
 	require.NoError(t, other.UpdateTables([]string{"flights"}, func(map[string]any) error { return nil }))
-	taken := other.TakeDB()
+	taken := other.Snapshot()
 	taken["reservations"].(map[string]any)["R1"] = "gone"
-	assert.Equal(t, map[string]any{"status": "ok"}, src["reservations"].(map[string]any)["R1"], "TakeDB copies what is still shared")
+	assert.Equal(t, map[string]any{"status": "ok"}, src["reservations"].(map[string]any)["R1"], "Snapshot copies what is still shared")
 
 	// nil means every table; an empty list, none.
 	all := state.New()
-	all.ShareDB(src)
+	all.Share(source)
 	require.NoError(t, all.UpdateTables(nil, func(db map[string]any) error {
 		db["flights"].(map[string]any)["F1"] = "rebooked"
 		return nil
@@ -316,25 +346,12 @@ func TestUpdateTablesCopiesOnlyWhatItNames(t *testing.T) {
 	assert.Equal(t, map[string]any{"seats": 3}, src["flights"].(map[string]any)["F1"])
 
 	empty := state.New()
-	empty.ShareDB(nil)
+	empty.Share(state.NewSource(nil))
 	require.NoError(t, empty.UpdateTables([]string{"x"}, func(db map[string]any) error {
-		assert.Nil(t, db)
+		assert.Equal(t, map[string]any{}, db)
 		return nil
 	}))
-}
-
-func TestActionsSince(t *testing.T) {
-	s := state.New()
-	assert.Empty(t, s.ActionsSince(0))
-	s.AppendAction(state.NewAction("a", nil, nil))
-	s.AppendAction(state.NewAction("b", nil, nil))
-	got := s.ActionsSince(1)
-	require.Len(t, got, 1)
-	assert.Equal(t, "b", got[0].Type())
-	got[0]["name"] = "changed"
-	assert.Equal(t, "b", s.Actions()[1].Name(), "a copy")
-	assert.Len(t, s.ActionsSince(-3), 2)
-	assert.Empty(t, s.ActionsSince(5))
+	assert.NoError(t, source.Verify())
 }
 
 // ViewAll shows the live DB and action log together, without copying.

@@ -11,7 +11,7 @@ import (
 )
 
 // Writer changes single records of a DB that may be shared copy-on-write
-// ([Shared.ShareDB]): Own and Put change a record of an object table (a
+// ([Shared.Share]): Own and Put change a record of an object table (a
 // dict keyed by id), OwnRow and Append a row of a list table. Each copies
 // the table shallowly and the record deeply the first time, so the DB other
 // states share is never changed and a table stays shared but for the

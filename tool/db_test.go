@@ -34,7 +34,7 @@ func TestWriteRecordsOnASharedDB(t *testing.T) {
 	before, err := dbhash.Hash(src)
 	require.NoError(t, err)
 	st := state.New()
-	st.ShareDB(src)
+	src = share(t, st, src)
 	rec := tool.Recorder{ActionTypes: []string{"close"}}
 	out, err := tool.DB{NotLoaded: notLoaded, Recorder: rec}.WriteRecords(context.Background(), st, []string{"orders"}, func(w *state.Writer) (any, state.Action, error) {
 		order, err := w.Own("orders", "#1")
@@ -58,12 +58,14 @@ func TestWriteRecordsOnASharedDB(t *testing.T) {
 	after, err := dbhash.Hash(src)
 	require.NoError(t, err)
 	assert.Equal(t, before, after, "the shared DB changed")
-	assert.False(t, st.SharesDB())
+	h, err := st.Hash()
+	require.NoError(t, err)
+	assert.NotEqual(t, before, h, "the state no longer reads the source")
 	db := st.Snapshot()
 	assert.Equal(t, "closed", db["orders"].(map[string]any)["#1"].(map[string]any)["status"])
 	assert.Equal(t, "b", db["orders"].(map[string]any)["#1"].(map[string]any)["items"].([]any)[0].(map[string]any)["id"])
 	assert.Equal(t, src["orders"].(map[string]any)["#2"], db["orders"].(map[string]any)["#2"])
-	assert.Equal(t, 1, st.ActionCount())
+	assert.Equal(t, 1, len(st.Actions()))
 }
 
 func TestWriteRecordsRefusals(t *testing.T) {
@@ -90,7 +92,7 @@ func TestWriteRecordsRefusals(t *testing.T) {
 		return nil, nil, err
 	})
 	require.Error(t, err)
-	assert.Equal(t, 0, st.ActionCount())
+	assert.Equal(t, 0, len(st.Actions()))
 }
 
 // Rows of list tables: OwnRow copies the table shallowly and the row
@@ -102,7 +104,7 @@ func TestWriterRowsOnASharedDB(t *testing.T) {
 	src := v.(map[string]any)
 	before := state.Clone(src)
 	st := state.New()
-	st.ShareDB(src)
+	src = share(t, st, src)
 	_, err = tool.DB{NotLoaded: notLoaded, Recorder: tool.Recorder{}}.WriteRecords(context.Background(), st, []string{"lines", "fresh"}, func(w *state.Writer) (any, state.Action, error) {
 		l1 := w.DB["lines"].([]any)[0].(map[string]any)
 		own, err := w.OwnRow("lines", l1)
@@ -165,7 +167,7 @@ func TestWriterPut(t *testing.T) {
 	src := recordsDB(t)
 	before := state.Clone(src)
 	st := state.New()
-	st.ShareDB(src)
+	src = share(t, st, src)
 	_, err := tool.DB{NotLoaded: notLoaded, Recorder: tool.Recorder{}}.WriteRecords(context.Background(), st, []string{"orders", "fresh"}, func(w *state.Writer) (any, state.Action, error) {
 		added := map[string]any{"status": "new"}
 		require.NoError(t, w.Put("orders", "#3", added))
@@ -225,4 +227,14 @@ func TestDBReadWrite(t *testing.T) {
 	out, err = db.Read(st, func(live map[string]any) (any, error) { return live["n"], nil })
 	require.NoError(t, err)
 	assert.Equal(t, json.Number("2"), out)
+}
+
+// share shares a state.Source of db with st and returns the Source's
+// shared copy, the DB the state reads until it writes.
+func share(t *testing.T, st *state.Shared, db map[string]any) map[string]any {
+	t.Helper()
+	st.Share(state.NewSource(db))
+	var shared map[string]any
+	require.NoError(t, st.View(func(d map[string]any) error { shared = d; return nil }))
+	return shared
 }

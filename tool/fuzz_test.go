@@ -45,7 +45,7 @@ func FuzzCall(f *testing.F) {
 			if len(vr.Details) == 0 {
 				t.Fatalf("validation result for %q has no details", raw)
 			}
-			if st.ActionCount() != 0 || len(st.Snapshot()["orders"].(map[string]any)) != 0 {
+			if len(st.Actions()) != 0 || len(st.Snapshot()["orders"].(map[string]any)) != 0 {
 				t.Fatalf("rejected call %q changed the state", raw)
 			}
 		}

@@ -42,7 +42,7 @@ func mustOrderTool(t testing.TB, st *state.Shared) *tool.Typed[orderParams, map[
 	tl, err := tool.New("order", "Place an order.",
 		func(ctx context.Context, st *state.Shared, p orderParams) (map[string]any, error) {
 			id := "ORD-" + p.Customer
-			err := st.Update(func(db map[string]any) error {
+			err := st.UpdateTables(nil, func(db map[string]any) error {
 				if db == nil {
 					return errors.New("no DB")
 				}

@@ -18,7 +18,7 @@ func newSet(t *testing.T) (*tool.Set, *state.Shared) {
 	st := state.New()
 	st.SetDomain(coffee.Domain)
 	st.SetDB(coffee.DB())
-	reg := registry.NewTools()
+	reg := new(registry.Tools)
 	require.NoError(t, coffee.Register(reg))
 	set, err := reg.NewSet(coffee.Domain, map[string]map[string]any{
 		coffee.NameGetMenu: {}, coffee.NamePlaceOrder: {}, coffee.NameOrderStatus: {}, coffee.NameCancelOrder: {},
@@ -124,7 +124,7 @@ func TestZeroArgumentConstructors(t *testing.T) {
 func TestMenuOptions(t *testing.T) {
 	st := state.New()
 	st.SetDB(coffee.DB())
-	reg := registry.NewTools()
+	reg := new(registry.Tools)
 	require.NoError(t, coffee.Register(reg))
 	set, err := reg.NewSet(coffee.Domain, map[string]map[string]any{coffee.NameGetMenu: {"items": []any{"espresso"}}}, registry.Deps{State: st})
 	require.NoError(t, err)

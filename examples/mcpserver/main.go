@@ -57,7 +57,7 @@ func main() {
 // newServer builds an MCP server exposing the coffee tools and the harness
 // tools, all working on st (which gets the embedded DB).
 func newServer(st *state.Shared) (*mcp.Server, error) {
-	reg := registry.NewTools()
+	reg := new(registry.Tools)
 	if err := errors.Join(registry.RegisterHarness(reg), coffee.Register(reg)); err != nil {
 		return nil, err
 	}

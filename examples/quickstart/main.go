@@ -70,7 +70,7 @@ func run(w io.Writer) error {
 
 	// Register the domain's tools and the shared harness tools, then build
 	// the scenario's tool set from its {tool name: keyword arguments} spec.
-	reg := registry.NewTools(registry.WithLogger(logger))
+	reg := &registry.Tools{Logger: logger}
 	if err := errors.Join(registry.RegisterHarness(reg), coffee.Register(reg)); err != nil {
 		return err
 	}

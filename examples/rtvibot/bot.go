@@ -52,7 +52,7 @@ type connKey struct{}
 
 // NewBot returns a bot whose db_path values are relative to dataRoot.
 func NewBot(dataRoot string, logger *slog.Logger) (*Bot, error) {
-	reg := registry.NewTools(registry.WithLogger(logger))
+	reg := &registry.Tools{Logger: logger}
 	if err := registerDomains(reg); err != nil {
 		return nil, err
 	}

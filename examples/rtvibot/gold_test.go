@@ -9,7 +9,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"github.com/voiceeval/schematools/dbhash"
 	"github.com/voiceeval/schematools/examples/tau2/tau2data"
 	"github.com/voiceeval/schematools/replay"
 	"github.com/voiceeval/schematools/rtvi"
@@ -40,14 +39,10 @@ func goldExpectations(t *testing.T, d tau2Domain) (map[string]string, []replay.T
 	}
 	db, err := state.LoadDBFS(sub, rel)
 	require.NoError(t, err)
-	source, err := dbhash.Hash(db)
-	require.NoError(t, err)
-	cache, err := dbhash.NewCache(db)
-	require.NoError(t, err)
+	source := state.NewSource(db)
 	scenarios := make([]replay.Scenario, len(tasks))
 	for i, task := range tasks {
-		scenarios[i] = replay.Scenario{Domain: d.name, Task: task, DB: db, Tools: d.tools,
-			ShareDB: true, SourceDBHash: source, HashCache: cache, HashesOnly: true}
+		scenarios[i] = replay.Scenario{Domain: d.name, Task: task, DB: source, Tools: d.tools, HashesOnly: true}
 	}
 	results, err := replay.GoldAll(context.Background(), scenarios, 0, nil)
 	require.NoError(t, err)

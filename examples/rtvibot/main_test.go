@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
+	"github.com/voiceeval/schematools/state"
 	"io"
 	"log/slog"
 	"net/http"
@@ -66,12 +67,12 @@ func TestScenarioLifecycle(t *testing.T) {
 		rec := a.(map[string]any)
 		gold = append(gold, replay.Action{Name: rec["name"].(string), Arguments: rec["arguments"].(map[string]any)})
 	}
-	reg := registry.NewTools(registry.WithLogger(slog.New(slog.DiscardHandler)))
+	reg := &registry.Tools{Logger: slog.New(slog.DiscardHandler)}
 	require.NoError(t, coffee.Register(reg))
 	replayed, err := replay.Gold(ctx, replay.Scenario{
 		Domain: coffee.Domain,
 		Task:   replay.Task{ID: "rtvibot", EvaluationCriteria: &replay.EvaluationCriteria{Actions: gold}},
-		DB:     coffee.DB(),
+		DB:     state.NewSource(coffee.DB()),
 		Tools:  replay.RegistryTools(reg, coffee.Domain, nil),
 	})
 	require.NoError(t, err)

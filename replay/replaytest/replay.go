@@ -9,6 +9,7 @@ import (
 	"github.com/voiceeval/schematools/dbhash"
 	"github.com/voiceeval/schematools/internal/pyjson"
 	"github.com/voiceeval/schematools/replay"
+	"github.com/voiceeval/schematools/state"
 )
 
 // RequireTask replays sc (one task, on the DB(s) the reference started
@@ -16,8 +17,7 @@ import (
 // returns the replay's result:
 //
 //   - the initial and post-initialisation DB hashes, where the line has
-//     them (the initial ones are sc.SourceDBHash and sc.SourceUserDBHash
-//     when set, else the hashes of sc.DB and sc.UserDB);
+//     them (the initial ones are the hashes of sc.DB and sc.UserDB);
 //   - every action's raw result, compared as JSON trees with exact numbers
 //     — an int where Python had a float fails, and error results must
 //     carry the same status, error_type and message — and the records it
@@ -33,10 +33,14 @@ import (
 func RequireTask(t *testing.T, g GoldTask, sc replay.Scenario) replay.Result {
 	t.Helper()
 	if g.InitialDBHash != "" {
-		require.Equal(t, g.InitialDBHash, sourceHash(t, sc.SourceDBHash, sc.DB, sc.HashOptions), "initial DB hash")
+		require.Equal(t, g.InitialDBHash, sourceHash(t, sc.DB), "initial DB hash")
 	}
 	if g.InitialUserDBHash != "" {
-		require.Equal(t, g.InitialUserDBHash, sourceHash(t, sc.SourceUserDBHash, sc.UserDB, sc.HashOptions), "initial user DB hash")
+		require.Equal(t, g.InitialUserDBHash, sourceHash(t, sc.UserDB), "initial user DB hash")
+	}
+	initial := map[string]any{}
+	if sc.DB != nil {
+		initial = sc.DB.Snapshot()
 	}
 	sc.HashesOnly = false
 	res, err := replay.Gold(context.Background(), sc)
@@ -92,31 +96,33 @@ func RequireTask(t *testing.T, g GoldTask, sc replay.Scenario) replay.Result {
 		if g.FinalDB != nil {
 			t.Logf("diff from the reference's final DB: %s", Pretty(Tree(t, dbhash.Compare(g.FinalDB, res.DB))))
 		}
-		ours := Tree(t, dbhash.Compare(sc.DB, res.DB))
+		ours := Tree(t, dbhash.Compare(initial, res.DB))
 		t.Fatalf("final DB hash: want %s, got %s\nreference diff from the initial DB: %s\nour diff from the initial DB:       %s",
 			g.FinalDBHash, res.DBHash, Pretty(g.DiffFromInit), Pretty(ours))
 	}
-	require.Equal(t, g.DiffFromInit, Tree(t, dbhash.Compare(sc.DB, res.DB)), "diff from the initial DB")
+	require.Equal(t, g.DiffFromInit, Tree(t, dbhash.Compare(initial, res.DB)), "diff from the initial DB")
 	return res
 }
 
-// sourceHash is known when set, else the hash of db.
-func sourceHash(t *testing.T, known string, db map[string]any, opts []dbhash.Option) string {
+// sourceHash is the hash of src's DB (of an empty one for nil).
+func sourceHash(t *testing.T, src *state.Source) string {
 	t.Helper()
-	if known != "" {
-		return known
+	st := state.New()
+	if src != nil {
+		st.Share(src)
 	}
-	h, err := dbhash.Hash(db, opts...)
+	h, err := st.Hash()
 	require.NoError(t, err)
 	return h
 }
 
 // RequireGold replays every task of gold as a subtest named task_<id>,
 // on the scenario that scenario builds for it, and requires with
-// RequireTask what the reference produced. The scenario must name the
-// domain of the gold line. To share one DB between the replays, as a
-// replay CLI would, build scenarios with ShareDB set: a tool that changed
-// the shared DB would then also fail the tasks after it.
+// RequireTask what the reference produced, and that the replay left the
+// scenario's Sources unchanged (state.Source.Verify). The scenario must
+// name the domain of the gold line. Scenarios that share one Source, as a
+// replay CLI's do, check that no tool changes what the tasks after it
+// read.
 func RequireGold(t *testing.T, gold []GoldTask, scenario func(t *testing.T, g GoldTask) replay.Scenario) {
 	t.Helper()
 	for _, g := range gold {
@@ -124,6 +130,11 @@ func RequireGold(t *testing.T, gold []GoldTask, scenario func(t *testing.T, g Go
 			sc := scenario(t, g)
 			require.Equal(t, g.Domain, sc.Domain, "the gold line's domain")
 			RequireTask(t, g, sc)
+			for _, src := range []*state.Source{sc.DB, sc.UserDB} {
+				if src != nil {
+					require.NoError(t, src.Verify(), "a tool changed the shared DB")
+				}
+			}
 		})
 	}
 }
@@ -177,38 +188,30 @@ type TaskError struct {
 }
 
 // ReplayAllShared replays tasks as the replay CLI does — every task on
-// the one shared DB, copy-on-write (replay.Scenario.ShareDB), each write
-// copying only the tables it names or the records it owns, final hashes
-// reusing the canonical text of unchanged tables (SourceDBHash,
-// HashCache) — and sums the results up. It requires that every replay ran,
-// that the shared DB is untouched afterwards (a write tool that changed a
-// table it did not name, or a record it did not own, would have changed
-// it) and that every task's hash equals the one of a plain replay, which
-// copies and hashes the whole DB.
+// one Source of db, shared copy-on-write, each write copying only the
+// tables it names or the records it owns, final hashes reusing the
+// canonical text of unchanged tables — and sums the results up. It
+// requires that every replay ran, that the shared DB is untouched
+// afterwards (state.Source.Verify: a write tool that changed a table it
+// did not name, or a record it did not own, would have changed it) and
+// that every task's hash, which reuses what the Source computed, equals
+// the hash of its final DB computed from scratch.
 func ReplayAllShared(t *testing.T, domain string, db map[string]any, tasks []replay.Task, tools replay.ToolBuilder) Summary {
 	t.Helper()
-	initialHash, err := dbhash.Hash(db)
-	require.NoError(t, err)
-	cache, err := dbhash.NewCache(db)
-	require.NoError(t, err)
+	src := state.NewSource(db)
+	initialHash := sourceHash(t, src)
 	shared := make([]replay.Scenario, len(tasks))
-	plain := make([]replay.Scenario, len(tasks))
 	for i, task := range tasks {
-		shared[i] = replay.Scenario{Domain: domain, Task: task, DB: db, Tools: tools, ShareDB: true, SourceDBHash: initialHash, HashCache: cache, HashesOnly: true}
-		plain[i] = replay.Scenario{Domain: domain, Task: task, DB: db, Tools: tools}
+		shared[i] = replay.Scenario{Domain: domain, Task: task, DB: src, Tools: tools}
 	}
 	results, err := replay.GoldAll(context.Background(), shared, 0, nil)
 	require.NoError(t, err)
-
-	after, err := dbhash.Hash(db)
-	require.NoError(t, err)
-	require.Equal(t, initialHash, after, "a write tool changed the shared DB: a table it did not name (WriteDB) or a record it did not Own (WriteRecords)")
-	require.NoError(t, cache.Verify(), "a write tool changed the shared DB in place, under the hash cache")
-	full, err := replay.GoldAll(context.Background(), plain, 0, nil)
-	require.NoError(t, err)
+	require.NoError(t, src.Verify(), "a write tool changed the shared DB: a table it did not name (WriteDB) or a record it did not Own (WriteRecords)")
 	var sum Summary
-	for i, r := range results {
-		require.Equal(t, full[i].DBHash, r.DBHash, "task %s: the shared replay's hash differs from a plain replay's", r.TaskID)
+	for _, r := range results {
+		full, err := dbhash.Hash(r.DB)
+		require.NoError(t, err)
+		require.Equal(t, full, r.DBHash, "task %s: the shared replay's hash differs from the hash of its final DB", r.TaskID)
 		sum.Actions += len(r.Steps)
 		sum.Records += len(r.Actions)
 		if r.DBHash == initialHash {
@@ -225,31 +228,12 @@ func ReplayAllShared(t *testing.T, domain string, db map[string]any, tasks []rep
 	return sum
 }
 
-// BenchmarkReplay replays every task with replay.GoldAll on the shared
-// DB, as a harness computing every expected DB hash would (and as the
-// replay CLI does), with BenchmarkScenarios. The DB is hashed once,
-// outside the timer; the metric µs/task is the wall time per task.
-func BenchmarkReplay(b *testing.B, domain string, db map[string]any, tasks []replay.Task, tools replay.ToolBuilder) {
-	h, err := dbhash.Hash(db)
-	if err != nil {
-		b.Fatal(err)
-	}
-	cache, err := dbhash.NewCache(db)
-	if err != nil {
-		b.Fatal(err)
-	}
-	scenarios := make([]replay.Scenario, len(tasks))
-	for i, task := range tasks {
-		scenarios[i] = replay.Scenario{Domain: domain, Task: task, DB: db, Tools: tools, ShareDB: true, SourceDBHash: h, HashCache: cache, HashesOnly: true}
-	}
-	BenchmarkScenarios(b, scenarios)
-}
-
-// BenchmarkScenarios replays scenarios with replay.GoldAll, on all cores,
-// once outside the timer (what a first replay builds, later ones reuse)
-// and then once per iteration. The metric µs/task is the wall time per
-// scenario.
-func BenchmarkScenarios(b *testing.B, scenarios []replay.Scenario) {
+// Benchmark replays scenarios with replay.GoldAll, on all cores, once
+// outside the timer (what a first replay builds, later ones reuse) and
+// then once per iteration, as a harness computing every expected DB hash
+// would (and as the replay CLI does). The metric µs/task is the wall time
+// per scenario.
+func Benchmark(b *testing.B, scenarios []replay.Scenario) {
 	if _, err := replay.GoldAll(context.Background(), scenarios, 0, nil); err != nil {
 		b.Fatal(err)
 	}

@@ -133,18 +133,14 @@ func TestParseGold(t *testing.T) {
 func TestRequireGold(t *testing.T) {
 	gold, err := replaytest.ParseGold([]byte(goldLine(t, "raise", false) + "\n" + goldLine(t, "missing", true)))
 	require.NoError(t, err)
-	db := replaytest.DecodeDB(t, initialDB)
-	before, err := dbhash.Hash(db)
-	require.NoError(t, err)
+	src := state.NewSource(replaytest.DecodeDB(t, initialDB))
 	tasks := []replay.Task{task("raise", "set_flag"), task("missing", "nope")}
 	replaytest.RequireGold(t, gold, func(t *testing.T, g replaytest.GoldTask) replay.Scenario {
-		return replay.Scenario{Domain: domain, Task: replaytest.TaskByID(t, tasks, g.TaskID), DB: db, Tools: flagTools, ShareDB: true}
+		return replay.Scenario{Domain: domain, Task: replaytest.TaskByID(t, tasks, g.TaskID), DB: src, Tools: flagTools}
 	})
-	after, err := dbhash.Hash(db)
-	require.NoError(t, err)
-	require.Equal(t, before, after, "the shared DB")
+	require.NoError(t, src.Verify(), "the shared DB")
 
-	res := replaytest.RequireTask(t, gold[0], replay.Scenario{Domain: domain, Task: tasks[0], DB: db, Tools: flagTools, HashesOnly: true})
+	res := replaytest.RequireTask(t, gold[0], replay.Scenario{Domain: domain, Task: tasks[0], DB: src, Tools: flagTools, HashesOnly: true})
 	assert.Equal(t, true, res.DB["flags"].(map[string]any)["b"], "RequireTask keeps the final DB")
 }
 
@@ -157,7 +153,7 @@ func TestReplayAllShared(t *testing.T) {
 	assert.Equal(t, []string{"missing"}, sum.Unchanged)
 	require.Len(t, sum.Errors, 1)
 	assert.Equal(t, "missing", sum.Errors[0].TaskID)
-	assert.Equal(t, replay.KindMissingTool, sum.Errors[0].Kind)
+	assert.Equal(t, "missing_tool", sum.Errors[0].Kind)
 	assert.Nil(t, sum.Errors[0].Result)
 }
 
@@ -168,7 +164,7 @@ func TestFixture(t *testing.T) {
 	assert.Equal(t, true, f.At(t, "flags", "x"))
 	assert.Equal(t, json.Number("1.5"), f.At(t, "notes", "n"))
 	assert.NotEqual(t, h, f.Hash(t))
-	assert.Equal(t, 1, f.State.ActionCount())
+	assert.Equal(t, 1, len(f.State.Actions()))
 	assert.EqualError(t, f.CallErr(t, "set_flag", map[string]any{"name": "boom"}), "KeyError: 'boom'")
 
 	refused := f.Call(t, "set_flag", map[string]any{"name": ""})
@@ -208,6 +204,10 @@ func FuzzFlagTools(f *testing.F) {
 }
 
 func BenchmarkReplay(b *testing.B) {
-	db := replaytest.DecodeDB(b, initialDB)
-	replaytest.BenchmarkReplay(b, domain, db, []replay.Task{task("raise", "set_flag"), task("missing", "nope")}, flagTools)
+	src := state.NewSource(replaytest.DecodeDB(b, initialDB))
+	var scenarios []replay.Scenario
+	for _, tk := range []replay.Task{task("raise", "set_flag"), task("missing", "nope")} {
+		scenarios = append(scenarios, replay.Scenario{Domain: domain, Task: tk, DB: src, Tools: flagTools, HashesOnly: true})
+	}
+	replaytest.Benchmark(b, scenarios)
 }

@@ -19,14 +19,14 @@ import (
 // coffeeSet is every coffee and harness tool.
 func coffeeSet(t *testing.T) *tool.Set {
 	t.Helper()
-	reg := registry.NewTools()
+	reg := new(registry.Tools)
 	require.NoError(t, registry.RegisterHarness(reg))
 	require.NoError(t, coffee.Register(reg))
 	spec := map[string]map[string]any{}
 	for _, n := range reg.Names(coffee.Domain) {
 		spec[n] = nil
 	}
-	for _, n := range reg.Names(registry.DefaultDomain) {
+	for _, n := range reg.Names(state.DefaultDomain) {
 		spec[n] = nil
 	}
 	st := state.New()

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/voiceeval/schematools/examples/tau2/retail"
+	"github.com/voiceeval/schematools/examples/tau2/tau2test"
 	"github.com/voiceeval/schematools/replay/replaytest"
 )
 
@@ -11,5 +12,5 @@ import (
 // the shared DB, as a harness computing every expected DB hash would (and
 // as the replay CLI does).
 func BenchmarkReplayRetail(b *testing.B) {
-	replaytest.BenchmarkReplay(b, retail.Domain, retailDB(b), retailTasks(b), retail.Tools)
+	replaytest.Benchmark(b, tau2test.Scenarios(retail.Domain, retailDB(b), retailTasks(b), retail.Tools))
 }

@@ -63,7 +63,7 @@ func TestReplayAllTasks(t *testing.T) {
 	type domainError struct{ task, tool, errorType, message string }
 	var errs []domainError
 	for _, e := range sum.Errors {
-		require.Equal(t, replay.KindErrorResult, e.Kind, "task %s: %s at action %d (%s)", e.TaskID, e.Message, e.Index, e.Name)
+		require.Equal(t, "error_result", e.Kind, "task %s: %s at action %d (%s)", e.TaskID, e.Message, e.Index, e.Name)
 		failure, ok := e.Result.(tool.FailureResult)
 		require.True(t, ok, "task %s, action %d: %#v", e.TaskID, e.Index, e.Result)
 		require.Equal(t, "error", failure.Status)

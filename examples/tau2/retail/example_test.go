@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/voiceeval/schematools/state"
 
 	"github.com/voiceeval/schematools/dbhash"
 	"github.com/voiceeval/schematools/examples/tau2/retail"
@@ -29,7 +30,7 @@ func Example() {
 		{"action_id": "demo_1", "name": "return_delivered_order_items",
 		 "arguments": {"order_id": "w2378156", "item_ids": ["1151293680"], "payment_method_id": "credit_card_9513926"}}]}}`), &task)
 
-	res, err := replay.Gold(context.Background(), replay.Scenario{Domain: retail.Domain, Task: task, DB: db.(map[string]any), Tools: retail.Tools})
+	res, err := replay.Gold(context.Background(), replay.Scenario{Domain: retail.Domain, Task: task, DB: state.NewSource(db.(map[string]any)), Tools: retail.Tools})
 	if err != nil {
 		panic(err)
 	}

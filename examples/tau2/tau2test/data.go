@@ -1,6 +1,7 @@
 package tau2test
 
 import (
+	"os"
 	"sync"
 	"testing"
 
@@ -45,7 +46,13 @@ func SharedDB(t testing.TB, rel string) map[string]any {
 func Tasks(t testing.TB, dir string) []replay.Task {
 	t.Helper()
 	path := conformance.Tau2Dir(t, dir, "tasks.json")
-	v, err := cached("tasks "+dir, func() (any, error) { return replay.LoadTasks(path) })
+	v, err := cached("tasks "+dir, func() (any, error) {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return nil, err
+		}
+		return replay.DecodeTasks(data)
+	})
 	require.NoError(t, err)
 	return v.([]replay.Task)
 }

@@ -29,7 +29,7 @@ func RequireToolSet(t *testing.T, domain string, tools replay.ToolBuilder, regis
 		assert.Equal(t, name, m[key].Name(), key)
 	}
 
-	reg := registry.NewTools()
+	reg := new(registry.Tools)
 	require.NoError(t, register(reg))
 	assert.Len(t, reg.Names(domain), len(names))
 	spec := map[string]map[string]any{}

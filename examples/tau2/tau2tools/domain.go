@@ -3,6 +3,7 @@ package tau2tools
 import (
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/voiceeval/schematools/registry"
 	"github.com/voiceeval/schematools/replay"
@@ -74,3 +75,8 @@ func ToolMap(env replay.Env, specs []Spec) (replay.ToolMap, error) {
 	}
 	return m, nil
 }
+
+// ReferenceDate returns the "today" the tau2 reference hashes were
+// produced with: 2025-02-25, UTC. Gold replays pin their clock to it so
+// that a replay hashes the same on every day.
+func ReferenceDate() time.Time { return time.Date(2025, time.February, 25, 0, 0, 0, 0, time.UTC) }

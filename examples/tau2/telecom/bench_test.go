@@ -12,5 +12,5 @@ import (
 // are built outside the timer; µs/task is the wall time per task.
 func BenchmarkReplayTelecom(b *testing.B) {
 	d := loadInputs(b)
-	replaytest.BenchmarkScenarios(b, scenarios(d, d.tasks, nil))
+	replaytest.Benchmark(b, scenarios(d, d.tasks, nil))
 }

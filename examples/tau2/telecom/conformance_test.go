@@ -2,6 +2,7 @@ package telecom
 
 import (
 	"context"
+	"github.com/voiceeval/schematools/state"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -33,14 +34,14 @@ func TestConformanceTrain(t *testing.T) {
 		t.Run(g.TaskID, func(t *testing.T) {
 			require.Equal(t, g.InitialDBHash, agentHash, "initial agent DB hash")
 			require.Equal(t, g.InitialUserDBHash, userHash, "initial user DB hash")
-			sc := Scenario(d.task(t, g.TaskID), d.agentDB, d.userDB)
-			sc.ShareDB = true
-			replaytest.RequireTask(t, g, sc)
+			replaytest.RequireTask(t, g, Scenario(d.task(t, g.TaskID), d.agentSrc, d.userSrc))
 		})
 	}
 	after, afterUser := d.hashes(t)
-	require.Equal(t, agentHash, after, "a replay changed the shared agent DB")
-	require.Equal(t, userHash, afterUser, "a replay changed the shared user DB")
+	require.Equal(t, agentHash, after, "a replay changed the agent DB")
+	require.Equal(t, userHash, afterUser, "a replay changed the user DB")
+	require.NoError(t, d.agentSrc.Verify(), "a replay changed the shared agent DB")
+	require.NoError(t, d.userSrc.Verify(), "a replay changed the shared user DB")
 }
 
 // hashes returns the hashes of the shared agent and user DBs.
@@ -54,21 +55,11 @@ func (d *sharedData) hashes(t *testing.T) (agent, user string) {
 }
 
 // scenarios builds the replay of every task on the shared DBs,
-// copy-on-write, keeping only the hashes.
-func scenarios(d *sharedData, tasks []replay.Task, clock replay.Clock) []replay.Scenario {
-	// As the replay CLI does: share both DBs, reuse their hashes and the
-	// canonical text of the agent tables a task leaves alone.
-	cache, err := dbhash.NewCache(d.agentDB)
-	if err != nil {
-		panic(err)
-	}
-	agentHash, _ := dbhash.Hash(d.agentDB)
-	userHash, _ := dbhash.Hash(d.userDB)
-	out := Scenarios(tasks, d.agentDB, d.userDB, clock)
+// copy-on-write, keeping only the hashes, as the replay CLI does.
+func scenarios(d *sharedData, tasks []replay.Task, clock func() time.Time) []replay.Scenario {
+	out := Scenarios(tasks, d.agentSrc, d.userSrc, clock)
 	for i := range out {
-		sc := &out[i]
-		sc.ShareDB, sc.HashesOnly = true, true
-		sc.SourceDBHash, sc.SourceUserDBHash, sc.HashCache = agentHash, userHash, cache
+		out[i].HashesOnly = true
 	}
 	return out
 }
@@ -77,8 +68,8 @@ func scenarios(d *sharedData, tasks []replay.Task, clock replay.Clock) []replay.
 // split) on the shared DBs and checks what the Python reference's replay
 // of them is known to give: no missing tool, no exception, no error
 // result; 516 gold actions and as many records; 71 agent DBs changed and
-// 18 distinct final user DBs. Every hash equals that of a replay on deep
-// copies, and the shared DBs come out untouched.
+// 18 distinct final user DBs. Every hash equals that of a replay on
+// Sources of its own, and the shared DBs come out untouched.
 func TestReplayAllTasks(t *testing.T) {
 	t.Parallel()
 	d := loadShared(t)
@@ -89,7 +80,7 @@ func TestReplayAllTasks(t *testing.T) {
 	require.NoError(t, err)
 	plain := make([]replay.Scenario, len(d.tasks))
 	for i, task := range d.tasks {
-		plain[i] = Scenario(task, d.agentDB, d.userDB)
+		plain[i] = Scenario(task, state.NewSource(d.agentDB), state.NewSource(d.userDB))
 	}
 	copied, err := replay.GoldAll(context.Background(), plain, 0, nil)
 	require.NoError(t, err)
@@ -115,8 +106,10 @@ func TestReplayAllTasks(t *testing.T) {
 	assert.Len(t, users, 18, "distinct final user DBs")
 
 	after, afterUser := d.hashes(t)
-	require.Equal(t, agentHash, after, "a replay changed the shared agent DB")
-	require.Equal(t, userHash, afterUser, "a replay changed the shared user DB")
+	require.Equal(t, agentHash, after, "a replay changed the agent DB")
+	require.Equal(t, userHash, afterUser, "a replay changed the user DB")
+	require.NoError(t, d.agentSrc.Verify(), "a replay changed the shared agent DB")
+	require.NoError(t, d.userSrc.Verify(), "a replay changed the shared user DB")
 }
 
 // TestSameOnAnyDay shows that a replay's hashes depend on the injected
@@ -130,7 +123,7 @@ func TestSameOnAnyDay(t *testing.T) {
 	saved := wallClock
 	t.Cleanup(func() { wallClock = saved })
 
-	hashes := func(clock replay.Clock) map[string][4]string {
+	hashes := func(clock func() time.Time) map[string][4]string {
 		results, err := replay.GoldAll(context.Background(), scenarios(d, d.tasks, clock), 0, nil)
 		require.NoError(t, err)
 		out := make(map[string][4]string, len(results))
@@ -141,7 +134,7 @@ func TestSameOnAnyDay(t *testing.T) {
 		return out
 	}
 	var byDay []map[string][4]string
-	for _, day := range []replay.Clock{fixedAt(2019, time.January, 1), fixedAt(2031, time.July, 15)} {
+	for _, day := range []func() time.Time{fixedAt(2019, time.January, 1), fixedAt(2031, time.July, 15)} {
 		var reads atomic.Int64
 		wallClock = func() time.Time { reads.Add(1); return day() }
 		byDay = append(byDay, hashes(nil))

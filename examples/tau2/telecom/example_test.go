@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/voiceeval/schematools/examples/tau2/tau2tools"
 
 	"github.com/voiceeval/schematools/dbhash"
 	"github.com/voiceeval/schematools/examples/tau2/telecom"
@@ -20,12 +21,12 @@ func Example() {
 		"lines": [{"line_id": "L1", "status": "Active", "suspension_start_date": null}]}`))
 	st := state.New()
 	st.SetDB(db.(map[string]any))
-	reg := registry.NewTools()
+	reg := new(registry.Tools)
 	if err := telecom.Register(reg); err != nil {
 		panic(err)
 	}
 	set, err := reg.NewSet(telecom.Domain, map[string]map[string]any{telecom.NameSuspendLine: {}},
-		registry.Deps{State: st, Clock: replay.FixedClock(replay.ReferenceDate)})
+		registry.Deps{State: st, Clock: replay.FixedClock(tau2tools.ReferenceDate())})
 	if err != nil {
 		panic(err)
 	}
@@ -66,7 +67,7 @@ func ExampleScenario() {
 		{"env_type": "user", "func_name": "turn_airplane_mode_on", "arguments": {}}]},
 		"evaluation_criteria": {"actions": [{"action_id": "0", "requestor": "user", "name": "toggle_airplane_mode", "arguments": {}}]}}`), &task)
 
-	res, err := replay.Gold(context.Background(), telecom.Scenario(task, agentDB.(map[string]any), userDB.(map[string]any)))
+	res, err := replay.Gold(context.Background(), telecom.Scenario(task, state.NewSource(agentDB.(map[string]any)), state.NewSource(userDB.(map[string]any))))
 	if err != nil {
 		panic(err)
 	}

@@ -1,6 +1,8 @@
 package telecom
 
 import (
+	"encoding/json"
+	"github.com/voiceeval/schematools/examples/tau2/tau2tools"
 	"os"
 	"sync"
 	"testing"
@@ -81,7 +83,7 @@ const testUserDB = `{
 }`
 
 // testDate is the clock of the unit tests: 2025-02-25, the reference date.
-var testDate = replay.ReferenceDate
+var testDate = tau2tools.ReferenceDate()
 
 func agentDB(t testing.TB) map[string]any { return replaytest.DecodeDB(t, testAgentDB) }
 func userDB(t testing.TB) map[string]any  { return replaytest.DecodeDB(t, testUserDB) }
@@ -141,10 +143,11 @@ func lastRecord(t testing.TB, st *state.Shared) state.Action {
 // binary.
 
 type sharedData struct {
-	agentDB, userDB map[string]any
-	tasks           []replay.Task
-	splits          replay.Splits
-	gold            []replaytest.GoldTask
+	agentDB, userDB   map[string]any
+	agentSrc, userSrc *state.Source // Sources of agentDB and userDB
+	tasks             []replay.Task
+	splits            replay.Splits
+	gold              []replaytest.GoldTask
 }
 
 var (
@@ -191,13 +194,18 @@ func readInputs(root string) (*sharedData, error) {
 	if d.userDB, err = state.LoadDB(root, "telecom/user_db.json"); err != nil {
 		return nil, err
 	}
-	if d.tasks, err = replay.LoadTasks(root + "/telecom/tasks.json"); err != nil {
+	d.agentSrc, d.userSrc = state.NewSource(d.agentDB), state.NewSource(d.userDB)
+	data, err := os.ReadFile(root + "/telecom/tasks.json")
+	if err != nil {
 		return nil, err
 	}
-	if d.splits, err = replay.LoadSplits(root + "/telecom/split_tasks.json"); err != nil {
+	if d.tasks, err = replay.DecodeTasks(data); err != nil {
 		return nil, err
 	}
-	return d, nil
+	if data, err = os.ReadFile(root + "/telecom/split_tasks.json"); err != nil {
+		return nil, err
+	}
+	return d, json.Unmarshal(data, &d.splits)
 }
 
 // readGold reads the reference replay into d.gold.
@@ -217,12 +225,12 @@ func (d *sharedData) task(t testing.TB, id string) replay.Task {
 }
 
 // fixedAt returns a clock that always says the given day.
-func fixedAt(y int, m time.Month, d int) replay.Clock {
+func fixedAt(y int, m time.Month, d int) func() time.Time {
 	return replay.FixedClock(time.Date(y, m, d, 13, 0, 0, 0, time.UTC))
 }
 
 // replayEnv is the replay environment of a fixture's states on clock.
-func replayEnv(f *fixture, clock replay.Clock) replay.Env {
+func replayEnv(f *fixture, clock func() time.Time) replay.Env {
 	return replay.Env{Domain: Domain, Agent: f.agent, User: f.user, Clock: clock, IDs: replay.CounterIDs("X")}
 }
 

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/voiceeval/schematools/hooks"
 	"github.com/voiceeval/schematools/internal/pyvalue"
-	"github.com/voiceeval/schematools/replay"
 	"github.com/voiceeval/schematools/state"
 )
 
@@ -15,7 +15,7 @@ import (
 // keyword arguments, as the Python functions are called (fn(db,
 // **arguments)); a wrong argument is Python's TypeError, a refused value
 // its ValueError, and the error's text is "<Type>: <message>", as
-// replay.ApplyInit reports it after "[action i] '<name>' raised: ". A
+// hooks.Set.ApplyInit reports it after "[action i] '<name>' raised: ". A
 // failing function changes nothing.
 
 // param is one keyword parameter of an initialisation function or a
@@ -86,14 +86,10 @@ var (
 	rowsOnly         = []string{}
 )
 
-// InitFuncs returns the 20 initialisation functions of the telecom tasks,
-// registered under Domain by their tau2 names. The one function that reads
-// the date, suspend_line_for_overdue_bill, reads the real clock: use
-// InitFuncsWithClock to replay at a fixed date, as Scenario does.
-func InitFuncs() *replay.InitFuncs { return InitFuncsWithClock(nil) }
-
-// InitFuncsWithClock is InitFuncs with the clock suspend_line_for_overdue_bill
-// dates the overdue bill and the suspension by; nil means the real clock.
+// initHooks returns the 20 initialisation functions of the telecom tasks
+// by their tau2 names, each with the tables it may change; the one that
+// reads the date, suspend_line_for_overdue_bill, reads the scenario's
+// clock.
 //
 // User side (the phone): set_user_info(name, phone_number),
 // set_user_location(abroad), set_network_mode_preference(mode),
@@ -107,29 +103,21 @@ func InitFuncs() *replay.InitFuncs { return InitFuncsWithClock(nil) }
 // disable_roaming(customer_id, line_id), set_data_usage(customer_id,
 // line_id, data_used_gb), suspend_line_for_overdue_bill(customer_id,
 // line_id, new_bill_id, contract_ended=False).
-func InitFuncsWithClock(clock func() time.Time) *replay.InitFuncs {
-	b := binding{clock: clock}
-	r := replay.NewInitFuncs()
-	for _, f := range initFuncs(b) {
-		_ = r.Register(Domain, f.name, func(db map[string]any, args map[string]any) error {
+func initHooks() map[string]hooks.Init {
+	fs := initFuncs(binding{})
+	m := make(map[string]hooks.Init, len(fs))
+	for i, f := range fs {
+		m[f.name] = hooks.Init{Tables: slices.Clone(f.tables), Func: func(db, args map[string]any, now func() time.Time) error {
+			f := f
+			if now != nil {
+				f = initFuncs(binding{clock: now})[i]
+			}
 			bound, err := bindArgs(f.name, args, f.params...)
 			if err == nil {
 				err = f.run(db, bound)
 			}
 			return err
-		}) // names are valid and unique: Register cannot fail
-	}
-	return r
-}
-
-// InitTables returns, for each of the 20 initialisation functions, the
-// top-level tables it may change — a replay.Scenario's InitTables, which
-// lets a replay sharing the DBs copy only those.
-func InitTables() map[string][]string {
-	fs := initFuncs(binding{})
-	m := make(map[string][]string, len(fs))
-	for _, f := range fs {
-		m[f.name] = slices.Clone(f.tables)
+		}}
 	}
 	return m
 }

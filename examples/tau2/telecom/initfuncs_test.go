@@ -1,6 +1,8 @@
 package telecom
 
 import (
+	"github.com/voiceeval/schematools/hooks"
+	"github.com/voiceeval/schematools/registry"
 	"maps"
 	"slices"
 	"testing"
@@ -13,10 +15,16 @@ import (
 	"github.com/voiceeval/schematools/state"
 )
 
+// initFn returns the initialisation function name of Hooks on clock.
+func initFn(clock func() time.Time, name string) (func(db, args map[string]any) error, bool) {
+	f, ok := Hooks().Init[name]
+	return func(db, args map[string]any) error { return f.Func(db, args, clock) }, ok
+}
+
 // runInit runs one initialisation function on db, as ApplyInit calls it.
 func runInit(t *testing.T, db map[string]any, name string, args map[string]any) error {
 	t.Helper()
-	fn, ok := InitFuncsWithClock(replay.FixedClock(testDate)).Get(Domain, name)
+	fn, ok := initFn(replay.FixedClock(testDate), name)
 	require.True(t, ok, "no init function %s", name)
 	if args == nil {
 		args = map[string]any{}
@@ -240,7 +248,7 @@ func TestInitFuncsAgent(t *testing.T) {
 	})
 	t.Run("suspend_line_for_overdue_bill dates by the injected clock, across a year", func(t *testing.T) {
 		db := agentDB(t)
-		fn, _ := InitFuncsWithClock(fixedAt(2026, time.January, 9)).Get(Domain, "suspend_line_for_overdue_bill")
+		fn, _ := initFn(fixedAt(2026, time.January, 9), "suspend_line_for_overdue_bill")
 		require.NoError(t, fn(db, map[string]any{"customer_id": "C1", "line_id": "L1", "new_bill_id": "B9", "contract_ended": 1}))
 		bill := db["bills"].([]any)[4].(map[string]any)
 		assert.Equal(t, []any{"2025-12-01", "2025-12-31", "2025-12-01", "2025-12-15"},
@@ -253,33 +261,34 @@ func TestInitFuncsAgent(t *testing.T) {
 // The registry, and ApplyInit with the telecom functions (items 124-126).
 func TestInitFuncsRegistry(t *testing.T) {
 	t.Run("124 the 20 names", func(t *testing.T) {
-		r := InitFuncs()
-		assert.Equal(t, []string{"tau2_telecom"}, r.Domains())
+		reg := new(registry.Tools)
+		require.NoError(t, Register(reg))
+		names := slices.Collect(maps.Keys(reg.Hooks(Domain).Init))
 		assert.ElementsMatch(t, []string{
 			"set_user_info", "set_user_location", "set_network_mode_preference", "simulate_network_search", "turn_airplane_mode_on",
 			"unseat_sim_card", "lock_sim_card", "turn_data_off", "turn_roaming_on", "turn_roaming_off", "turn_data_saver_mode_on",
 			"break_apn_settings", "break_apn_mms_setting", "set_wifi_calling", "break_vpn", "remove_app_permission",
 			"enable_roaming", "disable_roaming", "set_data_usage", "suspend_line_for_overdue_bill",
-		}, r.Names(Domain))
-		assert.Equal(t, r.Names(Domain), InitFuncNames())
+		}, names)
+		assert.ElementsMatch(t, names, InitFuncNames())
 	})
 	t.Run("125 user-side actions", func(t *testing.T) {
 		db := userDB(t)
-		res := replay.ApplyInit(InitFuncs(), Domain, []replay.InitAction{
+		res := Hooks().ApplyInit(Domain, []hooks.InitAction{
 			{EnvType: "user", FuncName: "set_user_info", Arguments: map[string]any{"name": "John Smith", "phone_number": "555-123-2002"}},
 			{EnvType: "user", FuncName: "turn_airplane_mode_on", Arguments: map[string]any{}},
 			{EnvType: "user", FuncName: "turn_data_off", Arguments: map[string]any{}},
-		}, db)
-		assert.Equal(t, replay.InitResult{Success: true, Errors: []string{}}, res)
+		}, db, nil)
+		assert.Equal(t, hooks.InitResult{Success: true, Errors: []string{}}, res)
 		assert.Equal(t, "John Smith", surroundings(db)["name"])
 		assert.Equal(t, true, device(db)["airplane_mode"])
 		assert.Equal(t, false, device(db)["data_enabled"])
 		assert.False(t, mobileData(t, db))
 	})
 	t.Run("126 a failing agent-side action", func(t *testing.T) {
-		res := replay.ApplyInit(InitFuncs(), Domain, []replay.InitAction{
+		res := Hooks().ApplyInit(Domain, []hooks.InitAction{
 			{EnvType: "assistant", FuncName: "enable_roaming", Arguments: map[string]any{"customer_id": "C1", "line_id": "L_FAKE"}},
-		}, agentDB(t))
+		}, agentDB(t), nil)
 		assert.False(t, res.Success)
 		require.Len(t, res.Errors, 1)
 		assert.Equal(t, "[action 0] 'enable_roaming' raised: ValueError: enable_roaming: line 'L_FAKE' not found for customer 'C1'", res.Errors[0])
@@ -319,7 +328,7 @@ func TestInitFuncsRegistry(t *testing.T) {
 		for _, name := range InitFuncNames() {
 			for _, db := range []map[string]any{{}, {"device": []any{}, "surroundings": nil, "lines": "x", "customers": 1}} {
 				args := map[string]any{}
-				fn, _ := InitFuncs().Get(Domain, name)
+				fn, _ := initFn(nil, name)
 				assert.NotPanics(t, func() { _ = fn(db, args) }, name)
 			}
 		}
@@ -330,12 +339,12 @@ func TestInitFuncsRegistry(t *testing.T) {
 	})
 }
 
-// InitTables names every table each function changes: run on a DB shared
+// Each function's Tables name every table it changes: run on a DB shared
 // copy-on-write, copying only those, every function leaves the source DB
 // as it was, and the result is what it makes of a private copy.
 func TestInitTables(t *testing.T) {
-	tables := InitTables()
-	assert.ElementsMatch(t, InitFuncNames(), slices.Collect(maps.Keys(tables)))
+	inits := Hooks().Init
+	assert.ElementsMatch(t, InitFuncNames(), slices.Collect(maps.Keys(inits)))
 	userArgs := map[string]map[string]any{
 		"set_user_info":               {"name": "John Smith", "phone_number": "555-123-2002"},
 		"set_user_location":           {"abroad": true},
@@ -366,11 +375,11 @@ func TestInitTables(t *testing.T) {
 			require.NoError(t, runInit(t, want, name, args))
 			require.NotEqual(t, source, want, "the function changes something")
 
-			before := state.Clone(source)
+			src := state.NewSource(source)
 			st := state.New()
-			st.ShareDB(source)
-			require.NoError(t, st.UpdateTables(tables[name], func(db map[string]any) error { return runInit(t, db, name, args) }))
-			assert.Equal(t, before, source, "the shared DB is untouched")
+			st.Share(src)
+			require.NoError(t, st.UpdateTables(inits[name].Tables, func(db map[string]any) error { return runInit(t, db, name, args) }))
+			assert.NoError(t, src.Verify(), "the shared DB is untouched")
 			assert.Equal(t, want, st.Snapshot())
 		})
 	}

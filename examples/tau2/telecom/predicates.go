@@ -3,12 +3,12 @@ package telecom
 import (
 	"slices"
 
+	"github.com/voiceeval/schematools/hooks"
 	"github.com/voiceeval/schematools/internal/pyvalue"
-	"github.com/voiceeval/schematools/replay"
 )
 
-// Predicates returns the six DB-state predicates of the telecom tasks,
-// registered under Domain by their tau2 names. Four read the user's phone:
+// predicateHooks returns the six DB-state predicates of the telecom
+// tasks, by their tau2 names. Four read the user's phone:
 //
 //   - assert_mobile_data_status(expected_status): mobile data works (no
 //     airplane mode, a signal, service, roaming allowed on the line and on
@@ -35,19 +35,19 @@ import (
 // predicate that cannot read its DB, or is called with wrong arguments,
 // fails with "<Type>: <message>", which replay.Evaluate reports after
 // "Predicate raised: ".
-func Predicates() *replay.Predicates {
-	r := replay.NewPredicates()
+func predicateHooks() map[string]hooks.Predicate {
+	m := map[string]hooks.Predicate{}
 	for _, p := range predicates() {
-		_ = r.Register(Domain, p.name, func(db map[string]any, args map[string]any) (bool, error) {
+		m[p.name] = func(db map[string]any, args map[string]any) (bool, error) {
 			bound, err := bindArgs(p.name, args, p.params...)
 			if err != nil {
 				return false, err
 			}
 			ok, err := p.check(db, bound)
 			return ok, err
-		}) // names are valid and unique: Register cannot fail
+		}
 	}
-	return r
+	return m
 }
 
 // PredicateNames returns the names of the six predicates.

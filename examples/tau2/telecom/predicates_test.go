@@ -1,6 +1,8 @@
 package telecom
 
 import (
+	"maps"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -11,7 +13,7 @@ import (
 // check runs one predicate on db.
 func check(t *testing.T, db map[string]any, name string, args map[string]any) bool {
 	t.Helper()
-	p, ok := Predicates().Get(Domain, name)
+	p, ok := Hooks().Predicates[name]
 	require.True(t, ok, "no predicate %s", name)
 	got, err := p(db, args)
 	require.NoError(t, err)
@@ -133,21 +135,21 @@ func TestPredicates(t *testing.T) {
 
 	t.Run("156 the six names", func(t *testing.T) {
 		assert.ElementsMatch(t, []string{"assert_mobile_data_status", "assert_internet_speed", "assert_service_status",
-			"assert_can_send_mms", "assert_data_refueling_amount", "assert_no_overdue_bill"}, Predicates().Names(Domain))
-		assert.Equal(t, Predicates().Names(Domain), PredicateNames())
+			"assert_can_send_mms", "assert_data_refueling_amount", "assert_no_overdue_bill"}, slices.Collect(maps.Keys(Hooks().Predicates)))
+		assert.ElementsMatch(t, slices.Collect(maps.Keys(Hooks().Predicates)), PredicateNames())
 	})
 	t.Run("a refused value or argument raises", func(t *testing.T) {
-		p, _ := Predicates().Get(Domain, "assert_service_status")
+		p := Hooks().Predicates["assert_service_status"]
 		_, err := p(userDB(t), map[string]any{"expected_status": "online"})
 		assert.EqualError(t, err, "ValueError: 'online' is not a valid NetworkStatus")
 		_, err = p(userDB(t), map[string]any{})
 		assert.EqualError(t, err, "TypeError: assert_service_status() missing 1 required positional argument: 'expected_status'")
-		p, _ = Predicates().Get(Domain, "assert_internet_speed")
+		p = Hooks().Predicates["assert_internet_speed"]
 		_, err = p(userDB(t), map[string]any{"expected_speed": "fast"})
 		assert.EqualError(t, err, "TypeError: '>=' not supported between instances of 'float' and 'str'")
 		_, err = p(userDB(t), map[string]any{"expected_speed": 1, "expected_desc": 5})
 		assert.EqualError(t, err, "AttributeError: 'int' object has no attribute 'lower'")
-		p, _ = Predicates().Get(Domain, "assert_mobile_data_status")
+		p = Hooks().Predicates["assert_mobile_data_status"]
 		_, err = p(map[string]any{"device": map[string]any{}}, map[string]any{"expected_status": true})
 		assert.EqualError(t, err, "KeyError: 'surroundings'")
 	})
@@ -155,26 +157,26 @@ func TestPredicates(t *testing.T) {
 
 // replay.Evaluate with the telecom predicates (items 157-159).
 func TestEvaluate(t *testing.T) {
-	preds := Predicates()
-	v := replay.Evaluate(preds, Domain, replay.Assertion{EnvType: "user", FuncName: "assert_mobile_data_status",
-		Arguments: map[string]any{"expected_status": true}, AssertValue: true}, nil, userDB(t))
+	preds := Hooks()
+	v := replay.Evaluate(preds, Domain, []replay.Assertion{{EnvType: "user", FuncName: "assert_mobile_data_status",
+		Arguments: map[string]any{"expected_status": true}, AssertValue: true}}, nil, userDB(t))[0]
 	assert.True(t, v.Passed, "157")
 	assert.Nil(t, v.Error)
 	require.NotNil(t, v.Actual)
 	assert.True(t, *v.Actual)
 
-	v = replay.Evaluate(preds, Domain, replay.Assertion{EnvType: "assistant", FuncName: "assert_no_overdue_bill",
-		Arguments: map[string]any{"overdue_bill_id": "B_DOES_NOT_EXIST"}, AssertValue: true}, agentDB(t), nil)
+	v = replay.Evaluate(preds, Domain, []replay.Assertion{{EnvType: "assistant", FuncName: "assert_no_overdue_bill",
+		Arguments: map[string]any{"overdue_bill_id": "B_DOES_NOT_EXIST"}, AssertValue: true}}, agentDB(t), nil)[0]
 	assert.True(t, v.Passed, "158")
 	require.NotNil(t, v.Actual)
 	assert.True(t, *v.Actual)
 
-	v = replay.Evaluate(preds, Domain, replay.Assertion{EnvType: "user", FuncName: "assert_internet_speed",
-		Arguments: map[string]any{"expected_speed": 200, "expected_desc": "excellent"}, AssertValue: true}, nil, userDB(t))
+	v = replay.Evaluate(preds, Domain, []replay.Assertion{{EnvType: "user", FuncName: "assert_internet_speed",
+		Arguments: map[string]any{"expected_speed": 200, "expected_desc": "excellent"}, AssertValue: true}}, nil, userDB(t))[0]
 	assert.True(t, v.Passed, "159")
 
-	v = replay.Evaluate(preds, Domain, replay.Assertion{EnvType: "user", FuncName: "assert_service_status",
-		Arguments: map[string]any{"expected_status": "online"}, AssertValue: true}, nil, userDB(t))
+	v = replay.Evaluate(preds, Domain, []replay.Assertion{{EnvType: "user", FuncName: "assert_service_status",
+		Arguments: map[string]any{"expected_status": "online"}, AssertValue: true}}, nil, userDB(t))[0]
 	assert.False(t, v.Passed)
 	require.NotNil(t, v.Error)
 	assert.Equal(t, "Predicate raised: ValueError: 'online' is not a valid NetworkStatus", *v.Error)
@@ -185,14 +187,14 @@ func TestEvaluate(t *testing.T) {
 func TestGoldSatisfiesAssertions(t *testing.T) {
 	t.Parallel()
 	d := loadShared(t)
-	preds := Predicates()
+	preds := Hooks()
 	train, err := d.splits.Select("train", d.tasks)
 	require.NoError(t, err)
 	n := 0
 	for _, task := range train {
-		res, err := replay.Gold(t.Context(), Scenario(task, d.agentDB, d.userDB))
+		res, err := replay.Gold(t.Context(), Scenario(task, d.agentSrc, d.userSrc))
 		require.NoError(t, err)
-		for _, v := range replay.EvaluateAll(preds, Domain, task.EvaluationCriteria.EnvAssertions, res.DB, res.UserDB) {
+		for _, v := range replay.Evaluate(preds, Domain, task.EvaluationCriteria.EnvAssertions, res.DB, res.UserDB) {
 			n++
 			assert.True(t, v.Passed, "task %s: %s(%v) gave %v, error %v", task.ID, v.FuncName, v.Arguments, v.Actual, v.Error)
 		}

@@ -5,9 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 
+	"github.com/voiceeval/schematools/examples/tau2/tau2tools"
+	"github.com/voiceeval/schematools/hooks"
 	"github.com/voiceeval/schematools/registry"
 	"github.com/voiceeval/schematools/replay"
+	"github.com/voiceeval/schematools/state"
 	"github.com/voiceeval/schematools/tool"
 )
 
@@ -90,17 +94,20 @@ func NewTool(name string, deps registry.Deps) (tool.Tool, error) {
 }
 
 // Register adds the 43 tools to r under Domain, each built by its factory
-// on the scenario's deps.State with deps.Clock and deps.IDs (see NewTool).
+// on the scenario's deps.State with deps.Clock and deps.IDs (see NewTool),
+// and the domain's Hooks, which a bot's apply_initialization and
+// apply_sync_delta run.
 // A bot of either side registers them all; which ones a scenario uses is
 // its tool spec's business. The tools take no keyword arguments.
 // Registering twice in one registry is an error (registry.ErrDuplicate).
 func Register(r *registry.Tools) error {
-	errs := make([]error, 0, len(toolDefs))
+	errs := make([]error, 0, len(toolDefs)+1)
 	for _, d := range toolDefs {
 		errs = append(errs, r.Register(Domain, d.name, registry.Plain(func(deps registry.Deps) (tool.Tool, error) {
 			return d.build(binding{st: deps.State, clock: deps.Clock, ids: deps.IDs})
 		})))
 	}
+	errs = append(errs, r.SetHooks(Domain, Hooks()))
 	return errors.Join(errs...)
 }
 
@@ -206,21 +213,40 @@ func (l *lazyTool) PropertyOrder() []string {
 	return nil
 }
 
+// Hooks returns what the telecom domain plugs in besides its tools: the
+// 20 initialisation functions (with the tables each may change), the
+// six DB-state predicates, SyncState with ApplySyncDelta, and what a sync
+// can write — SyncChanges, which lets a replay skip the syncs that find
+// the sides in line, the agent's bills and the user's surroundings and
+// device. Register registers them for the bots; Scenario puts them in a
+// gold replay.
+func Hooks() hooks.Set {
+	return hooks.Set{
+		Init:        initHooks(),
+		Predicates:  predicateHooks(),
+		Sync:        SyncState,
+		Apply:       ApplySyncDelta,
+		SyncChanges: SyncChanges,
+		// SyncState marks agent bills paid and updates the user's
+		// surroundings; the applier's network search re-derives the device's
+		// network fields.
+		AgentSyncTables: []string{tableBills},
+		UserSyncTables:  []string{tableSurroundings, tableDevice},
+	}
+}
+
 // Scenario returns the gold replay of a telecom task on the given agent DB
 // (db.json) and user DB (user_db.json), with everything the domain plugs
-// in: its tools, initialisation functions, sync and sync applier, and the
-// clock pinned to replay.ReferenceDate (2025-02-25), the "today" of the
-// Python reference's hashes. The replay copies the DBs (set ShareDB on the
-// result to share them copy-on-write instead).
-func Scenario(task replay.Task, agentDB, userDB map[string]any) replay.Scenario {
+// in — its tools and Hooks — and the clock pinned to tau2tools.ReferenceDate
+// (2025-02-25), the "today" of the Python reference's hashes.
+func Scenario(task replay.Task, agentDB, userDB *state.Source) replay.Scenario {
 	return ScenarioAt(task, agentDB, userDB, nil)
 }
 
 // Scenarios returns the gold replays of many tasks on the same DBs and
-// clock — ScenarioAt of each — sharing between them one set of
-// initialisation functions, appliers and init tables, which a replay only
-// reads: building 114 scenarios costs one of them.
-func Scenarios(tasks []replay.Task, agentDB, userDB map[string]any, clock replay.Clock) []replay.Scenario {
+// clock — ScenarioAt of each — sharing between them one set of hooks,
+// which a replay only reads: building 114 scenarios costs one of them.
+func Scenarios(tasks []replay.Task, agentDB, userDB *state.Source, clock func() time.Time) []replay.Scenario {
 	base := ScenarioAt(replay.Task{}, agentDB, userDB, clock)
 	out := make([]replay.Scenario, len(tasks))
 	for i, t := range tasks {
@@ -232,9 +258,9 @@ func Scenarios(tasks []replay.Task, agentDB, userDB map[string]any, clock replay
 
 // ScenarioAt is Scenario with another clock for the tools and the
 // initialisation functions alike; nil means the reference date.
-func ScenarioAt(task replay.Task, agentDB, userDB map[string]any, clock replay.Clock) replay.Scenario {
+func ScenarioAt(task replay.Task, agentDB, userDB *state.Source, clock func() time.Time) replay.Scenario {
 	if clock == nil {
-		clock = replay.FixedClock(replay.ReferenceDate)
+		clock = replay.FixedClock(tau2tools.ReferenceDate())
 	}
 	return replay.Scenario{
 		Domain: Domain,
@@ -242,18 +268,7 @@ func ScenarioAt(task replay.Task, agentDB, userDB map[string]any, clock replay.C
 		DB:     agentDB,
 		UserDB: userDB,
 		Tools:  Tools,
-		Init:   InitFuncsWithClock(clock),
-		Sync:   SyncState,
-		// Most syncs find the sides in line: SyncChanges lets the replay
-		// skip them without copying anything.
-		SyncChanges: SyncChanges,
-		Appliers:    Appliers(),
-		Clock:       clock,
-		// What a sync can write: SyncState marks agent bills paid and
-		// updates the user's surroundings; the applier's network search
-		// re-derives the device's network fields.
-		AgentSyncTables: []string{tableBills},
-		UserSyncTables:  []string{tableSurroundings, tableDevice},
-		InitTables:      InitTables(),
+		Hooks:  Hooks(),
+		Clock:  clock,
 	}
 }

@@ -3,6 +3,9 @@ package telecom
 import (
 	"context"
 	"errors"
+	"github.com/voiceeval/schematools/examples/tau2/tau2tools"
+	"maps"
+	"slices"
 	"testing"
 	"time"
 
@@ -79,7 +82,7 @@ func TestSchemas(t *testing.T) {
 }
 
 func TestRegister(t *testing.T) {
-	reg := registry.NewTools()
+	reg := new(registry.Tools)
 	require.NoError(t, Register(reg))
 	assert.Equal(t, append(AgentToolNames(), UserToolNames()...), reg.Names(Domain))
 	assert.ErrorIs(t, Register(reg), registry.ErrDuplicate)
@@ -161,14 +164,18 @@ func TestTools(t *testing.T) {
 
 func TestScenario(t *testing.T) {
 	task := replay.Task{ID: "t"}
-	sc := Scenario(task, agentDB(t), userDB(t))
+	sc := Scenario(task, state.NewSource(agentDB(t)), state.NewSource(userDB(t)))
 	assert.Equal(t, Domain, sc.Domain)
-	assert.Equal(t, replay.ReferenceDate, sc.Clock())
+	assert.Equal(t, tau2tools.ReferenceDate(), sc.Clock())
 	assert.NotNil(t, sc.Tools)
-	assert.NotNil(t, sc.Sync)
-	assert.Equal(t, InitFuncNames(), sc.Init.Names(Domain))
-	assert.Equal(t, []string{"tau2_telecom.apply"}, sc.Appliers.All())
-	assert.False(t, sc.ShareDB)
+	assert.NotNil(t, sc.Hooks.Sync)
+	assert.NotNil(t, sc.Hooks.Apply)
+	assert.ElementsMatch(t, InitFuncNames(), slices.Collect(maps.Keys(sc.Hooks.Init)))
+	assert.ElementsMatch(t, PredicateNames(), slices.Collect(maps.Keys(sc.Hooks.Predicates)))
+
+	reg := new(registry.Tools)
+	require.NoError(t, Register(reg))
+	assert.ElementsMatch(t, InitFuncNames(), slices.Collect(maps.Keys(reg.Hooks(Domain).Init)), "Register registers the hooks")
 
 	day := time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)
 	sc = ScenarioAt(task, nil, nil, replay.FixedClock(day))

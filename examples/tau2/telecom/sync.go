@@ -6,8 +6,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/voiceeval/schematools/hooks"
 	"github.com/voiceeval/schematools/internal/pyvalue"
-	"github.com/voiceeval/schematools/replay"
 	"github.com/voiceeval/schematools/state"
 )
 
@@ -29,9 +29,9 @@ import (
 //
 // Both DBs are changed to their synced values, and the deltas — path to new
 // value, only what changed — are returned for the other copies of each
-// side (the bots' DBs), to be applied with the applier of Appliers. A
+// side (the bots' DBs), to be applied with ApplySyncDelta. A
 // second sync right after the first finds nothing to do. SyncState is a
-// replay.SyncFunc; it fails, changing nothing, only on DBs the Python
+// hooks.SyncFunc; it fails, changing nothing, only on DBs the Python
 // function could not read either (its error reads "<Type>: <message>").
 func SyncState(agentDB, userDB map[string]any) (agentDelta, userDelta map[string]any, err error) {
 	agentDelta, userDelta = map[string]any{}, map[string]any{}
@@ -45,11 +45,11 @@ func SyncState(agentDB, userDB map[string]any) (agentDelta, userDelta map[string
 	return agentDelta, userDelta, nil
 }
 
-// SyncChanges reports which sides SyncState, followed by the applier of
-// Appliers on its deltas, would change now, without changing anything:
+// SyncChanges reports which sides SyncState, followed by ApplySyncDelta
+// on its deltas, would change now, without changing anything:
 // the side of each non-empty delta (SyncState writes exactly what its
 // deltas say). A sync that would fail is reported as changing both, so it
-// runs and its error is seen. It is a replay.Scenario's SyncChanges: a
+// runs and its error is seen. It is the Hooks' SyncChanges: a
 // replay skips the many syncs that find the sides in line, and with them
 // the copies of a shared DB.
 func SyncChanges(agentDB, userDB map[string]any) (agent, user bool) {
@@ -237,27 +237,19 @@ func customerWithPhone(agentDB map[string]any, phone any) (map[string]any, error
 // billPath matches the agent-side delta paths "bills[<bill_id>].<field>".
 var billPath = regexp.MustCompile(`^bills\[([^\]]+)\]\.(.+)$`)
 
-// Appliers returns the sync applier of the telecom domain, registered
-// under Domain and replay.ApplierName. It applies a delta of SyncState to
-// one side's DB:
+// ApplySyncDelta is the telecom sync applier (Hooks' Apply). It applies a
+// delta of SyncState to one side's DB:
 //
 //   - "surroundings.<key>" sets <key> — the whole rest of the path, dots
 //     included — in the surroundings (created when missing);
 //   - "bills[<bill_id>].<field>" sets <field> on the first bill with that
 //     id (none: nothing happens);
-//   - any other path is a dotted path, as replay.ApplyDottedPaths walks it;
+//   - any other path is a dotted path, as hooks.ApplyDottedPaths walks it;
 //
 // and, when a surroundings key was set, re-derives the phone's network
 // state (silently skipped on a DB without a phone, such as the agent's).
 // Paths are applied in sorted order (a Go map keeps none); the first that
 // cannot be applied ends the delta with its error.
-func Appliers() *replay.Appliers {
-	r := replay.NewAppliers()
-	_ = r.Register(Domain, replay.ApplierName, ApplySyncDelta) // a valid, unique name: cannot fail
-	return r
-}
-
-// ApplySyncDelta is the telecom sync applier (see Appliers).
 func ApplySyncDelta(db map[string]any, delta map[string]any) error {
 	paths := make([]string, 0, len(delta))
 	for p := range delta {
@@ -287,7 +279,7 @@ func ApplySyncDelta(db map[string]any, delta map[string]any) error {
 			}
 			continue
 		}
-		if err := replay.ApplyDottedPaths(db, map[string]any{p: v}); err != nil {
+		if err := hooks.ApplyDottedPaths(db, map[string]any{p: v}); err != nil {
 			return err
 		}
 	}

@@ -1,6 +1,9 @@
 package telecom
 
 import (
+	"github.com/voiceeval/schematools/hooks"
+	"github.com/voiceeval/schematools/registry"
+	"github.com/voiceeval/schematools/state"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -157,7 +160,7 @@ func TestSyncState(t *testing.T) {
 func TestApplySyncDelta(t *testing.T) {
 	apply := func(t *testing.T, db map[string]any, delta map[string]any) {
 		t.Helper()
-		require.NoError(t, replay.ApplyDelta(Appliers(), Domain, db, delta))
+		require.NoError(t, Hooks().ApplyDelta(db, delta))
 	}
 	t.Run("78 and 81 a surroundings key, then the network search", func(t *testing.T) {
 		_, user := syncDBs(t)
@@ -199,7 +202,9 @@ func TestApplySyncDelta(t *testing.T) {
 		assert.Error(t, ApplySyncDelta(map[string]any{"surroundings": nil}, map[string]any{"surroundings.x": 1}))
 	})
 	t.Run("registered under the domain", func(t *testing.T) {
-		assert.Equal(t, []string{"tau2_telecom.apply"}, Appliers().All())
+		reg := new(registry.Tools)
+		require.NoError(t, Register(reg))
+		assert.NotNil(t, reg.Hooks(Domain).Apply)
 	})
 }
 
@@ -208,21 +213,21 @@ func TestApplySyncDelta(t *testing.T) {
 // syncs after every action (item 90 is the replay's business: a scenario
 // without Sync does not sync).
 func TestSyncInReplay(t *testing.T) {
-	task := replay.Task{ID: "roaming", InitialState: &replay.InitialState{InitializationActions: []replay.InitAction{
+	task := replay.Task{ID: "roaming", InitialState: &replay.InitialState{InitializationActions: []hooks.InitAction{
 		{EnvType: "user", FuncName: "set_user_info", Arguments: map[string]any{"name": "Ada", "phone_number": "555-0001"}},
 		{EnvType: "assistant", FuncName: "enable_roaming", Arguments: map[string]any{"customer_id": "C1", "line_id": "L1"}},
 	}}, EvaluationCriteria: &replay.EvaluationCriteria{Actions: []replay.Action{
 		{ActionID: "0", Name: NameSuspendLine, Arguments: map[string]any{"customer_id": "C1", "line_id": "L1", "reason": "x"}},
 	}}}
-	res, err := replay.Gold(t.Context(), Scenario(task, agentDB(t), userDB(t)))
+	res, err := replay.Gold(t.Context(), Scenario(task, state.NewSource(agentDB(t)), state.NewSource(userDB(t))))
 	require.NoError(t, err)
 	require.Empty(t, res.Errors)
 	assert.Equal(t, true, surroundings(res.UserDB)["roaming_allowed"], "92")
 	assert.Equal(t, false, surroundings(res.UserDB)["line_active"], "synced after the suspension")
 	assert.Equal(t, noServiceState, network(res.UserDB), "and the applier's network search ran")
 
-	sc := Scenario(task, agentDB(t), userDB(t))
-	sc.Sync = nil
+	sc := Scenario(task, state.NewSource(agentDB(t)), state.NewSource(userDB(t)))
+	sc.Hooks.Sync = nil
 	res, err = replay.Gold(t.Context(), sc)
 	require.NoError(t, err)
 	assert.Equal(t, false, surroundings(res.UserDB)["roaming_allowed"], "90: no sync")

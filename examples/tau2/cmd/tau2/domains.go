@@ -4,11 +4,14 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/voiceeval/schematools/examples/tau2/airline"
 	"github.com/voiceeval/schematools/examples/tau2/retail"
 	"github.com/voiceeval/schematools/examples/tau2/telecom"
+	"github.com/voiceeval/schematools/hooks"
 	"github.com/voiceeval/schematools/replay"
+	"github.com/voiceeval/schematools/state"
 )
 
 // domain is what the CLI needs to know of a ported domain.
@@ -20,12 +23,12 @@ type domain struct {
 	// Two-sided domains also have these.
 	userDB string // the user-side DB, relative to the data root
 	// scenarios builds the tasks' scenarios (init functions, sync, clock).
-	scenarios  func(tasks []replay.Task, db, userDB map[string]any, clock replay.Clock) []replay.Scenario
-	predicates func() *replay.Predicates // the DB-state predicates of -predicates
+	scenarios func(tasks []replay.Task, db, userDB *state.Source, clock func() time.Time) []replay.Scenario
+	hooks     hooks.Set // the domain's hooks; its predicates serve -predicates
 }
 
 // scenariosFor returns the replay scenarios of the tasks, on the clock.
-func (d domain) scenariosFor(tasks []replay.Task, db, userDB map[string]any, clock replay.Clock) []replay.Scenario {
+func (d domain) scenariosFor(tasks []replay.Task, db, userDB *state.Source, clock func() time.Time) []replay.Scenario {
 	if d.scenarios != nil {
 		return d.scenarios(tasks, db, userDB, clock)
 	}
@@ -40,7 +43,7 @@ var domains = []domain{
 	{name: airline.Domain, dir: "airline", db: "airline/db", tools: airline.Tools},
 	{name: retail.Domain, dir: "retail", db: "retail/db.json", tools: retail.Tools},
 	{name: telecom.Domain, dir: "telecom", db: "telecom/db.json", tools: telecom.Tools,
-		userDB: "telecom/user_db.json", scenarios: telecom.Scenarios, predicates: telecom.Predicates},
+		userDB: "telecom/user_db.json", scenarios: telecom.Scenarios, hooks: telecom.Hooks()},
 }
 
 func findDomain(name string) (domain, error) {
