@@ -44,9 +44,9 @@ func NewSource(db map[string]any) *Source {
 // reset makes the shared copy a fresh copy of the pristine one, hashed.
 func (s *Source) reset() {
 	s.db = cloneMap(s.pristine)
-	s.hash, s.err = dbhash.Hash(s.db)
+	s.cache, s.err = dbhash.NewCache(s.db)
 	if s.err == nil {
-		s.cache, s.err = dbhash.NewCache(s.db)
+		s.hash, s.err = dbhash.Hash(s.db, dbhash.WithCache(s.cache))
 	}
 	if s.err != nil {
 		s.hash, s.cache, s.err = "", nil, fmt.Errorf("state: hashing a source DB: %w", s.err)
@@ -186,7 +186,7 @@ func diffTables(a, b map[string]any) []string {
 }
 
 // compareChunk is how many records one goroutine compares at once.
-const compareChunk = 256
+const compareChunk = 32
 
 // same compares two JSON-like values exactly (json.Number by its text).
 func same(a, b any) bool {

@@ -74,7 +74,7 @@ func bindArgs(fn string, args map[string]any, params ...param) (map[string]any, 
 type initFunc struct {
 	name   string
 	params []param
-	run    func(db map[string]any, args map[string]any) error
+	run    func(db map[string]any, args map[string]any, now func() time.Time) error
 	tables []string
 }
 
@@ -104,17 +104,13 @@ var (
 // line_id, data_used_gb), suspend_line_for_overdue_bill(customer_id,
 // line_id, new_bill_id, contract_ended=False).
 func initHooks() map[string]hooks.Init {
-	fs := initFuncs(binding{})
+	fs := initFuncs()
 	m := make(map[string]hooks.Init, len(fs))
-	for i, f := range fs {
+	for _, f := range fs {
 		m[f.name] = hooks.Init{Tables: slices.Clone(f.tables), Func: func(db, args map[string]any, now func() time.Time) error {
-			f := f
-			if now != nil {
-				f = initFuncs(binding{clock: now})[i]
-			}
 			bound, err := bindArgs(f.name, args, f.params...)
 			if err == nil {
-				err = f.run(db, bound)
+				err = f.run(db, bound, now)
 			}
 			return err
 		}}
@@ -125,7 +121,7 @@ func initHooks() map[string]hooks.Init {
 // InitFuncNames returns the names of the 20 initialisation functions:
 // the sixteen of the user side, then the four of the agent side.
 func InitFuncNames() []string {
-	fs := initFuncs(binding{})
+	fs := initFuncs()
 	names := make([]string, len(fs))
 	for i, f := range fs {
 		names[i] = f.name
@@ -133,23 +129,23 @@ func InitFuncNames() []string {
 	return names
 }
 
-func initFuncs(b binding) []initFunc {
+func initFuncs() []initFunc {
 	return []initFunc{
-		{"set_user_info", []param{req("name"), req("phone_number")}, func(db, a map[string]any) error {
+		{"set_user_info", []param{req("name"), req("phone_number")}, func(db, a map[string]any, _ func() time.Time) error {
 			return setSurroundings(db, map[string]any{"name": a["name"], "phone_number": a["phone_number"]})
 		}, surroundingsOnly},
-		{"set_user_location", []param{req("abroad")}, func(db, a map[string]any) error {
+		{"set_user_location", []param{req("abroad")}, func(db, a map[string]any, _ func() time.Time) error {
 			return setSurroundings(db, map[string]any{"is_abroad": a["abroad"]})
 		}, surroundingsOnly},
-		{"set_network_mode_preference", []param{req("mode")}, func(db, a map[string]any) error {
+		{"set_network_mode_preference", []param{req("mode")}, func(db, a map[string]any, _ func() time.Time) error {
 			mode := a["mode"]
 			if !slices.ContainsFunc(networkModes[:], func(m string) bool { return mode == m }) {
 				return pyvalue.Raise("ValueError", "%s is not a valid NetworkModePreference", pyvalue.Repr(mode))
 			}
 			return setDevice(db, true, map[string]any{"network_mode_preference": mode})
 		}, deviceOnly},
-		{"simulate_network_search", nil, func(db, _ map[string]any) error { return networkSearch(db) }, deviceOnly},
-		{"turn_airplane_mode_on", nil, func(db, _ map[string]any) error {
+		{"simulate_network_search", nil, func(db, _ map[string]any, _ func() time.Time) error { return networkSearch(db) }, deviceOnly},
+		{"turn_airplane_mode_on", nil, func(db, _ map[string]any, _ func() time.Time) error {
 			return changeDevice(db, true, func(e *deviceEdit) error {
 				e.set("airplane_mode", true)
 				e.set("wifi_connected", false)
@@ -158,10 +154,10 @@ func initFuncs(b binding) []initFunc {
 				return e.disconnectVPN()
 			})
 		}, deviceOnly},
-		{"unseat_sim_card", nil, func(db, _ map[string]any) error {
+		{"unseat_sim_card", nil, func(db, _ map[string]any, _ func() time.Time) error {
 			return setDevice(db, true, map[string]any{"sim_card_missing": true})
 		}, deviceOnly},
-		{"lock_sim_card", []param{req("mode")}, func(db, a map[string]any) error {
+		{"lock_sim_card", []param{req("mode")}, func(db, a map[string]any, _ func() time.Time) error {
 			var status string
 			switch mode := a["mode"]; {
 			case mode == "pin":
@@ -173,19 +169,19 @@ func initFuncs(b binding) []initFunc {
 			}
 			return setDevice(db, true, map[string]any{"sim_card_status": status})
 		}, deviceOnly},
-		{"turn_data_off", nil, func(db, _ map[string]any) error {
+		{"turn_data_off", nil, func(db, _ map[string]any, _ func() time.Time) error {
 			return setDevice(db, true, map[string]any{"data_enabled": false})
 		}, deviceOnly},
-		{"turn_roaming_on", nil, func(db, _ map[string]any) error {
+		{"turn_roaming_on", nil, func(db, _ map[string]any, _ func() time.Time) error {
 			return setDevice(db, true, map[string]any{"roaming_enabled": true})
 		}, deviceOnly},
-		{"turn_roaming_off", nil, func(db, _ map[string]any) error {
+		{"turn_roaming_off", nil, func(db, _ map[string]any, _ func() time.Time) error {
 			return setDevice(db, true, map[string]any{"roaming_enabled": false})
 		}, deviceOnly},
-		{"turn_data_saver_mode_on", nil, func(db, _ map[string]any) error {
+		{"turn_data_saver_mode_on", nil, func(db, _ map[string]any, _ func() time.Time) error {
 			return setDevice(db, false, map[string]any{"data_saver_mode": true})
 		}, deviceOnly},
-		{"break_apn_settings", nil, func(db, _ map[string]any) error {
+		{"break_apn_settings", nil, func(db, _ map[string]any, _ func() time.Time) error {
 			return changeDevice(db, true, func(e *deviceEdit) error {
 				apn, err := e.child(e.device, "active_apn_settings")
 				if err == nil {
@@ -194,7 +190,7 @@ func initFuncs(b binding) []initFunc {
 				return err
 			})
 		}, deviceOnly},
-		{"break_apn_mms_setting", nil, func(db, _ map[string]any) error {
+		{"break_apn_mms_setting", nil, func(db, _ map[string]any, _ func() time.Time) error {
 			return changeDevice(db, false, func(e *deviceEdit) error {
 				apn, err := e.child(e.device, "active_apn_settings")
 				if err == nil {
@@ -203,14 +199,14 @@ func initFuncs(b binding) []initFunc {
 				return err
 			})
 		}, deviceOnly},
-		{"set_wifi_calling", []param{req("enabled"), opt("mms_over_wifi")}, func(db, a map[string]any) error {
+		{"set_wifi_calling", []param{req("enabled"), opt("mms_over_wifi")}, func(db, a map[string]any, _ func() time.Time) error {
 			set := map[string]any{"wifi_calling_enabled": a["enabled"]}
 			if v := a["mms_over_wifi"]; v != nil {
 				set["wifi_calling_mms_over_wifi"] = v
 			}
 			return setDevice(db, false, set)
 		}, deviceOnly},
-		{"break_vpn", nil, func(db, _ map[string]any) error {
+		{"break_vpn", nil, func(db, _ map[string]any, _ func() time.Time) error {
 			return changeDevice(db, false, func(e *deviceEdit) error {
 				connected, err := subscript(e.device, "vpn_connected")
 				if err != nil {
@@ -227,14 +223,16 @@ func initFuncs(b binding) []initFunc {
 				return err
 			})
 		}, deviceOnly},
-		{"remove_app_permission", []param{req("app_name"), req("permission")}, removeAppPermission, deviceOnly},
-		{"enable_roaming", []param{req("customer_id"), req("line_id")}, func(db, a map[string]any) error {
+		{"remove_app_permission", []param{req("app_name"), req("permission")}, func(db, a map[string]any, _ func() time.Time) error {
+			return removeAppPermission(db, a)
+		}, deviceOnly},
+		{"enable_roaming", []param{req("customer_id"), req("line_id")}, func(db, a map[string]any, _ func() time.Time) error {
 			return setLine(db, "enable_roaming", a, map[string]any{"roaming_enabled": true})
 		}, rowsOnly},
-		{"disable_roaming", []param{req("customer_id"), req("line_id")}, func(db, a map[string]any) error {
+		{"disable_roaming", []param{req("customer_id"), req("line_id")}, func(db, a map[string]any, _ func() time.Time) error {
 			return setLine(db, "disable_roaming", a, map[string]any{"roaming_enabled": false})
 		}, rowsOnly},
-		{"set_data_usage", []param{req("customer_id"), req("line_id"), req("data_used_gb")}, func(db, a map[string]any) error {
+		{"set_data_usage", []param{req("customer_id"), req("line_id"), req("data_used_gb")}, func(db, a map[string]any, _ func() time.Time) error {
 			line, err := initLine(db, "set_data_usage", a)
 			if err != nil {
 				return err
@@ -250,7 +248,9 @@ func initFuncs(b binding) []initFunc {
 			return nil
 		}, rowsOnly},
 		{"suspend_line_for_overdue_bill", []param{req("customer_id"), req("line_id"), req("new_bill_id"), opt("contract_ended")},
-			func(db, a map[string]any) error { return suspendForOverdueBill(db, a, b.today()) }, rowsOnly},
+			func(db, a map[string]any, now func() time.Time) error {
+				return suspendForOverdueBill(db, a, binding{clock: now}.today())
+			}, rowsOnly},
 	}
 }
 
