@@ -24,24 +24,10 @@ func DecodeDB(t testing.TB, text string) map[string]any {
 }
 
 // Fixture is one scenario's state with a domain's tools bound to it,
-// keyed as gold replay keys them.
+// keyed as gold replay keys them: a ToolBuilder's map, built on State.
 type Fixture struct {
 	State *state.Shared
 	Tools replay.ToolMap
-}
-
-// NewFixture builds the tools of domain on a fresh state holding db (no
-// DB when db is nil).
-func NewFixture(t testing.TB, domain string, tools replay.ToolBuilder, db map[string]any) *Fixture {
-	t.Helper()
-	st := state.New()
-	st.SetDomain(domain)
-	if db != nil {
-		st.SetDB(db)
-	}
-	m, err := tools(replay.Env{Domain: domain, Agent: st})
-	require.NoError(t, err)
-	return &Fixture{State: st, Tools: m}
 }
 
 // Call runs a tool on the replay path and returns its raw result; the
@@ -55,26 +41,8 @@ func (f *Fixture) Call(t testing.TB, key string, args map[string]any) any {
 	return out
 }
 
-// CallErr runs a tool that must fail as the Python original would raise,
-// and returns the error.
-func (f *Fixture) CallErr(t testing.TB, key string, args map[string]any) error {
-	t.Helper()
-	tl, ok := f.Tools[key]
-	require.True(t, ok, "no tool %s", key)
-	out, err := replay.Invoke(context.Background(), tl, args)
-	require.Error(t, err, "%s(%v) gave %v", key, args, out)
-	return err
-}
-
-// Hash returns the hash of the fixture's DB.
-func (f *Fixture) Hash(t testing.TB) string {
-	t.Helper()
-	h, err := dbhash.Hash(f.State.Snapshot())
-	require.NoError(t, err)
-	return h
-}
-
-// At reads a value of the fixture's DB by path.
+// At reads a value of the fixture's DB by path: a deep copy, the whole DB
+// for no path (compare two to tell whether a call changed the DB).
 func (f *Fixture) At(t testing.TB, path ...string) any {
 	t.Helper()
 	var v any = f.State.Snapshot()
@@ -91,7 +59,7 @@ func (f *Fixture) At(t testing.TB, path ...string) any {
 // decoded with exact numbers, so 1.0 and 1 stay apart.
 func Canon(t testing.TB, v any) string {
 	t.Helper()
-	out, err := pyjson.Marshal(Tree(t, v), pyjson.Compact)
+	out, err := pyjson.Marshal(tree(t, v), pyjson.Compact)
 	require.NoError(t, err)
 	return string(out)
 }
@@ -105,10 +73,10 @@ func RequireJSON(t testing.TB, want string, got any) {
 	require.Equal(t, Canon(t, tree), Canon(t, got))
 }
 
-// Tree returns v as the JSON tree Python would have produced: encoded
+// tree returns v as the JSON tree Python would have produced: encoded
 // with encoding/json (results are structs, DB values json.Number in
 // Python's text), decoded with exact numbers.
-func Tree(t testing.TB, v any) any {
+func tree(t testing.TB, v any) any {
 	t.Helper()
 	b, err := json.Marshal(v)
 	require.NoError(t, err)

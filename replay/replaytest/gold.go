@@ -3,11 +3,8 @@ package replaytest
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"strings"
-	"testing"
 
-	"github.com/stretchr/testify/require"
 	"github.com/voiceeval/schematools/internal/pyjson"
 )
 
@@ -38,18 +35,6 @@ type GoldAction struct {
 	Records       []any
 	HashAfter     string
 	UserHashAfter string // two-sided domains
-}
-
-// LoadGold reads a gold replay file (gold_replay_<domain>.train.jsonl, the
-// Python reference's replay of a domain's tasks) with ParseGold; a missing
-// or malformed file fails the test.
-func LoadGold(t testing.TB, path string) []GoldTask {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	require.NoError(t, err)
-	out, err := ParseGold(data)
-	require.NoError(t, err, path)
-	return out
 }
 
 // ParseGold decodes the lines of a gold replay file. A line that is not

@@ -12,7 +12,7 @@ import (
 	"github.com/voiceeval/schematools/state"
 )
 
-// RequireTask replays sc (one task, on the DB(s) the reference started
+// requireTask replays sc (one task, on the DB(s) the reference started
 // from) and requires what the Python reference produced for it, g, and
 // returns the replay's result:
 //
@@ -30,7 +30,7 @@ import (
 // agent hash, the first action after which the DB hash differs, both diffs
 // from the initial DB and, where the line has the reference's final DB,
 // the diff from it. sc.HashesOnly is ignored: the diff needs the final DB.
-func RequireTask(t *testing.T, g GoldTask, sc replay.Scenario) replay.Result {
+func requireTask(t *testing.T, g GoldTask, sc replay.Scenario) replay.Result {
 	t.Helper()
 	if g.InitialDBHash != "" {
 		require.Equal(t, g.InitialDBHash, sourceHash(t, sc.DB), "initial DB hash")
@@ -47,7 +47,7 @@ func RequireTask(t *testing.T, g GoldTask, sc replay.Scenario) replay.Result {
 	require.NoError(t, err)
 	require.Len(t, res.Steps, len(g.PerAction))
 
-	records, _ := Tree(t, res.Actions).([]any)
+	records, _ := tree(t, res.Actions).([]any)
 	appended := 0
 	for _, step := range res.Steps {
 		appended += step.RecordsAppended
@@ -56,12 +56,12 @@ func RequireTask(t *testing.T, g GoldTask, sc replay.Scenario) replay.Result {
 	records = records[len(records)-appended:] // the initialisation's come first
 	for i, step := range res.Steps {
 		want := g.PerAction[i]
-		got := Tree(t, step.Result)
+		got := tree(t, step.Result)
 		mine := records[:step.RecordsAppended]
 		records = records[step.RecordsAppended:]
-		if !ExactEqual(want.Result, got) || !ExactEqual(want.Records, mine) || step.Err != "" {
+		if !exactEqual(want.Result, got) || !exactEqual(want.Records, mine) || step.Err != "" {
 			t.Errorf("first differing action: #%d %s(%s)\nwant result: %s\n got result: %s (error %q)\nwant records: %s\n got records: %s",
-				want.Index, want.Name, Pretty(want.Arguments), Pretty(want.Result), Pretty(got), step.Err, Pretty(want.Records), Pretty(mine))
+				want.Index, want.Name, pretty(want.Arguments), pretty(want.Result), pretty(got), step.Err, pretty(want.Records), pretty(mine))
 			break
 		}
 	}
@@ -69,9 +69,9 @@ func RequireTask(t *testing.T, g GoldTask, sc replay.Scenario) replay.Result {
 	if errs == nil {
 		errs = []replay.ReplayError{}
 	}
-	require.Equal(t, g.Errors, Tree(t, errs), "replay errors")
-	reference := Tree(t, res.Actions)
-	require.True(t, ExactEqual(g.Reference, reference), "reference_actions:\nwant %s\n got %s", Pretty(g.Reference), Pretty(reference))
+	require.Equal(t, g.Errors, tree(t, errs), "replay errors")
+	reference := tree(t, res.Actions)
+	require.True(t, exactEqual(g.Reference, reference), "reference_actions:\nwant %s\n got %s", pretty(g.Reference), pretty(reference))
 	if g.PostInitDBHash != "" {
 		require.Equal(t, g.PostInitDBHash, res.PostInitDBHash, "post-init DB hash")
 	}
@@ -80,7 +80,7 @@ func RequireTask(t *testing.T, g GoldTask, sc replay.Scenario) replay.Result {
 	}
 	if g.FinalUserDBHash != "" && res.UserDBHash != g.FinalUserDBHash {
 		t.Errorf("final user DB hash: want %s, got %s\ndiff from the reference's final user DB: %s",
-			g.FinalUserDBHash, res.UserDBHash, Pretty(Tree(t, dbhash.Compare(g.FinalUserDB, res.UserDB))))
+			g.FinalUserDBHash, res.UserDBHash, pretty(tree(t, dbhash.Compare(g.FinalUserDB, res.UserDB))))
 	}
 
 	if res.DBHash != g.FinalDBHash {
@@ -89,18 +89,18 @@ func RequireTask(t *testing.T, g GoldTask, sc replay.Scenario) replay.Result {
 		require.NoError(t, err)
 		for i, step := range traced.Steps {
 			if step.DBHash != g.PerAction[i].HashAfter {
-				t.Logf("DB hash first differs after action #%d %s(%s)", i, step.Name, Pretty(step.Arguments))
+				t.Logf("DB hash first differs after action #%d %s(%s)", i, step.Name, pretty(step.Arguments))
 				break
 			}
 		}
 		if g.FinalDB != nil {
-			t.Logf("diff from the reference's final DB: %s", Pretty(Tree(t, dbhash.Compare(g.FinalDB, res.DB))))
+			t.Logf("diff from the reference's final DB: %s", pretty(tree(t, dbhash.Compare(g.FinalDB, res.DB))))
 		}
-		ours := Tree(t, dbhash.Compare(initial, res.DB))
+		ours := tree(t, dbhash.Compare(initial, res.DB))
 		t.Fatalf("final DB hash: want %s, got %s\nreference diff from the initial DB: %s\nour diff from the initial DB:       %s",
-			g.FinalDBHash, res.DBHash, Pretty(g.DiffFromInit), Pretty(ours))
+			g.FinalDBHash, res.DBHash, pretty(g.DiffFromInit), pretty(ours))
 	}
-	require.Equal(t, g.DiffFromInit, Tree(t, dbhash.Compare(initial, res.DB)), "diff from the initial DB")
+	require.Equal(t, g.DiffFromInit, tree(t, dbhash.Compare(initial, res.DB)), "diff from the initial DB")
 	return res
 }
 
@@ -117,19 +117,27 @@ func sourceHash(t *testing.T, src *state.Source) string {
 }
 
 // RequireGold replays every task of gold as a subtest named task_<id>,
-// on the scenario that scenario builds for it, and requires with
-// RequireTask what the reference produced, and that the replay left the
-// scenario's Sources unchanged (state.Source.Verify). The scenario must
-// name the domain of the gold line. Scenarios that share one Source, as a
-// replay CLI's do, check that no tool changes what the tasks after it
-// read.
-func RequireGold(t *testing.T, gold []GoldTask, scenario func(t *testing.T, g GoldTask) replay.Scenario) {
+// on the scenario that scenario builds for it — task is the one of tasks
+// with the line's id (the zero Task when tasks is nil) — and requires
+// what the reference produced (see the package doc), and that the replay
+// left the scenario's Sources unchanged (state.Source.Verify). The
+// scenario must name the domain of the gold line. Scenarios that share
+// one Source, as a replay CLI's do, check that no tool changes what the
+// tasks after it read. It returns the replays' results in gold's order
+// (a zero Result where a subtest failed first); a Result keeps its final
+// DBs, whatever the scenario's HashesOnly.
+func RequireGold(t *testing.T, gold []GoldTask, tasks []replay.Task, scenario func(t *testing.T, g GoldTask, task replay.Task) replay.Scenario) []replay.Result {
 	t.Helper()
-	for _, g := range gold {
+	results := make([]replay.Result, len(gold))
+	for i, g := range gold {
 		t.Run("task_"+g.TaskID, func(t *testing.T) {
-			sc := scenario(t, g)
+			var task replay.Task
+			if tasks != nil {
+				task = taskByID(t, tasks, g.TaskID)
+			}
+			sc := scenario(t, g, task)
 			require.Equal(t, g.Domain, sc.Domain, "the gold line's domain")
-			RequireTask(t, g, sc)
+			results[i] = requireTask(t, g, sc)
 			for _, src := range []*state.Source{sc.DB, sc.UserDB} {
 				if src != nil {
 					require.NoError(t, src.Verify(), "a tool changed the shared DB")
@@ -137,10 +145,11 @@ func RequireGold(t *testing.T, gold []GoldTask, scenario func(t *testing.T, g Go
 			}
 		})
 	}
+	return results
 }
 
-// TaskByID returns the task of tasks with the given id.
-func TaskByID(t testing.TB, tasks []replay.Task, id string) replay.Task {
+// taskByID returns the task of tasks with the given id.
+func taskByID(t testing.TB, tasks []replay.Task, id string) replay.Task {
 	t.Helper()
 	for _, task := range tasks {
 		if task.ID == id {
@@ -151,16 +160,16 @@ func TaskByID(t testing.TB, tasks []replay.Task, id string) replay.Task {
 	return replay.Task{}
 }
 
-// ExactEqual compares two JSON trees exactly: numbers must agree in value
+// exactEqual compares two JSON trees exactly: numbers must agree in value
 // and in kind — 1.0 is not 1 — as their Python json.dumps texts would.
-func ExactEqual(a, b any) bool {
+func exactEqual(a, b any) bool {
 	ta, err1 := pyjson.Marshal(a, pyjson.Compact)
 	tb, err2 := pyjson.Marshal(b, pyjson.Compact)
 	return err1 == nil && err2 == nil && string(ta) == string(tb)
 }
 
-// Pretty returns v as JSON text for a failure message, cut at 4000 bytes.
-func Pretty(v any) string {
+// pretty returns v as JSON text for a failure message, cut at 4000 bytes.
+func pretty(v any) string {
 	b, err := pyjson.Marshal(v, pyjson.Default)
 	if err != nil {
 		return fmt.Sprint(v)
@@ -173,18 +182,10 @@ func Pretty(v any) string {
 
 // Summary is what the replays of many tasks add up to.
 type Summary struct {
-	Actions   int         // gold actions replayed
-	Records   int         // action records appended
-	Unchanged []string    // the tasks whose final DB is the initial one (by hash), in input order
-	Errors    []TaskError // every replay error, in input order
-}
-
-// TaskError is a replay error of one task, with the raw result of its
-// action (nil for a missing tool).
-type TaskError struct {
-	TaskID string
-	replay.ReplayError
-	Result any
+	Actions   int             // gold actions replayed
+	Records   int             // action records appended
+	Unchanged []string        // the tasks whose final DB is the initial one (by hash), in input order
+	Results   []replay.Result // the replays, in input order (their DBs dropped): Errors, and the Steps they name
 }
 
 // ReplayAllShared replays tasks as the replay CLI does — every task on
@@ -207,8 +208,8 @@ func ReplayAllShared(t *testing.T, domain string, db map[string]any, tasks []rep
 	results, err := replay.GoldAll(context.Background(), shared, 0, nil)
 	require.NoError(t, err)
 	require.NoError(t, src.Verify(), "a write tool changed the shared DB: a table it did not name (WriteDB) or a record it did not Own (WriteRecords)")
-	var sum Summary
-	for _, r := range results {
+	sum := Summary{Results: results}
+	for i, r := range results {
 		full, err := dbhash.Hash(r.DB)
 		require.NoError(t, err)
 		require.Equal(t, full, r.DBHash, "task %s: the shared replay's hash differs from the hash of its final DB", r.TaskID)
@@ -217,13 +218,7 @@ func ReplayAllShared(t *testing.T, domain string, db map[string]any, tasks []rep
 		if r.DBHash == initialHash {
 			sum.Unchanged = append(sum.Unchanged, r.TaskID)
 		}
-		for _, e := range r.Errors {
-			te := TaskError{TaskID: r.TaskID, ReplayError: e}
-			if e.Index >= 0 && e.Index < len(r.Steps) {
-				te.Result = r.Steps[e.Index].Result
-			}
-			sum.Errors = append(sum.Errors, te)
-		}
+		results[i].DB = nil
 	}
 	return sum
 }

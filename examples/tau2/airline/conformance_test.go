@@ -22,7 +22,7 @@ func airlineTasks(t testing.TB) []replay.Task { return tau2test.Tasks(t, "airlin
 // requires, task by task, what the Python reference produced: the final DB
 // hash, every action's raw result, the number of records each action
 // appended, the whole record list, and the structured diff from the
-// initial DB (see replaytest.RequireTask). Results and records are compared
+// initial DB (see replaytest.RequireGold). Results and records are compared
 // as JSON trees with exact numbers, and an int/float difference counts.
 func TestConformanceTrain(t *testing.T) {
 	t.Parallel()
@@ -40,8 +40,10 @@ func TestReplayAllTasks(t *testing.T) {
 	tasks := airlineTasks(t)
 	require.Len(t, tasks, 50)
 	sum := replaytest.ReplayAllShared(t, airline.Domain, airlineDB(t), tasks, airline.Tools)
-	for _, e := range sum.Errors {
-		t.Errorf("task %s: %s error at action %d (%s): %s", e.TaskID, e.Kind, e.Index, e.Name, e.Message)
+	for _, r := range sum.Results {
+		for _, e := range r.Errors {
+			t.Errorf("task %s: %s error at action %d (%s): %s", r.TaskID, e.Kind, e.Index, e.Name, e.Message)
+		}
 	}
 	require.Equal(t, 142, sum.Actions)
 	require.Equal(t, 50, sum.Records)

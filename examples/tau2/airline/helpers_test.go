@@ -1,6 +1,7 @@
 package airline_test
 
 import (
+	"github.com/voiceeval/schematools/examples/tau2/tau2test"
 	"testing"
 
 	"github.com/voiceeval/schematools/examples/tau2/airline"
@@ -68,9 +69,9 @@ const testDBJSON = `{
 func newDB(t testing.TB) map[string]any { return replaytest.DecodeDB(t, testDBJSON) }
 
 // newFixture binds the 14 tools to a fresh state holding db.
-func newFixture(t testing.TB, db map[string]any) *replaytest.Fixture {
+func newFixture(t testing.TB, db map[string]any) *tau2test.Fixture {
 	t.Helper()
-	return replaytest.NewFixture(t, airline.Domain, airline.Tools, db)
+	return tau2test.NewFixture(t, airline.Domain, airline.Tools, db)
 }
 
 var (

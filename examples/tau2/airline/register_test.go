@@ -9,7 +9,6 @@ import (
 	"github.com/voiceeval/schematools/examples/tau2/airline"
 	"github.com/voiceeval/schematools/examples/tau2/tau2test"
 	"github.com/voiceeval/schematools/replay"
-	"github.com/voiceeval/schematools/replay/replaytest"
 	"github.com/voiceeval/schematools/state"
 	"github.com/voiceeval/schematools/tool"
 )
@@ -40,10 +39,10 @@ func TestToolsAndRegister(t *testing.T) {
 	// The set's tools work on the scenario's state, on the live path.
 	st.SetDB(newDB(t))
 	assert.Equal(t, airline.FlightStatusResult{Status: "success", FlightStatus: "available"},
-		replaytest.CallSet(t, set, "GetFlightStatusTool", `{"flight_number": "hat001", "date": "2024-05-15"}`))
+		tau2test.CallSet(t, set, "GetFlightStatusTool", `{"flight_number": "hat001", "date": "2024-05-15"}`))
 	// A search that finds nothing is still a non-empty result: not wrapped.
 	assert.Equal(t, airline.DirectFlightsResult{Status: "success", Flights: []airline.DirectFlight{}},
-		replaytest.CallSet(t, set, "SearchDirectFlightTool", `{"origin": "X", "destination": "Y", "date": "2024-05-15"}`))
+		tau2test.CallSet(t, set, "SearchDirectFlightTool", `{"origin": "X", "destination": "Y", "date": "2024-05-15"}`))
 }
 
 // TestSchemas pins what the model sees of each tool: properties in the

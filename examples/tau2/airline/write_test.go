@@ -2,13 +2,13 @@ package airline_test
 
 import (
 	"encoding/json"
+	"github.com/voiceeval/schematools/examples/tau2/tau2test"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/voiceeval/schematools/examples/tau2/airline"
 	"github.com/voiceeval/schematools/internal/pyvalue"
-	"github.com/voiceeval/schematools/replay/replaytest"
 	"github.com/voiceeval/schematools/tool"
 )
 
@@ -302,7 +302,7 @@ func TestUpdateReservationBaggages(t *testing.T) {
 }
 
 func TestUpdateReservationFlights(t *testing.T) {
-	update := func(f *replaytest.Fixture, cabin string, payment string, legs ...[2]string) any {
+	update := func(f *tau2test.Fixture, cabin string, payment string, legs ...[2]string) any {
 		flights := make([]any, len(legs))
 		for i, l := range legs {
 			flights[i] = map[string]any{"flight_number": l[0], "date": l[1]}

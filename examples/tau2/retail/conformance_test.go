@@ -22,7 +22,7 @@ func retailTasks(t testing.TB) []replay.Task { return tau2test.Tasks(t, "retail"
 
 // TestConformanceTrain replays the 74 tasks of the train split and
 // requires, task by task, what the Python reference produced (see
-// replaytest.RequireTask): the final DB hash; every action's raw result as a
+// replaytest.RequireGold): the final DB hash; every action's raw result as a
 // JSON tree with exact numbers — the 13 domain errors of the train split
 // included, with the same status, error_type and message; the records each
 // action appended and the whole record list; the replay errors the
@@ -62,13 +62,16 @@ func TestReplayAllTasks(t *testing.T) {
 	// the {"status": "error"} result.
 	type domainError struct{ task, tool, errorType, message string }
 	var errs []domainError
-	for _, e := range sum.Errors {
-		require.Equal(t, "error_result", e.Kind, "task %s: %s at action %d (%s)", e.TaskID, e.Message, e.Index, e.Name)
-		failure, ok := e.Result.(tool.FailureResult)
-		require.True(t, ok, "task %s, action %d: %#v", e.TaskID, e.Index, e.Result)
-		require.Equal(t, "error", failure.Status)
-		require.Equal(t, e.Message, failure.Message)
-		errs = append(errs, domainError{e.TaskID, e.Name, failure.ErrorType, failure.Message})
+	for _, r := range sum.Results {
+		for _, e := range r.Errors {
+			require.Equal(t, "error_result", e.Kind, "task %s: %s at action %d (%s)", r.TaskID, e.Message, e.Index, e.Name)
+			result := r.Steps[e.Index].Result
+			failure, ok := result.(tool.FailureResult)
+			require.True(t, ok, "task %s, action %d: %#v", r.TaskID, e.Index, result)
+			require.Equal(t, "error", failure.Status)
+			require.Equal(t, e.Message, failure.Message)
+			errs = append(errs, domainError{r.TaskID, e.Name, failure.ErrorType, failure.Message})
+		}
 	}
 	const (
 		product = "get_product_details"

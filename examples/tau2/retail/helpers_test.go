@@ -1,6 +1,7 @@
 package retail_test
 
 import (
+	"github.com/voiceeval/schematools/examples/tau2/tau2test"
 	"testing"
 
 	"github.com/voiceeval/schematools/examples/tau2/retail"
@@ -84,9 +85,9 @@ const testDBJSON = `{
 func newDB(t testing.TB) map[string]any { return replaytest.DecodeDB(t, testDBJSON) }
 
 // newFixture binds the 16 tools to a fresh state holding db.
-func newFixture(t testing.TB, db map[string]any) *replaytest.Fixture {
+func newFixture(t testing.TB, db map[string]any) *tau2test.Fixture {
 	t.Helper()
-	return replaytest.NewFixture(t, retail.Domain, retail.Tools, db)
+	return tau2test.NewFixture(t, retail.Domain, retail.Tools, db)
 }
 
 func notFound(msg string) tool.FailureResult   { return tool.Failure("not_found", msg) }

@@ -9,7 +9,6 @@ import (
 	"github.com/voiceeval/schematools/examples/tau2/retail"
 	"github.com/voiceeval/schematools/examples/tau2/tau2test"
 	"github.com/voiceeval/schematools/replay"
-	"github.com/voiceeval/schematools/replay/replaytest"
 	"github.com/voiceeval/schematools/state"
 	"github.com/voiceeval/schematools/tool"
 )
@@ -43,8 +42,8 @@ func TestToolsAndRegister(t *testing.T) {
 	// domain error is delivered as it is.
 	st.SetDB(newDB(t))
 	assert.Equal(t, retail.FoundUserResult{Status: "success", UserID: "yusuf_rossi_9620"},
-		replaytest.CallSet(t, set, "FindUserIdByEmailTool", `{"email": "YUSUF.ROSSI7301@example.com"}`))
-	assert.Equal(t, notFound("Order #W0 not found"), replaytest.CallSet(t, set, "GetOrderDetailsTool", `{"order_id": "#W0"}`))
+		tau2test.CallSet(t, set, "FindUserIdByEmailTool", `{"email": "YUSUF.ROSSI7301@example.com"}`))
+	assert.Equal(t, notFound("Order #W0 not found"), tau2test.CallSet(t, set, "GetOrderDetailsTool", `{"order_id": "#W0"}`))
 }
 
 // TestSchemas pins what the model sees of each tool: properties in the

@@ -62,5 +62,9 @@ func Tasks(t testing.TB, dir string) []replay.Task {
 // internal/conformance.
 func LoadGold(t testing.TB, dir string) []replaytest.GoldTask {
 	t.Helper()
-	return replaytest.LoadGold(t, conformance.Path(t, "gold_replay_"+dir+".train.jsonl"))
+	data, err := os.ReadFile(conformance.Path(t, "gold_replay_"+dir+".train.jsonl"))
+	require.NoError(t, err)
+	gold, err := replaytest.ParseGold(data)
+	require.NoError(t, err)
+	return gold
 }

@@ -19,8 +19,8 @@ func RequireTrainSplit(t *testing.T, domain, dir string, db map[string]any, tool
 	gold := LoadGold(t, dir)
 	src := state.NewSource(db)
 	tasks := Tasks(t, dir)
-	replaytest.RequireGold(t, gold, func(t *testing.T, g replaytest.GoldTask) replay.Scenario {
-		return replay.Scenario{Domain: domain, Task: replaytest.TaskByID(t, tasks, g.TaskID), DB: src, Tools: tools}
+	replaytest.RequireGold(t, gold, tasks, func(t *testing.T, _ replaytest.GoldTask, task replay.Task) replay.Scenario {
+		return replay.Scenario{Domain: domain, Task: task, DB: src, Tools: tools}
 	})
 	return gold
 }

@@ -17,7 +17,7 @@ import (
 // TestConformanceTrain replays the 74 tasks of the train split with
 // Scenario (the reference date, 2025-02-25) on the DBs shared
 // copy-on-write, and requires, task by task, what the Python reference
-// produced (see replaytest.RequireTask: both sides' initial, post-init and
+// produced (see replaytest.RequireGold: both sides' initial, post-init and
 // final hashes, every action's raw result and records, the replay errors,
 // the reference_actions, the diff from the initial agent DB). The shared
 // DBs must come out untouched.
@@ -30,13 +30,11 @@ func TestConformanceTrain(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, train, 74)
 
-	for _, g := range d.gold {
-		t.Run(g.TaskID, func(t *testing.T) {
-			require.Equal(t, g.InitialDBHash, agentHash, "initial agent DB hash")
-			require.Equal(t, g.InitialUserDBHash, userHash, "initial user DB hash")
-			replaytest.RequireTask(t, g, Scenario(d.task(t, g.TaskID), d.agentSrc, d.userSrc))
-		})
-	}
+	replaytest.RequireGold(t, d.gold, d.tasks, func(t *testing.T, g replaytest.GoldTask, task replay.Task) replay.Scenario {
+		require.Equal(t, g.InitialDBHash, agentHash, "initial agent DB hash")
+		require.Equal(t, g.InitialUserDBHash, userHash, "initial user DB hash")
+		return Scenario(task, d.agentSrc, d.userSrc)
+	})
 	after, afterUser := d.hashes(t)
 	require.Equal(t, agentHash, after, "a replay changed the agent DB")
 	require.Equal(t, userHash, afterUser, "a replay changed the user DB")

@@ -2,6 +2,7 @@ package telecom
 
 import (
 	"encoding/json"
+	"github.com/voiceeval/schematools/examples/tau2/tau2test"
 	"github.com/voiceeval/schematools/examples/tau2/tau2tools"
 	"os"
 	"sync"
@@ -91,8 +92,8 @@ func userDB(t testing.TB) map[string]any  { return replaytest.DecodeDB(t, testUs
 // fixture is one scenario: the two sides' states with the 43 tools bound
 // to them, on the fixed test date and a counter for ids.
 type fixture struct {
-	*replaytest.Fixture // its State is the agent side
-	agent, user         *state.Shared
+	*tau2test.Fixture // its State is the agent side
+	agent, user       *state.Shared
 }
 
 // newFixture builds the tools on fresh states holding the given DBs (no DB
@@ -108,7 +109,7 @@ func newFixture(t testing.TB, agent, user map[string]any) *fixture {
 	}
 	m, err := Tools(replay.Env{Domain: Domain, Agent: f.agent, User: f.user, Clock: replay.FixedClock(testDate), IDs: replay.CounterIDs("X")})
 	require.NoError(t, err)
-	f.Fixture = &replaytest.Fixture{State: f.agent, Tools: m}
+	f.Fixture = &tau2test.Fixture{Fixture: &replaytest.Fixture{State: f.agent, Tools: m}}
 	return f
 }
 
@@ -221,7 +222,13 @@ func readGold(d *sharedData, goldPath string) error {
 // task returns the task with the given id.
 func (d *sharedData) task(t testing.TB, id string) replay.Task {
 	t.Helper()
-	return replaytest.TaskByID(t, d.tasks, id)
+	for _, task := range d.tasks {
+		if task.ID == id {
+			return task
+		}
+	}
+	t.Fatalf("no task %s", id)
+	return replay.Task{}
 }
 
 // fixedAt returns a clock that always says the given day.
