@@ -19,24 +19,29 @@
 // # Gold replay
 //
 // [Gold] replays a task's gold actions through the same tools the agent
-// uses, on copy-on-write copies of the DB(s) (a task that only reads costs
-// no copy), in the Python reference's order:
-// initialisation actions (agent side, then user side), one sync, then per
-// action: invoke by name, stamp "side" on the records it appended, sync.
-// Missing tools, tool errors and error results are recorded in the
-// [Result] and the replay goes on. Time and ids come from the scenario's
-// [Clock] and [IDSource] (by default the tau2 reference date, 2025-02-25,
-// and a counter), so a replay hashes the same on every day. [GoldAll]
-// replays many tasks in parallel.
+// uses, in the Python reference's order: initialisation actions (agent
+// side, then user side), one sync, then per action: invoke by name, stamp
+// "side" on the records it appended, sync. Missing tools, tool errors and
+// error results are recorded in the [Result] and the replay goes on.
 //
-// # Domain hooks
-//
-// Three per-domain registries, all [registry.Registry] values, plug a
-// domain in: [InitFuncs] (initialisation functions, applied by
-// [ApplyInit]), [Appliers] (sync appliers, applied by [ApplyDelta], with
-// [ApplyDottedPaths] as the default) and [Predicates] (DB-state
-// predicates, checked by [Evaluate]). A two-sided domain also supplies a
-// [SyncFunc] that computes the deltas between its sides.
+//   - A [Scenario] names its DBs as [state.Source] values: loaded once,
+//     shared copy-on-write by every replay (a task that only reads costs
+//     no copy, a write copies what it changes), hashed once. There is no
+//     switch to turn sharing on or off, nor hashes or caches to pass in.
+//   - A domain plugs in through [Scenario].Hooks, a [hooks.Set]: its
+//     initialisation functions (with the tables each may write), its
+//     cross-side sync and applier, and its DB-state predicates, checked by
+//     [Evaluate]. Bots find the same Set in their registry
+//     (registry.Tools.Hooks), so both run the same functions.
+//   - Time and ids come from the scenario's Clock and IDs (by default
+//     the tau2 reference date, 2025-02-25, and a counter: [FixedClock],
+//     [CounterIDs]), so a replay hashes the same on every day.
+//   - [GoldAll] replays many tasks in parallel and then checks every
+//     Source it shared ([state.Source.Verify]). A tool that wrote into the
+//     shared DB (under View, or outside the tables it named) changes its
+//     own task's result only: the tasks that shared the changed Source are
+//     replayed again, each on its own copy, and GoldAll reports the change
+//     (errors.Is [state.ErrSourceChanged]). [Gold] alone does not check.
 //
 // # Action matching
 //

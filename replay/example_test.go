@@ -36,7 +36,7 @@ func ExampleGold() {
 	order := res.DB["orders"].(map[string]any)["ORD-001"].(map[string]any)
 	fmt.Println(order["status"], order["cancel_reason"])
 	for _, a := range res.Actions {
-		fmt.Println(a.Name(), a["side"])
+		fmt.Println(a["name"], a["side"])
 	}
 	fmt.Println(len(res.DBHash), len(res.Errors))
 	// Output:

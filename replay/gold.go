@@ -168,7 +168,8 @@ func gold(ctx context.Context, sc Scenario, private bool) (Result, error) {
 		case src == nil:
 			st.SetDB(map[string]any{})
 		case private:
-			st.SetDB(src.Snapshot())
+			st.Share(src)
+			_ = st.UpdateTables(nil, func(map[string]any) error { return nil }) // copies every table
 		default:
 			st.Share(src)
 		}
@@ -183,7 +184,7 @@ func gold(ctx context.Context, sc Scenario, private bool) (Result, error) {
 		return res, fmt.Errorf("replay: building the tools of task %s: %w", sc.Task.ID, err)
 	}
 
-	if inits := sc.Task.InitActions(); len(inits) > 0 {
+	if inits := initActions(sc.Task); len(inits) > 0 {
 		var agentInits, userInits []hooks.InitAction
 		for _, a := range inits {
 			if sideOf(a.EnvType) == sideUser {
@@ -219,7 +220,7 @@ func gold(ctx context.Context, sc Scenario, private bool) (Result, error) {
 		return res, err
 	}
 
-	for i, a := range sc.Task.Actions() {
+	for i, a := range goldActions(sc.Task) {
 		if err := ctx.Err(); err != nil {
 			return res, err
 		}

@@ -72,16 +72,16 @@ func (a Action) Side() string {
 	return sideAgent
 }
 
-// Actions returns the task's gold actions, or none.
-func (t Task) Actions() []Action {
+// goldActions returns the task's gold actions, or none.
+func goldActions(t Task) []Action {
 	if t.EvaluationCriteria == nil {
 		return nil
 	}
 	return t.EvaluationCriteria.Actions
 }
 
-// InitActions returns the task's initialisation actions, or none.
-func (t Task) InitActions() []hooks.InitAction {
+// initActions returns the task's initialisation actions, or none.
+func initActions(t Task) []hooks.InitAction {
 	if t.InitialState == nil {
 		return nil
 	}

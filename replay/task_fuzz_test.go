@@ -32,7 +32,7 @@ func FuzzTaskJSON(f *testing.F) {
 		if err := json.Unmarshal(out, &again); err != nil {
 			t.Fatalf("a task written back as %q does not read: %v", out, err)
 		}
-		if again.ID != task.ID || len(again.Actions()) != len(task.Actions()) || len(again.InitActions()) != len(task.InitActions()) {
+		if again.ID != task.ID || nGold(again) != nGold(task) || nInit(again) != nInit(task) {
 			t.Fatalf("%q read back as another task from %q", data, out)
 		}
 	})
@@ -69,4 +69,18 @@ func FuzzDecodeTasks(f *testing.F) {
 			}
 		}
 	})
+}
+
+func nGold(t replay.Task) int {
+	if t.EvaluationCriteria == nil {
+		return 0
+	}
+	return len(t.EvaluationCriteria.Actions)
+}
+
+func nInit(t replay.Task) int {
+	if t.InitialState == nil {
+		return 0
+	}
+	return len(t.InitialState.InitializationActions)
 }

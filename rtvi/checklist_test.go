@@ -523,7 +523,7 @@ func TestChecklist(t *testing.T) {
 		assert.Equal(t, []state.Action{{"action_type": "mystery"}}, st.Actions())
 
 		failing := state.New()
-		failing.SetNotifier(state.NotifierFunc(func(context.Context, any) error { return errors.New("not an RTVI processor") }))
+		failing.SetNotifier(notifyFunc(func(context.Context, any) error { return errors.New("not an RTVI processor") }))
 		rec.Record(ctx, failing, state.Action{"action_type": "mystery"})
 		assert.Equal(t, []state.Action{{"action_type": "mystery"}}, failing.Actions())
 	})

@@ -209,7 +209,7 @@ func TestApplyInitializationMergesSharedStateInit(t *testing.T) {
 	})
 	assert.Equal(t, map[string]any{"success": true, "errors": []any{}}, res)
 	assert.Equal(t, map[string]any{"flags": map[string]any{"a": false}}, b.st.Snapshot())
-	assert.Equal(t, "seed", b.st.Actions()[0].Type())
+	assert.Equal(t, "seed", b.st.Actions()[0]["action_type"])
 	v, ok := b.st.Value("accounts")
 	require.True(t, ok)
 	assert.Equal(t, map[string]any{"u1": json.Number("5")}, v)

@@ -278,3 +278,8 @@ func (c *countingInFlight) count() int {
 	defer c.mu.Unlock()
 	return c.n
 }
+
+// notifyFunc adapts a function to state.Notifier.
+type notifyFunc func(ctx context.Context, msg any) error
+
+func (f notifyFunc) Notify(ctx context.Context, msg any) error { return f(ctx, msg) }

@@ -2,8 +2,9 @@ package state
 
 // An Action is one record of the action log: a JSON object written by a
 // write tool. Records written by this library's tools have the keys
-// "action_type", "name", "arguments" and "result"; gold replay and the
-// harness add "side". Other keys are kept as they are.
+// "action_type", "name", "arguments" and "result" (read them as a map's:
+// a["action_type"]); gold replay and the harness add "side". Other keys
+// are kept as they are.
 type Action map[string]any
 
 // NewAction returns the record a write tool appends:
@@ -19,20 +20,6 @@ func NewAction(actionType string, arguments map[string]any, result any) Action {
 		"arguments":   arguments,
 		"result":      result,
 	}
-}
-
-// Type returns the record's "action_type", or "" when it is missing or not
-// a string.
-func (a Action) Type() string {
-	s, _ := a["action_type"].(string)
-	return s
-}
-
-// Name returns the record's "name", or "" when it is missing or not a
-// string.
-func (a Action) Name() string {
-	s, _ := a["name"].(string)
-	return s
 }
 
 // AppendAction appends a deep copy of a to the action log.

@@ -10,7 +10,7 @@ import (
 // action log, and the notifier that carries their server messages.
 func ExampleShared() {
 	st := state.New()
-	st.SetDomain("coffee")
+	st.StartScenario("coffee", nil)
 	st.SetDB(map[string]any{"orders": map[string]any{}})
 
 	// A write tool changes the DB under the lock and records what it did.
@@ -22,7 +22,7 @@ func ExampleShared() {
 
 	// A harness reads copies, never the live data.
 	fmt.Println(st.Snapshot()["orders"])
-	fmt.Println(st.Actions()[0].Type(), st.Domain())
+	fmt.Println(st.Actions()[0]["action_type"], st.Domain())
 
 	// A new scenario clears the state in place.
 	st.StartScenario("retail", nil)

@@ -11,9 +11,3 @@ import "context"
 type Notifier interface {
 	Notify(ctx context.Context, message any) error
 }
-
-// NotifierFunc adapts an ordinary function to the [Notifier] interface.
-type NotifierFunc func(ctx context.Context, message any) error
-
-// Notify calls f(ctx, message).
-func (f NotifierFunc) Notify(ctx context.Context, message any) error { return f(ctx, message) }

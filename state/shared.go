@@ -177,7 +177,7 @@ func (s *Shared) Values() map[string]any {
 }
 
 // Domain returns the tool domain of the current scenario, or [DefaultDomain]
-// when none has been set.
+// when none has been set ([Shared.StartScenario], [Shared.Seed]).
 func (s *Shared) Domain() string {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
@@ -185,14 +185,6 @@ func (s *Shared) Domain() string {
 		return DefaultDomain
 	}
 	return s.domain
-}
-
-// SetDomain sets the tool domain of the current scenario. An empty domain
-// means [DefaultDomain].
-func (s *Shared) SetDomain(domain string) {
-	s.mu.Lock()
-	s.domain = domain
-	s.mu.Unlock()
 }
 
 // Notifier returns the notifier, or nil when none is set. Tools skip their

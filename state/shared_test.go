@@ -68,8 +68,8 @@ func TestActionsAreCopiedInAndOut(t *testing.T) {
 
 	got := s.Actions()
 	require.Len(t, got, 1)
-	assert.Equal(t, "cancel_order", got[0].Type())
-	assert.Equal(t, "cancel_order", got[0].Name())
+	assert.Equal(t, "cancel_order", got[0]["action_type"])
+	assert.Equal(t, "cancel_order", got[0]["name"])
 	assert.Equal(t, map[string]any{"order_id": "o1"}, got[0]["arguments"])
 
 	got[0]["arguments"].(map[string]any)["order_id"] = "changed after read"
@@ -79,10 +79,7 @@ func TestActionsAreCopiedInAndOut(t *testing.T) {
 	assert.Equal(t, []state.Action{{"action_type": "a"}, {"action_type": "b"}}, s.Actions())
 }
 
-func TestActionAccessorsTolerateOddRecords(t *testing.T) {
-	a := state.Action{"action_type": 3}
-	assert.Equal(t, "", a.Type())
-	assert.Equal(t, "", a.Name())
+func TestNewActionHasArguments(t *testing.T) {
 	assert.Equal(t, map[string]any{}, state.NewAction("x", nil, nil)["arguments"])
 }
 
@@ -115,9 +112,7 @@ func TestValuesAreCopied(t *testing.T) {
 func TestStartScenarioClearsInPlace(t *testing.T) {
 	s := state.New()
 	held := s // a tool holding the pointer
-	n := state.NotifierFunc(func(context.Context, any) error { return nil })
-	s.SetNotifier(n)
-	s.SetDomain("coffee")
+	s.StartScenario("coffee", notifyFunc(func(context.Context, any) error { return nil }))
 	s.SetDB(map[string]any{"a": 1})
 	s.AppendAction(state.Action{"action_type": "x"})
 	require.NoError(t, s.Seed(state.Seed{Values: map[string]any{"k": "v"}}, nil))
@@ -136,13 +131,15 @@ func TestStartScenarioClearsInPlace(t *testing.T) {
 
 func TestDomainAndNotifier(t *testing.T) {
 	s := state.New()
-	s.SetDomain("tau2_airline")
+	s.StartScenario("tau2_airline", nil)
 	assert.Equal(t, "tau2_airline", s.Domain())
-	s.SetDomain("")
+	require.NoError(t, s.Seed(state.Seed{Domain: "retail"}, nil))
+	assert.Equal(t, "retail", s.Domain())
+	s.StartScenario("", nil)
 	assert.Equal(t, state.DefaultDomain, s.Domain())
 
 	var got []any
-	s.SetNotifier(state.NotifierFunc(func(_ context.Context, m any) error {
+	s.SetNotifier(notifyFunc(func(_ context.Context, m any) error {
 		got = append(got, m)
 		return nil
 	}))
@@ -270,7 +267,7 @@ func TestStartScenarioAndSeed(t *testing.T) {
 	s.SetDB(map[string]any{"old": true})
 	s.AppendAction(state.NewAction("old", nil, nil))
 	s.NextCallIndex("x")
-	n := state.NotifierFunc(func(context.Context, any) error { return nil })
+	n := notifyFunc(func(context.Context, any) error { return nil })
 	s.StartScenario("airline", n)
 	assert.Nil(t, s.Snapshot())
 	assert.Empty(t, s.Actions())
@@ -290,7 +287,7 @@ func TestStartScenarioAndSeed(t *testing.T) {
 	require.EqualError(t, err, "then failed")
 	assert.Equal(t, map[string]any{"x": 1, "y": 2}, seen)
 	assert.Equal(t, map[string]any{"x": 1, "y": 2}, s.Snapshot(), "what was merged stays merged")
-	assert.Equal(t, "seeded", s.Actions()[0].Type())
+	assert.Equal(t, "seeded", s.Actions()[0]["action_type"])
 	v, _ := s.Value("accounts")
 	assert.Equal(t, 2, v)
 	assert.Equal(t, 5, s.NextCallIndex("refund"))
@@ -376,3 +373,8 @@ func TestViewAll(t *testing.T) {
 	}))
 	assert.EqualError(t, st.ViewAll(func(map[string]any, []state.Action) error { return errors.New("boom") }), "boom")
 }
+
+// notifyFunc adapts a function to state.Notifier.
+type notifyFunc func(ctx context.Context, msg any) error
+
+func (f notifyFunc) Notify(ctx context.Context, msg any) error { return f(ctx, msg) }

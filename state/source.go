@@ -53,9 +53,6 @@ func (s *Source) reset() {
 	}
 }
 
-// Snapshot returns a deep copy of the DB the Source was made from.
-func (s *Source) Snapshot() map[string]any { return cloneMap(s.pristine) }
-
 // ErrSourceChanged is returned (wrapped) by [Source.Verify] when the
 // shared copy of a source DB was changed in place.
 var ErrSourceChanged = errors.New("state: a tool changed a shared source DB")

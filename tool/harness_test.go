@@ -46,7 +46,7 @@ func TestHarnessToolsWorkAsZeroValues(t *testing.T) {
 
 func TestTransferToHumanAgents(t *testing.T) {
 	st, rec := newNotifiedState()
-	st.SetDomain("tau2_airline")
+	st.StartScenario("tau2_airline", st.Notifier())
 	tl := &tool.TransferToHumanAgents{State: st}
 	assert.Equal(t, "TransferToHumanAgentsTool", tl.Name())
 	assert.Equal(t, []string{"summary"}, tl.Required())
@@ -111,7 +111,7 @@ func TestSendScenarioSummary(t *testing.T) {
 func TestRecorder(t *testing.T) {
 	logger, logs := captureLogs()
 	st := state.New()
-	st.SetNotifier(state.NotifierFunc(func(context.Context, any) error { return errors.New("socket closed") }))
+	st.SetNotifier(notifyFunc(func(context.Context, any) error { return errors.New("socket closed") }))
 	r := tool.Recorder{ActionTypes: []string{"known_action"}, Logger: logger}
 	r.Record(context.Background(), st, state.Action{"action_type": "known_action", "name": "first"})
 	assert.NotContains(t, logs.String(), "outside the domain's action types")
@@ -145,7 +145,7 @@ func TestTextSignals(t *testing.T) {
 	}, rec.messages())
 
 	logger, logs := captureLogs()
-	st.SetNotifier(state.NotifierFunc(func(context.Context, any) error { return errors.New("gone") }))
+	st.SetNotifier(notifyFunc(func(context.Context, any) error { return errors.New("gone") }))
 	tool.SendText(context.Background(), st, "x", logger)
 	assert.Contains(t, logs.String(), "text message push failed")
 }

@@ -72,3 +72,8 @@ func newNotifiedState() (*state.Shared, *recorder) {
 	st.SetNotifier(r)
 	return st, r
 }
+
+// notifyFunc adapts a function to state.Notifier.
+type notifyFunc func(ctx context.Context, msg any) error
+
+func (f notifyFunc) Notify(ctx context.Context, msg any) error { return f(ctx, msg) }

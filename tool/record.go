@@ -52,7 +52,7 @@ type Recorder struct {
 // A nil st records nothing.
 func (r Recorder) Record(ctx context.Context, st *state.Shared, a state.Action) {
 	logger := r.logger()
-	if !slices.Contains(r.ActionTypes, a.Type()) {
+	if actionType, _ := a["action_type"].(string); !slices.Contains(r.ActionTypes, actionType) {
 		logger.WarnContext(ctx, "recording an action_type outside the domain's action types",
 			"action_type", a["action_type"], "action_types", r.ActionTypes)
 	}
@@ -70,7 +70,7 @@ func (r Recorder) Record(ctx context.Context, st *state.Shared, a state.Action) 
 		msg.Action = state.Action{}
 	}
 	if err := n.Notify(ctx, msg); err != nil {
-		logger.WarnContext(ctx, "action-applied push failed", "action", a.Name(), "err", err)
+		logger.WarnContext(ctx, "action-applied push failed", "action", a["name"], "err", err)
 	}
 }
 

@@ -16,7 +16,7 @@ import (
 func newSet(t *testing.T) (*tool.Set, *state.Shared) {
 	t.Helper()
 	st := state.New()
-	st.SetDomain(coffee.Domain)
+	st.StartScenario(coffee.Domain, nil)
 	st.SetDB(coffee.DB())
 	reg := new(registry.Tools)
 	require.NoError(t, coffee.Register(reg))
@@ -61,7 +61,7 @@ func TestSession(t *testing.T) {
 
 	actions := st.Actions()
 	require.Len(t, actions, 2)
-	assert.Equal(t, []string{"place_order", "cancel_order"}, []string{actions[0].Type(), actions[1].Type()})
+	assert.Equal(t, []any{"place_order", "cancel_order"}, []any{actions[0]["action_type"], actions[1]["action_type"]})
 	assert.Equal(t, map[string]any{"order_id": "ORD-001", "reason": "took too long"}, actions[1]["arguments"])
 }
 

@@ -61,7 +61,7 @@ func newServer(st *state.Shared) (*mcp.Server, error) {
 	if err := errors.Join(registry.RegisterHarness(reg), coffee.Register(reg)); err != nil {
 		return nil, err
 	}
-	st.SetDomain(coffee.Domain)
+	st.StartScenario(coffee.Domain, nil)
 	st.SetDB(coffee.DB())
 	spec := map[string]map[string]any{}
 	for _, n := range reg.Names(coffee.Domain) {

@@ -57,12 +57,8 @@ func run(w io.Writer) error {
 	// One shared state per scenario: the DB, the action log, the domain and
 	// the notifier that carries server messages to the harness.
 	st := state.New()
-	st.SetDomain(coffee.Domain)
+	st.StartScenario(coffee.Domain, printer{w})
 	st.SetDB(coffee.DB())
-	st.SetNotifier(state.NotifierFunc(func(_ context.Context, msg any) error {
-		fmt.Fprintf(w, "   ⇢ server message %s\n", compact(msg))
-		return nil
-	}))
 
 	// Keep the screen for results: warnings (the default-domain fallback of
 	// EndConversationTool, the unknown tool) would go to this logger.
@@ -108,4 +104,13 @@ func compact(v any) string {
 		return fmt.Sprintf("%v", v)
 	}
 	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// printer is the notifier of the tour: it prints each server message.
+type printer struct{ w io.Writer }
+
+// Notify prints msg.
+func (p printer) Notify(_ context.Context, msg any) error {
+	fmt.Fprintf(p.w, "   ⇢ server message %s\n", compact(msg))
+	return nil
 }

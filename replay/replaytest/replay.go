@@ -40,7 +40,9 @@ func requireTask(t *testing.T, g GoldTask, sc replay.Scenario) replay.Result {
 	}
 	initial := map[string]any{}
 	if sc.DB != nil {
-		initial = sc.DB.Snapshot()
+		st := state.New()
+		st.Share(sc.DB)
+		initial = st.Snapshot()
 	}
 	sc.HashesOnly = false
 	res, err := replay.Gold(context.Background(), sc)

@@ -47,7 +47,7 @@ func (e *events) deliver(v any) error {
 
 func TestTransferRecordsAndExitsAfterDelivery(t *testing.T) {
 	st := state.New()
-	st.SetDomain("tau2_airline")
+	st.StartScenario("tau2_airline", nil)
 	ev := &events{}
 	st.SetNotifier(ev)
 	tr, err := tau2tools.NewTransferToHumanAgents("TransferToHumanAgentsTool", "", []string{"transfer_to_human_agents"}, tool.WithState(st))

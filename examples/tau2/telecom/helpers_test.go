@@ -1,6 +1,7 @@
 package telecom
 
 import (
+	"context"
 	"encoding/json"
 	"github.com/voiceeval/schematools/examples/tau2/tau2test"
 	"github.com/voiceeval/schematools/examples/tau2/tau2tools"
@@ -244,3 +245,8 @@ func replayEnv(f *fixture, clock func() time.Time) replay.Env {
 // registryDeps are the dependencies of a live tool on st: no clock, no id
 // source.
 func registryDeps(st *state.Shared) registry.Deps { return registry.Deps{State: st} }
+
+// notifyFunc adapts a function to state.Notifier.
+type notifyFunc func(ctx context.Context, msg any) error
+
+func (f notifyFunc) Notify(ctx context.Context, msg any) error { return f(ctx, msg) }

@@ -156,7 +156,7 @@ func TestTools(t *testing.T) {
 
 	// The transfer's exit signal survives the lazy build.
 	var sent []any
-	st.SetNotifier(state.NotifierFunc(func(_ context.Context, msg any) error { sent = append(sent, msg); return nil }))
+	st.SetNotifier(notifyFunc(func(_ context.Context, msg any) error { sent = append(sent, msg); return nil }))
 	require.NoError(t, tool.Call(context.Background(), m[NameTransferToHumanAgents], map[string]any{"summary": "x"}, func(any) error { return nil }))
 	assert.Contains(t, sent, tool.TextMessage{Text: "<exit>Transfer complete.</exit>"})
 	assert.NoError(t, m[NameToggleData].(tool.AfterResulter).AfterResult(context.Background(), nil, nil), "no hook")

@@ -393,7 +393,7 @@ func selectTasks(tasks []replay.Task, splits replay.Splits, split string, ids []
 }
 
 func lineOf(domain string, t replay.Task, data domainData, r replay.Result) replayLine {
-	l := replayLine{Domain: domain, TaskID: t.ID, NActions: len(t.Actions()), InitialDBHash: data.dbHash,
+	l := replayLine{Domain: domain, TaskID: t.ID, NActions: nActions(t), InitialDBHash: data.dbHash,
 		PostInitDBHash: r.PostInitDBHash, FinalDBHash: r.DBHash, Errors: []replayError{}, recordsAppended: len(r.Actions)}
 	if data.userDB != nil {
 		l.InitialUserDBHash, l.PostInitUserDBHash, l.FinalUserDBHash = data.userDBHash, r.PostInitUserDBHash, r.UserDBHash
@@ -451,4 +451,12 @@ func summarize(w io.Writer, lines []replayLine, crashes int, elapsed time.Durati
 	}
 	fmt.Fprintf(w, "tasks %d, actions %d, errors %d, crashed %d, elapsed %s\n",
 		len(lines), actions, errs-crashes, crashes, elapsed.Round(time.Millisecond))
+}
+
+// nActions is the number of the task's gold actions.
+func nActions(t replay.Task) int {
+	if t.EvaluationCriteria == nil {
+		return 0
+	}
+	return len(t.EvaluationCriteria.Actions)
 }
