@@ -76,6 +76,8 @@ func (t *Tools) SetHooks(domain string, h hooks.Set) error {
 // Hooks returns the hooks registered for domain (exactly; there is no
 // default-domain fallback), or the zero Set.
 func (t *Tools) Hooks(domain string) hooks.Set {
+	t.hooks.mu.RLock()
+	defer t.hooks.mu.RUnlock()
 	h, _ := t.hooks.get(normDomain(domain), "hooks")
 	return h.value
 }

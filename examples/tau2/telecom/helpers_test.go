@@ -220,18 +220,6 @@ func readGold(d *sharedData, goldPath string) error {
 	return err
 }
 
-// task returns the task with the given id.
-func (d *sharedData) task(t testing.TB, id string) replay.Task {
-	t.Helper()
-	for _, task := range d.tasks {
-		if task.ID == id {
-			return task
-		}
-	}
-	t.Fatalf("no task %s", id)
-	return replay.Task{}
-}
-
 // fixedAt returns a clock that always says the given day.
 func fixedAt(y int, m time.Month, d int) func() time.Time {
 	return replay.FixedClock(time.Date(y, m, d, 13, 0, 0, 0, time.UTC))
