@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"runtime"
 	"slices"
 	"sync"
@@ -186,6 +187,8 @@ func diffTables(a, b map[string]any) []string {
 const compareChunk = 32
 
 // same compares two JSON-like values exactly (json.Number by its text).
+// Leaves are compared in line: a DB is mostly small objects of strings
+// and numbers.
 func same(a, b any) bool {
 	switch x := a.(type) {
 	case map[string]any:
@@ -195,7 +198,7 @@ func same(a, b any) bool {
 		}
 		for k, v := range x {
 			w, ok := y[k]
-			if !ok || !same(v, w) {
+			if !ok || !sameLeafOrTree(v, w) {
 				return false
 			}
 		}
@@ -205,12 +208,19 @@ func same(a, b any) bool {
 		if !ok || len(x) != len(y) || (x == nil) != (y == nil) {
 			return false
 		}
-		for i := range x {
-			if !same(x[i], y[i]) {
+		for i, v := range x {
+			if !sameLeafOrTree(v, y[i]) {
 				return false
 			}
 		}
 		return true
+	}
+	return sameLeafOrTree(a, b)
+}
+
+// sameLeafOrTree compares a leaf in line and hands containers to same.
+func sameLeafOrTree(a, b any) bool {
+	switch x := a.(type) {
 	case string:
 		y, ok := b.(string)
 		return ok && x == y
@@ -224,7 +234,9 @@ func same(a, b any) bool {
 		return b == nil
 	case float64:
 		y, ok := b.(float64)
-		return ok && x == y
+		return ok && (x == y || x != x && y != y)
+	case map[string]any, []any:
+		return same(a, b)
 	}
-	return fmt.Sprintf("%T %#v", a, a) == fmt.Sprintf("%T %#v", b, b)
+	return reflect.DeepEqual(a, b)
 }
