@@ -93,6 +93,18 @@ func TestEvals(t *testing.T) {
 	}
 }
 
+// A call's arguments come from tool.DecodeArgs, the one decoder: numbers
+// stay exact for the checks, and trailing data is refused (the removed
+// calltest.ParseArguments accepted it).
+func TestArgumentsDecoder(t *testing.T) {
+	args, err := tool.DecodeArgs([]byte(`{"id": 12345678901234567890}`))
+	require.NoError(t, err)
+	res := check(t, one("x", calltest.ExactText("id", "12345678901234567890")), calltest.Step{Calls: []calltest.Call{{Name: "x", Arguments: args}}})
+	assert.Equal(t, calltest.Pass, res.Status)
+	_, err = tool.DecodeArgs([]byte(`{"id": 1} {"id": 2}`))
+	assert.Error(t, err)
+}
+
 // "6" against 6 under both modes, with and without the tool's schema.
 func TestSixVersusStringSix(t *testing.T) {
 	type params struct {
