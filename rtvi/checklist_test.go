@@ -227,7 +227,7 @@ func TestChecklist(t *testing.T) {
 		require.Equal(t, 1, b.st.NextCallIndex("rebook_flight"))
 		want, err := dbhash.Hash(b.st.Snapshot())
 		require.NoError(t, err)
-		got := b.result(t, rtvi.MsgGetScenarioSummary, map[string]any{}).(map[string]any)
+		got := b.result(t, "get_scenario_summary", map[string]any{}).(map[string]any)
 		assert.Equal(t, map[string]any{
 			"actions": []any{map[string]any{"action_type": "rebook_flight", "x": float64(1)}},
 			"db_hash": want,
@@ -236,14 +236,14 @@ func TestChecklist(t *testing.T) {
 	})
 	item(13, "summary of an empty state", func(t *testing.T) {
 		b := newBot(t)
-		assert.Equal(t, map[string]any{"actions": []any{}, "db_hash": nil}, b.result(t, rtvi.MsgGetScenarioSummary, map[string]any{}))
+		assert.Equal(t, map[string]any{"actions": []any{}, "db_hash": nil}, b.result(t, "get_scenario_summary", map[string]any{}))
 	})
 	item(14, "summary includes the DB only on request", func(t *testing.T) {
-		assert.Equal(t, "get_scenario_summary", rtvi.MsgGetScenarioSummary)
+		assert.Equal(t, "get_scenario_summary", "get_scenario_summary")
 		b := newBot(t)
 		b.st.SetDB(map[string]any{"x": 1})
-		assert.NotContains(t, b.result(t, rtvi.MsgGetScenarioSummary, map[string]any{}), "db")
-		got := b.result(t, rtvi.MsgGetScenarioSummary, map[string]any{"include_db": true}).(map[string]any)
+		assert.NotContains(t, b.result(t, "get_scenario_summary", map[string]any{}), "db")
+		got := b.result(t, "get_scenario_summary", map[string]any{"include_db": true}).(map[string]any)
 		assert.Equal(t, map[string]any{"x": float64(1)}, got["db"])
 	})
 	notRun(15, "scenario expected DB defaults to none", "no Go counterpart: the Python Scenario class layer is not ported")
@@ -310,7 +310,7 @@ func TestChecklist(t *testing.T) {
 		funcs := clInitFuncs(t)
 		// Go errors carry no exception class: the kind appears when the function returns an *rtvi.Error of that kind.
 		require.NoError(t, funcs.Register(clDomain, "explode", func(map[string]any, map[string]any) error {
-			return &rtvi.Error{Kind: rtvi.KindValueError, Message: "boom"}
+			return &rtvi.Error{Kind: "ValueError", Message: "boom"}
 		}))
 		res := replay.ApplyInit(funcs, clDomain, []replay.InitAction{{FuncName: "explode"}}, map[string]any{})
 		assert.False(t, res.Success)
@@ -324,15 +324,15 @@ func TestChecklist(t *testing.T) {
 		assert.Empty(t, db)
 	})
 	item(27, "apply_initialization with empty arguments", func(t *testing.T) {
-		assert.Equal(t, "apply_initialization", rtvi.MsgApplyInitialization)
+		assert.Equal(t, "apply_initialization", "apply_initialization")
 		b := newBot(t, func(c *rtvi.Config) { c.InitFuncs = clInitFuncs(t) })
 		b.st.SetDB(map[string]any{})
-		assert.Equal(t, okInit, b.result(t, rtvi.MsgApplyInitialization, map[string]any{}))
+		assert.Equal(t, okInit, b.result(t, "apply_initialization", map[string]any{}))
 	})
 	item(28, "apply_initialization runs one action", func(t *testing.T) {
 		b := newBot(t, func(c *rtvi.Config) { c.InitFuncs = clInitFuncs(t) })
 		b.st.SetDB(map[string]any{})
-		assert.Equal(t, okInit, b.result(t, rtvi.MsgApplyInitialization, map[string]any{
+		assert.Equal(t, okInit, b.result(t, "apply_initialization", map[string]any{
 			"domain": clDomain, "actions": []any{map[string]any{"func_name": "set_count", "arguments": map[string]any{"value": 3}}},
 		}))
 		assert.Equal(t, map[string]any{"count": json.Number("3")}, b.st.Snapshot())
@@ -340,7 +340,7 @@ func TestChecklist(t *testing.T) {
 	item(29, "apply_initialization with mixed sides", func(t *testing.T) {
 		b := newBot(t, func(c *rtvi.Config) { c.InitFuncs = clInitFuncs(t) })
 		b.st.SetDB(map[string]any{})
-		assert.Equal(t, okInit, b.result(t, rtvi.MsgApplyInitialization, map[string]any{
+		assert.Equal(t, okInit, b.result(t, "apply_initialization", map[string]any{
 			"domain": clDomain, "actions": []any{
 				map[string]any{"side": "user", "func_name": "set_count", "arguments": map[string]any{"value": 7}},
 				map[string]any{"side": "agent", "func_name": "set_status", "arguments": map[string]any{"status": "ok"}},
@@ -350,7 +350,7 @@ func TestChecklist(t *testing.T) {
 	})
 	item(30, "apply_initialization without a DB", func(t *testing.T) {
 		b := newBot(t, func(c *rtvi.Config) { c.InitFuncs = clInitFuncs(t) })
-		got := b.result(t, rtvi.MsgApplyInitialization, map[string]any{
+		got := b.result(t, "apply_initialization", map[string]any{
 			"domain": clDomain, "actions": []any{map[string]any{"func_name": "set_count", "arguments": map[string]any{"value": 1}}},
 		}).(map[string]any)
 		assert.Equal(t, false, got["success"])
@@ -360,7 +360,7 @@ func TestChecklist(t *testing.T) {
 	item(31, "apply_initialization with actions not a list", func(t *testing.T) {
 		b := newBot(t, func(c *rtvi.Config) { c.InitFuncs = clInitFuncs(t) })
 		b.st.SetDB(map[string]any{})
-		got := b.result(t, rtvi.MsgApplyInitialization, map[string]any{"actions": "not a list"}).(map[string]any)
+		got := b.result(t, "apply_initialization", map[string]any{"actions": "not a list"}).(map[string]any)
 		assert.Equal(t, false, got["success"])
 		require.Len(t, got["errors"], 1)
 		assert.Contains(t, got["errors"].([]any)[0], "must be a list")
@@ -465,14 +465,14 @@ func TestChecklist(t *testing.T) {
 		// Go has no SendRTVIMessageTool (and so no acknowledgement result); tool.SendText is the message it sent.
 		out := &outbox{}
 		st := state.New()
-		st.SetNotifier(&rtvi.Notifier{Send: out.send})
+		st.SetNotifier(rtvi.NewDispatcher(rtvi.Config{State: st, Send: out.send}).Notifier())
 		tool.SendText(ctx, st, "hello", quiet)
 		assert.Equal(t, []map[string]any{{"label": "rtvi-ai", "type": "server-message", "data": map[string]any{"text": "hello"}}}, out.all())
 	})
 	item(47, "send the scenario summary", func(t *testing.T) {
 		out := &outbox{}
 		st := state.New()
-		st.SetNotifier(&rtvi.Notifier{Send: out.send})
+		st.SetNotifier(rtvi.NewDispatcher(rtvi.Config{State: st, Send: out.send}).Notifier())
 		res, err := (&tool.SendScenarioSummary{State: st, Logger: quiet}).Execute(ctx, map[string]any{"message": `{"ok": true}`})
 		require.NoError(t, err)
 		assert.Equal(t, tool.AckResult{Success: true, Message: "Scenario summary message sent."}, res)
@@ -482,7 +482,7 @@ func TestChecklist(t *testing.T) {
 	item(48, "the exit message follows the delivered result", func(t *testing.T) {
 		out := &outbox{}
 		st := state.New()
-		st.SetNotifier(&rtvi.Notifier{Send: out.send})
+		st.SetNotifier(rtvi.NewDispatcher(rtvi.Config{State: st, Send: out.send}).Notifier())
 		var delivered []any
 		require.NoError(t, tool.Call(ctx, &tool.EndConversation{State: st, Logger: quiet}, nil, func(v any) error {
 			assert.Empty(t, out.all(), "no message sent before the result is delivered")
@@ -527,7 +527,7 @@ func TestChecklist(t *testing.T) {
 		polls := &countingInFlight{}
 		b := newBot(t, func(c *rtvi.Config) { c.InFlight = polls })
 		b.conv.add(rtvi.ChatMessage{Role: "user", Content: "hi"})
-		assert.Equal(t, map[string]any{"context": "[{'role': 'user', 'content': 'hi'}]"}, b.result(t, rtvi.MsgGetContextHistory, nil))
+		assert.Equal(t, map[string]any{"context": "[{'role': 'user', 'content': 'hi'}]"}, b.result(t, "get_context_history", nil))
 		assert.Equal(t, 1, polls.count(), "asked once, no polling")
 	})
 	item(53, "history waits for a call in flight", func(t *testing.T) {
@@ -540,7 +540,7 @@ func TestChecklist(t *testing.T) {
 			end()
 		}()
 		start := time.Now()
-		got := b.result(t, rtvi.MsgGetContextHistory, nil).(map[string]any)
+		got := b.result(t, "get_context_history", nil).(map[string]any)
 		assert.GreaterOrEqual(t, time.Since(start), 150*time.Millisecond)
 		assert.Contains(t, got["context"], "EndConversationTool")
 	})
@@ -550,7 +550,7 @@ func TestChecklist(t *testing.T) {
 		tracker.Begin()
 		b.conv.add(rtvi.ChatMessage{Role: "user", Content: "stuck"})
 		start := time.Now()
-		got := b.result(t, rtvi.MsgGetContextHistory, nil).(map[string]any)
+		got := b.result(t, "get_context_history", nil).(map[string]any)
 		elapsed := time.Since(start)
 		assert.GreaterOrEqual(t, elapsed, 2900*time.Millisecond)
 		// Only that it ends: an upper bound tight enough to say "3 s"
@@ -560,14 +560,14 @@ func TestChecklist(t *testing.T) {
 	})
 	item(55, "history without an in-flight reporter does not wait", func(t *testing.T) {
 		b := newBot(t) // fakeConversation does not implement InFlight
-		b.conv.add(rtvi.Object{{Key: "role", Value: "user"}, {Key: "content", Value: "ok"}})
-		assert.Equal(t, map[string]any{"context": "[{'role': 'user', 'content': 'ok'}]"}, b.result(t, rtvi.MsgGetContextHistory, nil))
+		b.conv.add(orderedMsg{Role: "user", Content: "ok"})
+		assert.Equal(t, map[string]any{"context": "[{'role': 'user', 'content': 'ok'}]"}, b.result(t, "get_context_history", nil))
 	})
 	item(56, "history sends nothing else", func(t *testing.T) {
 		// The Go dispatcher has no pipeline task: "queues no frames" means nothing goes out through Config.Send and the conversation is not reset.
 		b := newBot(t)
 		b.conv.add(rtvi.ChatMessage{Role: "user", Content: "x"})
-		assert.Equal(t, map[string]any{"context": "[{'role': 'user', 'content': 'x'}]"}, b.result(t, rtvi.MsgGetContextHistory, nil))
+		assert.Equal(t, map[string]any{"context": "[{'role': 'user', 'content': 'x'}]"}, b.result(t, "get_context_history", nil))
 		assert.Empty(t, b.out.all())
 		assert.Nil(t, b.conv.lastReset())
 	})
@@ -575,7 +575,7 @@ func TestChecklist(t *testing.T) {
 		b := newBot(t)
 		b.conv.readErr = errors.New("get_messages failed")
 		// Python answers the list [], which its harness cannot eval(); Go answers the string "[]".
-		assert.Equal(t, map[string]any{"context": "[]"}, b.result(t, rtvi.MsgGetContextHistory, nil))
+		assert.Equal(t, map[string]any{"context": "[]"}, b.result(t, "get_context_history", nil))
 	})
 	notRun(58, "handlers never end the pipeline", "no Go counterpart: there is no pipeline task to end and no _maybe_end_task helper")
 
@@ -710,7 +710,7 @@ func TestChecklist(t *testing.T) {
 	item(88, "a failing applier does not raise", func(t *testing.T) {
 		appliers := replay.NewAppliers()
 		require.NoError(t, appliers.Register("boom", replay.ApplierName, func(map[string]any, map[string]any) error {
-			return &rtvi.Error{Kind: rtvi.KindRuntimeError, Message: "boom"}
+			return &rtvi.Error{Kind: "RuntimeError", Message: "boom"}
 		}))
 		require.NoError(t, appliers.Register("panics", replay.ApplierName, func(map[string]any, map[string]any) error { panic("boom") }))
 		// Python logs and swallows the applier's exception; Go returns it (never panics) and the handler reports success false.
@@ -724,7 +724,7 @@ func TestChecklist(t *testing.T) {
 
 		b := newBot(t, func(c *rtvi.Config) { c.Appliers = appliers })
 		b.st.SetDB(map[string]any{"x": 1})
-		got := b.result(t, rtvi.MsgApplySyncDelta, map[string]any{"domain": "boom", "delta": map[string]any{"x": 2}}).(map[string]any)
+		got := b.result(t, "apply_sync_delta", map[string]any{"domain": "boom", "delta": map[string]any{"x": 2}}).(map[string]any)
 		assert.Equal(t, false, got["success"])
 		require.Len(t, got["errors"], 1)
 		assert.Contains(t, got["errors"].([]any)[0], "boom")
@@ -826,7 +826,7 @@ func TestChecklist(t *testing.T) {
 		preds := clPredicates(t)
 		// Go errors carry no exception class: the kind appears when the predicate returns an *rtvi.Error of that kind.
 		require.NoError(t, preds.Register(clDomain, "assert_explodes", func(map[string]any, map[string]any) (bool, error) {
-			return false, &rtvi.Error{Kind: rtvi.KindRuntimeError, Message: "synthetic failure"}
+			return false, &rtvi.Error{Kind: "RuntimeError", Message: "synthetic failure"}
 		}))
 		v := replay.Evaluate(preds, clDomain, replay.Assertion{EnvType: "user", FuncName: "assert_explodes", AssertValue: true},
 			nil, map[string]any{"count": 5})
