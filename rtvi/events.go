@@ -199,7 +199,9 @@ func appendTokenUsage(b []byte, u TokenUsage) []byte {
 // deadline) and must not call back into the Emitter. A Send error ends
 // the stage; the events after it are not sent.
 //
-// The zero Emitter, or one with a nil Send, drops every event.
+// The zero Emitter, or one with a nil Send, drops every event. Events it
+// has no method for (pipecat's error event, the deprecated
+// bot-transcription) are the bot's to write through its own Send.
 type Emitter struct {
 	Send func(ctx context.Context, msg []byte) error
 
