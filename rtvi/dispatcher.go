@@ -74,15 +74,16 @@ type Config struct {
 	// update_system_prompt (the bot's start-up prompt). Nil means none.
 	InitialMessages []ChatMessage
 	// HistoryWait bounds how long get_context_history waits for tool calls
-	// in flight, polling every HistoryPoll. Zero means the defaults; a
-	// negative HistoryWait means no wait at all.
+	// in flight, polling every HistoryPoll. Zero means the defaults, 3 s
+	// and 50 ms; a negative HistoryWait means no wait at all.
 	HistoryWait time.Duration
 	HistoryPoll time.Duration
 	// MaxMessageBytes is the largest message Handle reads, and
 	// MaxReplyBytes the largest reply it sends: a reply over it becomes an
 	// error-response saying so, rather than a message the Python bridge's
-	// WebSocket would refuse by closing the connection. Zero means
-	// DefaultMaxMessageBytes; a negative MaxReplyBytes means no limit.
+	// WebSocket would refuse by closing the connection. Zero means 1 MiB
+	// (1 << 20 bytes, the limit that WebSocket lives with); a negative
+	// MaxReplyBytes means no limit.
 	MaxMessageBytes int
 	MaxReplyBytes   int
 	// Logger receives the dispatcher's logs; nil means [slog.Default].
