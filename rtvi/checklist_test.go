@@ -440,7 +440,7 @@ func TestChecklist(t *testing.T) {
 		assert.Equal(t, []string{"visible"}, set.Names())
 		dictTool, err := tool.New("dict_tool", "A dict tool.", func(context.Context, *state.Shared, struct{}) (any, error) { return nil, nil })
 		require.NoError(t, err)
-		assert.Equal(t, "dict_tool", tool.OpenAISchema(dictTool).Function.Name)
+		assert.Equal(t, "dict_tool", tool.Schema(dictTool).Name)
 		assert.Empty(t, new(tool.Set).Names())
 	})
 	item(43, "an unknown tool is answered with the available tools", func(t *testing.T) {

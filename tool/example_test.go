@@ -10,11 +10,13 @@ import (
 )
 
 // The parameters struct yields both the JSON Schema the model sees and the
-// checks its arguments go through.
+// checks its arguments go through: each rule is written once, in either tag
+// language, and reaches both.
 func ExampleNew() {
 	type params struct {
-		City string `json:"city" jsonschema_description:"City name, e.g. Paris."`
-		Days int    `json:"days,omitempty" validate:"omitempty,min=1,max=7"`
+		City  string `json:"city" jsonschema_description:"City name, e.g. Paris."`
+		Days  int    `json:"days,omitempty" validate:"omitempty,min=1,max=7"`
+		Units string `json:"units,omitempty" jsonschema:"enum=metric,enum=imperial"`
 	}
 	forecast, err := tool.New("get_forecast", "Get the weather forecast for a city.",
 		func(_ context.Context, _ *state.Shared, p params) (map[string]any, error) {
@@ -26,12 +28,12 @@ func ExampleNew() {
 	schema, _ := json.Marshal(tool.Schema(forecast))
 	fmt.Println(string(schema))
 
-	res, _ := forecast.Execute(context.Background(), map[string]any{"city": "Paris", "days": 30})
+	res, _ := forecast.Execute(context.Background(), map[string]any{"city": "Paris", "days": 30, "units": "kelvin"})
 	out, _ := json.Marshal(res)
 	fmt.Println(string(out))
 	// Output:
-	// {"name":"get_forecast","description":"Get the weather forecast for a city.","parameters":{"type":"object","properties":{"city":{"description":"City name, e.g. Paris.","type":"string"},"days":{"type":"integer"}},"required":["city"]}}
-	// {"status":"error","error_type":"validation_error","message":"Tool arguments failed validation.","details":[{"field":"days","error":"Input should be less than or equal to 7","type":"max"}]}
+	// {"name":"get_forecast","description":"Get the weather forecast for a city.","parameters":{"type":"object","properties":{"city":{"description":"City name, e.g. Paris.","type":"string"},"days":{"maximum":7,"minimum":1,"type":"integer"},"units":{"enum":["metric","imperial"],"type":"string"}},"required":["city"]}}
+	// {"status":"error","error_type":"validation_error","message":"Tool arguments failed validation.","details":[{"field":"days","error":"Input should be less than or equal to 7","type":"max"},{"field":"units","error":"Input should be 'metric' or 'imperial'","type":"enum"}]}
 }
 
 // Call is the live path: one delivery per call, empty results wrapped so

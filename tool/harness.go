@@ -134,7 +134,7 @@ func (t *TransferToHumanAgents) Execute(ctx context.Context, args map[string]any
 	if err != nil {
 		return nil, err
 	}
-	params, invalid := p.decode(args, false, nil, t.ErrorType())
+	params, invalid := p.decode(args, false, t.ErrorType())
 	if invalid != nil {
 		return *invalid, nil
 	}
@@ -202,7 +202,7 @@ func (t *SendScenarioSummary) Execute(ctx context.Context, args map[string]any) 
 	if err != nil {
 		return nil, err
 	}
-	params, invalid := p.decode(args, true, nil, "")
+	params, invalid := p.decode(args, true, "")
 	if invalid != nil {
 		return *invalid, nil
 	}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"reflect"
 
-	"github.com/go-playground/validator/v10"
 	"github.com/voiceeval/schematools/state"
 )
 
@@ -22,7 +21,7 @@ type config struct {
 	allowExtra bool
 	lax        bool
 	after      func(ctx context.Context, st *state.Shared, result any) error
-	validator  *validator.Validate
+	properties map[string]any // WithProperties
 }
 
 // WithState makes the tool read and write st. Without it the tool gets a
@@ -57,11 +56,6 @@ func WithLax() Option { return func(c *config) { c.lax = true } }
 func WithAfterResult(fn func(ctx context.Context, st *state.Shared, result any) error) Option {
 	return func(c *config) { c.after = fn }
 }
-
-// WithValidator sets the validator that applies `validate` struct tags;
-// build it with [NewValidator] to keep JSON field names in issues. The
-// default is a shared [NewValidator] instance.
-func WithValidator(v *validator.Validate) Option { return func(c *config) { c.validator = v } }
 
 // Typed is a tool whose parameters are one Go struct P: the same struct
 // yields the JSON Schema the model sees (invopop/jsonschema) and the rules
@@ -125,16 +119,9 @@ func New[P, R any](name, description string, fn Func[P, R], opts ...Option) (*Ty
 		return nil, fmt.Errorf("tool: %s: %w", name, err)
 	}
 	t.spec, t.schema = s, schema
-	if s.validated {
-		// Catch misspelled or misplaced validate tags now, not on the first
-		// call: run the rules once on the zero value.
-		v := t.cfg.validator
-		if v == nil {
-			v = defaultValidator()
-		}
-		var zero P
-		if _, err := runValidator(v, &zero); err != nil {
-			return nil, fmt.Errorf("tool: %s: %w: %w", name, ErrInvalidParams, err)
+	if t.cfg.properties != nil {
+		if t.schema, err = withProperties(schema, t.cfg.properties); err != nil {
+			return nil, fmt.Errorf("tool: %s: %w", name, err)
 		}
 	}
 	return t, nil
@@ -176,45 +163,7 @@ func (t *Typed[P, R]) ErrorType() string {
 // returns a non-nil [ValidationResult] when the arguments are unusable.
 // A nil args map is treated as empty.
 func (t *Typed[P, R]) Decode(args map[string]any) (P, *ValidationResult) {
-	return decode[P](t.spec, args, bindMode{allowExtra: t.cfg.allowExtra, lax: t.cfg.lax}, t.cfg.validator, t.cfg.errorType)
-}
-
-// bindMode says how strictly arguments are bound.
-type bindMode struct {
-	allowExtra bool // ignore unknown keys at every level
-	lax        bool // pydantic lax coercions and error order; nested unknown keys dropped
-}
-
-// decode binds args into a P following plan s, then applies the validate
-// tags when P has any.
-func decode[P any](s *spec, args map[string]any, mode bindMode, v *validator.Validate, errorType string) (P, *ValidationResult) {
-	var p, zero P
-	b := binder{allowExtra: mode.allowExtra, lax: mode.lax}
-	b.bindObject(reflect.ValueOf(&p).Elem(), args, s)
-	if issues := b.issues(); issues != nil {
-		return zero, newValidationResult(errorType, issues)
-	}
-	if !s.validated {
-		return p, nil
-	}
-	if v == nil {
-		v = defaultValidator()
-	}
-	issues, err := runValidator(v, &p)
-	if err != nil {
-		issues = []Issue{{Field: "", Error: "Validator error: " + err.Error(), Type: "validator_error"}}
-	}
-	if issues != nil {
-		if mode.lax {
-			for i := range issues {
-				if issues[i].Type == "oneof" {
-					issues[i].Type = "enum" // what pydantic calls a failed Enum
-				}
-			}
-		}
-		return zero, newValidationResult(errorType, issues)
-	}
-	return p, nil
+	return decode[P](t.spec, args, bindMode{allowExtra: t.cfg.allowExtra, lax: t.cfg.lax}, t.cfg.errorType)
 }
 
 // Execute validates args and runs the tool's function. Invalid arguments

@@ -4,15 +4,16 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"testing"
 
-	"github.com/go-playground/validator/v10"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/voiceeval/schematools/internal/golden"
 	"github.com/voiceeval/schematools/state"
 	"github.com/voiceeval/schematools/tool"
+	"github.com/voiceeval/schematools/tool/schema"
 )
 
 func jsonNumber(s string) json.Number { return json.Number(s) }
@@ -63,7 +64,9 @@ func mustOrderTool(t testing.TB, st *state.Shared) *tool.Typed[orderParams, map[
 // The schema derived from a parameters struct is pinned by a golden file.
 func TestTypedSchemaGolden(t *testing.T) {
 	tl := mustOrderTool(t, state.New())
-	got, err := json.MarshalIndent(tool.OpenAISchema(tl), "", "  ")
+	defs, err := schema.OpenAI([]tool.Tool{tl})
+	require.NoError(t, err)
+	got, err := json.MarshalIndent(defs[0], "", "  ")
 	require.NoError(t, err)
 	golden.Check(t, filepath.Join("testdata", "order_schema.golden.json"), append(got, '\n'))
 	assert.Equal(t, []string{"customer", "items"}, tl.Required())
@@ -72,12 +75,14 @@ func TestTypedSchemaGolden(t *testing.T) {
 // Checklist 84: the function definition shape.
 func TestSchemaShape(t *testing.T) {
 	ft := &fakeTool{name: "_GoodTool"}
+	end, err := schema.OpenAI([]tool.Tool{&tool.EndConversation{}})
+	require.NoError(t, err)
 	assert.Equal(t,
 		`{"name":"_GoodTool","description":"A fake tool.","parameters":{"type":"object","properties":{"value":{"type":"string"}},"required":["value"]}}`,
 		jsonOf(t, tool.Schema(ft)))
 	assert.Equal(t,
 		`{"type":"function","function":{"name":"EndConversationTool","description":"End the conversation with the user.","parameters":{"type":"object","properties":{},"required":[]}}}`,
-		jsonOf(t, tool.OpenAISchema(&tool.EndConversation{})))
+		string(end[0]))
 }
 
 func TestTypedPropertiesAreCopies(t *testing.T) {
@@ -219,8 +224,7 @@ func TestTypedOptions(t *testing.T) {
 	tl, err := tool.New("lenient", "Lenient tool.",
 		func(context.Context, *state.Shared, item) (string, error) { return "done", nil },
 		tool.WithExtraArgs(), tool.WithErrorType("invalid_arguments"),
-		tool.WithAfterResult(func(_ context.Context, _ *state.Shared, res any) error { hookResult = res; return nil }),
-		tool.WithValidator(tool.NewValidator()))
+		tool.WithAfterResult(func(_ context.Context, _ *state.Shared, res any) error { hookResult = res; return nil }))
 	require.NoError(t, err)
 	assert.Equal(t, "invalid_arguments", tl.ErrorType())
 	assert.NotNil(t, tl.State(), "a tool without WithState gets a private state")
@@ -325,19 +329,38 @@ func TestNewRejectsBadDefinitions(t *testing.T) {
 	}
 }
 
-// Custom rules registered on a validator built by NewValidator report JSON
-// field names.
-func TestCustomValidatorRule(t *testing.T) {
-	v := tool.NewValidator()
-	require.NoError(t, v.RegisterValidation("iata", func(fl validator.FieldLevel) bool { return len(fl.Field().String()) == 3 }))
-	type params struct {
-		Origin string `json:"origin" validate:"iata"`
+// iata is a value with a rule of its own: a type that checks itself in
+// UnmarshalJSON, the way to add a rule the tags cannot state.
+type iata string
+
+func (c *iata) UnmarshalJSON(data []byte) error {
+	var s string
+	if err := json.Unmarshal(data, &s); err != nil {
+		return err
 	}
-	tl, err := tool.New("fly", "Fly.", func(context.Context, *state.Shared, params) (string, error) { return "ok", nil }, tool.WithValidator(v))
+	if len(s) != 3 {
+		return fmt.Errorf("%q is not an IATA code", s)
+	}
+	*c = iata(s)
+	return nil
+}
+
+// A custom rule (a type checking itself) reports the JSON field name.
+func TestCustomRule(t *testing.T) {
+	type params struct {
+		Origin iata `json:"origin"`
+	}
+	tl, err := tool.New("fly", "Fly.", func(context.Context, *state.Shared, params) (string, error) { return "ok", nil })
 	require.NoError(t, err)
 	res, err := tl.Execute(context.Background(), map[string]any{"origin": "Paris"})
 	require.NoError(t, err)
-	assert.Equal(t, []tool.Issue{{Field: "origin", Error: "Input failed the rule iata", Type: "iata"}}, res.(tool.ValidationResult).Details)
+	assert.Equal(t, []tool.Issue{{Field: "origin", Error: `Value error, "Paris" is not an IATA code`, Type: "value_error"}}, res.(tool.ValidationResult).Details)
+	// A tag the validator does not know is refused when the tool is built.
+	type unknownTag struct {
+		Origin string `json:"origin" validate:"iata"`
+	}
+	_, err = tool.New("fly", "Fly.", func(context.Context, *state.Shared, unknownTag) (string, error) { return "ok", nil })
+	assert.ErrorIs(t, err, tool.ErrInvalidParams)
 }
 
 type recSlice []recSlice

@@ -25,7 +25,6 @@ import (
 	"github.com/voiceeval/schematools/registry"
 	"github.com/voiceeval/schematools/state"
 	"github.com/voiceeval/schematools/tool"
-	"github.com/voiceeval/schematools/tool/schema"
 )
 
 func main() {
@@ -72,10 +71,11 @@ func newServer(st *state.Shared) (*mcp.Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	defs := schema.Anthropic(set.Tools()) // {name, description, input_schema}: MCP's shape too
 	server := mcp.NewServer(&mcp.Implementation{Name: "schematools-" + coffee.Domain, Version: "v0.1.0"}, nil)
-	for i, t := range set.Tools() {
-		server.AddTool(&mcp.Tool{Name: t.Name(), Description: t.Description(), InputSchema: defs[i]["input_schema"]}, handler(t))
+	for _, t := range set.Tools() {
+		// tool.Schema's parameters object, properties in field order: the
+		// input schema MCP's tools/list presents.
+		server.AddTool(&mcp.Tool{Name: t.Name(), Description: t.Description(), InputSchema: tool.Schema(t).Parameters}, handler(t))
 	}
 	return server, nil
 }

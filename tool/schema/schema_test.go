@@ -57,8 +57,11 @@ func TestExportGoldens(t *testing.T) {
 	responses, err = schema.OpenAIResponses(tools, schema.Strict())
 	require.NoError(t, err)
 	checkGolden(t, "openai_responses_strict", responses)
-	checkGolden(t, "anthropic", schema.Anthropic(tools))
-	gemini, removed := schema.Gemini(tools)
+	anthropic, err := schema.Anthropic(tools)
+	require.NoError(t, err)
+	checkGolden(t, "anthropic", anthropic)
+	gemini, removed, err := schema.Gemini(tools)
+	require.NoError(t, err)
 	checkGolden(t, "gemini", map[string]any{"tool": gemini, "removed": removed})
 }
 
@@ -71,7 +74,7 @@ func TestStrictRewrite(t *testing.T) {
 	require.NoError(t, err)
 	out, err := schema.OpenAI([]tool.Tool{tl}, schema.Strict())
 	require.NoError(t, err)
-	fn := out[0]["function"].(map[string]any)
+	fn := tree(t, out[0])["function"].(map[string]any)
 	assert.Equal(t, true, fn["strict"])
 	p := fn["parameters"].(map[string]any)
 	assert.Equal(t, []any{"city", "days"}, p["required"])
@@ -137,7 +140,7 @@ func TestStrictEdgeCases(t *testing.T) {
 	}}
 	out, err := schema.OpenAI([]tool.Tool{rt}, schema.Strict())
 	require.NoError(t, err)
-	props := out[0]["function"].(map[string]any)["parameters"].(map[string]any)["properties"].(map[string]any)
+	props := tree(t, out[0])["function"].(map[string]any)["parameters"].(map[string]any)["properties"].(map[string]any)
 	assert.Equal(t, []any{"a", "b", nil}, props["level"].(map[string]any)["enum"], "a nullable enum lists null")
 	box := props["box"].(map[string]any)
 	assert.Equal(t, false, box["additionalProperties"], "an object typed with a list is made strict too")
@@ -155,7 +158,9 @@ func TestGeminiEdgeCases(t *testing.T) {
 		"alt":   map[string]any{"anyOf": []any{map[string]any{"type": "object", "additionalProperties": false, "properties": map[string]any{}}}},
 		"free":  true,
 	}, required: []string{"free", "lvl"}}
-	g, removed := schema.Gemini([]tool.Tool{rt})
+	raw, removed, err := schema.Gemini([]tool.Tool{rt})
+	require.NoError(t, err)
+	g := tree(t, raw)
 	assert.Equal(t, []string{
 		"raw: alt.anyOf.0.additionalProperties",
 		"raw: free (schema without a type)",
@@ -170,3 +175,11 @@ func TestGeminiEdgeCases(t *testing.T) {
 }
 
 func jsonMarshal(v any) ([]byte, error) { return json.Marshal(v) }
+
+// tree decodes one exported JSON object.
+func tree(t *testing.T, raw json.RawMessage) map[string]any {
+	t.Helper()
+	var out map[string]any
+	require.NoError(t, json.Unmarshal(raw, &out))
+	return out
+}
