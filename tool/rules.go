@@ -115,43 +115,61 @@ func valueSpec(s *spec) *spec {
 }
 
 // applyValidate writes the validate rules of every field of struct plan s
-// into its schema sc, at every nesting level. A rule also declared by a
-// jsonschema tag must agree with it; it is then left to the validator.
+// into its schema sc, at every nesting level the validator reaches: nested
+// structs and pointers to them always, list and map elements only through
+// a `dive`. A rule also declared by a jsonschema tag must agree with it; it
+// is then left to the validator. Keys the rules make required join the
+// required list in field order.
 func applyValidate(s *spec, sc *jsonschema.Schema) error {
 	s = valueSpec(s)
-	if s == nil || sc == nil {
+	if s == nil || sc == nil || s.kind != kindStruct || sc.Properties == nil {
 		return nil
 	}
-	switch s.kind {
-	case kindSlice:
-		return applyValidate(s.elem, sc.Items)
-	case kindMap:
-		return applyValidate(s.elem, sc.AdditionalProperties)
-	case kindStruct:
-	default:
-		return nil
+	required := map[string]bool{}
+	for _, r := range sc.Required {
+		required[r] = true
 	}
 	for i := range s.fields {
 		f := &s.fields[i]
-		if sc.Properties == nil {
-			break
-		}
 		child, ok := sc.Properties.Get(f.name)
 		if !ok {
 			continue
 		}
-		tag := s.typ.FieldByIndex(f.index).Tag.Get("validate")
-		if tag != "" {
-			required, err := validateIntoSchema(strings.Split(tag, ","), f.spec, child)
-			if err != nil {
-				return fmt.Errorf("field %s: %w", f.name, err)
+		parts := strings.Split(s.typ.FieldByIndex(f.index).Tag.Get("validate"), ",")
+		req, err := validateIntoSchema(parts, f.spec, child)
+		if err != nil {
+			return fmt.Errorf("field %s: %w", f.name, err)
+		}
+		if req {
+			required[f.name] = true
+		}
+		// Descend where the validator does: one level of list or map
+		// per dive, structs always.
+		fs, fsc := valueSpec(f.spec), child
+		for _, p := range parts {
+			if p != "dive" || fs == nil || (fs.kind != kindSlice && fs.kind != kindMap) {
+				continue
 			}
-			if required && !slices.Contains(sc.Required, f.name) {
-				sc.Required = append(sc.Required, f.name)
+			if fs.kind == kindSlice {
+				fsc = fsc.Items
+			} else {
+				fsc = fsc.AdditionalProperties
+			}
+			fs = valueSpec(fs.elem)
+			if fsc == nil {
+				break
 			}
 		}
-		if err := applyValidate(f.spec, child); err != nil {
+		if err := applyValidate(fs, fsc); err != nil {
 			return fmt.Errorf("field %s: %w", f.name, err)
+		}
+	}
+	if len(required) > len(sc.Required) {
+		sc.Required = sc.Required[:0]
+		for i := range s.fields {
+			if required[s.fields[i].name] {
+				sc.Required = append(sc.Required, s.fields[i].name)
+			}
 		}
 	}
 	return nil

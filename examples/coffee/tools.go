@@ -90,7 +90,7 @@ func NewGetMenuWith(mo MenuOptions, opts ...tool.Option) (*tool.Typed[struct{}, 
 // OrderLine is one line of an order.
 type OrderLine struct {
 	ItemID   string `json:"item_id" jsonschema_description:"Menu item id, from get_menu."`
-	Size     string `json:"size" jsonschema:"enum=small,enum=medium,enum=large" validate:"oneof=small medium large"`
+	Size     string `json:"size" validate:"oneof=small medium large"`
 	Quantity int    `json:"quantity" jsonschema_description:"How many, 1 to 10." validate:"min=1,max=10"`
 }
 
@@ -171,7 +171,7 @@ func NewOrderStatus(opts ...tool.Option) (*tool.Typed[OrderIDParams, any], error
 // CancelOrderParams are the arguments of cancel_order.
 type CancelOrderParams struct {
 	OrderID string `json:"order_id" jsonschema_description:"The order id, e.g. ORD-001."`
-	Reason  string `json:"reason" jsonschema:"enum=changed my mind,enum=ordered by mistake,enum=took too long" validate:"oneof='changed my mind' 'ordered by mistake' 'took too long'"`
+	Reason  string `json:"reason" validate:"oneof='changed my mind' 'ordered by mistake' 'took too long'"`
 }
 
 // NewCancelOrder builds cancel_order, which cancels a placed order and

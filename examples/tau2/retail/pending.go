@@ -37,6 +37,7 @@ var recorder = tool.Recorder{ActionTypes: ActionTypes}
 // result is a copy of the order; the recorded result is {"order_id": <id
 // as given>, "status": "cancelled"}.
 func NewCancelPendingOrder(opts ...tool.Option) (*tool.Typed[CancelPendingOrderParams, any], error) {
+	opts = append([]tool.Option{tool.WithProperties(cancelPendingOrderProperties)}, opts...)
 	return tau2tools.NewRecordWriteTool(NameCancelPendingOrder, descCancelPendingOrder, recorder, []string{tableOrders, tableUsers}, cancelOrder, opts...)
 }
 
