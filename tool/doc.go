@@ -17,12 +17,32 @@
 // # Typed tools
 //
 // [New] builds a tool from a parameters struct and a function. The struct
-// yields the JSON Schema the model sees (invopop/jsonschema, flat, no $ref)
-// and the checks its arguments go through before the function runs:
-// unknown keys, missing required keys, JSON type mismatches, then
-// validator/v10 `validate` tags. Any failure is a [ValidationResult] value
+// yields the JSON Schema the model sees (invopop/jsonschema, flat, no $ref,
+// properties in field order) and the checks its arguments go through
+// before the function runs: unknown keys, missing required keys, JSON type
+// mismatches, then the rules. Any failure is a [ValidationResult] value
 // for the model, listing every problem with its JSON path — never a Go
 // error and never a panic.
+//
+// Each rule is written once and reaches both the schema and the checks:
+//
+//   - a `validate` rule (validator/v10) that JSON Schema can express is
+//     written into the schema: oneof as enum; min, max, gte, lte, gt, lt
+//     and len as minimum/maximum/exclusiveMinimum/exclusiveMaximum for
+//     numbers, minLength/maxLength for strings, minItems/maxItems for
+//     lists; required as a required key; list items' rules after a dive;
+//   - a `jsonschema` rule (enum, minimum, maximum, exclusiveMinimum,
+//     exclusiveMaximum, minLength, maxLength, pattern, minItems, maxItems)
+//     is checked, with pydantic's issue types ("enum",
+//     "greater_than_equal", "string_too_short", "string_pattern_mismatch",
+//     "too_short", …);
+//   - a rule written both ways must agree, or [New] fails with
+//     [ErrInvalidParams]; rules the schema cannot state (email, or-rules,
+//     a rule under omitempty that a zero value skips) are checked only.
+//
+// [WithProperties] is the one explicit exception: a port that must show
+// the original's schema text presents it, and the checks stay the
+// struct's.
 //
 // # Results for the model
 //

@@ -126,9 +126,11 @@ type paramSchema struct {
 }
 
 // reflectParams derives the properties and required list of struct type t
-// with invopop/jsonschema (no $ref, no $schema/$id), and marks the required
-// fields of s, at every nesting level, from the same schema, so validation
-// and the schema the LLM sees can never disagree.
+// with invopop/jsonschema (no $ref, no $schema/$id), writes the validate
+// rules into it and gives the plan s the jsonschema rules to check
+// (rules.go), and marks the required fields of s, at every nesting level,
+// from the same schema, so validation and the schema the LLM sees can
+// never disagree.
 //
 // A field is required unless its json tag has omitempty or omitzero;
 // `jsonschema:"required"` forces it.

@@ -74,8 +74,9 @@ type Typed[P, R any] struct {
 //
 //   - the json tag names each argument; a field is required unless its json
 //     tag has omitempty or omitzero (`jsonschema:"required"` forces it);
-//   - jsonschema_description and jsonschema tags (enum=…, minimum=…) shape
-//     the schema; validate tags are checked by validator/v10.
+//   - jsonschema_description describes an argument; each rule is written
+//     once, as a jsonschema or a validate tag, and reaches both the schema
+//     and the checks (see the package documentation).
 //
 // Before fn runs, Execute checks the raw arguments in this order — unknown
 // keys, missing required keys, JSON type mismatches, then validate rules —
@@ -85,8 +86,8 @@ type Typed[P, R any] struct {
 // New fails with [ErrInvalidName] for a bad name, [ErrMissingDescription]
 // for an empty description, and [ErrInvalidParams] when fn is nil, or P is
 // not a struct, is recursive, holds a field with no JSON form, maps two
-// fields to one JSON name, or carries validate tags the validator cannot
-// apply.
+// fields to one JSON name, carries validate tags the validator cannot
+// apply, or states one rule in both tags with different values.
 func New[P, R any](name, description string, fn Func[P, R], opts ...Option) (*Typed[P, R], error) {
 	pt := reflect.TypeFor[P]()
 	who := fmt.Sprintf("New[%s]", pt)

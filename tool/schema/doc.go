@@ -13,5 +13,10 @@
 //     a bound through [tool.Set.CallJSON], each result delivered exactly
 //     once and returned in the model's order, keyed by call id.
 //
-// Output is plain JSON trees (maps and slices): no provider SDK is needed.
+// Output is JSON text, one object per tool (Gemini: one object for the
+// set): each definition's keys in the API's order and each tool's
+// parameters in the order [tool.Schema] keeps (its struct's field order),
+// since models read the schema as text. No provider SDK is needed. Every
+// dialect carries the same rules — the enums, bounds and lengths a tool
+// checks (see package tool) — except what Gemini removes and reports.
 package schema
