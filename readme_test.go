@@ -36,7 +36,7 @@ func TestReadmeTour(t *testing.T) {
 		}, tool.WithState(st))
 	require.NoError(t, err)
 
-	set, err := tool.NewSet(cancel, &tool.EndConversation{State: st})
+	set, err := tool.NewSet(append(tool.Harness(st, nil), cancel)...) // + EndConversationTool & co.
 	require.NoError(t, err)
 	defs, err := schema.OpenAI([]tool.Tool{cancel}) // what the model sees: the enum, minLength 7, maxLength 12
 	require.NoError(t, err)

@@ -206,19 +206,16 @@ func quoteAll(ss []string) []string {
 	return out
 }
 
-// RegisterHarness registers the cross-domain harness tools in
-// [DefaultDomain] of r: EndConversationTool, TransferToHumanAgentsTool and
-// SendScenarioSummaryTool, each bound to deps.State.
+// RegisterHarness registers the cross-domain harness tools of
+// [tool.Harness] in [DefaultDomain] of r: EndConversationTool,
+// TransferToHumanAgentsTool and SendScenarioSummaryTool, each bound to
+// deps.State and logging to deps.Logger.
 func RegisterHarness(r *Tools) error {
-	return errors.Join(
-		r.Register(DefaultDomain, tool.EndConversationName, Plain(func(d Deps) (tool.Tool, error) {
-			return &tool.EndConversation{State: d.state(), Logger: d.Logger}, nil
-		})),
-		r.Register(DefaultDomain, tool.TransferToHumanAgentsName, Plain(func(d Deps) (tool.Tool, error) {
-			return &tool.TransferToHumanAgents{State: d.state(), Logger: d.Logger}, nil
-		})),
-		r.Register(DefaultDomain, tool.SendScenarioSummaryName, Plain(func(d Deps) (tool.Tool, error) {
-			return &tool.SendScenarioSummary{State: d.state(), Logger: d.Logger}, nil
-		})),
-	)
+	var errs []error
+	for i, t := range tool.Harness(nil, nil) {
+		errs = append(errs, r.Register(DefaultDomain, t.Name(), Plain(func(d Deps) (tool.Tool, error) {
+			return tool.Harness(d.state(), d.Logger)[i], nil
+		})))
+	}
+	return errors.Join(errs...)
 }

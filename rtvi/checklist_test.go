@@ -23,6 +23,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -41,8 +42,8 @@ import (
 // clDomain is the synthetic domain of the checklist's registries.
 const clDomain = "synthetic"
 
-// GoodTool stands for the Python test's _GoodTool class: Go derives a
-// class-like tool name from a type with tool.TypeName.
+// GoodTool stands for the Python test's _GoodTool class: its Go type name
+// gives the class-like tool name.
 type GoodTool struct{}
 
 // clValueParams are the parameters of the checklist's typed tool.
@@ -369,8 +370,8 @@ func TestChecklist(t *testing.T) {
 	// test_tool_calling_and_rtvi_controls.py
 
 	item(32, "tool name and schema", func(t *testing.T) {
-		// Go has no class-name default: the name is passed to tool.New, and tool.TypeName derives one from a Go type.
-		name := tool.TypeName(&GoodTool{})
+		// Go has no class-name default: the name is passed to tool.New; a Go type's name can stand in for the class name.
+		name := reflect.TypeFor[GoodTool]().Name()
 		assert.Equal(t, "GoodTool", name)
 		tl, err := tool.New(name, "A useful tool", func(_ context.Context, _ *state.Shared, p clValueParams) (any, error) {
 			return p, nil
@@ -462,20 +463,20 @@ func TestChecklist(t *testing.T) {
 	notRun(44, "direct tools registration merges tool sources", "no Go counterpart: pipecat direct-function registration on an LLMService")
 	notRun(45, "direct tools registration with no tools", "no Go counterpart: pipecat direct-function registration on an LLMService")
 	item(46, "send a text message", func(t *testing.T) {
-		// Go has no SendRTVIMessageTool (and so no acknowledgement result); tool.SendText is the message it sent.
+		// Go has no SendRTVIMessageTool (and so no acknowledgement result); a tool.TextMessage is the message it sent.
 		out := &outbox{}
 		st := state.New()
 		st.SetNotifier(rtvi.NewDispatcher(rtvi.Config{State: st, Send: out.send}).Notifier())
-		tool.SendText(ctx, st, "hello", quiet)
+		require.NoError(t, st.Notifier().Notify(ctx, tool.TextMessage{Text: "hello"}))
 		assert.Equal(t, []map[string]any{{"label": "rtvi-ai", "type": "server-message", "data": map[string]any{"text": "hello"}}}, out.all())
 	})
 	item(47, "send the scenario summary", func(t *testing.T) {
 		out := &outbox{}
 		st := state.New()
 		st.SetNotifier(rtvi.NewDispatcher(rtvi.Config{State: st, Send: out.send}).Notifier())
-		res, err := (&tool.SendScenarioSummary{State: st, Logger: quiet}).Execute(ctx, map[string]any{"message": `{"ok": true}`})
+		res, err := harnessTool(st, "SendScenarioSummaryTool").Execute(ctx, map[string]any{"message": `{"ok": true}`})
 		require.NoError(t, err)
-		assert.Equal(t, tool.AckResult{Success: true, Message: "Scenario summary message sent."}, res)
+		assert.Equal(t, `{"success":true,"message":"Scenario summary message sent."}`, string(must(json.Marshal(res))))
 		assert.Equal(t, []map[string]any{{"label": "rtvi-ai", "type": "server-message",
 			"data": map[string]any{"text": `<final_response>{"ok": true}</final_response>`}}}, out.all())
 	})
@@ -484,12 +485,12 @@ func TestChecklist(t *testing.T) {
 		st := state.New()
 		st.SetNotifier(rtvi.NewDispatcher(rtvi.Config{State: st, Send: out.send}).Notifier())
 		var delivered []any
-		require.NoError(t, tool.Call(ctx, &tool.EndConversation{State: st, Logger: quiet}, nil, func(v any) error {
+		require.NoError(t, tool.Call(ctx, harnessTool(st, "EndConversationTool"), nil, func(v any) error {
 			assert.Empty(t, out.all(), "no message sent before the result is delivered")
 			delivered = append(delivered, v)
 			return nil
 		}, tool.WithLogger(quiet)))
-		assert.Equal(t, []any{tool.AckResult{Success: true, Message: "Exit message sent."}}, delivered)
+		assert.Equal(t, `[{"success":true,"message":"Exit message sent."}]`, string(must(json.Marshal(delivered))))
 		assert.Equal(t, []map[string]any{{"label": "rtvi-ai", "type": "server-message",
 			"data": map[string]any{"text": "<exit>The task is finished.</exit>"}}}, out.all())
 	})
@@ -897,4 +898,22 @@ func clKeys(m map[string]any) []string {
 		out = append(out, k)
 	}
 	return out
+}
+
+// harnessTool returns the harness tool called name, bound to st.
+func harnessTool(st *state.Shared, name string) tool.Tool {
+	for _, t := range tool.Harness(st, quiet) {
+		if t.Name() == name {
+			return t
+		}
+	}
+	panic("no harness tool " + name)
+}
+
+// must returns v, panicking on err.
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
 }

@@ -48,7 +48,7 @@ func TestUpdateSystemPromptStartsAScenario(t *testing.T) {
 	assert.Equal(t, []rtvi.ChatMessage{{Role: "system", Content: "P2"}}, b.conv.lastReset())
 	set, n = b.installer.current()
 	assert.Equal(t, 2, n)
-	assert.Equal(t, 0, set.Len())
+	assert.Empty(t, set.Names())
 	assert.Equal(t, "default", st.Domain())
 
 	// tools null leaves the installed tools alone.

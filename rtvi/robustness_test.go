@@ -241,7 +241,7 @@ func TestNotifierWritesNumbersExactly(t *testing.T) {
 	var got []byte
 	n := rtvi.NewDispatcher(rtvi.Config{Send: func(_ context.Context, b []byte) error { got = b; return nil }}).Notifier()
 	a := state.NewAction("refuel", map[string]any{"gb": 2.0}, map[string]any{"ok": true})
-	require.NoError(t, n.Notify(context.Background(), tool.ActionApplied{Type: tool.MessageTypeActionApplied, Action: a, ToolDomain: "d"}))
+	require.NoError(t, n.Notify(context.Background(), tool.ActionApplied{Type: "action-applied", Action: a, ToolDomain: "d"}))
 	assert.Contains(t, string(got), `"gb": 2.0`)
 	require.NoError(t, n.Notify(context.Background(), tool.TextMessage{Text: "<exit>x</exit>"}))
 	assert.Equal(t, `{"label": "rtvi-ai", "type": "server-message", "data": {"text": "<exit>x</exit>"}}`, string(got))

@@ -19,7 +19,7 @@ func ExampleNew() {
 		Units string `json:"units,omitempty" jsonschema:"enum=metric,enum=imperial"`
 	}
 	forecast, err := tool.New("get_forecast", "Get the weather forecast for a city.",
-		func(_ context.Context, _ *state.Shared, p params) (map[string]any, error) {
+		func(_ context.Context, _ *state.Shared, p params) (any, error) {
 			return map[string]any{"city": p.City, "weather": "sunny"}, nil
 		})
 	if err != nil {
@@ -43,7 +43,7 @@ func ExampleCall() {
 		Name string `json:"name"`
 	}
 	find, _ := tool.New("find_customer", "Find customers by name.",
-		func(_ context.Context, _ *state.Shared, p params) ([]any, error) {
+		func(_ context.Context, _ *state.Shared, p params) (any, error) {
 			return []any{}, nil // no match
 		})
 	deliver := func(v any) error {
@@ -61,15 +61,14 @@ func ExampleCall() {
 // A Set answers calls to tools it does not hold with a structured error
 // that lists the real ones.
 func ExampleSet_Call() {
-	st := state.New()
-	set, _ := tool.NewSet(&tool.EndConversation{State: st}, &tool.TransferToHumanAgents{State: st})
+	set, _ := tool.NewSet(tool.Harness(state.New(), nil)...)
 	_ = set.Call(context.Background(), "GetUserOrders", nil, func(v any) error {
 		b, _ := json.Marshal(v)
 		fmt.Println(string(b))
 		return nil
 	})
 	// Output:
-	// {"status":"error","error_type":"unknown_tool","message":"There is no tool named 'GetUserOrders'. Use one of the available tools instead.","available_tools":["EndConversationTool","TransferToHumanAgentsTool"]}
+	// {"status":"error","error_type":"unknown_tool","message":"There is no tool named 'GetUserOrders'. Use one of the available tools instead.","available_tools":["EndConversationTool","SendScenarioSummaryTool","TransferToHumanAgentsTool"]}
 }
 
 // A DB runs a tool's work under the state's lock, answers the domain's

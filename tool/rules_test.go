@@ -15,7 +15,7 @@ import (
 // newRuleTool builds a tool of parameters P that returns "ok".
 func newRuleTool[P any](t *testing.T, opts ...tool.Option) tool.Tool {
 	t.Helper()
-	tl, err := tool.New("rules", "Rules.", func(context.Context, *state.Shared, P) (string, error) { return "ok", nil }, opts...)
+	tl, err := tool.New("rules", "Rules.", func(context.Context, *state.Shared, P) (any, error) { return "ok", nil }, opts...)
 	require.NoError(t, err)
 	return tl
 }

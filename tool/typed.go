@@ -9,8 +9,8 @@ import (
 )
 
 // Func is the work of a typed tool: it receives the tool's shared state and
-// the validated parameters, and returns the raw result.
-type Func[P, R any] func(ctx context.Context, st *state.Shared, p P) (R, error)
+// the validated parameters, and returns the raw result (see [Tool]).
+type Func[P any] func(ctx context.Context, st *state.Shared, p P) (any, error)
 
 // Option configures a typed tool built by [New].
 type Option func(*config)
@@ -61,9 +61,9 @@ func WithAfterResult(fn func(ctx context.Context, st *state.Shared, result any) 
 // yields the JSON Schema the model sees (invopop/jsonschema) and the rules
 // its arguments are checked against (JSON types, then validator/v10 tags).
 // Build it with [New]. It is safe for concurrent use.
-type Typed[P, R any] struct {
+type Typed[P any] struct {
 	name, description string
-	fn                Func[P, R]
+	fn                Func[P]
 	cfg               config
 	spec              *spec
 	schema            paramSchema
@@ -83,22 +83,18 @@ type Typed[P, R any] struct {
 // and returns a [ValidationResult] value listing every problem instead of
 // calling fn. Nothing the model sends can make it panic.
 //
-// New fails with [ErrInvalidName] for a bad name, [ErrMissingDescription]
-// for an empty description, and [ErrInvalidParams] when fn is nil, or P is
-// not a struct, is recursive, holds a field with no JSON form, maps two
-// fields to one JSON name, carries validate tags the validator cannot
-// apply, or states one rule in both tags with different values.
-func New[P, R any](name, description string, fn Func[P, R], opts ...Option) (*Typed[P, R], error) {
+// New fails with an error wrapping [ErrInvalidParams] for a bad name, an
+// empty description, a nil fn, or a P that is not a struct, is recursive,
+// holds a field with no JSON form, maps two fields to one JSON name, or
+// carries validate tags the validator cannot apply, or states one rule
+// in both tags with different values.
+func New[P any](name, description string, fn Func[P], opts ...Option) (*Typed[P], error) {
 	pt := reflect.TypeFor[P]()
-	who := fmt.Sprintf("New[%s]", pt)
-	if name == "" {
-		return nil, fmt.Errorf("tool: name is required for tool %s: %w", who, ErrInvalidName)
-	}
 	if err := ValidateName(name); err != nil {
-		return nil, fmt.Errorf("tool: %s: %w", who, err)
+		return nil, fmt.Errorf("tool: New[%s]: %w: %w", pt, ErrInvalidParams, err)
 	}
 	if description == "" {
-		return nil, fmt.Errorf("tool: description is required for tool %s: %w", name, ErrMissingDescription)
+		return nil, fmt.Errorf("tool: %s: description is required: %w", name, ErrInvalidParams)
 	}
 	if fn == nil {
 		return nil, fmt.Errorf("tool: %s: nil function: %w", name, ErrInvalidParams)
@@ -106,7 +102,7 @@ func New[P, R any](name, description string, fn Func[P, R], opts ...Option) (*Ty
 	if pt.Kind() != reflect.Struct {
 		return nil, fmt.Errorf("tool: %s: parameters must be a struct, got %s: %w", name, pt, ErrInvalidParams)
 	}
-	t := &Typed[P, R]{name: name, description: description, fn: fn}
+	t := &Typed[P]{name: name, description: description, fn: fn}
 	for _, o := range opts {
 		o(&t.cfg)
 	}
@@ -129,33 +125,30 @@ func New[P, R any](name, description string, fn Func[P, R], opts ...Option) (*Ty
 }
 
 // Name returns the tool's name.
-func (t *Typed[P, R]) Name() string { return t.name }
+func (t *Typed[P]) Name() string { return t.name }
 
 // Description returns the tool's description.
-func (t *Typed[P, R]) Description() string { return t.description }
+func (t *Typed[P]) Description() string { return t.description }
 
 // Properties returns a fresh copy of the JSON Schema properties derived
 // from P.
-func (t *Typed[P, R]) Properties() map[string]any {
+func (t *Typed[P]) Properties() map[string]any {
 	return state.Clone(t.schema.properties).(map[string]any)
 }
 
 // Required returns a fresh copy of the required argument names, in field
 // order.
-func (t *Typed[P, R]) Required() []string {
+func (t *Typed[P]) Required() []string {
 	return append([]string{}, t.schema.required...)
 }
 
 // PropertyOrder returns the property names in the order of P's fields.
-func (t *Typed[P, R]) PropertyOrder() []string { return append([]string{}, t.schema.order...) }
-
-// State returns the shared state the tool works on.
-func (t *Typed[P, R]) State() *state.Shared { return t.cfg.state }
+func (t *Typed[P]) PropertyOrder() []string { return append([]string{}, t.schema.order...) }
 
 // ErrorType returns the "error_type" of the tool's validation results.
-func (t *Typed[P, R]) ErrorType() string {
+func (t *Typed[P]) ErrorType() string {
 	if t.cfg.errorType == "" {
-		return ErrorTypeValidation
+		return errorTypeValidation
 	}
 	return t.cfg.errorType
 }
@@ -163,27 +156,23 @@ func (t *Typed[P, R]) ErrorType() string {
 // Decode checks args and binds them into P without running the tool. It
 // returns a non-nil [ValidationResult] when the arguments are unusable.
 // A nil args map is treated as empty.
-func (t *Typed[P, R]) Decode(args map[string]any) (P, *ValidationResult) {
+func (t *Typed[P]) Decode(args map[string]any) (P, *ValidationResult) {
 	return decode[P](t.spec, args, bindMode{allowExtra: t.cfg.allowExtra, lax: t.cfg.lax}, t.cfg.errorType)
 }
 
 // Execute validates args and runs the tool's function. Invalid arguments
 // yield a [ValidationResult] value and a nil error; the function's own
 // error is returned as is.
-func (t *Typed[P, R]) Execute(ctx context.Context, args map[string]any) (any, error) {
+func (t *Typed[P]) Execute(ctx context.Context, args map[string]any) (any, error) {
 	p, invalid := t.Decode(args)
 	if invalid != nil {
 		return *invalid, nil
 	}
-	r, err := t.fn(ctx, t.cfg.state, p)
-	if err != nil {
-		return nil, err
-	}
-	return r, nil
+	return t.fn(ctx, t.cfg.state, p)
 }
 
 // AfterResult runs the hook set with [WithAfterResult], if any.
-func (t *Typed[P, R]) AfterResult(ctx context.Context, _ map[string]any, result any) error {
+func (t *Typed[P]) AfterResult(ctx context.Context, _ map[string]any, result any) error {
 	if t.cfg.after == nil {
 		return nil
 	}

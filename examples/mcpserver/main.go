@@ -66,7 +66,7 @@ func newServer(st *state.Shared) (*mcp.Server, error) {
 	for _, n := range reg.Names(coffee.Domain) {
 		spec[n] = nil
 	}
-	spec[tool.EndConversationName] = nil
+	spec["EndConversationTool"] = nil
 	set, err := reg.NewSet(coffee.Domain, spec, registry.Deps{State: st})
 	if err != nil {
 		return nil, err
@@ -93,12 +93,7 @@ func handler(t tool.Tool) mcp.ToolHandler {
 		if err != nil {
 			return nil, err
 		}
-		res := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(text)}}}
-		switch out.(type) {
-		case tool.ValidationResult, tool.FailureResult, tool.ErrorResult:
-			res.IsError = true
-		}
-		return res, nil
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(text)}}, IsError: tool.IsError(out)}, nil
 	}
 }
 

@@ -128,7 +128,9 @@ func TestSchemaAgreesWithArgumentChecks(t *testing.T) {
 	}
 	require.GreaterOrEqual(t, len(cases), 50)
 	schemas := map[string]*jsonschema.Schema{}
+	byName := map[string]tool.Tool{}
 	for _, tl := range set.Tools() {
+		byName[tl.Name()] = tl
 		schemas[tl.Name()] = compile(t, tl.Name(), anthropicSchema(t, tl))
 	}
 	for i, c := range cases {
@@ -136,7 +138,7 @@ func TestSchemaAgreesWithArgumentChecks(t *testing.T) {
 			inst, err := jsonschema.UnmarshalJSON(strings.NewReader(c.args))
 			require.NoError(t, err)
 			schemaOK := schemas[c.tool].Validate(inst) == nil
-			tl, _ := set.Lookup(c.tool)
+			tl := byName[c.tool]
 			args, err := tool.DecodeArgs([]byte(c.args))
 			require.NoError(t, err)
 			res, err := tl.Execute(context.Background(), args)

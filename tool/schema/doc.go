@@ -1,5 +1,6 @@
-// Package schema exports a tool set in the dialects of the big LLM APIs,
-// and runs a model's tool calls back through the live call path.
+// Package schema exports a tool set in the dialects of the big LLM APIs.
+// (A model's tool calls run back through the live path with
+// [tool.Set.Dispatch].)
 //
 //   - [OpenAI] and [OpenAIResponses]: function tools for the Chat
 //     Completions and Responses APIs; [Strict] rewrites each schema the way
@@ -9,9 +10,6 @@
 //   - [Anthropic]: Messages API tools ({name, description, input_schema}).
 //   - [Gemini]: functionDeclarations, with the JSON Schema keywords Gemini
 //     rejects removed and reported.
-//   - [Dispatch]: the model's tool calls of one turn, run concurrently with
-//     a bound through [tool.Set.CallJSON], each result delivered exactly
-//     once and returned in the model's order, keyed by call id.
 //
 // Output is JSON text, one object per tool (Gemini: one object for the
 // set): each definition's keys in the API's order and each tool's

@@ -70,7 +70,7 @@ func TestStrictRewrite(t *testing.T) {
 		City string `json:"city"`
 		Days int    `json:"days,omitempty"`
 	}
-	tl, err := tool.New("forecast", "Forecast.", func(context.Context, *state.Shared, params) (string, error) { return "", nil })
+	tl, err := tool.New("forecast", "Forecast.", func(context.Context, *state.Shared, params) (any, error) { return "", nil })
 	require.NoError(t, err)
 	out, err := schema.OpenAI([]tool.Tool{tl}, schema.Strict())
 	require.NoError(t, err)
@@ -84,39 +84,12 @@ func TestStrictRewrite(t *testing.T) {
 	type open struct {
 		Extra map[string]any `json:"extra"`
 	}
-	bad, err := tool.New("open", "Open.", func(context.Context, *state.Shared, open) (string, error) { return "", nil })
+	bad, err := tool.New("open", "Open.", func(context.Context, *state.Shared, open) (any, error) { return "", nil })
 	require.NoError(t, err)
 	_, err = schema.OpenAI([]tool.Tool{bad}, schema.Strict())
 	assert.ErrorContains(t, err, "tool open cannot be strict: extra is an open object")
 	_, err = schema.OpenAI([]tool.Tool{bad})
 	assert.NoError(t, err, "non-strict export takes anything")
-}
-
-func TestDispatch(t *testing.T) {
-	set := coffeeSet(t)
-	calls := []schema.ModelCall{
-		{ID: "c1", Name: "get_menu", Arguments: `{}`},
-		{ID: "c2", Name: "order_status", Arguments: `{"order_id": "ORD-404"}`},
-		{ID: "c3", Name: "refund_order", Arguments: `{}`},
-		{ID: "c4", Name: "place_order", Arguments: `{"customer": "Ada",`},
-		{ID: "c5", Name: "get_menu", Arguments: ``},
-	}
-	results, err := schema.Dispatch(context.Background(), set, calls, 4)
-	require.NoError(t, err)
-	require.Len(t, results, 5)
-	for i, r := range results {
-		assert.Equal(t, calls[i].ID, r.ID, "results keep the model's order")
-		assert.NotNil(t, r.Result)
-	}
-	assert.Equal(t, tool.FailureResult{Status: "error", ErrorType: "not_found", Message: "Order ORD-404 not found"}, results[1].Result)
-	assert.Equal(t, "unknown_tool", results[2].Result.(tool.UnknownToolResult).ErrorType)
-	assert.Equal(t, "json_invalid", results[3].Result.(tool.ValidationResult).Details[0].Type)
-
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	results, err = schema.Dispatch(ctx, set, []schema.ModelCall{{ID: "x", Name: "get_menu", Arguments: "{}"}}, 1)
-	assert.ErrorIs(t, err, context.Canceled, "calls of a cancelled turn are not run")
-	assert.Nil(t, results[0].Result)
 }
 
 // A hand-written tool with any schema it likes.
