@@ -129,7 +129,7 @@ func argsIssue(err error) Issue {
 //     become float64 values — a typed tool then refuses them for a number
 //     parameter ("finite_number"), as it would any bad value;
 //   - a duplicate key keeps its last value;
-//   - malformed JSON, trailing data after the value ("Extra data"), an
+//   - malformed JSON, trailing data after the value (json.loads's "Extra data"), an
 //     integer of more than 4,300 digits, nesting deeper than 10,000 levels
 //     and any top-level value other than an object are errors.
 //

@@ -7,12 +7,29 @@
 // A [Tool] has a name, a description, JSON Schema properties, a required
 // list, and Execute, which returns the RAW result. Two paths share Execute:
 //
-//   - the live path, [Call] (or [Set.Call]): a Go error or a panic becomes
-//     {"error": message}; an empty result is wrapped by [NormalizeEmpty];
-//     the result is delivered exactly once; an [AfterResulter] hook runs
-//     only after a successful delivery and never after an error;
+//   - the live path, [Call] (or [Set.Call], [CallJSON], [Set.CallJSON],
+//     and [Set.Dispatch] for the calls of one model turn): a Go error or a
+//     panic becomes {"error": message}; an empty result (nil, "", 0, false,
+//     an empty list or object) is wrapped in a success envelope so that a
+//     model does not read it as nothing; the result is delivered exactly
+//     once; an [AfterResulter] hook runs only after a successful delivery
+//     and never after an error;
 //   - replay paths call Execute directly and see the raw shape (a bare empty
 //     list stays a bare empty list).
+//
+// Interfaces the package checks for are declared: [AfterResulter],
+// [ErrorTyper], [PropertyOrderer].
+//
+// # Arguments and results
+//
+//   - [DecodeArgs] is the one decoder of a model's raw arguments: Python's
+//     json.loads (NaN and Infinity accepted, trailing data refused,
+//     duplicate keys keep the last), and the value must be an object.
+//   - [IsError] is the one definition of an error result: "status":
+//     "error" ([FailureResult], [ValidationResult], the unknown-tool
+//     result, a domain's own), or exactly {"error": …}.
+//   - Results this package produces are structs whose JSON keys come out in
+//     the same order as the Python original's dicts.
 //
 // # Typed tools
 //
@@ -44,14 +61,6 @@
 // the original's schema text presents it, and the checks stay the
 // struct's.
 //
-// # Results for the model
-//
-// Results this package produces are small structs whose JSON keys come out
-// in the same order as the Python original's dicts: [ErrorResult],
-// [ValidationResult], [UnknownToolResult], [FailureResult], the empty-result
-// envelopes [EmptyListResult], [EmptyObjectResult] and [NoDataResult], and
-// the acknowledgements [AckResult] and [StatusResult].
-//
 // # Write tools and signals
 //
 // Tools that change the DB record what they did with a [Recorder]: the
@@ -71,12 +80,12 @@
 //
 // [ModelDump] is pydantic's model_dump() of a parameters struct, what a
 // port of a Python write tool records as the action's arguments.
-// [SendExit] and [SendFinalResponse] send the text signals the harness
-// reacts to.
+// [SendExit] sends the "<exit>…</exit>" [TextMessage] the harness ends a
+// scenario on.
 //
 // # Harness tools
 //
-// [EndConversation], [TransferToHumanAgents] and [SendScenarioSummary] are
-// the cross-domain tools of every scenario. Their zero values are ready to
-// use; set State to connect them to a scenario.
+// [Harness] returns the cross-domain tools of every scenario —
+// EndConversationTool, TransferToHumanAgentsTool, SendScenarioSummaryTool —
+// bound to a scenario's state.
 package tool

@@ -111,3 +111,24 @@ func ExampleDB() {
 	// map[status:cancelled]
 	// [{"action_type":"cancel_order","arguments":{"order_id":"ORD-1"},"name":"cancel_order","result":{"status":"cancelled"}}]
 }
+
+// Dispatch runs the tool calls of one model turn, a few at a time, and
+// returns one result per call in the model's order.
+func ExampleSet_Dispatch() {
+	set, _ := tool.NewSet(tool.Harness(state.New(), nil)...)
+	results, err := set.Dispatch(context.Background(), []tool.ModelCall{
+		{ID: "call_1", Name: "SendScenarioSummaryTool", Arguments: `{"message": "done"}`},
+		{ID: "call_2", Name: "EndConversationTool", Arguments: `{}`},
+		{ID: "call_3", Name: "TransferToHumanAgentsTool", Arguments: `{"summary":`},
+	}, 2)
+	fmt.Println(err)
+	for _, r := range results {
+		b, _ := json.Marshal(r.Result)
+		fmt.Println(r.ID, tool.IsError(r.Result), string(b))
+	}
+	// Output:
+	// <nil>
+	// call_1 false {"success":true,"message":"Scenario summary message sent."}
+	// call_2 false {"success":true,"message":"Exit message sent."}
+	// call_3 true {"status":"error","error_type":"validation_error","message":"Tool arguments failed validation.","details":[{"field":"","error":"Invalid JSON: pyjson: invalid JSON at offset 11: expecting value","type":"json_invalid"}]}
+}
