@@ -26,8 +26,8 @@ func BenchmarkCheck(b *testing.B) {
 	ctx := context.Background()
 	b.ReportAllocs()
 	for b.Loop() {
-		res, err := calltest.Check(ctx, test, step)
-		if err != nil || !res.Passed() {
+		res, err := calltest.Check(ctx, test, step, nil)
+		if err != nil || res.Status != calltest.Pass {
 			b.Fatal(err, res)
 		}
 	}

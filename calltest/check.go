@@ -15,43 +15,27 @@ import (
 // to a failing agent).
 var ErrInvalidTest = errors.New("calltest: invalid test")
 
-// Option configures [Check].
-type Option func(*options)
-
-type options struct {
-	judge Judge
-	tools map[string]tool.Tool
-}
-
-// WithJudge sets the judge of llm checks. Without one they are Unknown.
-func WithJudge(j Judge) Option { return func(o *options) { o.judge = j } }
-
-// WithTools makes the check schema-aware: a test naming a tool that is not
-// in tools, or a path that is not in the tool's schema, is an invalid
-// test; native exact checks coerce expected strings to the schema's type.
-func WithTools(tools ...tool.Tool) Option {
-	return func(o *options) { o.tools = toolMap(tools) }
+// Options configure [Check], [Repeat] and [Require]; a nil *Options is the
+// zero value.
+type Options struct {
+	// Judge decides llm checks. Without one they are Unknown.
+	Judge Judge
+	// Tools make the check schema-aware: a test naming a tool that is not
+	// among them, or a path that is not in the tool's schema, is an
+	// invalid test; native exact checks coerce expected strings to the
+	// schema's type. None given: no schema checks.
+	Tools []tool.Tool
 }
 
 func toolMap(tools []tool.Tool) map[string]tool.Tool {
+	if len(tools) == 0 {
+		return nil
+	}
 	m := make(map[string]tool.Tool, len(tools))
 	for _, t := range tools {
 		m[t.Name()] = t
 	}
 	return m
-}
-
-// Validate checks a test without running it: the same checks as [Check],
-// and, when tools are given, that every tool it names exists and every
-// path is in that tool's schema. Use it when loading a suite, so a typo
-// is an error then rather than a failing run later.
-func Validate(test Test, tools ...tool.Tool) error {
-	var m map[string]tool.Tool
-	if len(tools) > 0 {
-		m = toolMap(tools)
-	}
-	test = cloneTest(test)
-	return validate(&test, m)
 }
 
 // ExpectationResult is the outcome of one expectation.
@@ -77,14 +61,15 @@ type Result struct {
 	Problems []string `json:"problems,omitempty"`
 }
 
-// Passed reports whether the test passed.
-func (r Result) Passed() bool { return r.Status == Pass }
-
 // Check runs test against the agent's step. The error is for an invalid
 // test (no expectation, a bad history, path, pattern or bound, an unknown
-// eval type, an absent expectation with parameters, unknown tools or paths
-// with [WithTools]); a failing agent is a Result with Status Fail. Check
-// never modifies test, and may be called concurrently with the same test.
+// mode or eval type, an absent expectation with parameters, unknown tools
+// or paths with [Options.Tools]) and wraps [ErrInvalidTest]; a failing
+// agent is a Result with Status Fail. Check never modifies test, and may
+// be called concurrently with the same test. Checking against an empty
+// [Step] validates a test without running any check: do it when loading a
+// suite (with the tools), so a typo is an error then rather than a failing
+// run later.
 //
 // The rules:
 //
@@ -95,7 +80,7 @@ func (r Result) Passed() bool { return r.Status == Pass }
 //     expectations met as possible, then as many fully passing matches as
 //     possible, then the lowest call indexes — never greedily, so the order
 //     of expectations never changes the outcome;
-//   - Mode says what else must hold (see [Mode]); in the superset and
+//   - Mode says what else must hold (see [Test.Mode]); in the superset and
 //     unordered modes, a test with a single expectation and without
 //     AnyCallMatches fails when the agent made more than one call, as in
 //     ElevenLabs;
@@ -103,18 +88,18 @@ func (r Result) Passed() bool { return r.Status == Pass }
 //   - Counts bound the number of calls per tool name;
 //   - the test fails if anything fails; otherwise it is Unknown if a
 //     matched check was Unknown; otherwise it passes.
-func Check(ctx context.Context, test Test, step Step, opts ...Option) (Result, error) {
-	var o options
-	for _, f := range opts {
-		f(&o)
+func Check(ctx context.Context, test Test, step Step, opts *Options) (Result, error) {
+	if opts == nil {
+		opts = &Options{}
 	}
+	tools := toolMap(opts.Tools)
 	test = cloneTest(test)
-	if err := validate(&test, o.tools); err != nil {
+	if err := validate(&test, tools); err != nil {
 		return Result{}, err
 	}
-	k := &checker{ctx: ctx, judge: o.judge, history: test.History}
-	if o.tools != nil {
-		k.types = func(toolName, path string) string { return schemaType(o.tools[toolName], path) }
+	k := &checker{ctx: ctx, judge: opts.Judge, history: test.History}
+	if tools != nil {
+		k.types = func(toolName, path string) string { return schemaType(tools[toolName], path) }
 	}
 	res := Result{Test: test.Name, Expectations: make([]ExpectationResult, len(test.Expect)), Problems: []string{}}
 
@@ -156,13 +141,13 @@ func Check(ctx context.Context, test Test, step Step, opts ...Option) (Result, e
 
 	mode := test.Mode
 	if mode == "" {
-		mode = Superset
+		mode = modeSuperset
 	}
 	assign := assignment(mode, positive, len(step.Calls), pairs)
-	if len(positive) == 1 && !test.AnyCallMatches && len(step.Calls) > 1 && (mode == Superset || mode == Unordered) {
+	if len(positive) == 1 && !test.AnyCallMatches && len(step.Calls) > 1 && (mode == modeSuperset || mode == modeUnordered) {
 		res.Problems = append(res.Problems, fmt.Sprintf("the agent made %d tool calls where one was expected (set AnyCallMatches to accept any matching call)", len(step.Calls)))
 	}
-	if mode == ExactOrder && len(step.Calls) != len(positive) {
+	if mode == modeExactOrder && len(step.Calls) != len(positive) {
 		res.Problems = append(res.Problems, fmt.Sprintf("the agent made %d tool calls; exactly %d were expected, in order", len(step.Calls), len(positive)))
 	}
 	used := make([]bool, len(step.Calls))
@@ -178,7 +163,7 @@ func Check(ctx context.Context, test Test, step Step, opts ...Option) (Result, e
 			}
 			continue
 		}
-		if mode == Subset {
+		if mode == modeSubset {
 			er.Reason = "not called, which subset mode allows"
 			continue
 		}
@@ -188,7 +173,7 @@ func Check(ctx context.Context, test Test, step Step, opts ...Option) (Result, e
 			er.Params = pairs[i][er.Call].params
 		}
 	}
-	if mode == Unordered || mode == Subset {
+	if mode == modeUnordered || mode == modeSubset {
 		for j, u := range used {
 			if !u {
 				res.Problems = append(res.Problems, unexpectedCall(j, step.Calls[j], positive, pairs))
@@ -222,7 +207,7 @@ func Check(ctx context.Context, test Test, step Step, opts ...Option) (Result, e
 			}
 		}
 		if n < b.Min || (b.Max > 0 && n > b.Max) {
-			res.Problems = append(res.Problems, fmt.Sprintf("%s was called %d times; want %s", name, n, b))
+			res.Problems = append(res.Problems, fmt.Sprintf("%s was called %d times; want %s", name, n, boundsText(b)))
 		}
 	}
 
@@ -260,29 +245,19 @@ func cloneTest(t Test) Test {
 	return t
 }
 
-func (b Bounds) String() string {
-	switch {
-	case b.Max == 0:
-		return fmt.Sprintf("at least %d", b.Min)
-	case b.Min == b.Max:
-		return fmt.Sprintf("exactly %d", b.Min)
-	}
-	return fmt.Sprintf("%d to %d", b.Min, b.Max)
-}
-
 // assignment pairs expectations with calls according to mode: call index
 // by expectation index, for the expectations that are met.
-func assignment(mode Mode, positive []int, nCalls int, pairs [][]pairResult) map[int]int {
+func assignment(mode string, positive []int, nCalls int, pairs [][]pairResult) map[int]int {
 	assign := map[int]int{}
 	switch mode {
-	case ExactOrder:
+	case modeExactOrder:
 		for pos, i := range positive {
 			if pos < nCalls && pairs[i][pos].ok {
 				assign[i] = pos
 			}
 		}
 		return assign
-	case InOrder:
+	case modeInOrder:
 		return inOrder(positive, nCalls, pairs)
 	}
 	// Maximum-weight bipartite matching: every match is worth more than all
@@ -448,8 +423,8 @@ func maxWeightMatching(w [][]int64) []int {
 
 // explain says why expectation i was not met, pointing at the closest call
 // to its tool, in the terms of the mode.
-func explain(mode Mode, i int, positive []int, e Expectation, step Step, pairs []pairResult, used []bool) (string, int) {
-	if mode == ExactOrder {
+func explain(mode string, i int, positive []int, e Expectation, step Step, pairs []pairResult, used []bool) (string, int) {
+	if mode == modeExactOrder {
 		pos := slices.Index(positive, i)
 		if pos >= len(step.Calls) {
 			return fmt.Sprintf("expected call %d to be to %s; the agent made only %d calls", pos, toolLabel(e.Tool), len(step.Calls)), -1
@@ -482,7 +457,7 @@ func explain(mode Mode, i int, positive []int, e Expectation, step Step, pairs [
 		return fmt.Sprintf("expected a call to %s; the agent called %s", toolLabel(e.Tool), strings.Join(names, ", ")), -1
 	}
 	if pairs[best].ok {
-		if mode == InOrder {
+		if mode == modeInOrder {
 			return fmt.Sprintf("call %d to %s matches, but not in the expected order", best, toolLabel(e.Tool)), best
 		}
 		if used[best] {
@@ -546,7 +521,7 @@ func validate(t *Test, tools map[string]tool.Tool) error {
 		}
 	}
 	switch t.Mode {
-	case "", Superset, Unordered, Subset, InOrder, ExactOrder:
+	case "", modeSuperset, modeUnordered, modeSubset, modeInOrder, modeExactOrder:
 	default:
 		problems = append(problems, fmt.Sprintf("unknown mode %q", t.Mode))
 	}

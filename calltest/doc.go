@@ -3,42 +3,56 @@
 // "never transfers here". It reads ElevenLabs' tool-test JSON as it is,
 // defines what ElevenLabs leaves vague, and goes beyond it.
 //
+// A [Test] is a conversation and [Expectation]s on the calls of the
+// agent's next [Step], each with [ParamCheck]s built by [Present],
+// [Equals], [ExactText], [Matches], [Judged], [AnyOf], [Near], [Validates]
+// or [Satisfies]. [Check] gives a [Result] with a reason per failed check;
+// [Require] fails a Go test with a readable [Report]; [Repeat] runs a test
+// n times against an [Agent]; [LoadElevenLabs] reads ElevenLabs' format
+// and [Result.ConditionResult] answers in it.
+//
 // # The contract
 //
-//   - A [Test] is a conversation ([Turn]s of role user or agent, not empty,
+//   - A Test is a conversation ([Turn]s of role user or agent, not empty,
 //     ending on the turn before the call under test — an agent-final
-//     history is an invalid test), one or more [Expectation]s, a [Mode] and
-//     optional per-tool call counts. The agent's [Step] is zero or more
-//     [Call]s.
+//     history is an invalid test), one or more Expectations, a mode and
+//     optional per-tool call counts. The agent's Step is zero or more
+//     [Call]s, whose arguments are decoded JSON (numbers as json.Number:
+//     decode raw text with tool.DecodeArgs).
+//   - An invalid test is an error wrapping [ErrInvalidTest], from Check
+//     (checking against an empty Step only validates) or LoadElevenLabs,
+//     never a failed run. With [Options.Tools], an unknown tool or a path
+//     outside its schema is invalid too.
 //   - Paths use dot notation; numeric segments index lists ("items.0.sku").
 //     Bracket notation is refused with the dot form it meant. A missing
 //     path fails with code "missing".
 //   - anything: the argument is present (null counts as present).
-//   - exact, ElevenLabs mode (default): expected_value is a string compared
-//     with the argument's [CanonicalText]: strings as they are, whole
-//     numbers without ".0" (6 and 6.0 are "6"), other numbers in shortest
-//     form, booleans "true"/"false", null "null", objects and lists as
-//     compact JSON with sorted keys. So "6" matches 6.
-//   - exact, native mode: typed equality — numbers by value (6 == 6.0), a
-//     number never equals a string or a boolean; with [WithTools], an
-//     expected string is first coerced to the schema's integer, number or
-//     boolean type. So "6" matches 6 only where the schema says number.
+//   - exact, ElevenLabs mode (default, [ExactText]): expected_value is a
+//     string compared with the argument's canonical text: strings as they
+//     are, whole numbers without ".0" (6 and 6.0 are "6"), other numbers in
+//     shortest form, booleans "true"/"false", null "null", objects and
+//     lists as compact JSON with sorted keys. So "6" matches 6.
+//   - exact, native mode ([Equals]): typed equality — numbers by value
+//     (6 == 6.0), a number never equals a string or a boolean; with
+//     Options.Tools, an expected string is first coerced to the schema's
+//     integer, number or boolean type. So "6" matches 6 only where the
+//     schema says number.
 //   - regex: RE2, matched anywhere in the canonical text (search) unless
-//     FullMatch is set; an invalid pattern is an error when the test is
-//     loaded or checked, never a failed run.
-//   - llm: a [Judge] the caller provides decides; with no judge, or a judge
+//     FullMatch is set; an invalid pattern makes the test invalid.
+//   - llm: the [Judge] in Options decides; with no judge, or a judge
 //     error, the check is Unknown — never a silent pass.
 //   - one_of, number (target with absolute or relative tolerance, min,
 //     max), json_schema (the value validates against a schema; unsupported
 //     keywords are refused, never ignored), custom (a Go function): native
 //     extras.
 //   - Expectations are assigned to calls by an optimal matching (as many
-//     expectations met as possible), not greedily; ties go to the lowest
-//     call index, so results are deterministic.
-//   - Modes: superset (default: every expectation met by a distinct call,
-//     other calls allowed), unordered (one to one, no other calls), subset
-//     (every call expected, expectations may go unmet), in-order
-//     (expectations met in call order, others may come between),
+//     expectations met as possible, then as many fully passing), not
+//     greedily; ties go to the lowest call index, so results are
+//     deterministic and do not depend on the order of expectations.
+//   - Modes ([Test.Mode]): superset (default: every expectation met by a
+//     distinct call, other calls allowed), unordered (one to one, no other
+//     calls), subset (every call expected, expectations may go unmet),
+//     in-order (expectations met in call order, others may come between),
 //     exact-order (call i meets expectation i, same count).
 //   - With one expectation and without AnyCallMatches, more than one call
 //     fails the test, as in ElevenLabs; with AnyCallMatches any matching
@@ -48,10 +62,10 @@
 //   - A result is Fail if anything failed, else Unknown if a matched check
 //     was Unknown, else Pass. Every failed check says why, with types:
 //     expected exact "6", got 6 (number).
-//
-// # Beyond one run
-//
-// [Repeat] runs a test n times against an [Agent] and reports the pass
-// rate, pass^k, pass@k, a Wilson interval, and failures grouped by their
-// reasons. [Require] fails a Go test with a readable report.
+//   - Check never modifies the test and may run concurrently on one test;
+//     a Judge or custom function given to Repeat with several workers must
+//     be safe for concurrent use, and so must the Agent.
+//   - [Repeated] reports the pass count, pass^k and pass@k (draws without
+//     replacement; PassHatK(1) is the pass rate), a Wilson interval, and
+//     the failed runs grouped by their reason codes, most frequent first.
 package calltest

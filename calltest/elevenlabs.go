@@ -10,21 +10,21 @@ import (
 	"github.com/voiceeval/schematools/tool"
 )
 
-// Problem is one reason a test document was refused, shaped like the
+// problem is one reason a test document was refused, shaped like the
 // entries of ElevenLabs' 422 validation errors: a location, a message and
 // a type.
-type Problem struct {
+type problem struct {
 	Loc  []any  `json:"loc"`
 	Msg  string `json:"msg"`
 	Type string `json:"type"`
 }
 
-// LoadError lists every problem of a refused test document.
-type LoadError struct {
-	Problems []Problem `json:"detail"`
+// loadError lists every problem of a refused test document.
+type loadError struct {
+	Problems []problem `json:"detail"`
 }
 
-func (e *LoadError) Error() string {
+func (e *loadError) Error() string {
 	parts := make([]string, len(e.Problems))
 	for i, p := range e.Problems {
 		loc := make([]string, len(p.Loc))
@@ -37,7 +37,7 @@ func (e *LoadError) Error() string {
 }
 
 // Unwrap makes errors.Is(err, ErrInvalidTest) hold.
-func (e *LoadError) Unwrap() error { return ErrInvalidTest }
+func (e *loadError) Unwrap() error { return ErrInvalidTest }
 
 // elevenLabsTest is the create-test body of an ElevenLabs tool test.
 type elevenLabsTest struct {
@@ -62,30 +62,33 @@ type elevenLabsTest struct {
 // parameters given as an object, an unknown eval type, exact without
 // expected_value, regex without pattern (or an invalid one), llm without
 // description, bracket paths, an empty history or one ending on an agent
-// turn, parameters with verify_absence — is reported in one *LoadError.
-// Unknown fields (dynamic_variables, workflow_node_transition, …) are
-// ignored.
+// turn, parameters with verify_absence — is reported in one error
+// wrapping [ErrInvalidTest], each problem with its location in the
+// document ("body.tool_call_parameters.parameters.0: ..."), as ElevenLabs'
+// 422 validation errors locate them. Unknown fields (dynamic_variables,
+// workflow_node_transition, …) are ignored.
 //
-// With tools, the test is also checked against them as [Validate] does:
-// an unknown referenced tool or a path outside its schema is a load error.
+// With tools, the test is also checked against them as [Check] does with
+// [Options.Tools]: an unknown referenced tool or a path outside its schema
+// is a load error.
 func LoadElevenLabs(data []byte, tools ...tool.Tool) (Test, error) {
 	var doc elevenLabsTest
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	if err := dec.Decode(&doc); err != nil {
-		return Test{}, &LoadError{Problems: []Problem{{Loc: []any{"body"}, Msg: "not a JSON test object: " + err.Error(), Type: "json_invalid"}}}
+		return Test{}, &loadError{Problems: []problem{{Loc: []any{"body"}, Msg: "not a JSON test object: " + err.Error(), Type: "json_invalid"}}}
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return Test{}, &LoadError{Problems: []Problem{{Loc: []any{"body"}, Msg: "trailing data after the test object", Type: "json_invalid"}}}
+		return Test{}, &loadError{Problems: []problem{{Loc: []any{"body"}, Msg: "trailing data after the test object", Type: "json_invalid"}}}
 	}
-	var probs []Problem
+	var probs []problem
 	add := func(msg, typ string, loc ...any) {
-		probs = append(probs, Problem{Loc: append([]any{"body"}, loc...), Msg: msg, Type: typ})
+		probs = append(probs, problem{Loc: append([]any{"body"}, loc...), Msg: msg, Type: typ})
 	}
 	if doc.Type != "tool" {
 		add(fmt.Sprintf("type must be \"tool\", got %q", doc.Type), "value_error", "type")
 	}
-	t := Test{Name: doc.Name, Mode: Superset}
+	t := Test{Name: doc.Name, Mode: modeSuperset}
 	if len(doc.ChatHistory) == 0 {
 		add("chat_history must not be empty", "value_error", "chat_history")
 	}
@@ -127,11 +130,11 @@ func LoadElevenLabs(data []byte, tools ...tool.Tool) (Test, error) {
 			}
 			for i, p := range list {
 				loc := []any{"tool_call_parameters", "parameters", i}
-				var ev Eval
+				var pc ParamCheck
 				var fields map[string]json.RawMessage
 				edec := json.NewDecoder(bytes.NewReader(p.Eval))
 				edec.UseNumber()
-				if len(p.Eval) == 0 || json.Unmarshal(p.Eval, &fields) != nil || edec.Decode(&ev) != nil {
+				if len(p.Eval) == 0 || json.Unmarshal(p.Eval, &fields) != nil || edec.Decode(&pc) != nil {
 					add("eval must be an object with a type", "value_error", append(loc, "eval")...)
 					continue
 				}
@@ -142,15 +145,15 @@ func LoadElevenLabs(data []byte, tools ...tool.Tool) (Test, error) {
 						add(fmt.Sprintf("eval field %q is not part of ElevenLabs' format", f), "extra_forbidden", append(loc, "eval", f)...)
 					}
 				}
-				pc := ParamCheck{Path: p.Path, Eval: ev}
-				switch ev.Type {
-				case Anything, Exact, Regex, LLM:
+				pc.Path = p.Path
+				switch pc.Type {
+				case evalAnything, evalExact, evalRegex, evalLLM:
 				default:
-					add(fmt.Sprintf("unknown eval type %q (ElevenLabs has anything, exact, regex and llm)", ev.Type), "union_tag_invalid", append(loc, "eval", "type")...)
+					add(fmt.Sprintf("unknown eval type %q (ElevenLabs has anything, exact, regex and llm)", pc.Type), "union_tag_invalid", append(loc, "eval", "type")...)
 					continue
 				}
-				if ev.Type == Exact {
-					if _, isStr := ev.ExpectedValue.(string); !isStr {
+				if pc.Type == evalExact {
+					if _, isStr := pc.ExpectedValue.(string); !isStr {
 						add(`exact needs expected_value as a string (stringify numbers and booleans: "6", "true")`, "missing", append(loc, "eval", "expected_value")...)
 						continue
 					}
@@ -173,12 +176,13 @@ func LoadElevenLabs(data []byte, tools ...tool.Tool) (Test, error) {
 		add("referenced_tool is required unless check_any_tool_matches is true", "missing", "tool_call_parameters", "referenced_tool")
 	}
 	if len(probs) > 0 {
-		return Test{}, &LoadError{Problems: probs}
+		return Test{}, &loadError{Problems: probs}
 	}
 	t.Expect = []Expectation{e}
 	if len(tools) > 0 {
-		if err := Validate(t, tools...); err != nil {
-			return Test{}, &LoadError{Problems: []Problem{{Loc: []any{"body", "tool_call_parameters"}, Msg: err.Error(), Type: "not_found"}}}
+		check := cloneTest(t)
+		if err := validate(&check, toolMap(tools)); err != nil {
+			return Test{}, &loadError{Problems: []problem{{Loc: []any{"body", "tool_call_parameters"}, Msg: err.Error(), Type: "not_found"}}}
 		}
 	}
 	return t, nil
@@ -186,20 +190,18 @@ func LoadElevenLabs(data []byte, tools ...tool.Tool) (Test, error) {
 
 // ConditionResult is ElevenLabs' result shape.
 type ConditionResult struct {
-	Result    string    `json:"result"` // success, failure or unknown
-	Rationale Rationale `json:"rationale"`
-}
-
-// Rationale explains a ConditionResult.
-type Rationale struct {
-	Messages []string `json:"messages"`
-	Summary  string   `json:"summary"`
+	Result    string `json:"result"` // success, failure or unknown
+	Rationale struct {
+		Messages []string `json:"messages"`
+		Summary  string   `json:"summary"`
+	} `json:"rationale"`
 }
 
 // ConditionResult renders the result in ElevenLabs' condition_result
 // shape: one message per failed or unknown check, problem or expectation.
 func (r Result) ConditionResult() ConditionResult {
-	out := ConditionResult{Rationale: Rationale{Messages: []string{}}}
+	var out ConditionResult
+	out.Rationale.Messages = []string{}
 	switch r.Status {
 	case Pass:
 		out.Result = "success"

@@ -2,7 +2,6 @@ package calltest_test
 
 import (
 	"context"
-	"errors"
 	"strings"
 	"testing"
 
@@ -44,13 +43,13 @@ func TestLoadElevenLabs(t *testing.T) {
 	require.Len(t, test.Expect[0].Params, 4)
 
 	step := calltest.Step{Calls: []calltest.Call{call("book_table", `{"party_size": 6, "time": "20:00", "name": "Ada", "note": "it is her birthday"}`)}}
-	res, err := calltest.Check(context.Background(), test, step)
+	res, err := calltest.Check(context.Background(), test, step, nil)
 	require.NoError(t, err)
 	assert.Equal(t, calltest.Unknown, res.Status, "the llm check needs a judge")
-	judge := calltest.JudgeFunc(func(context.Context, calltest.Question) (calltest.Answer, error) {
-		return calltest.Answer{Pass: true}, nil
+	judge := calltest.Judge(func(context.Context, calltest.Question) (bool, string, error) {
+		return true, "", nil
 	})
-	res, err = calltest.Check(context.Background(), test, step, calltest.WithJudge(judge))
+	res, err = calltest.Check(context.Background(), test, step, &calltest.Options{Judge: judge})
 	require.NoError(t, err)
 	assert.Equal(t, calltest.Pass, res.Status)
 }
@@ -63,7 +62,7 @@ func TestLoadElevenLabsAbsenceAndAnyTool(t *testing.T) {
 
 	anyTool, err := calltest.LoadElevenLabs([]byte(`{"type":"tool","name":"n","chat_history":[{"role":"user","message":"hi"}],"check_any_tool_matches":true}`))
 	require.NoError(t, err)
-	res, err := calltest.Check(context.Background(), anyTool, calltest.Step{Calls: []calltest.Call{call("a", `{}`), call("b", `{}`)}})
+	res, err := calltest.Check(context.Background(), anyTool, calltest.Step{Calls: []calltest.Call{call("a", `{}`), call("b", `{}`)}}, nil)
 	require.NoError(t, err)
 	assert.Equal(t, calltest.Pass, res.Status)
 }
@@ -98,20 +97,16 @@ func TestLoadElevenLabsErrors(t *testing.T) {
 			_, err := calltest.LoadElevenLabs([]byte(tt.doc))
 			require.Error(t, err)
 			assert.ErrorIs(t, err, calltest.ErrInvalidTest)
-			var le *calltest.LoadError
-			require.True(t, errors.As(err, &le))
 			assert.Contains(t, err.Error(), tt.want)
-			assert.NotEmpty(t, le.Problems[0].Loc)
+			assert.True(t, strings.HasPrefix(err.Error(), "calltest: invalid test document: body"), "located: %v", err)
 		})
 	}
-	// All problems are reported at once.
+	// All problems are reported at once, each located.
 	_, err := calltest.LoadElevenLabs([]byte(body(`[{"path":"a[1]","eval":{"type":"anything"}},{"path":"b","eval":{"type":"nope"}}]`, "")))
-	var le *calltest.LoadError
-	require.True(t, errors.As(err, &le))
-	require.Len(t, le.Problems, 2)
-	assert.Equal(t, []any{"body", "tool_call_parameters", "parameters", 0}, le.Problems[0].Loc)
-	assert.Equal(t, []any{"body", "tool_call_parameters", "parameters", 1, "eval", "type"}, le.Problems[1].Loc)
-	assert.True(t, strings.HasPrefix(err.Error(), "calltest: invalid test document: body.tool_call_parameters.parameters.0: "))
+	assert.ErrorIs(t, err, calltest.ErrInvalidTest)
+	assert.Equal(t, "calltest: invalid test document: "+
+		`body.tool_call_parameters.parameters.0: path "a[1]" uses bracket notation, which does not resolve; write "a.1"; `+
+		`body.tool_call_parameters.parameters.1.eval.type: unknown eval type "nope" (ElevenLabs has anything, exact, regex and llm)`, err.Error())
 }
 
 // FuzzLoadElevenLabs: the loader never panics, and whatever it accepts can
@@ -127,7 +122,7 @@ func FuzzLoadElevenLabs(f *testing.F) {
 			return
 		}
 		step := calltest.Step{Calls: []calltest.Call{call("x", `{"a": [1, "a", {"b": null}]}`), call("book_table", `{"party_size": 6}`)}}
-		if _, err := calltest.Check(context.Background(), test, step); err != nil {
+		if _, err := calltest.Check(context.Background(), test, step, nil); err != nil {
 			t.Fatalf("loaded test failed to check: %v", err)
 		}
 	})

@@ -15,23 +15,39 @@ import (
 	"github.com/voiceeval/schematools/internal/pyvalue"
 )
 
-// EvalType names a way of checking one argument.
-type EvalType string
-
-// Eval types. The first four are ElevenLabs'; the others are native.
+// The eval types of [ParamCheck.Type]. The first four are ElevenLabs';
+// the others are native.
 const (
-	Anything EvalType = "anything" // the argument is present, any value
-	Exact    EvalType = "exact"    // the argument equals a value
-	Regex    EvalType = "regex"    // the argument matches a pattern
-	LLM      EvalType = "llm"      // a Judge decides against a criterion
-	OneOf    EvalType = "one_of"   // the argument equals one of several values
-	Number   EvalType = "number"   // the argument is a number, within tolerance or bounds
-	Custom   EvalType = "custom"   // a Go function decides
+	evalAnything   = "anything"    // the argument is present, any value
+	evalExact      = "exact"       // the argument equals a value
+	evalRegex      = "regex"       // the argument matches a pattern
+	evalLLM        = "llm"         // a Judge decides against a criterion
+	evalOneOf      = "one_of"      // the argument equals one of several values
+	evalNumber     = "number"      // the argument is a number, within tolerance or bounds
+	evalCustom     = "custom"      // a Go function decides
+	evalJSONSchema = "json_schema" // the argument validates against a JSON Schema
 )
 
-// Eval is how one argument is checked.
-type Eval struct {
-	Type EvalType `json:"type"`
+// ParamCheck is a check on the argument at Path (dot notation, numeric
+// segments index lists: "items.0.sku"). Type says how it is checked, and
+// which other fields it reads:
+//
+//   - "anything": the argument is present (null counts) — [Present];
+//   - "exact": ExpectedValue, a string compared with the argument's
+//     canonical text ([ExactText]), or with Native any value compared by
+//     type and value ([Equals]);
+//   - "regex": Pattern, RE2, searched unless FullMatch — [Matches];
+//   - "llm": Description, the criterion handed to the [Judge] — [Judged];
+//   - "one_of": Values, compared as Native exact values — [AnyOf];
+//   - "number": within max(Abs, Rel*|Target|) of Target when Target is
+//     set, and within Min and Max when set — [Near];
+//   - "json_schema": Schema — [Validates];
+//   - "custom": Func — [Satisfies].
+//
+// The first four are ElevenLabs'; the fields are named as in its JSON.
+type ParamCheck struct {
+	Path string `json:"path"`
+	Type string `json:"type"`
 	// ExpectedValue is the value of an exact check. In ElevenLabs'
 	// compatible mode (the default) it is a string compared with the
 	// argument's canonical text; with Native it is compared by type and
@@ -54,61 +70,55 @@ type Eval struct {
 	Min    *float64 `json:"min,omitempty"`
 	Max    *float64 `json:"max,omitempty"`
 	// Func decides a custom check: whether the value passes, and why not.
+	// It must be safe for concurrent use when [Repeat] has several workers.
 	Func func(value any) (bool, string) `json:"-"`
-	// Schema is the JSON Schema of a json_schema check.
+	// Schema is the JSON Schema of a json_schema check (see [Validates]).
 	Schema map[string]any `json:"schema,omitempty"`
 
 	re *regexp.Regexp
 }
 
-// ParamCheck is a check on the argument at Path (dot notation, numeric
-// segments index lists: "items.0.sku").
-type ParamCheck struct {
-	Path string `json:"path"`
-	Eval Eval   `json:"eval"`
-}
-
 // Constructors for Go tests.
 
 // Present checks that the argument at path is present.
-func Present(path string) ParamCheck { return ParamCheck{Path: path, Eval: Eval{Type: Anything}} }
+func Present(path string) ParamCheck { return ParamCheck{Path: path, Type: evalAnything} }
 
 // Equals checks that the argument at path equals value by type and value
 // (native exact): 6 and 6.0 are equal, 6 and "6" are not.
 func Equals(path string, value any) ParamCheck {
-	return ParamCheck{Path: path, Eval: Eval{Type: Exact, ExpectedValue: value, Native: true}}
+	return ParamCheck{Path: path, Type: evalExact, ExpectedValue: value, Native: true}
 }
 
 // ExactText checks that the argument's canonical text is text, as
 // ElevenLabs' exact check does: 6 matches "6", true matches "true".
 func ExactText(path, text string) ParamCheck {
-	return ParamCheck{Path: path, Eval: Eval{Type: Exact, ExpectedValue: text}}
+	return ParamCheck{Path: path, Type: evalExact, ExpectedValue: text}
 }
 
 // Matches checks the argument's text against an RE2 pattern (anywhere in
 // the text).
 func Matches(path, pattern string) ParamCheck {
-	return ParamCheck{Path: path, Eval: Eval{Type: Regex, Pattern: pattern}}
+	return ParamCheck{Path: path, Type: evalRegex, Pattern: pattern}
 }
 
 // Judged asks the Judge whether the argument meets criterion.
 func Judged(path, criterion string) ParamCheck {
-	return ParamCheck{Path: path, Eval: Eval{Type: LLM, Description: criterion}}
+	return ParamCheck{Path: path, Type: evalLLM, Description: criterion}
 }
 
 // AnyOf checks that the argument equals one of values (native equality).
 func AnyOf(path string, values ...any) ParamCheck {
-	return ParamCheck{Path: path, Eval: Eval{Type: OneOf, Values: values}}
+	return ParamCheck{Path: path, Type: evalOneOf, Values: values}
 }
 
 // Near checks that the argument is a number within tol of target.
 func Near(path string, target, tol float64) ParamCheck {
-	return ParamCheck{Path: path, Eval: Eval{Type: Number, Target: &target, Abs: tol}}
+	return ParamCheck{Path: path, Type: evalNumber, Target: &target, Abs: tol}
 }
 
 // Satisfies checks the argument with fn.
 func Satisfies(path string, fn func(value any) (bool, string)) ParamCheck {
-	return ParamCheck{Path: path, Eval: Eval{Type: Custom, Func: fn}}
+	return ParamCheck{Path: path, Type: evalCustom, Func: fn}
 }
 
 // compile validates a check and prepares it (regexes are compiled once).
@@ -116,14 +126,14 @@ func (p *ParamCheck) compile() error {
 	if err := checkPath(p.Path); err != nil {
 		return err
 	}
-	e := &p.Eval
+	e := p
 	switch e.Type {
-	case Anything:
-	case Exact:
+	case evalAnything:
+	case evalExact:
 		if _, isStr := e.ExpectedValue.(string); !isStr && !e.Native {
 			return fmt.Errorf("path %q: exact check needs expected_value as a string in ElevenLabs mode (set Native, or use Equals, to compare typed values)", p.Path)
 		}
-	case Regex:
+	case evalRegex:
 		if e.Pattern == "" {
 			return fmt.Errorf("path %q: regex check without pattern", p.Path)
 		}
@@ -136,15 +146,15 @@ func (p *ParamCheck) compile() error {
 			return fmt.Errorf("path %q: invalid pattern: %w", p.Path, err)
 		}
 		e.re = re
-	case LLM:
+	case evalLLM:
 		if strings.TrimSpace(e.Description) == "" {
 			return fmt.Errorf("path %q: llm check without description", p.Path)
 		}
-	case OneOf:
+	case evalOneOf:
 		if len(e.Values) == 0 {
 			return fmt.Errorf("path %q: one_of check without values", p.Path)
 		}
-	case Number:
+	case evalNumber:
 		switch {
 		case e.Target == nil && (e.Abs != 0 || e.Rel != 0):
 			return fmt.Errorf("path %q: number check has a tolerance but no target", p.Path)
@@ -153,11 +163,11 @@ func (p *ParamCheck) compile() error {
 		case e.Min != nil && e.Max != nil && *e.Min > *e.Max:
 			return fmt.Errorf("path %q: number check has min %v above max %v", p.Path, *e.Min, *e.Max)
 		}
-	case Custom:
+	case evalCustom:
 		if e.Func == nil {
 			return fmt.Errorf("path %q: custom check without a function", p.Path)
 		}
-	case JSONSchema:
+	case evalJSONSchema:
 		if e.Schema == nil {
 			return fmt.Errorf("path %q: json_schema check without schema", p.Path)
 		}
@@ -181,34 +191,38 @@ const (
 	Unknown Status = "unknown"
 )
 
-// Reason codes of a failed or unknown parameter check.
+// The reason codes of [ParamResult.Code].
 const (
-	CodeOK         = "ok"
-	CodeMissing    = "missing"
-	CodeMismatch   = "mismatch"
-	CodeNoMatch    = "no_match"
-	CodeNotNumber  = "not_number"
-	CodeOutOfRange = "out_of_range"
-	CodeNoJudge    = "no_judge"
-	CodeJudgeError = "judge_error"
-	CodeSchema     = "schema"
+	codeOK         = "ok"
+	codeMissing    = "missing"
+	codeMismatch   = "mismatch"
+	codeNoMatch    = "no_match"
+	codeNotNumber  = "not_number"
+	codeOutOfRange = "out_of_range"
+	codeNoJudge    = "no_judge"
+	codeJudgeError = "judge_error"
+	codeSchema     = "schema"
 )
 
 // ParamResult is the outcome of one check on one call.
 type ParamResult struct {
-	Path    string   `json:"path"`
-	Eval    EvalType `json:"eval"`
-	Status  Status   `json:"status"`
-	Code    string   `json:"code"`
-	Message string   `json:"message,omitempty"`
+	Path   string `json:"path"`
+	Type   string `json:"type"` // the check's [ParamCheck.Type]
+	Status Status `json:"status"`
+	// Code says why, in a word that does not vary with the values: "ok";
+	// "missing" (no argument at the path); "mismatch" (exact, one_of,
+	// custom, or a judge's no); "no_match" (regex); "not_number" and
+	// "out_of_range" (number); "schema" (json_schema); "no_judge" and
+	// "judge_error" (llm, Unknown).
+	Code    string `json:"code"`
+	Message string `json:"message,omitempty"`
 }
 
-// Judge decides llm checks. Implementations call a model; tests can use a
-// JudgeFunc. A Judge given to [Repeat] with several workers must be safe for
-// concurrent use, and so must Custom check functions.
-type Judge interface {
-	Judge(ctx context.Context, q Question) (Answer, error)
-}
+// Judge decides llm checks: whether the value meets q's criterion, and
+// why. Implementations call a model. An error makes the check Unknown,
+// never a pass. A Judge given to [Repeat] with several workers must be
+// safe for concurrent use.
+type Judge func(ctx context.Context, q Question) (pass bool, rationale string, err error)
 
 // Question is what a Judge is asked about one argument.
 type Question struct {
@@ -218,18 +232,6 @@ type Question struct {
 	Call      Call
 	History   []Turn
 }
-
-// Answer is a Judge's verdict.
-type Answer struct {
-	Pass      bool
-	Rationale string
-}
-
-// JudgeFunc adapts a function to the Judge interface.
-type JudgeFunc func(ctx context.Context, q Question) (Answer, error)
-
-// Judge calls f.
-func (f JudgeFunc) Judge(ctx context.Context, q Question) (Answer, error) { return f(ctx, q) }
 
 // checker carries what a check needs beyond the value.
 type checker struct {
@@ -241,93 +243,93 @@ type checker struct {
 
 // run applies one check to a call.
 func (k *checker) run(p *ParamCheck, call Call) ParamResult {
-	r := ParamResult{Path: p.Path, Eval: p.Eval.Type, Status: Pass, Code: CodeOK}
+	r := ParamResult{Path: p.Path, Type: p.Type, Status: Pass, Code: codeOK}
 	fail := func(code, format string, args ...any) ParamResult {
 		r.Status, r.Code, r.Message = Fail, code, fmt.Sprintf(format, args...)
 		return r
 	}
 	v, ok := resolve(call.Arguments, p.Path)
 	if !ok {
-		return fail(CodeMissing, "%s is missing", p.Path)
+		return fail(codeMissing, "%s is missing", p.Path)
 	}
-	e := &p.Eval
+	e := p
 	switch e.Type {
-	case Anything:
-	case Exact:
+	case evalAnything:
+	case evalExact:
 		if e.Native {
 			want := e.ExpectedValue
 			if s, isStr := want.(string); isStr && k.types != nil {
 				want = coerce(s, k.types(call.Name, p.Path))
 			}
 			if !typedEqual(want, v) {
-				return fail(CodeMismatch, "expected exact %s, got %s", describe(want), describe(v))
+				return fail(codeMismatch, "expected exact %s, got %s", describe(want), describe(v))
 			}
-		} else if got, want := CanonicalText(v), e.ExpectedValue.(string); got != want {
+		} else if got, want := canonicalText(v), e.ExpectedValue.(string); got != want {
 			if _, isStr := v.(string); isStr {
-				return fail(CodeMismatch, "expected exact %q, got %q", want, got)
+				return fail(codeMismatch, "expected exact %q, got %q", want, got)
 			}
-			return fail(CodeMismatch, "expected exact %q, got %s (text %q)", want, describe(v), got)
+			return fail(codeMismatch, "expected exact %q, got %s (text %q)", want, describe(v), got)
 		}
-	case Regex:
-		if !e.re.MatchString(CanonicalText(v)) {
-			return fail(CodeNoMatch, "%s does not match /%s/", describe(v), e.Pattern)
+	case evalRegex:
+		if !e.re.MatchString(canonicalText(v)) {
+			return fail(codeNoMatch, "%s does not match /%s/", describe(v), e.Pattern)
 		}
-	case OneOf:
+	case evalOneOf:
 		for _, w := range e.Values {
 			if typedEqual(w, v) {
 				return r
 			}
 		}
-		return fail(CodeMismatch, "expected one of %s, got %s", describeAll(e.Values), describe(v))
-	case Number:
+		return fail(codeMismatch, "expected one of %s, got %s", describeAll(e.Values), describe(v))
+	case evalNumber:
 		f, ok := number(v)
 		if !ok {
-			return fail(CodeNotNumber, "expected a number, got %s", describe(v))
+			return fail(codeNotNumber, "expected a number, got %s", describe(v))
 		}
 		if e.Target != nil {
 			tol := math.Max(e.Abs, e.Rel*math.Abs(*e.Target))
 			if math.Abs(f-*e.Target) > tol {
-				return fail(CodeOutOfRange, "expected %v ± %v, got %v", *e.Target, tol, f)
+				return fail(codeOutOfRange, "expected %v ± %v, got %v", *e.Target, tol, f)
 			}
 		}
 		if e.Min != nil && f < *e.Min {
-			return fail(CodeOutOfRange, "expected at least %v, got %v", *e.Min, f)
+			return fail(codeOutOfRange, "expected at least %v, got %v", *e.Min, f)
 		}
 		if e.Max != nil && f > *e.Max {
-			return fail(CodeOutOfRange, "expected at most %v, got %v", *e.Max, f)
+			return fail(codeOutOfRange, "expected at most %v, got %v", *e.Max, f)
 		}
-	case Custom:
+	case evalCustom:
 		if ok, why := e.Func(v); !ok {
-			return fail(CodeMismatch, "%s", why)
+			return fail(codeMismatch, "%s", why)
 		}
-	case JSONSchema:
+	case evalJSONSchema:
 		if why := validateSchema(e.Schema, v, p.Path); why != "" {
-			return fail(CodeSchema, "%s", why)
+			return fail(codeSchema, "%s", why)
 		}
-	case LLM:
+	case evalLLM:
 		if k.judge == nil {
-			r.Status, r.Code, r.Message = Unknown, CodeNoJudge, "no judge configured for the llm check"
+			r.Status, r.Code, r.Message = Unknown, codeNoJudge, "no judge configured for the llm check"
 			return r
 		}
-		ans, err := k.judge.Judge(k.ctx, Question{Criterion: e.Description, Path: p.Path, Value: v, Call: call, History: k.history})
+		pass, rationale, err := k.judge(k.ctx, Question{Criterion: e.Description, Path: p.Path, Value: v, Call: call, History: k.history})
 		switch {
 		case err != nil:
-			r.Status, r.Code, r.Message = Unknown, CodeJudgeError, "judge failed: "+err.Error()
-		case !ans.Pass:
-			return fail(CodeMismatch, "judge: %s", ans.Rationale)
+			r.Status, r.Code, r.Message = Unknown, codeJudgeError, "judge failed: "+err.Error()
+		case !pass:
+			return fail(codeMismatch, "judge: %s", rationale)
 		default:
-			r.Message = ans.Rationale
+			r.Message = rationale
 		}
 	}
 	return r
 }
 
-// CanonicalText is how ElevenLabs-compatible exact and regex checks see a
+// canonicalText is how ElevenLabs-compatible exact and regex checks see a
 // value: strings as they are, whole numbers without ".0" (6.0 is "6";
 // integers of any size stay exact), other numbers in their shortest form,
 // booleans as "true"/"false", null as "null", objects and lists as compact
 // JSON with sorted keys and numbers written the same way.
-func CanonicalText(v any) string {
+func canonicalText(v any) string {
 	if s, ok := v.(string); ok {
 		return s
 	}
@@ -500,7 +502,7 @@ func coerce(s, schemaType string) any {
 
 // describe renders a value with its JSON type: "6" (string), 6 (number).
 func describe(v any) string {
-	text := CanonicalText(v)
+	text := canonicalText(v)
 	if s, ok := v.(string); ok {
 		text = strconv.Quote(s)
 	}

@@ -1,10 +1,6 @@
 package calltest
 
-import (
-	"encoding/json"
-	"fmt"
-	"strings"
-)
+import "fmt"
 
 // Turn is one message of the conversation before the step under test.
 type Turn struct {
@@ -12,7 +8,10 @@ type Turn struct {
 	Message string `json:"message"`
 }
 
-// Call is one tool call the agent made.
+// Call is one tool call the agent made. Arguments are its decoded JSON
+// arguments; decode a model's raw argument text with
+// [github.com/voiceeval/schematools/tool.DecodeArgs], which reads it as
+// Python's json.loads does and keeps numbers exact (json.Number).
 type Call struct {
 	Name      string         `json:"name"`
 	Arguments map[string]any `json:"arguments"`
@@ -25,42 +24,13 @@ type Step struct {
 	Text  string `json:"text,omitempty"`
 }
 
-// ParseArguments decodes a call's JSON arguments (ElevenLabs keeps them as
-// params_as_json) with exact numbers. Empty input means no arguments.
-func ParseArguments(raw string) (map[string]any, error) {
-	raw = strings.TrimSpace(raw)
-	if raw == "" || raw == "null" {
-		return map[string]any{}, nil
-	}
-	dec := json.NewDecoder(strings.NewReader(raw))
-	dec.UseNumber()
-	var m map[string]any
-	if err := dec.Decode(&m); err != nil {
-		return nil, fmt.Errorf("calltest: tool call arguments are not a JSON object: %w", err)
-	}
-	return m, nil
-}
-
-// Mode says how several expected calls relate to the actual calls.
-type Mode string
-
-// Modes, named from the actual calls' point of view.
+// The modes of [Test.Mode], named from the actual calls' point of view.
 const (
-	// Superset: every expectation matches a distinct actual call; other
-	// calls are allowed. The default.
-	Superset Mode = "superset"
-	// Unordered: expectations and actual calls pair up one to one, in any
-	// order; no other calls.
-	Unordered Mode = "unordered"
-	// Subset: every actual call matches a distinct expectation;
-	// expectations may go unmet.
-	Subset Mode = "subset"
-	// InOrder: the expectations match actual calls in their order; other
-	// calls may come between.
-	InOrder Mode = "in-order"
-	// ExactOrder: the i-th actual call matches the i-th expectation, and
-	// there are exactly as many calls as expectations.
-	ExactOrder Mode = "exact-order"
+	modeSuperset   = "superset"
+	modeUnordered  = "unordered"
+	modeSubset     = "subset"
+	modeInOrder    = "in-order"
+	modeExactOrder = "exact-order"
 )
 
 // Expectation is one expected (or forbidden) tool call.
@@ -82,14 +52,36 @@ type Bounds struct {
 	Max int `json:"max,omitempty"`
 }
 
+// boundsText says what b allows: "exactly 1", "at least 2", "1 to 3".
+func boundsText(b Bounds) string {
+	switch {
+	case b.Max == 0:
+		return fmt.Sprintf("at least %d", b.Min)
+	case b.Min == b.Max:
+		return fmt.Sprintf("exactly %d", b.Min)
+	}
+	return fmt.Sprintf("%d to %d", b.Min, b.Max)
+}
+
 // Test is one tool-call test: a conversation so far, and what the agent's
 // next step must (or must not) contain.
 type Test struct {
 	Name    string        `json:"name"`
 	History []Turn        `json:"history"`
 	Expect  []Expectation `json:"expect"`
-	// Mode relates several expectations to the calls; default Superset.
-	Mode Mode `json:"mode,omitempty"`
+	// Mode says how several expectations relate to the actual calls:
+	//   - "superset" (the default, also ""): every expectation matches a
+	//     distinct actual call; other calls are allowed;
+	//   - "unordered": expectations and calls pair up one to one, in any
+	//     order; no other calls;
+	//   - "subset": every call matches a distinct expectation;
+	//     expectations may go unmet;
+	//   - "in-order": the expectations match calls in their order; other
+	//     calls may come between;
+	//   - "exact-order": the i-th call matches the i-th expectation, and
+	//     there are exactly as many calls as expectations.
+	// Any other value makes the test invalid.
+	Mode string `json:"mode,omitempty"`
 	// AnyCallMatches passes a single expectation when any of several calls
 	// matches it (ElevenLabs' check_any_tool_matches). Without it, a
 	// single-expectation test fails when the agent made more than one call,

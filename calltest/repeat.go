@@ -12,18 +12,10 @@ import (
 
 var standaloneNumber = regexp.MustCompile(`\b\d+\b`)
 
-// Agent produces the agent's next step for a conversation. Repeat calls it
-// once per run — from several goroutines when workers > 1, so it must then
-// be safe for concurrent use; implementations call a model.
-type Agent interface {
-	Next(ctx context.Context, history []Turn) (Step, error)
-}
-
-// AgentFunc adapts a function to the Agent interface.
-type AgentFunc func(ctx context.Context, history []Turn) (Step, error)
-
-// Next calls f.
-func (f AgentFunc) Next(ctx context.Context, history []Turn) (Step, error) { return f(ctx, history) }
+// Agent produces the agent's next step for a conversation; it calls a
+// model. Repeat calls it once per run — from several goroutines when
+// workers > 1, so it must then be safe for concurrent use.
+type Agent func(ctx context.Context, history []Turn) (Step, error)
 
 // Repeated summarises n runs of one test.
 type Repeated struct {
@@ -33,40 +25,18 @@ type Repeated struct {
 	Unknown int      `json:"unknown"`
 	Errors  int      `json:"errors"` // runs where the agent returned an error
 	Results []Result `json:"results"`
-	// Failures groups failed and unknown runs by their reasons, most
+	// Failures groups the failed and unknown runs (indexes into Results)
+	// that did not pass for the same reasons — the same reason codes per
+	// expectation and the same problems, whatever the values — most
 	// frequent first.
-	Failures []FailureGroup `json:"failures"`
-}
-
-// FailureGroup is a set of runs that failed for the same reasons.
-type FailureGroup struct {
-	Signature string `json:"signature"`
-	Runs      []int  `json:"runs"`
-}
-
-// PassRate is the fraction of runs that passed.
-func (r Repeated) PassRate() float64 {
-	if r.Runs == 0 {
-		return 0
-	}
-	return float64(r.Passed) / float64(r.Runs)
+	Failures [][]int `json:"failures"`
 }
 
 // PassHatK is τ-bench's pass^k: the chance that k runs drawn without
-// replacement all pass, C(c,k)/C(n,k). It is 0 when k > n.
-func (r Repeated) PassHatK(k int) float64 { return PassHatK(r.Runs, r.Passed, k) }
-
-// PassAtK is the chance that at least one of k runs drawn without
-// replacement passes, 1 - C(n-c,k)/C(n,k).
-func (r Repeated) PassAtK(k int) float64 { return PassAtK(r.Runs, r.Passed, k) }
-
-// Wilson returns the Wilson score interval of the pass rate at z (1.96 for
-// 95 %).
-func (r Repeated) Wilson(z float64) (lo, hi float64) { return Wilson(r.Passed, r.Runs, z) }
-
-// PassHatK returns C(c,k)/C(n,k) for c passes out of n runs; 0 when
-// k > n, NaN unless 0 <= c <= n.
-func PassHatK(n, c, k int) float64 {
+// replacement all pass, C(c,k)/C(n,k) for c = Passed of n = Runs. PassHatK(1)
+// is the pass rate. It is 0 when k > n, NaN unless 0 <= c <= n.
+func (r Repeated) PassHatK(k int) float64 {
+	n, c := r.Runs, r.Passed
 	if c < 0 || c > n {
 		return math.NaN()
 	}
@@ -76,9 +46,11 @@ func PassHatK(n, c, k int) float64 {
 	return math.Exp(lnChoose(c, k) - lnChoose(n, k))
 }
 
-// PassAtK returns 1 - C(n-c,k)/C(n,k) for c passes out of n runs; 0 when
-// k > n, NaN unless 0 <= c <= n.
-func PassAtK(n, c, k int) float64 {
+// PassAtK is the chance that at least one of k runs drawn without
+// replacement passes, 1 - C(n-c,k)/C(n,k). It is 0 when k > n, NaN unless
+// 0 <= c <= n.
+func (r Repeated) PassAtK(k int) float64 {
+	n, c := r.Runs, r.Passed
 	if c < 0 || c > n {
 		return math.NaN()
 	}
@@ -88,20 +60,10 @@ func PassAtK(n, c, k int) float64 {
 	return 1 - math.Exp(lnChoose(n-c, k)-lnChoose(n, k))
 }
 
-// lnChoose is ln C(n,k), -Inf when C(n,k) is 0.
-func lnChoose(n, k int) float64 {
-	if k < 0 || k > n {
-		return math.Inf(-1)
-	}
-	a, _ := math.Lgamma(float64(n + 1))
-	b, _ := math.Lgamma(float64(k + 1))
-	c, _ := math.Lgamma(float64(n - k + 1))
-	return a - b - c
-}
-
-// Wilson returns the Wilson score interval for c successes in n trials:
-// (0, 1) when there are no trials, NaN unless 0 <= c <= n.
-func Wilson(c, n int, z float64) (lo, hi float64) {
+// Wilson returns the Wilson score interval of the pass rate at z (1.96 for
+// 95 %): (0, 1) when there are no runs, NaN unless 0 <= Passed <= Runs.
+func (r Repeated) Wilson(z float64) (lo, hi float64) {
+	c, n := r.Passed, r.Runs
 	if c < 0 || c > n {
 		return math.NaN(), math.NaN()
 	}
@@ -116,14 +78,25 @@ func Wilson(c, n int, z float64) (lo, hi float64) {
 	return math.Max(0, mid-half), math.Min(1, mid+half)
 }
 
+// lnChoose is ln C(n,k), -Inf when C(n,k) is 0.
+func lnChoose(n, k int) float64 {
+	if k < 0 || k > n {
+		return math.Inf(-1)
+	}
+	a, _ := math.Lgamma(float64(n + 1))
+	b, _ := math.Lgamma(float64(k + 1))
+	c, _ := math.Lgamma(float64(n - k + 1))
+	return a - b - c
+}
+
 // Repeat runs test n times against agent on up to workers goroutines
 // (1 when workers < 1) and summarises the runs. It stops early, with ctx's
 // error, when ctx is done. An invalid test is an error before any run.
-func Repeat(ctx context.Context, agent Agent, test Test, n, workers int, opts ...Option) (Repeated, error) {
+func Repeat(ctx context.Context, agent Agent, test Test, n, workers int, opts *Options) (Repeated, error) {
 	if n < 0 {
 		return Repeated{}, fmt.Errorf("%w: %d runs", ErrInvalidTest, n)
 	}
-	if _, err := Check(ctx, test, Step{}, opts...); err != nil {
+	if _, err := Check(ctx, test, Step{}, opts); err != nil {
 		return Repeated{}, err
 	}
 	if workers < 1 {
@@ -136,13 +109,13 @@ func Repeat(ctx context.Context, agent Agent, test Test, n, workers int, opts ..
 	for range min(workers, max(n, 1)) {
 		wg.Go(func() {
 			for i := range jobs {
-				step, err := agent.Next(ctx, slices.Clone(test.History))
+				step, err := agent(ctx, slices.Clone(test.History))
 				if err != nil {
 					errs[i] = err
 					rep.Results[i] = Result{Test: test.Name, Status: Fail, Problems: []string{"agent error: " + err.Error()}}
 					continue
 				}
-				rep.Results[i], errs[i] = Check(ctx, test, step, opts...)
+				rep.Results[i], errs[i] = Check(ctx, test, step, opts)
 			}
 		})
 	}
@@ -176,15 +149,19 @@ feed:
 		sig := signature(r)
 		groups[sig] = append(groups[sig], i)
 	}
-	for sig, runs := range groups {
-		rep.Failures = append(rep.Failures, FailureGroup{Signature: sig, Runs: runs})
+	sigs := make([]string, 0, len(groups))
+	for sig := range groups {
+		sigs = append(sigs, sig)
 	}
-	slices.SortFunc(rep.Failures, func(a, b FailureGroup) int {
-		if len(a.Runs) != len(b.Runs) {
-			return len(b.Runs) - len(a.Runs)
+	slices.SortFunc(sigs, func(a, b string) int {
+		if len(groups[a]) != len(groups[b]) {
+			return len(groups[b]) - len(groups[a])
 		}
-		return strings.Compare(a.Signature, b.Signature)
+		return strings.Compare(a, b)
 	})
+	for _, sig := range sigs {
+		rep.Failures = append(rep.Failures, groups[sig])
+	}
 	return rep, nil
 }
 

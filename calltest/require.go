@@ -4,27 +4,21 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"testing"
 )
-
-// TestingT is the part of testing.TB that Require uses.
-type TestingT interface {
-	Helper()
-	Errorf(format string, args ...any)
-	FailNow()
-}
 
 // Require checks step against test and fails t, with a message a person
 // reads once and understands, unless the test passes. An Unknown result
 // fails too: nothing is assumed to pass.
-func Require(t TestingT, test Test, step Step, opts ...Option) {
+func Require(t testing.TB, test Test, step Step, opts *Options) {
 	t.Helper()
-	res, err := Check(context.Background(), test, step, opts...)
+	res, err := Check(context.Background(), test, step, opts)
 	if err != nil {
 		t.Errorf("%v", err)
 		t.FailNow()
 		return
 	}
-	if res.Passed() {
+	if res.Status == Pass {
 		return
 	}
 	t.Errorf("%s", Report(res, step))
@@ -55,7 +49,7 @@ func Report(res Result, step Step) string {
 		b.WriteByte('\n')
 		for _, p := range e.Params {
 			if p.Status == Unknown {
-				fmt.Fprintf(&b, "    %s (%s): %s\n", p.Path, p.Eval, p.Message)
+				fmt.Fprintf(&b, "    %s (%s): %s\n", p.Path, p.Type, p.Message)
 			}
 		}
 	}
@@ -66,7 +60,7 @@ func Report(res Result, step Step) string {
 		b.WriteString("  the agent made no tool call\n")
 	}
 	for j, c := range step.Calls {
-		fmt.Fprintf(&b, "  call %d: %s %s\n", j, c.Name, CanonicalText(c.Arguments))
+		fmt.Fprintf(&b, "  call %d: %s %s\n", j, c.Name, canonicalText(c.Arguments))
 	}
 	return strings.TrimSuffix(b.String(), "\n")
 }

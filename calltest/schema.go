@@ -10,19 +10,17 @@ import (
 	"unicode/utf8"
 )
 
-// JSONSchema is the json_schema check: the argument must validate against
-// Schema, a JSON Schema given as decoded JSON. The keywords understood are
-// type (a name or a list), enum, const, properties, required,
-// additionalProperties (a boolean or a schema), items, minItems,
-// maxItems, minLength, maxLength, pattern (RE2, searched), minimum,
-// maximum, exclusiveMinimum, exclusiveMaximum, anyOf, allOf and not; any
-// other keyword is refused when the test is checked, so a schema never
-// passes by being misread.
-const JSONSchema EvalType = "json_schema"
-
-// Validates checks that the argument at path validates against schema.
+// Validates checks that the argument at path validates against schema,
+// a JSON Schema given as decoded JSON (the json_schema check). The
+// keywords understood are type (a name or a list), enum, const,
+// properties, required, additionalProperties (a boolean or a schema),
+// items, minItems, maxItems, minLength, maxLength, pattern (RE2,
+// searched), minimum, maximum, exclusiveMinimum, exclusiveMaximum, anyOf,
+// allOf and not (and the annotations description, title, $schema,
+// default, examples); any other keyword is refused when the test is
+// checked, so a schema never passes by being misread.
 func Validates(path string, schema map[string]any) ParamCheck {
-	return ParamCheck{Path: path, Eval: Eval{Type: JSONSchema, Schema: schema}}
+	return ParamCheck{Path: path, Type: evalJSONSchema, Schema: schema}
 }
 
 var schemaKeywords = []string{
@@ -135,7 +133,7 @@ func validateSchema(s any, v any, at string) string {
 	}
 	m, _ := s.(map[string]any)
 	if t, ok := m["type"]; ok && !typeMatches(t, v) {
-		return fmt.Sprintf("%s: expected type %s, got %s", at, CanonicalText(t), describe(v))
+		return fmt.Sprintf("%s: expected type %s, got %s", at, canonicalText(t), describe(v))
 	}
 	if e, ok := m["enum"].([]any); ok {
 		found := false

@@ -11,13 +11,13 @@ import (
 // Kinds of [Change], as the Python original spells its "type" values. The
 // two object-level kinds have no "type" key in JSON.
 const (
-	KindNonDictTable       = "non_dict_table"       // a table that is not an object differs
-	KindRecords            = "records"              // an object table: records added, removed, modified
-	KindFields             = "fields"               // a record or nested object: fields added, removed, modified
-	KindTypeMismatch       = "type_mismatch"        // the two values have different Python types
-	KindListLengthMismatch = "list_length_mismatch" // two lists of different lengths
-	KindListDifferences    = "list_differences"     // two lists of one length whose items differ
-	KindValueMismatch      = "value_mismatch"       // two scalars of one type differ
+	kindNonDictTable       = "non_dict_table"       // a table that is not an object differs
+	kindRecords            = "records"              // an object table: records added, removed, modified
+	kindFields             = "fields"               // a record or nested object: fields added, removed, modified
+	kindTypeMismatch       = "type_mismatch"        // the two values have different Python types
+	kindListLengthMismatch = "list_length_mismatch" // two lists of different lengths
+	kindListDifferences    = "list_differences"     // two lists of one length whose items differ
+	kindValueMismatch      = "value_mismatch"       // two scalars of one type differ
 )
 
 // Diff is the structured difference between an expected and an actual DB,
@@ -29,15 +29,22 @@ type Diff struct {
 	TablesModified map[string]*Change // in both, and different
 }
 
-// Change is one difference. Kind says which fields are set:
+// Change is one difference. Kind is the Python original's "type" value
+// (for the two object-level kinds, which have no "type" key in its dict,
+// the name of the key prefix) and says which fields are set:
 //
-//   - KindNonDictTable, KindValueMismatch: Expected, Actual;
-//   - KindTypeMismatch: Expected, Actual, ExpectedType, ActualType;
-//   - KindListLengthMismatch: Expected, Actual, ExpectedLength, ActualLength;
-//   - KindListDifferences: Differences;
-//   - KindRecords, KindFields: Added, Removed (sorted keys), Modified.
+//   - "non_dict_table" (a table that is not an object differs) and
+//     "value_mismatch" (two scalars of one type differ): Expected, Actual;
+//   - "type_mismatch" (different Python types): Expected, Actual,
+//     ExpectedType, ActualType;
+//   - "list_length_mismatch": Expected, Actual, ExpectedLength,
+//     ActualLength;
+//   - "list_differences" (lists of one length whose items differ):
+//     Differences;
+//   - "records" (an object table) and "fields" (a record or nested
+//     object): Added, Removed (sorted keys), Modified.
 //
-// Expected and Actual are normalised values, except for KindNonDictTable,
+// Expected and Actual are normalised values, except for "non_dict_table",
 // which carries the raw tables as the Python original does.
 type Change struct {
 	Kind                         string
@@ -84,7 +91,7 @@ func Compare(expected, actual map[string]any, opts ...Option) Diff {
 		am, aok := a.(map[string]any)
 		if !eok || !aok {
 			if !Equal(e, a) {
-				d.TablesModified[table] = &Change{Kind: KindNonDictTable, Expected: e, Actual: a}
+				d.TablesModified[table] = &Change{Kind: kindNonDictTable, Expected: e, Actual: a}
 			}
 			continue
 		}
@@ -97,7 +104,7 @@ func Compare(expected, actual map[string]any, opts ...Option) Diff {
 
 func compareTable(expected, actual map[string]any, cfg *config) *Change {
 	c := &Change{
-		Kind:     KindRecords,
+		Kind:     kindRecords,
 		Added:    missingFrom(expected, actual),
 		Removed:  missingFrom(actual, expected),
 		Modified: map[string]*Change{},
@@ -122,12 +129,12 @@ func compareValues(e, a any) *Change {
 	}
 	et, at := pyvalue.TypeName(e), pyvalue.TypeName(a)
 	if et != at {
-		return &Change{Kind: KindTypeMismatch, Expected: e, Actual: a, ExpectedType: et, ActualType: at}
+		return &Change{Kind: kindTypeMismatch, Expected: e, Actual: a, ExpectedType: et, ActualType: at}
 	}
 	switch x := e.(type) {
 	case map[string]any:
 		y := a.(map[string]any)
-		c := &Change{Kind: KindFields, Added: missingFrom(x, y), Removed: missingFrom(y, x), Modified: map[string]*Change{}}
+		c := &Change{Kind: kindFields, Added: missingFrom(x, y), Removed: missingFrom(y, x), Modified: map[string]*Change{}}
 		for _, k := range commonKeys(x, y) {
 			if fc := compareValues(x[k], y[k]); fc != nil {
 				c.Modified[k] = fc
@@ -142,7 +149,7 @@ func compareValues(e, a any) *Change {
 		// its record was normalised (the same rule: the key holding it).
 		y := a.([]any)
 		if len(x) != len(y) {
-			return &Change{Kind: KindListLengthMismatch, Expected: x, Actual: y, ExpectedLength: len(x), ActualLength: len(y)}
+			return &Change{Kind: kindListLengthMismatch, Expected: x, Actual: y, ExpectedLength: len(x), ActualLength: len(y)}
 		}
 		var diffs []ItemChange
 		for i := range x {
@@ -153,9 +160,9 @@ func compareValues(e, a any) *Change {
 		if diffs == nil {
 			return nil
 		}
-		return &Change{Kind: KindListDifferences, Differences: diffs}
+		return &Change{Kind: kindListDifferences, Differences: diffs}
 	}
-	return &Change{Kind: KindValueMismatch, Expected: e, Actual: a}
+	return &Change{Kind: kindValueMismatch, Expected: e, Actual: a}
 }
 
 // missingFrom returns the keys of b that a lacks, sorted by code point.
@@ -187,7 +194,7 @@ func commonKeys(a, b map[string]any) []string {
 func (d Diff) Tree() map[string]any {
 	mods := make(map[string]any, len(d.TablesModified))
 	for k, c := range d.TablesModified {
-		mods[k] = c.Tree()
+		mods[k] = c.tree()
 	}
 	return map[string]any{
 		"tables_added":    strs(d.TablesAdded),
@@ -196,29 +203,29 @@ func (d Diff) Tree() map[string]any {
 	}
 }
 
-// Tree returns the change as the Python original's dict.
-func (c *Change) Tree() map[string]any {
+// tree returns the change as the Python original's dict.
+func (c *Change) tree() map[string]any {
 	switch c.Kind {
-	case KindRecords, KindFields:
+	case kindRecords, kindFields:
 		prefix := "records_"
-		if c.Kind == KindFields {
+		if c.Kind == kindFields {
 			prefix = "fields_"
 		}
 		mods := make(map[string]any, len(c.Modified))
 		for k, m := range c.Modified {
-			mods[k] = m.Tree()
+			mods[k] = m.tree()
 		}
 		return map[string]any{prefix + "added": strs(c.Added), prefix + "removed": strs(c.Removed), prefix + "modified": mods}
-	case KindTypeMismatch:
+	case kindTypeMismatch:
 		return map[string]any{"type": c.Kind, "expected": c.Expected, "actual": c.Actual,
 			"expected_type": c.ExpectedType, "actual_type": c.ActualType}
-	case KindListLengthMismatch:
+	case kindListLengthMismatch:
 		return map[string]any{"type": c.Kind, "expected": c.Expected, "actual": c.Actual,
 			"expected_length": c.ExpectedLength, "actual_length": c.ActualLength}
-	case KindListDifferences:
+	case kindListDifferences:
 		diffs := make([]any, len(c.Differences))
 		for i, d := range c.Differences {
-			diffs[i] = map[string]any{"index": d.Index, "diff": d.Diff.Tree()}
+			diffs[i] = map[string]any{"index": d.Index, "diff": d.Diff.tree()}
 		}
 		return map[string]any{"type": c.Kind, "differences": diffs}
 	}

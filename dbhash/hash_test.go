@@ -94,11 +94,23 @@ func TestOptions(t *testing.T) {
 		mustHash(t, decode(t, `{"tags":["a","b"]}`), dbhash.WithOrderIndependentFields("tags")),
 		mustHash(t, decode(t, `{"tags":["b","a"]}`), dbhash.WithOrderIndependentFields("tags")))
 	assert.NotEqual(t, mustHash(t, decode(t, `{"tags":["a","b"]}`)), mustHash(t, decode(t, `{"tags":["b","a"]}`)))
-	assert.Equal(t, []string{"session"}, dbhash.DefaultExcludedKeys())
-	assert.Len(t, dbhash.DefaultOrderIndependentFields(), 6)
+	// The defaults: "session" is the one excluded key; six field names are
+	// order-independent, and no other.
+	c, err := dbhash.Canonical(decode(t, `{"session":1,"Session":2,"meta":3}`))
+	require.NoError(t, err)
+	assert.Equal(t, `{"Session":2,"meta":3}`, string(c))
+	for _, f := range []string{"standby_list", "notifications", "bookings", "system_accounts", "group_memberships", "asset_recoveries", "tags"} {
+		c, err := dbhash.Canonical(map[string]any{"x": map[string]any{f: []any{2, 1}}})
+		require.NoError(t, err)
+		want := `{"x":{"` + f + `":[1,2]}}`
+		if f == "tags" {
+			want = `{"x":{"tags":[2,1]}}`
+		}
+		assert.Equal(t, want, string(c), f)
+	}
 
 	// Excluded keys go only at the top level, and only from objects.
-	c, err := dbhash.Canonical(decode(t, `{"a":{"session":1}}`))
+	c, err = dbhash.Canonical(decode(t, `{"a":{"session":1}}`))
 	require.NoError(t, err)
 	assert.Equal(t, `{"a":{"session":1}}`, string(c))
 	c, err = dbhash.Canonical(decode(t, `[{"session":1}]`))

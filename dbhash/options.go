@@ -9,20 +9,12 @@ type config struct {
 	cache    *Cache
 }
 
-// DefaultExcludedKeys returns the top-level keys left out of the hash by
-// default: "session", as in the Python original.
-func DefaultExcludedKeys() []string { return []string{"session"} }
-
-// DefaultOrderIndependentFields returns the field names whose list values
-// are compared and hashed without regard to order, as in the Python
-// original.
-func DefaultOrderIndependentFields() []string {
-	return []string{"standby_list", "notifications", "bookings", "system_accounts", "group_memberships", "asset_recoveries"}
-}
-
 var (
-	defaultExcluded = set(DefaultExcludedKeys())
-	defaultOIL      = set(DefaultOrderIndependentFields())
+	// The Python original's defaults: the top-level keys left out of the
+	// hash, and the field names whose list values are compared and hashed
+	// without regard to order.
+	defaultExcluded = set([]string{"session"})
+	defaultOIL      = set([]string{"standby_list", "notifications", "bookings", "system_accounts", "group_memberships", "asset_recoveries"})
 	defaultConfig   = newConfig(nil)
 )
 
@@ -44,15 +36,16 @@ func configFor(opts []Option) *config {
 }
 
 // WithExcludedKeys replaces the set of top-level keys left out of the hash
-// (default: [DefaultExcludedKeys]). Keys are only dropped from a top-level
+// (default: "session", as in the Python original). Keys are only dropped from a top-level
 // object, never from nested ones.
 func WithExcludedKeys(keys ...string) Option {
 	return func(c *config) { c.excluded = set(keys) }
 }
 
 // WithOrderIndependentFields replaces the set of field names whose list
-// values are sorted before hashing and diffing (default:
-// [DefaultOrderIndependentFields]).
+// values are sorted before hashing and diffing (default, as in the Python
+// original: standby_list, notifications, bookings, system_accounts,
+// group_memberships, asset_recoveries).
 func WithOrderIndependentFields(fields ...string) Option {
 	return func(c *config) { c.oil = set(fields) }
 }

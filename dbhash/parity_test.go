@@ -99,7 +99,7 @@ func TestCompareNestedOrderIndependent(t *testing.T) {
 	for range 299 {
 		c = c.Modified["bookings"].Differences[0].Diff
 	}
-	assert.Equal(t, dbhash.KindValueMismatch, c.Modified["bookings"].Differences[0].Diff.Kind)
+	assert.Equal(t, "value_mismatch", c.Modified["bookings"].Differences[0].Diff.Kind)
 }
 
 // nestedInputs are the nested order-independent inputs of the

@@ -19,7 +19,7 @@
 //     [ErrDuplicate] that names both registrants; the first registration
 //     stays. An empty domain means the default domain.
 //   - Names and domains match ^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$ (the error
-//     wraps tool.ErrInvalidName).
+//     wraps tool.ErrInvalidParams).
 //   - [Tools.Names] keeps registration order.
 //   - A domain has one hooks.Set ([Tools.SetHooks]; a second is an
 //     [ErrDuplicate]); [Tools.Hooks] has no default-domain fallback, and

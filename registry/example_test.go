@@ -26,7 +26,7 @@ func Example() {
 			Name string `json:"name"`
 		}
 		return tool.New("greet_guest", "Greet a guest by name.",
-			func(_ context.Context, _ *state.Shared, p params) (string, error) {
+			func(_ context.Context, _ *state.Shared, p params) (any, error) {
 				return o.Greeting + ", " + p.Name + "!", nil
 			}, tool.WithState(d.State))
 	}))

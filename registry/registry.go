@@ -190,7 +190,7 @@ func normDomain(d string) string {
 
 func checkName(what, name string) error {
 	if err := tool.ValidateName(name); err != nil {
-		return fmt.Errorf("registry: %s %q: %w", what, name, err)
+		return fmt.Errorf("registry: %s %q: %w: %w", what, name, tool.ErrInvalidParams, err)
 	}
 	return nil
 }

@@ -117,10 +117,10 @@ func TestInvalidNames(t *testing.T) {
 		{"coffee", ""}, {"coffee", "has space"}, {"bad domain", "ok"}, {"coffee", "9lives"},
 	} {
 		err := r.Register(c.domain, c.name, factory("x", ""))
-		assert.ErrorIs(t, err, tool.ErrInvalidName, "%q/%q", c.domain, c.name)
+		assert.ErrorIs(t, err, tool.ErrInvalidParams, "%q/%q", c.domain, c.name)
 		assert.Empty(t, r.Names(c.domain))
 	}
-	assert.ErrorIs(t, r.SetHooks("bad domain", hooks.Set{}), tool.ErrInvalidName)
+	assert.ErrorIs(t, r.SetHooks("bad domain", hooks.Set{}), tool.ErrInvalidParams)
 }
 
 func TestNamesKeepRegistrationOrder(t *testing.T) {

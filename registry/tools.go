@@ -58,7 +58,7 @@ var Default = new(Tools)
 // domain, whose names every domain falls back to. It fails, leaving the
 // registry unchanged, when the pair is taken ([ErrDuplicate], naming both
 // registrants) or a name does not match ^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$
-// (the error wraps [tool.ErrInvalidName]).
+// (the error wraps [tool.ErrInvalidParams]).
 func (t *Tools) Register(domain, name string, f Factory) error {
 	return t.factories.register(domain, name, f, caller(1))
 }
@@ -236,19 +236,16 @@ func quoteAll(ss []string) []string {
 	return out
 }
 
-// RegisterHarness registers the cross-domain harness tools in
-// default domain of r: EndConversationTool, TransferToHumanAgentsTool and
-// SendScenarioSummaryTool, each bound to deps.State.
+// RegisterHarness registers the cross-domain harness tools of
+// [tool.Harness] in the default domain of r: EndConversationTool,
+// TransferToHumanAgentsTool and SendScenarioSummaryTool, each bound to
+// deps.State and logging to deps.Logger.
 func RegisterHarness(r *Tools) error {
-	return errors.Join(
-		r.Register(defaultDomain, tool.EndConversationName, Plain(func(d Deps) (tool.Tool, error) {
-			return &tool.EndConversation{State: d.state(), Logger: d.Logger}, nil
-		})),
-		r.Register(defaultDomain, tool.TransferToHumanAgentsName, Plain(func(d Deps) (tool.Tool, error) {
-			return &tool.TransferToHumanAgents{State: d.state(), Logger: d.Logger}, nil
-		})),
-		r.Register(defaultDomain, tool.SendScenarioSummaryName, Plain(func(d Deps) (tool.Tool, error) {
-			return &tool.SendScenarioSummary{State: d.state(), Logger: d.Logger}, nil
-		})),
-	)
+	var errs []error
+	for i, t := range tool.Harness(nil, nil) {
+		errs = append(errs, r.Register(defaultDomain, t.Name(), Plain(func(d Deps) (tool.Tool, error) {
+			return tool.Harness(d.state(), d.Logger)[i], nil
+		})))
+	}
+	return errors.Join(errs...)
 }

@@ -20,7 +20,7 @@ type menuOptions struct {
 
 // menuFactory builds a tool whose result is the scenario's menu.
 var menuFactory = registry.Configured(func(d registry.Deps, o menuOptions) (tool.Tool, error) {
-	return tool.New("GetMenuTool", "Get the menu.", func(context.Context, *state.Shared, struct{}) (map[string]any, error) {
+	return tool.New("GetMenuTool", "Get the menu.", func(context.Context, *state.Shared, struct{}) (any, error) {
 		return map[string]any{"menu": o.Menu}, nil
 	}, tool.WithState(d.State))
 })
@@ -121,7 +121,7 @@ func TestFactoryFailures(t *testing.T) {
 // Two registry keys that build tools with the same name make a bad set.
 func TestNewSetDuplicateToolNames(t *testing.T) {
 	r := new(registry.Tools)
-	end := registry.Plain(func(registry.Deps) (tool.Tool, error) { return &tool.EndConversation{}, nil })
+	end := registry.Plain(func(registry.Deps) (tool.Tool, error) { return tool.Harness(nil, nil)[0], nil })
 	require.NoError(t, r.Register("d", "A", end))
 	require.NoError(t, r.Register("d", "B", end))
 	_, err := r.NewSet("d", map[string]map[string]any{"A": {}, "B": {}}, registry.Deps{})

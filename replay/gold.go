@@ -2,6 +2,7 @@ package replay
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -408,24 +409,27 @@ func hashes(env Env) (agent, user string, err error) {
 	return agent, user, nil
 }
 
-// errorResult recognises the structured error results tools return as
-// values, and returns their message.
+// errorResult recognises the error results tools return as values
+// ([tool.IsError]), and returns their message.
 func errorResult(v any) (string, bool) {
+	if !tool.IsError(v) {
+		return "", false
+	}
 	switch r := v.(type) {
 	case tool.FailureResult:
 		return r.Message, true
 	case tool.ValidationResult:
 		return r.Message, true
-	case tool.ErrorResult:
-		return r.Error, true
 	case map[string]any:
-		if r["status"] == tool.StatusError {
+		if r["status"] == "error" {
 			msg, _ := r["message"].(string)
 			return msg, true
 		}
-		if e, ok := r["error"]; ok && len(r) == 1 {
-			return fmt.Sprint(e), true
-		}
+		return fmt.Sprint(r["error"]), true
 	}
-	return "", false
+	var m map[string]any // another error struct: read it as its JSON object
+	if b, err := json.Marshal(v); err == nil && json.Unmarshal(b, &m) == nil {
+		return errorResult(m)
+	}
+	return fmt.Sprint(v), true
 }

@@ -68,7 +68,7 @@ func synthTools(env replay.Env) (replay.ToolMap, error) {
 	find, err := tool.New("find_lines", "Find lines with a status.",
 		func(_ context.Context, st *state.Shared, p struct {
 			Status string `json:"status"`
-		}) ([]any, error) {
+		}) (any, error) {
 			out := []any{}
 			_ = st.View(func(db map[string]any) error {
 				for id, l := range db["lines"].(map[string]any) {
@@ -304,7 +304,7 @@ func TestGoldReferenceBehaviour(t *testing.T) {
 	builder := func(env replay.Env) (replay.ToolMap, error) {
 		mk := func(name string) tool.Tool {
 			type anyArgs struct{}
-			tl, err := tool.New(name, "Count calls.", func(ctx context.Context, st *state.Shared, _ anyArgs) (string, error) {
+			tl, err := tool.New(name, "Count calls.", func(ctx context.Context, st *state.Shared, _ anyArgs) (any, error) {
 				_ = st.UpdateTables(nil, func(db map[string]any) error {
 					n, _ := db[name+"_calls"].(int)
 					db[name+"_calls"] = n + 1
@@ -356,14 +356,16 @@ func TestGoldReferenceBehaviour(t *testing.T) {
 
 // Invoke returns raw shapes where Call wraps them.
 func TestInvokeIsRaw(t *testing.T) {
-	tl, err := tool.New("find", "Find.", func(context.Context, *state.Shared, struct{}) ([]any, error) { return []any{}, nil })
+	tl, err := tool.New("find", "Find.", func(context.Context, *state.Shared, struct{}) (any, error) { return []any{}, nil })
 	require.NoError(t, err)
 	raw, err := replay.Invoke(context.Background(), tl, nil)
 	require.NoError(t, err)
 	assert.Equal(t, []any{}, raw)
 	var live any
 	require.NoError(t, tool.Call(context.Background(), tl, nil, func(v any) error { live = v; return nil }))
-	assert.IsType(t, tool.EmptyListResult{}, live)
+	liveJSON, err := json.Marshal(live)
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"status":"success","results":[],"count":0,"message":"No matching records found."}`, string(liveJSON))
 
 	bad, err := replay.Invoke(context.Background(), tl, map[string]any{"x": 1})
 	require.NoError(t, err)
@@ -464,7 +466,7 @@ func (c *clearing) Execute(context.Context, map[string]any) (any, error) {
 func TestRegistryToolsPassClockAndIDs(t *testing.T) {
 	reg := new(registry.Tools)
 	require.NoError(t, reg.Register("timed", "stamp", registry.Plain(func(d registry.Deps) (tool.Tool, error) {
-		return tool.New("stamp", "Stamp.", func(context.Context, *state.Shared, struct{}) (string, error) {
+		return tool.New("stamp", "Stamp.", func(context.Context, *state.Shared, struct{}) (any, error) {
 			return d.Clock().Format("2006-01-02") + "/" + d.IDs(), nil
 		}, tool.WithState(d.State))
 	})))

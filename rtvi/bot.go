@@ -26,9 +26,10 @@ type Conversation interface {
 	Reset(ctx context.Context, messages []ChatMessage) error
 	// Messages returns the conversation so far, oldest first. Elements may
 	// be JSON trees (map[string]any, []any, strings, numbers, []byte for
-	// binary media), [Object] values (which keep their key order), or any
-	// value encoding/json can marshal, such as an LLM client's message
-	// structs.
+	// binary media) or any value encoding/json can marshal, such as an LLM
+	// client's message structs, whose fields keep their order in the
+	// transcript ({'role': ..., 'content': ...}); a map's keys come out
+	// sorted.
 	Messages(ctx context.Context) ([]any, error)
 }
 

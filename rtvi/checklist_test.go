@@ -26,6 +26,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -44,8 +45,8 @@ import (
 // clDomain is the synthetic domain of the checklist's registries.
 const clDomain = "synthetic"
 
-// GoodTool stands for the Python test's _GoodTool class: Go derives a
-// class-like tool name from a type with tool.TypeName.
+// GoodTool stands for the Python test's _GoodTool class: its Go type name
+// gives the class-like tool name.
 type GoodTool struct{}
 
 // clValueParams are the parameters of the checklist's typed tool.
@@ -162,7 +163,9 @@ func TestChecklist(t *testing.T) {
 		assert.Equal(t, a, c)
 	})
 	item(2, "session excluded from the hash", func(t *testing.T) {
-		assert.Contains(t, dbhash.DefaultExcludedKeys(), "session")
+		c, err := dbhash.Canonical(map[string]any{"x": 1, "session": map[string]any{"id": "abc-123"}})
+		require.NoError(t, err)
+		assert.Equal(t, `{"x":1}`, string(c))
 		const want = "5041bf1f713df204784353e82f6a4a535931cb64f1f4b4a5aeaffcb720918b22"
 		assert.Equal(t, want, clHashJSON(t, `{"x": 1}`))
 		assert.Equal(t, want, clHashJSON(t, `{"x": 1, "session": {"id": "abc-123"}}`))
@@ -178,7 +181,9 @@ func TestChecklist(t *testing.T) {
 		assert.Equal(t, want, dbhash.Normalize(in))
 	})
 	item(5, "bookings hashed order-independently", func(t *testing.T) {
-		assert.Contains(t, dbhash.DefaultOrderIndependentFields(), "bookings")
+		c, err := dbhash.Canonical(map[string]any{"bookings": []any{"Y", "X"}})
+		require.NoError(t, err)
+		assert.Equal(t, `{"bookings":["X","Y"]}`, string(c))
 		const want = "95168b02c1e92a0c11dc934ae0a2527273f7d18f573f932a378742818bee99d7"
 		assert.Equal(t, want, clHashJSON(t, `{"bookings": [{"id": "X"}, {"id": "Y"}]}`))
 		assert.Equal(t, want, clHashJSON(t, `{"bookings": [{"id": "Y"}, {"id": "X"}]}`))
@@ -240,7 +245,7 @@ func TestChecklist(t *testing.T) {
 		require.Equal(t, 1, b.st.NextCallIndex("rebook_flight"))
 		want, err := dbhash.Hash(b.st.Snapshot())
 		require.NoError(t, err)
-		got := b.result(t, rtvi.MsgGetScenarioSummary, map[string]any{}).(map[string]any)
+		got := b.result(t, "get_scenario_summary", map[string]any{}).(map[string]any)
 		assert.Equal(t, map[string]any{
 			"actions": []any{map[string]any{"action_type": "rebook_flight", "x": float64(1)}},
 			"db_hash": want,
@@ -249,14 +254,14 @@ func TestChecklist(t *testing.T) {
 	})
 	item(13, "summary of an empty state", func(t *testing.T) {
 		b := newBot(t)
-		assert.Equal(t, map[string]any{"actions": []any{}, "db_hash": nil}, b.result(t, rtvi.MsgGetScenarioSummary, map[string]any{}))
+		assert.Equal(t, map[string]any{"actions": []any{}, "db_hash": nil}, b.result(t, "get_scenario_summary", map[string]any{}))
 	})
 	item(14, "summary includes the DB only on request", func(t *testing.T) {
-		assert.Equal(t, "get_scenario_summary", rtvi.MsgGetScenarioSummary)
+		assert.Equal(t, "get_scenario_summary", "get_scenario_summary")
 		b := newBot(t)
 		b.st.SetDB(map[string]any{"x": 1})
-		assert.NotContains(t, b.result(t, rtvi.MsgGetScenarioSummary, map[string]any{}), "db")
-		got := b.result(t, rtvi.MsgGetScenarioSummary, map[string]any{"include_db": true}).(map[string]any)
+		assert.NotContains(t, b.result(t, "get_scenario_summary", map[string]any{}), "db")
+		got := b.result(t, "get_scenario_summary", map[string]any{"include_db": true}).(map[string]any)
 		assert.Equal(t, map[string]any{"x": float64(1)}, got["db"])
 	})
 	notRun(15, "scenario expected DB defaults to none", "no Go counterpart: the Python Scenario class layer is not ported")
@@ -323,7 +328,7 @@ func TestChecklist(t *testing.T) {
 		funcs := clInitFuncs(t)
 		// Go errors carry no exception class: the kind appears when the function returns an *rtvi.Error of that kind.
 		funcs.Init["explode"] = hooks.Init{Func: func(map[string]any, map[string]any, func() time.Time) error {
-			return &rtvi.Error{Kind: rtvi.KindValueError, Message: "boom"}
+			return &rtvi.Error{Kind: "ValueError", Message: "boom"}
 		}}
 		res := funcs.ApplyInit(clDomain, []hooks.InitAction{{FuncName: "explode"}}, map[string]any{}, nil)
 		assert.False(t, res.Success)
@@ -337,15 +342,15 @@ func TestChecklist(t *testing.T) {
 		assert.Empty(t, db)
 	})
 	item(27, "apply_initialization with empty arguments", func(t *testing.T) {
-		assert.Equal(t, "apply_initialization", rtvi.MsgApplyInitialization)
+		assert.Equal(t, "apply_initialization", "apply_initialization")
 		b := newBot(t, withHooks(t, clDomain, clInitFuncs(t)))
 		b.st.SetDB(map[string]any{})
-		assert.Equal(t, okInit, b.result(t, rtvi.MsgApplyInitialization, map[string]any{}))
+		assert.Equal(t, okInit, b.result(t, "apply_initialization", map[string]any{}))
 	})
 	item(28, "apply_initialization runs one action", func(t *testing.T) {
 		b := newBot(t, withHooks(t, clDomain, clInitFuncs(t)))
 		b.st.SetDB(map[string]any{})
-		assert.Equal(t, okInit, b.result(t, rtvi.MsgApplyInitialization, map[string]any{
+		assert.Equal(t, okInit, b.result(t, "apply_initialization", map[string]any{
 			"domain": clDomain, "actions": []any{map[string]any{"func_name": "set_count", "arguments": map[string]any{"value": 3}}},
 		}))
 		assert.Equal(t, map[string]any{"count": json.Number("3")}, b.st.Snapshot())
@@ -353,7 +358,7 @@ func TestChecklist(t *testing.T) {
 	item(29, "apply_initialization with mixed sides", func(t *testing.T) {
 		b := newBot(t, withHooks(t, clDomain, clInitFuncs(t)))
 		b.st.SetDB(map[string]any{})
-		assert.Equal(t, okInit, b.result(t, rtvi.MsgApplyInitialization, map[string]any{
+		assert.Equal(t, okInit, b.result(t, "apply_initialization", map[string]any{
 			"domain": clDomain, "actions": []any{
 				map[string]any{"side": "user", "func_name": "set_count", "arguments": map[string]any{"value": 7}},
 				map[string]any{"side": "agent", "func_name": "set_status", "arguments": map[string]any{"status": "ok"}},
@@ -363,7 +368,7 @@ func TestChecklist(t *testing.T) {
 	})
 	item(30, "apply_initialization without a DB", func(t *testing.T) {
 		b := newBot(t, withHooks(t, clDomain, clInitFuncs(t)))
-		got := b.result(t, rtvi.MsgApplyInitialization, map[string]any{
+		got := b.result(t, "apply_initialization", map[string]any{
 			"domain": clDomain, "actions": []any{map[string]any{"func_name": "set_count", "arguments": map[string]any{"value": 1}}},
 		}).(map[string]any)
 		assert.Equal(t, false, got["success"])
@@ -373,7 +378,7 @@ func TestChecklist(t *testing.T) {
 	item(31, "apply_initialization with actions not a list", func(t *testing.T) {
 		b := newBot(t, withHooks(t, clDomain, clInitFuncs(t)))
 		b.st.SetDB(map[string]any{})
-		got := b.result(t, rtvi.MsgApplyInitialization, map[string]any{"actions": "not a list"}).(map[string]any)
+		got := b.result(t, "apply_initialization", map[string]any{"actions": "not a list"}).(map[string]any)
 		assert.Equal(t, false, got["success"])
 		require.Len(t, got["errors"], 1)
 		assert.Contains(t, got["errors"].([]any)[0], "must be a list")
@@ -382,8 +387,8 @@ func TestChecklist(t *testing.T) {
 	// test_tool_calling_and_rtvi_controls.py
 
 	item(32, "tool name and schema", func(t *testing.T) {
-		// Go has no class-name default: the name is passed to tool.New, and tool.TypeName derives one from a Go type.
-		name := tool.TypeName(&GoodTool{})
+		// Go has no class-name default: the name is passed to tool.New; a Go type's name can stand in for the class name.
+		name := reflect.TypeFor[GoodTool]().Name()
 		assert.Equal(t, "GoodTool", name)
 		tl, err := tool.New(name, "A useful tool", func(_ context.Context, _ *state.Shared, p clValueParams) (any, error) {
 			return p, nil
@@ -453,7 +458,7 @@ func TestChecklist(t *testing.T) {
 		assert.Equal(t, []string{"visible"}, set.Names())
 		dictTool, err := tool.New("dict_tool", "A dict tool.", func(context.Context, *state.Shared, struct{}) (any, error) { return nil, nil })
 		require.NoError(t, err)
-		assert.Equal(t, "dict_tool", tool.OpenAISchema(dictTool).Function.Name)
+		assert.Equal(t, "dict_tool", tool.Schema(dictTool).Name)
 		assert.Empty(t, new(tool.Set).Names())
 	})
 	item(43, "an unknown tool is answered with the available tools", func(t *testing.T) {
@@ -475,34 +480,34 @@ func TestChecklist(t *testing.T) {
 	notRun(44, "direct tools registration merges tool sources", "no Go counterpart: pipecat direct-function registration on an LLMService")
 	notRun(45, "direct tools registration with no tools", "no Go counterpart: pipecat direct-function registration on an LLMService")
 	item(46, "send a text message", func(t *testing.T) {
-		// Go has no SendRTVIMessageTool (and so no acknowledgement result); tool.SendText is the message it sent.
+		// Go has no SendRTVIMessageTool (and so no acknowledgement result); a tool.TextMessage is the message it sent.
 		out := &outbox{}
 		st := state.New()
-		st.SetNotifier(&rtvi.Notifier{Send: out.send})
-		tool.SendText(ctx, st, "hello", quiet)
+		st.SetNotifier(rtvi.NewDispatcher(rtvi.Config{State: st, Send: out.send}).Notifier())
+		require.NoError(t, st.Notifier().Notify(ctx, tool.TextMessage{Text: "hello"}))
 		assert.Equal(t, []map[string]any{{"label": "rtvi-ai", "type": "server-message", "data": map[string]any{"text": "hello"}}}, out.all())
 	})
 	item(47, "send the scenario summary", func(t *testing.T) {
 		out := &outbox{}
 		st := state.New()
-		st.SetNotifier(&rtvi.Notifier{Send: out.send})
-		res, err := (&tool.SendScenarioSummary{State: st, Logger: quiet}).Execute(ctx, map[string]any{"message": `{"ok": true}`})
+		st.SetNotifier(rtvi.NewDispatcher(rtvi.Config{State: st, Send: out.send}).Notifier())
+		res, err := harnessTool(st, "SendScenarioSummaryTool").Execute(ctx, map[string]any{"message": `{"ok": true}`})
 		require.NoError(t, err)
-		assert.Equal(t, tool.AckResult{Success: true, Message: "Scenario summary message sent."}, res)
+		assert.Equal(t, `{"success":true,"message":"Scenario summary message sent."}`, string(must(json.Marshal(res))))
 		assert.Equal(t, []map[string]any{{"label": "rtvi-ai", "type": "server-message",
 			"data": map[string]any{"text": `<final_response>{"ok": true}</final_response>`}}}, out.all())
 	})
 	item(48, "the exit message follows the delivered result", func(t *testing.T) {
 		out := &outbox{}
 		st := state.New()
-		st.SetNotifier(&rtvi.Notifier{Send: out.send})
+		st.SetNotifier(rtvi.NewDispatcher(rtvi.Config{State: st, Send: out.send}).Notifier())
 		var delivered []any
-		require.NoError(t, tool.Call(ctx, &tool.EndConversation{State: st, Logger: quiet}, nil, func(v any) error {
+		require.NoError(t, tool.Call(ctx, harnessTool(st, "EndConversationTool"), nil, func(v any) error {
 			assert.Empty(t, out.all(), "no message sent before the result is delivered")
 			delivered = append(delivered, v)
 			return nil
 		}, tool.WithLogger(quiet)))
-		assert.Equal(t, []any{tool.AckResult{Success: true, Message: "Exit message sent."}}, delivered)
+		assert.Equal(t, `[{"success":true,"message":"Exit message sent."}]`, string(must(json.Marshal(delivered))))
 		assert.Equal(t, []map[string]any{{"label": "rtvi-ai", "type": "server-message",
 			"data": map[string]any{"text": "<exit>The task is finished.</exit>"}}}, out.all())
 	})
@@ -540,7 +545,7 @@ func TestChecklist(t *testing.T) {
 		polls := &countingInFlight{}
 		b := newBot(t, func(c *rtvi.Config) { c.InFlight = polls })
 		b.conv.add(rtvi.ChatMessage{Role: "user", Content: "hi"})
-		assert.Equal(t, map[string]any{"context": "[{'role': 'user', 'content': 'hi'}]"}, b.result(t, rtvi.MsgGetContextHistory, nil))
+		assert.Equal(t, map[string]any{"context": "[{'role': 'user', 'content': 'hi'}]"}, b.result(t, "get_context_history", nil))
 		assert.Equal(t, 1, polls.count(), "asked once, no polling")
 	})
 	item(53, "history waits for a call in flight", func(t *testing.T) {
@@ -553,7 +558,7 @@ func TestChecklist(t *testing.T) {
 			end()
 		}()
 		start := time.Now()
-		got := b.result(t, rtvi.MsgGetContextHistory, nil).(map[string]any)
+		got := b.result(t, "get_context_history", nil).(map[string]any)
 		assert.GreaterOrEqual(t, time.Since(start), 150*time.Millisecond)
 		assert.Contains(t, got["context"], "EndConversationTool")
 	})
@@ -563,7 +568,7 @@ func TestChecklist(t *testing.T) {
 		tracker.Begin()
 		b.conv.add(rtvi.ChatMessage{Role: "user", Content: "stuck"})
 		start := time.Now()
-		got := b.result(t, rtvi.MsgGetContextHistory, nil).(map[string]any)
+		got := b.result(t, "get_context_history", nil).(map[string]any)
 		elapsed := time.Since(start)
 		assert.GreaterOrEqual(t, elapsed, 2900*time.Millisecond)
 		// Only that it ends: an upper bound tight enough to say "3 s"
@@ -573,14 +578,14 @@ func TestChecklist(t *testing.T) {
 	})
 	item(55, "history without an in-flight reporter does not wait", func(t *testing.T) {
 		b := newBot(t) // fakeConversation does not implement InFlight
-		b.conv.add(rtvi.Object{{Key: "role", Value: "user"}, {Key: "content", Value: "ok"}})
-		assert.Equal(t, map[string]any{"context": "[{'role': 'user', 'content': 'ok'}]"}, b.result(t, rtvi.MsgGetContextHistory, nil))
+		b.conv.add(orderedMsg{Role: "user", Content: "ok"})
+		assert.Equal(t, map[string]any{"context": "[{'role': 'user', 'content': 'ok'}]"}, b.result(t, "get_context_history", nil))
 	})
 	item(56, "history sends nothing else", func(t *testing.T) {
 		// The Go dispatcher has no pipeline task: "queues no frames" means nothing goes out through Config.Send and the conversation is not reset.
 		b := newBot(t)
 		b.conv.add(rtvi.ChatMessage{Role: "user", Content: "x"})
-		assert.Equal(t, map[string]any{"context": "[{'role': 'user', 'content': 'x'}]"}, b.result(t, rtvi.MsgGetContextHistory, nil))
+		assert.Equal(t, map[string]any{"context": "[{'role': 'user', 'content': 'x'}]"}, b.result(t, "get_context_history", nil))
 		assert.Empty(t, b.out.all())
 		assert.Nil(t, b.conv.lastReset())
 	})
@@ -588,7 +593,7 @@ func TestChecklist(t *testing.T) {
 		b := newBot(t)
 		b.conv.readErr = errors.New("get_messages failed")
 		// Python answers the list [], which its harness cannot eval(); Go answers the string "[]".
-		assert.Equal(t, map[string]any{"context": "[]"}, b.result(t, rtvi.MsgGetContextHistory, nil))
+		assert.Equal(t, map[string]any{"context": "[]"}, b.result(t, "get_context_history", nil))
 	})
 	notRun(58, "handlers never end the pipeline", "no Go counterpart: there is no pipeline task to end and no _maybe_end_task helper")
 
@@ -721,7 +726,7 @@ func TestChecklist(t *testing.T) {
 	})
 	item(88, "a failing applier does not raise", func(t *testing.T) {
 		boom := hooks.Set{Apply: func(map[string]any, map[string]any) error {
-			return &rtvi.Error{Kind: rtvi.KindRuntimeError, Message: "boom"}
+			return &rtvi.Error{Kind: "RuntimeError", Message: "boom"}
 		}}
 		panics := hooks.Set{Apply: func(map[string]any, map[string]any) error { panic("boom") }}
 		// Python logs and swallows the applier's exception; Go returns it (never panics) and the handler reports success false.
@@ -735,7 +740,7 @@ func TestChecklist(t *testing.T) {
 
 		b := newBot(t, withHooks(t, "boom", boom), withHooks(t, "panics", panics))
 		b.st.SetDB(map[string]any{"x": 1})
-		got := b.result(t, rtvi.MsgApplySyncDelta, map[string]any{"domain": "boom", "delta": map[string]any{"x": 2}}).(map[string]any)
+		got := b.result(t, "apply_sync_delta", map[string]any{"domain": "boom", "delta": map[string]any{"x": 2}}).(map[string]any)
 		assert.Equal(t, false, got["success"])
 		require.Len(t, got["errors"], 1)
 		assert.Contains(t, got["errors"].([]any)[0], "boom")
@@ -840,7 +845,7 @@ func TestChecklist(t *testing.T) {
 		preds := clPredicates(t)
 		// Go errors carry no exception class: the kind appears when the predicate returns an *rtvi.Error of that kind.
 		preds.Predicates["assert_explodes"] = func(map[string]any, map[string]any) (bool, error) {
-			return false, &rtvi.Error{Kind: rtvi.KindRuntimeError, Message: "synthetic failure"}
+			return false, &rtvi.Error{Kind: "RuntimeError", Message: "synthetic failure"}
 		}
 		v := clEvaluate(preds, replay.Assertion{EnvType: "user", FuncName: "assert_explodes", AssertValue: true},
 			nil, map[string]any{"count": 5})
@@ -911,4 +916,22 @@ func clKeys(m map[string]any) []string {
 		out = append(out, k)
 	}
 	return out
+}
+
+// harnessTool returns the harness tool called name, bound to st.
+func harnessTool(st *state.Shared, name string) tool.Tool {
+	for _, t := range tool.Harness(st, quiet) {
+		if t.Name() == name {
+			return t
+		}
+	}
+	panic("no harness tool " + name)
+}
+
+// must returns v, panicking on err.
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
 }

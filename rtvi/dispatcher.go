@@ -20,10 +20,10 @@ import (
 
 // Defaults of [Config].
 const (
-	DefaultSystemRole      = "system"
-	DefaultHistoryWait     = 3 * time.Second
-	DefaultHistoryPoll     = 50 * time.Millisecond
-	DefaultMaxMessageBytes = 1 << 20 // the WebSocket message limit the Python bridge lives with
+	defaultSystemRole      = "system"
+	defaultHistoryWait     = 3 * time.Second
+	defaultHistoryPoll     = 50 * time.Millisecond
+	defaultMaxMessageBytes = 1 << 20 // the WebSocket message limit the Python bridge lives with
 )
 
 // Config wires a [Dispatcher] to a bot. Every field is optional; the zero
@@ -70,15 +70,16 @@ type Config struct {
 	// update_system_prompt (the bot's start-up prompt). Nil means none.
 	InitialMessages []ChatMessage
 	// HistoryWait bounds how long get_context_history waits for tool calls
-	// in flight, polling every HistoryPoll. Zero means the defaults; a
-	// negative HistoryWait means no wait at all.
+	// in flight, polling every HistoryPoll. Zero means the defaults, 3 s
+	// and 50 ms; a negative HistoryWait means no wait at all.
 	HistoryWait time.Duration
 	HistoryPoll time.Duration
 	// MaxMessageBytes is the largest message Handle reads, and
 	// MaxReplyBytes the largest reply it sends: a reply over it becomes an
 	// error-response saying so, rather than a message the Python bridge's
-	// WebSocket would refuse by closing the connection. Zero means
-	// DefaultMaxMessageBytes; a negative MaxReplyBytes means no limit.
+	// WebSocket would refuse by closing the connection. Zero means 1 MiB
+	// (1 << 20 bytes, the limit that WebSocket lives with); a negative
+	// MaxReplyBytes means no limit.
 	MaxMessageBytes int
 	MaxReplyBytes   int
 	// Logger receives the dispatcher's logs; nil means [slog.Default].
@@ -124,19 +125,19 @@ func NewDispatcher(cfg Config) *Dispatcher {
 		cfg.Tools = registry.Default
 	}
 	if cfg.SystemRole == "" {
-		cfg.SystemRole = DefaultSystemRole
+		cfg.SystemRole = defaultSystemRole
 	}
 	if cfg.HistoryWait == 0 {
-		cfg.HistoryWait = DefaultHistoryWait
+		cfg.HistoryWait = defaultHistoryWait
 	}
 	if cfg.HistoryPoll <= 0 {
-		cfg.HistoryPoll = DefaultHistoryPoll
+		cfg.HistoryPoll = defaultHistoryPoll
 	}
 	if cfg.MaxMessageBytes <= 0 {
-		cfg.MaxMessageBytes = DefaultMaxMessageBytes
+		cfg.MaxMessageBytes = defaultMaxMessageBytes
 	}
 	if cfg.MaxReplyBytes == 0 {
-		cfg.MaxReplyBytes = DefaultMaxMessageBytes
+		cfg.MaxReplyBytes = defaultMaxMessageBytes
 	}
 	if cfg.InFlight == nil {
 		if f, ok := cfg.Conversation.(InFlight); ok {
@@ -147,7 +148,7 @@ func NewDispatcher(cfg Config) *Dispatcher {
 		cfg.Logger = slog.Default()
 	}
 	d := &Dispatcher{cfg: cfg, st: cfg.State, custom: map[string]Handler{}, original: slices.Clone(cfg.InitialMessages)}
-	d.notifier = &Notifier{Send: cfg.Send}
+	d.notifier = &rtviNotifier{Send: cfg.Send}
 	return d
 }
 
@@ -155,8 +156,13 @@ func NewDispatcher(cfg Config) *Dispatcher {
 func (d *Dispatcher) State() *state.Shared { return d.st }
 
 // Notifier returns the notifier that update_system_prompt installs in the
-// state: it wraps each tool message in a server-message and sends it
-// through [Config.Send].
+// state: it wraps each tool message (action-applied, the exit and
+// final-response texts) in a server-message and sends it through
+// [Config.Send]; a message that cannot be encoded is an error, never a
+// panic. A bot keeps it, like the Dispatcher, for its whole life: the
+// harness connects more than once per scenario, so Send should write to
+// the connection the message belongs to (see examples/rtvibot, which
+// carries the connection in the tool call's context).
 func (d *Dispatcher) Notifier() state.Notifier { return d.notifier }
 
 // Register adds a handler for the client message t, or replaces the one
@@ -175,17 +181,17 @@ func (d *Dispatcher) Register(t string, h Handler) {
 
 func (d *Dispatcher) builtin(t string) handlerFunc {
 	switch t {
-	case MsgReset:
+	case msgReset:
 		return d.reset
-	case MsgUpdateSystemPrompt:
+	case msgUpdateSystemPrompt:
 		return d.updateSystemPrompt
-	case MsgApplyInitialization:
+	case msgApplyInitialization:
 		return d.applyInitialization
-	case MsgApplySyncDelta:
+	case msgApplySyncDelta:
 		return d.applySyncDelta
-	case MsgGetContextHistory:
+	case msgGetContextHistory:
 		return d.getContextHistory
-	case MsgGetScenarioSummary:
+	case msgGetScenarioSummary:
 		return d.getScenarioSummary
 	}
 	return nil
@@ -215,7 +221,7 @@ func (d *Dispatcher) Handle(ctx context.Context, raw []byte) (reply []byte, err 
 	if !ok {
 		return d.malformed("message is a " + pyvalue.TypeName(v) + ", not an object")
 	}
-	if m["label"] != Label {
+	if m["label"] != rtviLabel {
 		d.cfg.Logger.WarnContext(ctx, "rtvi: ignoring a message that is not RTVI", "label", m["label"])
 		return nil, nil
 	}
@@ -242,22 +248,22 @@ func (d *Dispatcher) dispatch(ctx context.Context, typ, id string, data map[stri
 	defer func() {
 		if r := recover(); r != nil {
 			d.cfg.Logger.ErrorContext(ctx, "rtvi: panic while answering a message", "type", typ, "id", id, "panic", r, "stack", string(debug.Stack()))
-			reply = ErrorResponse(id, fmt.Sprintf("%s: panic while answering %s: %v", KindRuntimeError, typ, r))
+			reply = errorResponse(id, fmt.Sprintf("%s: panic while answering %s: %v", kindRuntimeError, typ, r))
 		}
 	}()
 	switch typ {
-	case TypeClientMessage:
+	case typeClientMessage:
 		reply = d.clientMessage(ctx, id, data)
-	case TypeClientReady:
+	case typeClientReady:
 		reply = d.clientReady(id, data)
-	case TypeSendText:
+	case typeSendText:
 		return d.sendText(ctx, id, data)
 	default:
-		return ErrorResponse(id, "Unsupported type "+typ)
+		return errorResponse(id, "Unsupported type "+typ)
 	}
 	if limit := d.cfg.MaxReplyBytes; limit > 0 && len(reply) > limit {
 		d.cfg.Logger.ErrorContext(ctx, "rtvi: reply too large to send", "type", typ, "id", id, "bytes", len(reply), "limit", limit)
-		return ErrorResponse(id, fmt.Sprintf("%s: the reply of %d bytes is larger than the %d-byte limit", KindValueError, len(reply), limit))
+		return errorResponse(id, fmt.Sprintf("%s: the reply of %d bytes is larger than the %d-byte limit", kindValueError, len(reply), limit))
 	}
 	return reply
 }
@@ -267,10 +273,10 @@ func (d *Dispatcher) dispatch(ctx context.Context, typ, id string, data map[stri
 // in a message frame (nil when there is none). A frame of another kind
 // (audio, text, ...) returns an error wrapping [ErrNotMessage], for the bot
 // to route elsewhere; a frame that cannot be decoded returns the error of
-// [DecodeFrame] ([ErrMalformedFrame], [ErrEmptyFrame]) and no reply, as
-// pipecat drops such frames.
+// [DecodeFrame] (wrapping [ErrMalformed]) and no reply, as pipecat drops
+// such frames.
 func (d *Dispatcher) HandleFrame(ctx context.Context, frame []byte) ([]byte, error) {
-	msg, err := MessageData(frame)
+	msg, err := messageData(frame)
 	if err != nil {
 		return nil, err
 	}
@@ -282,16 +288,16 @@ func (d *Dispatcher) HandleFrame(ctx context.Context, frame []byte) ([]byte, err
 }
 
 func (d *Dispatcher) malformed(detail string) ([]byte, error) {
-	return ErrorMessage("Invalid RTVI transport message: "+detail, false), fmt.Errorf("%w: %s", ErrMalformed, detail)
+	return errorMessage("Invalid RTVI transport message: "+detail, false), fmt.Errorf("%w: %s", ErrMalformed, detail)
 }
 
 func (d *Dispatcher) clientMessage(ctx context.Context, id string, data map[string]any) []byte {
 	t, ok := data["t"].(string)
 	if !ok {
 		if data == nil {
-			return ErrorResponse(id, "Invalid message: client-message data must be an object with a string \"t\"")
+			return errorResponse(id, "Invalid message: client-message data must be an object with a string \"t\"")
 		}
-		return ErrorResponse(id, `Invalid message: "t" must be a string, got `+pyvalue.TypeName(data["t"]))
+		return errorResponse(id, `Invalid message: "t" must be a string, got `+pyvalue.TypeName(data["t"]))
 	}
 	args := data["d"]
 	if !pyvalue.Truthy(args) {
@@ -306,24 +312,24 @@ func (d *Dispatcher) clientMessage(ctx context.Context, id string, data map[stri
 		h = func(ctx context.Context, args any) (any, error) {
 			raw, err := pyjson.Marshal(args, pyjson.Compact)
 			if err != nil {
-				return nil, errorf(KindValueError, "arguments of %s: %w", t, err)
+				return nil, errorf(kindValueError, "arguments of %s: %w", t, err)
 			}
 			return custom(ctx, raw)
 		}
 	} else if h = d.builtin(t); h == nil {
 		d.cfg.Logger.WarnContext(ctx, "rtvi: unknown client message", "t", t, "id", id)
-		return ErrorResponse(id, "unknown message type: "+t)
+		return errorResponse(id, "unknown message type: "+t)
 	}
 
 	result, err := d.call(ctx, t, h, args)
 	if err != nil {
 		d.cfg.Logger.ErrorContext(ctx, "rtvi: client message failed", "t", t, "id", id, "err", err)
-		return ErrorResponse(id, describe(err))
+		return errorResponse(id, describe(err))
 	}
-	reply, err := ServerResponse(id, t, result)
+	reply, err := serverResponse(id, t, result)
 	if err != nil {
 		d.cfg.Logger.ErrorContext(ctx, "rtvi: reply cannot be encoded", "t", t, "id", id, "err", err)
-		return ErrorResponse(id, describe(errorf(KindValueError, "reply to %s cannot be encoded: %w", t, err)))
+		return errorResponse(id, describe(errorf(kindValueError, "reply to %s cannot be encoded: %w", t, err)))
 	}
 	return reply
 }
@@ -333,7 +339,7 @@ func (d *Dispatcher) call(ctx context.Context, t string, h handlerFunc, args any
 	defer func() {
 		if r := recover(); r != nil {
 			d.cfg.Logger.ErrorContext(ctx, "rtvi: handler panicked", "t", t, "panic", r, "stack", string(debug.Stack()))
-			result, err = nil, &Error{Kind: KindRuntimeError, Message: fmt.Sprintf("handler %s panicked: %v", t, r)}
+			result, err = nil, &Error{Kind: kindRuntimeError, Message: fmt.Sprintf("handler %s panicked: %v", t, r)}
 		}
 	}()
 	return h(ctx, args)
@@ -342,7 +348,7 @@ func (d *Dispatcher) call(ctx context.Context, t string, h handlerFunc, args any
 // clientReady answers the handshake. A 1.x client gets its own version
 // echoed, as pipecat does for legacy clients; others get ProtocolVersion.
 func (d *Dispatcher) clientReady(id string, data map[string]any) []byte {
-	version := ProtocolVersion
+	version := protocolVersion
 	if v, ok := data["version"].(string); ok {
 		if parts := strings.Split(v, "."); len(parts) == 3 && parts[0] == "1" && allDigits(parts) {
 			version = v
@@ -352,23 +358,23 @@ func (d *Dispatcher) clientReady(id string, data map[string]any) []byte {
 	if about == nil {
 		about = map[string]any{"library": "schematools"}
 	}
-	reply, err := BotReady(id, version, about)
+	reply, err := botReady(id, version, about)
 	if err != nil {
-		return ErrorResponse(id, describe(err))
+		return errorResponse(id, describe(err))
 	}
 	return reply
 }
 
 func (d *Dispatcher) sendText(ctx context.Context, id string, data map[string]any) []byte {
 	if d.cfg.SendText == nil {
-		return ErrorResponse(id, "Unsupported type "+TypeSendText)
+		return errorResponse(id, "Unsupported type "+typeSendText)
 	}
 	content, ok := data["content"].(string)
 	if !ok {
-		return ErrorResponse(id, `Invalid message: send-text "content" must be a string, got `+pyvalue.TypeName(data["content"]))
+		return errorResponse(id, `Invalid message: send-text "content" must be a string, got `+pyvalue.TypeName(data["content"]))
 	}
 	if err := d.cfg.SendText(ctx, content); err != nil {
-		return ErrorResponse(id, "Exception processing message: "+err.Error())
+		return errorResponse(id, "Exception processing message: "+err.Error())
 	}
 	return nil
 }
@@ -387,7 +393,7 @@ func allDigits(parts []string) bool {
 func object(args any) (map[string]any, error) {
 	m, ok := args.(map[string]any)
 	if !ok {
-		return nil, &Error{Kind: KindAttributeError, Message: fmt.Sprintf("'%s' object has no attribute 'get'", pyvalue.TypeName(args))}
+		return nil, &Error{Kind: kindAttributeError, Message: fmt.Sprintf("'%s' object has no attribute 'get'", pyvalue.TypeName(args))}
 	}
 	return m, nil
 }

@@ -52,7 +52,7 @@ func FuzzHandle(f *testing.F) {
 				if jerr := json.Unmarshal(reply, &m); jerr != nil {
 					t.Fatalf("reply is not JSON: %v\n%s", jerr, reply)
 				}
-				if m["label"] != rtvi.Label {
+				if m["label"] != "rtvi-ai" {
 					t.Fatalf("reply without the RTVI label: %s", reply)
 				}
 			}

@@ -16,7 +16,7 @@ func TestDispatcherEnvelopes(t *testing.T) {
 	b := newBot(t)
 	b.d.Register("explode", func(context.Context, json.RawMessage) (any, error) { panic("boom") })
 	b.d.Register("fail", func(context.Context, json.RawMessage) (any, error) {
-		return nil, &rtvi.Error{Kind: rtvi.KindValueError, Message: "bad value"}
+		return nil, &rtvi.Error{Kind: "ValueError", Message: "bad value"}
 	})
 	b.d.Register("plain_fail", func(context.Context, json.RawMessage) (any, error) { return nil, errors.New("went wrong") })
 	b.d.Register("nothing", func(context.Context, json.RawMessage) (any, error) { return nil, nil })
@@ -126,8 +126,8 @@ func TestSendTextHook(t *testing.T) {
 
 func TestRegisterOverridesAndRemoves(t *testing.T) {
 	b := newBot(t)
-	b.d.Register(rtvi.MsgReset, func(context.Context, json.RawMessage) (any, error) { return "custom", nil })
-	assert.Equal(t, "custom", b.result(t, rtvi.MsgReset, nil))
-	b.d.Register(rtvi.MsgReset, nil)
-	assert.Equal(t, true, b.result(t, rtvi.MsgReset, nil))
+	b.d.Register("reset", func(context.Context, json.RawMessage) (any, error) { return "custom", nil })
+	assert.Equal(t, "custom", b.result(t, "reset", nil))
+	b.d.Register("reset", nil)
+	assert.Equal(t, true, b.result(t, "reset", nil))
 }

@@ -2,11 +2,22 @@
 // as NVIDIA NeMo's evaluation bridge drives its Python (pipecat) bots, so a
 // harness written for those scores a Go bot without a line changed.
 //
+// A bot built on it has three parts:
+//
+//   - a [Dispatcher] over its transport: frames in ([Dispatcher.HandleFrame],
+//     or [Dispatcher.Handle] for the JSON of one message), replies out, and
+//     [Config.Send] for what tools push on their own;
+//   - handlers for the client messages: the six of a scenario's lifecycle
+//     are built in, acting on what [Config] plugs in (the bot's
+//     [Conversation], [ToolInstaller], [Resetter] services, [InFlight]
+//     calls); [Dispatcher.Register] adds or overrides one with a [Handler];
+//   - an [Emitter] for the server events NeMo's runner scores a bot from.
+//
 // # Wire
 //
 // The harness and the bot exchange binary WebSocket messages, each a
 // pipecat protobuf Frame ([DecodeFrame], [Frame.Marshal]). RTVI messages
-// travel as the JSON text of a message frame ([MessageData],
+// travel as the JSON text of a message frame ([MessageFrame],
 // [MessageFrameBytes]):
 //
 //	{"label": "rtvi-ai", "type": "client-message", "id": "reset_1718000000.123", "data": {"t": "reset", "d": {}}}
@@ -18,7 +29,8 @@
 //	{"label": "rtvi-ai", "type": "error-response", "id": "...", "data": {"error": "unknown message type: nope"}}
 //
 // Tools push server-messages of their own (action-applied, "<exit>…</exit>")
-// through the [Notifier] the dispatcher installs in the scenario's state.
+// through the notifier the dispatcher installs in the scenario's state
+// ([Dispatcher.Notifier]).
 //
 // # The six client messages
 //
@@ -33,8 +45,10 @@
 //   - apply_sync_delta {domain, delta}: apply a cross-side delta with the
 //     domain's sync applier; answers {"success", "errors"}.
 //   - get_context_history: wait (at most 3 s) for tool calls in flight, then
-//     answer {"context": "<Python literal of the transcript>"}, media blobs
-//     stripped by [SanitizeContext].
+//     answer {"context": "<Python literal of the transcript>"}: the
+//     Python repr of [Conversation.Messages], with media blobs (bytes,
+//     data: URIs, the data of audio, image and file parts) replaced by
+//     "<audio>", "<image>", "<file>" or "<binary>".
 //   - get_scenario_summary {include_db}: answer {"actions", "db_hash"} (and
 //     "db"), the hash being [dbhash.Hash] of the DB — null when it is empty.
 //
@@ -46,9 +60,8 @@
 // A pipecat bot also emits events as its pipeline runs, and NeMo's runner
 // scores a bot from some of them. [Emitter] sends them through the bot's
 // reply path, one call per stage of a turn, with pipecat 1.6.0's exact
-// shapes ([Event], [TextEvent], [UserTranscription], [MetricsEvent],
-// [ErrorMessage]; no event carries an id). What NeMo's evaluation bridge
-// does with each:
+// shapes (no event carries an id). What NeMo's evaluation bridge does with
+// each:
 //
 //   - bot-started-speaking, bot-tts-text {text}, bot-stopped-speaking: a
 //     turn of the conversation transcript (started opens it, each text is
@@ -62,9 +75,10 @@
 //     [Emitter.LLMResponse] sends one per call. ttfb entries are logged
 //     only (latency is measured from audio); processing and characters are
 //     ignored.
-//   - user-transcription {text, user_id, timestamp, final}: logged only.
-//   - bot-llm-*, bot-tts-started/stopped, bot-transcription,
-//     user-started/stopped-speaking, error: logged by type only.
+//   - user-transcription {text, user_id, timestamp, final}
+//     ([Emitter.UserTranscription], [Emitter.UserTurn]): logged only.
+//   - bot-llm-*, bot-tts-started/stopped, user-started/stopped-speaking:
+//     logged by type only.
 //   - server-message {text: "<exit>…</exit>"} (sent by the end-conversation
 //     tool): ends the scenario as a clean exit, one of the scoring signals.
 //
@@ -96,8 +110,12 @@
 // whole request and loads the DB file first, and apply_sync_delta applies a
 // delta to a copy that replaces the DB only when every key applied. Only
 // input that is not an RTVI message at all (invalid JSON, a missing id, a
-// message over [Config.MaxMessageBytes]) makes Handle return an error, along
-// with the RTVI error event pipecat sends for it.
+// message over [Config.MaxMessageBytes]) makes Handle return an error
+// wrapping [ErrMalformed], along with the RTVI error event pipecat sends
+// for it; a frame that cannot be decoded is an [ErrMalformed] error with
+// no reply (pipecat drops it), and a frame of another kind an
+// [ErrNotMessage] one, for the bot to route. A [Handler] chooses the
+// exception kind of its error-response with an [Error].
 //
 // # Differences from the Python original
 //

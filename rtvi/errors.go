@@ -7,29 +7,33 @@ import (
 	"unicode/utf8"
 )
 
-// ErrMalformed is wrapped by the error [Dispatcher.Handle] returns for
-// input that is not an RTVI message at all: invalid JSON, a non-object, a
-// missing or non-string "type" or "id", or an oversized message.
+// ErrMalformed is wrapped by every error for input that is not RTVI at
+// all: a message [Dispatcher.Handle] cannot read (invalid JSON, a
+// non-object, a missing or non-string "type" or "id", an oversized
+// message), bytes [DecodeFrame] cannot read or that hold an empty frame,
+// and a [Frame] that [Frame.Marshal] cannot encode. The error's text says
+// which ("rtvi: malformed frame: offset 3: ...", "rtvi: empty frame: ...").
 var ErrMalformed = errors.New("rtvi: malformed message")
 
-// Names of Python exception classes. Replies that report a failure say
-// "<Kind>: <message>", as the Python original prints its exceptions; a
-// harness that matches on "ValueError" or "FileNotFoundError" keeps
-// working against a Go bot.
+// Names of the Python exception classes the built-in handlers raise
+// ([Error.Kind]). Replies that report a failure say "<Kind>: <message>", as
+// the Python original prints its exceptions; a harness that matches on
+// "ValueError" or "FileNotFoundError" keeps working against a Go bot.
 const (
-	KindValueError        = "ValueError"
-	KindTypeError         = "TypeError"
-	KindKeyError          = "KeyError"
-	KindRuntimeError      = "RuntimeError"
-	KindFileNotFoundError = "FileNotFoundError"
-	KindPermissionError   = "PermissionError"
-	KindAttributeError    = "AttributeError"
+	kindValueError        = "ValueError"
+	kindTypeError         = "TypeError"
+	kindKeyError          = "KeyError"
+	kindRuntimeError      = "RuntimeError"
+	kindFileNotFoundError = "FileNotFoundError"
+	kindPermissionError   = "PermissionError"
+	kindAttributeError    = "AttributeError"
 )
 
 // Error is a handler failure with the Python exception kind it corresponds
-// to. Its text is "<Kind>: <Message>".
+// to. Its text is "<Kind>: <Message>". A [Handler] returns one to choose
+// the kind its error-response names; any other error is a RuntimeError.
 type Error struct {
-	Kind    string
+	Kind    string // the Python exception class: "ValueError", "KeyError", "FileNotFoundError", ...
 	Message string
 	Err     error // the underlying error, if any
 }
@@ -54,7 +58,7 @@ func describe(err error) string {
 	if errors.As(err, &e) {
 		return e.Kind + ": " + err.Error() // keep the outer context
 	}
-	return KindRuntimeError + ": " + err.Error()
+	return kindRuntimeError + ": " + err.Error()
 }
 
 func toValidUTF8(s string) string { return strings.ToValidUTF8(s, string(utf8.RuneError)) }

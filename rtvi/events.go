@@ -13,28 +13,28 @@ import (
 // envelope's "type"). None carries an "id"; the events without a payload
 // carry no "data" either.
 const (
-	TypeBotStartedSpeaking  = "bot-started-speaking"  // the bot's first audio of a response went out
-	TypeBotStoppedSpeaking  = "bot-stopped-speaking"  // its audio ended
-	TypeBotTTSText          = "bot-tts-text"          // {text}: what the bot said, sentence by sentence (or word by word)
-	TypeBotTTSStarted       = "bot-tts-started"       // a speech synthesis began
-	TypeBotTTSStopped       = "bot-tts-stopped"       // and ended
-	TypeBotLLMStarted       = "bot-llm-started"       // an LLM response began
-	TypeBotLLMText          = "bot-llm-text"          // {text}: one streamed chunk of it
-	TypeBotLLMStopped       = "bot-llm-stopped"       // the LLM response ended
-	TypeBotTranscription    = "bot-transcription"     // {text}: a sentence of LLM text (deprecated by pipecat)
-	TypeUserStartedSpeaking = "user-started-speaking" // the user's turn began
-	TypeUserStoppedSpeaking = "user-stopped-speaking" // and ended
-	TypeUserTranscription   = "user-transcription"    // {text, user_id, timestamp, final}
-	TypeMetrics             = "metrics"               // {ttfb, processing, characters, tokens}: lists of entries
+	typeBotStartedSpeaking  = "bot-started-speaking"  // the bot's first audio of a response went out
+	typeBotStoppedSpeaking  = "bot-stopped-speaking"  // its audio ended
+	typeBotTTSText          = "bot-tts-text"          // {text}: what the bot said, sentence by sentence (or word by word)
+	typeBotTTSStarted       = "bot-tts-started"       // a speech synthesis began
+	typeBotTTSStopped       = "bot-tts-stopped"       // and ended
+	typeBotLLMStarted       = "bot-llm-started"       // an LLM response began
+	typeBotLLMText          = "bot-llm-text"          // {text}: one streamed chunk of it
+	typeBotLLMStopped       = "bot-llm-stopped"       // the LLM response ended
+	typeBotTranscription    = "bot-transcription"     // {text}: a sentence of LLM text (deprecated by pipecat)
+	typeUserStartedSpeaking = "user-started-speaking" // the user's turn began
+	typeUserStoppedSpeaking = "user-stopped-speaking" // and ended
+	typeUserTranscription   = "user-transcription"    // {text, user_id, timestamp, final}
+	typeMetrics             = "metrics"               // {ttfb, processing, characters, tokens}: lists of entries
 )
 
-// Event returns a server event without payload: {"label": "rtvi-ai",
+// plainEvent returns a server event without payload: {"label": "rtvi-ai",
 // "type": typ}, as pipecat writes bot-started-speaking and its kin.
-func Event(typ string) []byte { return append(envelopeHead(nil, typ), '}') }
+func plainEvent(typ string) []byte { return append(envelopeHead(nil, typ), '}') }
 
-// TextEvent returns a server event whose data is {"text": text}:
+// textEvent returns a server event whose data is {"text": text}:
 // bot-tts-text, bot-llm-text, bot-transcription.
-func TextEvent(typ, text string) []byte {
+func textEvent(typ, text string) []byte {
 	b := envelopeStart(nil, typ, "", false)
 	b = append(b, `"data": {"text": `...)
 	b = appendString(b, text)
@@ -45,7 +45,7 @@ func TextEvent(typ, text string) []byte {
 type Transcript struct {
 	Text      string
 	UserID    string // "" for most speech-to-text services
-	Timestamp string // when it was heard, as the transcription frame says; [Timestamp] writes one
+	Timestamp string // when it was heard, as the transcription frame says; [Timestamp] writes one; "" is sent as it is
 	Final     bool   // false for an interim (partial) transcription
 }
 
@@ -55,10 +55,10 @@ func Timestamp(t time.Time) string {
 	return t.UTC().Format("2006-01-02T15:04:05.000-07:00")
 }
 
-// UserTranscription returns the user-transcription event of t: data
+// userTranscriptionEvent returns the user-transcription event of t: data
 // {"text", "user_id", "timestamp", "final"}, all always present.
-func UserTranscription(t Transcript) []byte {
-	b := envelopeStart(nil, TypeUserTranscription, "", false)
+func userTranscriptionEvent(t Transcript) []byte {
+	b := envelopeStart(nil, typeUserTranscription, "", false)
 	b = append(b, `"data": {"text": `...)
 	b = appendString(b, t.Text)
 	b = append(b, `, "user_id": `...)
@@ -101,11 +101,11 @@ type TokenUsage struct {
 	CacheReadInputAudioTokens                   *int
 }
 
-// MetricsEvent returns the metrics event of m: data holds "ttfb",
+// metricsEvent returns the metrics event of m: data holds "ttfb",
 // "processing", "characters" and "tokens", in that order, each only when
 // it has entries.
-func MetricsEvent(m Metrics) []byte {
-	b := envelopeStart(nil, TypeMetrics, "", false)
+func metricsEvent(m Metrics) []byte {
+	b := envelopeStart(nil, typeMetrics, "", false)
 	b = append(b, `"data": {`...)
 	first := true
 	key := func(k string) {
@@ -199,7 +199,9 @@ func appendTokenUsage(b []byte, u TokenUsage) []byte {
 // deadline) and must not call back into the Emitter. A Send error ends
 // the stage; the events after it are not sent.
 //
-// The zero Emitter, or one with a nil Send, drops every event.
+// The zero Emitter, or one with a nil Send, drops every event. Events it
+// has no method for (pipecat's error event, the deprecated
+// bot-transcription) are the bot's to write through its own Send.
 type Emitter struct {
 	Send func(ctx context.Context, msg []byte) error
 
@@ -226,7 +228,7 @@ func (e *Emitter) StartSpeaking(ctx context.Context) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.speaking = true
-	msgs := append([][]byte{Event(TypeBotStartedSpeaking)}, e.held...)
+	msgs := append([][]byte{plainEvent(typeBotStartedSpeaking)}, e.held...)
 	e.held = nil
 	return e.send(ctx, msgs...)
 }
@@ -236,7 +238,7 @@ func (e *Emitter) StopSpeaking(ctx context.Context) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.speaking = false
-	return e.send(ctx, Event(TypeBotStoppedSpeaking))
+	return e.send(ctx, plainEvent(typeBotStoppedSpeaking))
 }
 
 // SpokenText sends bot-tts-text for text the bot has said (held until the
@@ -248,7 +250,7 @@ func (e *Emitter) SpokenText(ctx context.Context, text string) error {
 	if e.Send == nil {
 		return nil
 	}
-	msg := TextEvent(TypeBotTTSText, text)
+	msg := textEvent(typeBotTTSText, text)
 	if !e.speaking {
 		e.held = append(e.held, msg)
 		return nil
@@ -265,12 +267,12 @@ func (e *Emitter) Say(ctx context.Context, text string) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.speaking {
-		return e.send(ctx, Event(TypeBotTTSStarted), TextEvent(TypeBotTTSText, text), Event(TypeBotTTSStopped))
+		return e.send(ctx, plainEvent(typeBotTTSStarted), textEvent(typeBotTTSText, text), plainEvent(typeBotTTSStopped))
 	}
 	held := e.held
 	e.held = nil
-	msgs := append([][]byte{Event(TypeBotTTSStarted), Event(TypeBotStartedSpeaking)}, held...)
-	msgs = append(msgs, TextEvent(TypeBotTTSText, text), Event(TypeBotStoppedSpeaking), Event(TypeBotTTSStopped))
+	msgs := append([][]byte{plainEvent(typeBotTTSStarted), plainEvent(typeBotStartedSpeaking)}, held...)
+	msgs = append(msgs, textEvent(typeBotTTSText, text), plainEvent(typeBotStoppedSpeaking), plainEvent(typeBotTTSStopped))
 	return e.send(ctx, msgs...)
 }
 
@@ -283,11 +285,11 @@ func (e *Emitter) Say(ctx context.Context, text string) error {
 func (e *Emitter) LLMResponse(ctx context.Context, usage TokenUsage, chunks ...string) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	msgs := [][]byte{Event(TypeBotLLMStarted)}
+	msgs := [][]byte{plainEvent(typeBotLLMStarted)}
 	for _, c := range chunks {
-		msgs = append(msgs, TextEvent(TypeBotLLMText, c))
+		msgs = append(msgs, textEvent(typeBotLLMText, c))
 	}
-	msgs = append(msgs, Event(TypeBotLLMStopped), MetricsEvent(Metrics{Tokens: []TokenUsage{usage}}))
+	msgs = append(msgs, plainEvent(typeBotLLMStopped), metricsEvent(Metrics{Tokens: []TokenUsage{usage}}))
 	return e.send(ctx, msgs...)
 }
 
@@ -295,7 +297,7 @@ func (e *Emitter) LLMResponse(ctx context.Context, usage TokenUsage, chunks ...s
 func (e *Emitter) Metrics(ctx context.Context, m Metrics) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	return e.send(ctx, MetricsEvent(m))
+	return e.send(ctx, metricsEvent(m))
 }
 
 // UserTurn reports what the user said: user-started-speaking,
@@ -304,14 +306,14 @@ func (e *Emitter) UserTurn(ctx context.Context, t Transcript) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	t.Final = true
-	return e.send(ctx, Event(TypeUserStartedSpeaking), UserTranscription(t), Event(TypeUserStoppedSpeaking))
+	return e.send(ctx, plainEvent(typeUserStartedSpeaking), userTranscriptionEvent(t), plainEvent(typeUserStoppedSpeaking))
 }
 
-// SendEvent sends one event built by the functions of this package ([Event],
-// [TextEvent], [UserTranscription], [MetricsEvent], [ErrorMessage]) in
-// order with the others.
-func (e *Emitter) SendEvent(ctx context.Context, msg []byte) error {
+// UserTranscription sends the user-transcription event of t alone:
+// {"text", "user_id", "timestamp", "final"}, as given (a speech-to-text
+// result, interim or final, outside a whole [Emitter.UserTurn]).
+func (e *Emitter) UserTranscription(ctx context.Context, t Transcript) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	return e.send(ctx, msg)
+	return e.send(ctx, userTranscriptionEvent(t))
 }

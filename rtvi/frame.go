@@ -21,25 +21,36 @@ import (
 // with the wrong wire type is an error rather than an unknown field, and
 // group wire types are rejected everywhere.
 
-// ErrMalformedFrame is wrapped by the error [DecodeFrame] returns for bytes
-// that are not a valid encoding of a frame: a truncated varint or value, a
-// length running past the end of its message, an invalid field number, a
-// wrong wire type for a known field, a group or reserved wire type, or
-// invalid UTF-8 in a string field. The message tells the offset and field.
-var ErrMalformedFrame = errors.New("rtvi: malformed frame")
+// The three ways a frame can be wrong. Each wraps [ErrMalformed] (so
+// errors.Is(err, ErrMalformed) holds for all of them) and keeps its own
+// text, which tells them apart in a log:
+//
+//   - errMalformedFrame: bytes that are not a valid encoding of a frame: a
+//     truncated varint or value, a length running past the end of its
+//     message, an invalid field number, a wrong wire type for a known
+//     field, a group or reserved wire type, or invalid UTF-8 in a string
+//     field. The message tells the offset and field.
+//   - errEmptyFrame: a frame without any of its oneof members (this
+//     includes empty input), decoded or marshalled.
+//   - errInvalidFrame: a Frame [Frame.Marshal] cannot encode: more than one
+//     member set, or a string field that is not valid UTF-8.
+var (
+	errMalformedFrame error = malformedKind("rtvi: malformed frame")
+	errEmptyFrame     error = malformedKind("rtvi: empty frame")
+	errInvalidFrame   error = malformedKind("rtvi: invalid frame")
+)
 
-// ErrEmptyFrame is wrapped by the error [DecodeFrame] returns for a frame
-// without any of its oneof members (this includes empty input), and by the
-// error [Frame.Marshal] returns for a Frame with no member set.
-var ErrEmptyFrame = errors.New("rtvi: empty frame")
+// malformedKind is a kind of malformed input: its own text, and
+// errors.Is(k, ErrMalformed).
+type malformedKind string
 
-// ErrInvalidFrame is wrapped by the error [Frame.Marshal] returns for a
-// Frame that cannot be encoded: more than one member set, or a string
-// field that is not valid UTF-8.
-var ErrInvalidFrame = errors.New("rtvi: invalid frame")
+func (k malformedKind) Error() string { return string(k) }
 
-// ErrNotMessage is wrapped by the error [MessageData] returns for a
-// well-formed frame whose member is not a [MessageFrame].
+func (k malformedKind) Is(target error) bool { return target == ErrMalformed }
+
+// ErrNotMessage is wrapped by the error [Dispatcher.HandleFrame] returns
+// for a well-formed frame whose member is not a [MessageFrame] (audio,
+// text, ...): a frame for the bot to route elsewhere, not a failure.
 var ErrNotMessage = errors.New("rtvi: not a message frame")
 
 // Frame is the envelope of every protobuf frame: a oneof of five members.
@@ -124,8 +135,8 @@ const (
 )
 
 // DecodeFrame parses the protobuf encoding of a Frame. The result has
-// exactly one member set. Errors wrap [ErrMalformedFrame] or
-// [ErrEmptyFrame]. DecodeFrame never retains b: strings and audio are
+// exactly one member set. Errors wrap [ErrMalformed]: the bytes are not a
+// valid encoding, or hold no member (their text says which). DecodeFrame never retains b: strings and audio are
 // copied.
 func DecodeFrame(b []byte) (Frame, error) {
 	var f Frame
@@ -144,7 +155,7 @@ func DecodeFrame(b []byte) (Frame, error) {
 		return Frame{}, err
 	}
 	if f.members() == nil {
-		return Frame{}, fmt.Errorf("%w: %d bytes hold no oneof member", ErrEmptyFrame, len(b))
+		return Frame{}, fmt.Errorf("%w: %d bytes hold no oneof member", errEmptyFrame, len(b))
 	}
 	return f, nil
 }
@@ -191,23 +202,22 @@ func (f *Frame) memberFor(num protowire.Number) (string, frameMember) {
 
 // Marshal returns the protobuf encoding of f, with fields in field-number
 // order and zero-valued proto3 scalars left out, as protoc and Python's
-// SerializeToString write them. It fails, wrapping [ErrEmptyFrame] or
-// [ErrInvalidFrame], unless exactly one member is set and every string is
+// SerializeToString write them. It fails, wrapping [ErrMalformed], unless exactly one member is set and every string is
 // valid UTF-8.
 func (f Frame) Marshal() ([]byte, error) {
-	return AppendFrame(nil, f)
+	return appendFrame(nil, f)
 }
 
-// AppendFrame appends the encoding [Frame.Marshal] produces to dst and
+// appendFrame appends the encoding [Frame.Marshal] produces to dst and
 // returns the extended slice. On error it returns dst unchanged.
-func AppendFrame(dst []byte, f Frame) ([]byte, error) {
+func appendFrame(dst []byte, f Frame) ([]byte, error) {
 	switch members := f.members(); len(members) {
 	case 0:
-		return dst, fmt.Errorf("%w: no oneof member set", ErrEmptyFrame)
+		return dst, fmt.Errorf("%w: no oneof member set", errEmptyFrame)
 	case 1:
 	default:
 		return dst, fmt.Errorf("%w: %d oneof members set (%s), want one",
-			ErrInvalidFrame, len(members), strings.Join(members, ", "))
+			errInvalidFrame, len(members), strings.Join(members, ", "))
 	}
 	var (
 		num  protowire.Number
@@ -272,11 +282,11 @@ func MessageFrameBytes(data []byte) []byte {
 	return b
 }
 
-// MessageData decodes the frame b and returns the data of its
+// messageData decodes the frame b and returns the data of its
 // [MessageFrame] member: the JSON text of an RTVI message. The error wraps
 // [ErrNotMessage] when the frame is of another kind, and otherwise any
 // error of [DecodeFrame].
-func MessageData(b []byte) ([]byte, error) {
+func messageData(b []byte) ([]byte, error) {
 	f, err := DecodeFrame(b)
 	if err != nil {
 		return nil, err
@@ -313,7 +323,7 @@ func (f Frame) members() []string {
 func checkFrameStrings(member string, kv ...string) error {
 	for i := 0; i+1 < len(kv); i += 2 {
 		if !utf8.ValidString(kv[i+1]) {
-			return fmt.Errorf("%w: %s.%s is not valid UTF-8", ErrInvalidFrame, member, kv[i])
+			return fmt.Errorf("%w: %s.%s is not valid UTF-8", errInvalidFrame, member, kv[i])
 		}
 	}
 	return nil
@@ -630,7 +640,7 @@ func (fd *frameField) message(name string) ([]byte, error) {
 }
 
 func malformedFrame(off int, format string, args ...any) error {
-	return fmt.Errorf("%w: offset %d: %s", ErrMalformedFrame, off, fmt.Sprintf(format, args...))
+	return fmt.Errorf("%w: offset %d: %s", errMalformedFrame, off, fmt.Sprintf(format, args...))
 }
 
 // frameVarintProblem describes the error code of protowire.ConsumeVarint.

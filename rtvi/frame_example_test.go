@@ -1,6 +1,8 @@
 package rtvi_test
 
 import (
+	"context"
+	"errors"
 	"fmt"
 
 	"github.com/voiceeval/schematools/rtvi"
@@ -11,25 +13,26 @@ func ExampleMessageFrameBytes() {
 	frame := rtvi.MessageFrameBytes(msg)
 	fmt.Printf("frame header % x, %d bytes in all\n", frame[:4], len(frame))
 
-	data, err := rtvi.MessageData(frame)
+	f, err := rtvi.DecodeFrame(frame)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println(string(data))
+	fmt.Println(f.Message.Data)
 
-	// Any other kind of frame is not a message.
+	// A dispatcher answers message frames; any other kind of frame is the
+	// bot's to route.
 	text, err := rtvi.Frame{Text: &rtvi.TextFrame{Text: "hi"}}.Marshal()
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	_, err = rtvi.MessageData(text)
-	fmt.Println(err)
+	_, err = rtvi.NewDispatcher(rtvi.Config{}).HandleFrame(context.Background(), text)
+	fmt.Println(err, errors.Is(err, rtvi.ErrNotMessage))
 	// Output:
 	// frame header 22 39 0a 37, 59 bytes in all
 	// {"label": "rtvi-ai", "type": "client-ready", "id": "1"}
-	// rtvi: not a message frame: the frame holds text
+	// rtvi: not a message frame: the frame holds text true
 }
 
 func ExampleDecodeFrame() {

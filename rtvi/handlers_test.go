@@ -27,7 +27,7 @@ func TestUpdateSystemPromptStartsAScenario(t *testing.T) {
 	st.AppendAction(state.NewAction("old", nil, nil))
 	require.NoError(t, st.Seed(state.Seed{Values: map[string]any{"custom": 1}}, nil))
 
-	require.Equal(t, true, b.result(t, rtvi.MsgUpdateSystemPrompt, map[string]any{
+	require.Equal(t, true, b.result(t, "update_system_prompt", map[string]any{
 		"prompt": "You manage flags.", "tools": `{"set_flag": {}, "read_flags": {}}`, "tool_domain": testDomain,
 	}))
 	assert.Same(t, st, b.d.State(), "the state is cleared in place")
@@ -44,15 +44,15 @@ func TestUpdateSystemPromptStartsAScenario(t *testing.T) {
 	assert.Equal(t, 1, b.service.count())
 
 	// add_suffix false; "{}" installs an empty tool set (it clears the tools).
-	require.Equal(t, true, b.result(t, rtvi.MsgUpdateSystemPrompt, map[string]any{"prompt": "P2", "add_suffix": false}))
+	require.Equal(t, true, b.result(t, "update_system_prompt", map[string]any{"prompt": "P2", "add_suffix": false}))
 	assert.Equal(t, []rtvi.ChatMessage{{Role: "system", Content: "P2"}}, b.conv.lastReset())
 	set, n = b.installer.current()
 	assert.Equal(t, 2, n)
-	assert.Equal(t, 0, set.Len())
+	assert.Empty(t, set.Names())
 	assert.Equal(t, "default", st.Domain())
 
 	// tools null leaves the installed tools alone.
-	require.Equal(t, true, b.result(t, rtvi.MsgUpdateSystemPrompt, map[string]any{"prompt": "P3", "tools": nil}))
+	require.Equal(t, true, b.result(t, "update_system_prompt", map[string]any{"prompt": "P3", "tools": nil}))
 	_, n = b.installer.current()
 	assert.Equal(t, 2, n)
 }
@@ -82,7 +82,7 @@ func TestUpdateSystemPromptRefusalsChangeNothing(t *testing.T) {
 			before, _ := b.installer.current()
 			resets := b.service.count()
 
-			assert.Equal(t, false, b.result(t, rtvi.MsgUpdateSystemPrompt, tt.d))
+			assert.Equal(t, false, b.result(t, "update_system_prompt", tt.d))
 			assert.NotEmpty(t, b.st.Snapshot(), "the previous scenario's state is untouched")
 			assert.Equal(t, testDomain, b.st.Domain())
 			after, _ := b.installer.current()
@@ -95,7 +95,7 @@ func TestUpdateSystemPromptRefusalsChangeNothing(t *testing.T) {
 
 func TestToolCallingOffInstallsNothing(t *testing.T) {
 	b := newBot(t, func(c *rtvi.Config) { c.Installer = nil })
-	require.Equal(t, true, b.result(t, rtvi.MsgUpdateSystemPrompt, map[string]any{
+	require.Equal(t, true, b.result(t, "update_system_prompt", map[string]any{
 		"prompt": "p", "tools": `{"launch_rocket": {}}`, "tool_domain": testDomain,
 	}), "with tool calling off the tools spec is not read")
 	assert.Equal(t, testDomain, b.st.Domain())
@@ -103,7 +103,7 @@ func TestToolCallingOffInstallsNothing(t *testing.T) {
 
 func TestResetRestoresTheLastPrompt(t *testing.T) {
 	b := newBot(t)
-	assert.Equal(t, true, b.result(t, rtvi.MsgReset, nil), "reset before any prompt")
+	assert.Equal(t, true, b.result(t, "reset", nil), "reset before any prompt")
 	assert.Equal(t, []rtvi.ChatMessage{}, b.conv.lastReset())
 
 	b.startScenario(t)
@@ -111,7 +111,7 @@ func TestResetRestoresTheLastPrompt(t *testing.T) {
 	b.conv.add(map[string]any{"role": "user", "content": "hi"})
 	resets := b.service.count()
 
-	assert.Equal(t, true, b.result(t, rtvi.MsgReset, map[string]any{"ignored": 1}))
+	assert.Equal(t, true, b.result(t, "reset", map[string]any{"ignored": 1}))
 	assert.Equal(t, []rtvi.ChatMessage{{Role: "system", Content: "You manage flags."}}, b.conv.lastReset())
 	msgs, err := b.conv.Messages(context.Background())
 	require.NoError(t, err)
@@ -120,7 +120,7 @@ func TestResetRestoresTheLastPrompt(t *testing.T) {
 	assert.NotEmpty(t, b.st.Snapshot(), "reset never touches the shared state")
 
 	b.conv.resetErr = errors.New("broken")
-	assert.Equal(t, false, b.result(t, rtvi.MsgReset, nil))
+	assert.Equal(t, false, b.result(t, "reset", nil))
 }
 
 // ref-rtvi-state.md section 7, items 27-31, through the handler.
@@ -145,19 +145,19 @@ func TestApplyInitialization(t *testing.T) {
 	t.Run("27 empty arguments with a DB", func(t *testing.T) {
 		b := newInitBot(t)
 		b.st.SetDB(map[string]any{})
-		assert.Equal(t, ok, b.result(t, rtvi.MsgApplyInitialization, nil))
+		assert.Equal(t, ok, b.result(t, "apply_initialization", nil))
 	})
 	t.Run("28 one action", func(t *testing.T) {
 		b := newInitBot(t)
 		b.st.SetDB(map[string]any{"x": 1})
-		assert.Equal(t, ok, b.result(t, rtvi.MsgApplyInitialization, map[string]any{
+		assert.Equal(t, ok, b.result(t, "apply_initialization", map[string]any{
 			"domain": "synthetic", "actions": []any{map[string]any{"func_name": "set_count", "arguments": map[string]any{"value": 3}}},
 		}))
 		assert.Equal(t, map[string]any{"x": 1, "count": json.Number("3")}, b.st.Snapshot())
 	})
 	t.Run("29 mixed sides", func(t *testing.T) {
 		b := newInitBot(t)
-		assert.Equal(t, ok, b.result(t, rtvi.MsgApplyInitialization, map[string]any{
+		assert.Equal(t, ok, b.result(t, "apply_initialization", map[string]any{
 			"domain": "synthetic", "shared_state_init": `{"db": {}}`,
 			"actions": []any{
 				map[string]any{"side": "user", "func_name": "set_count", "arguments": map[string]any{"value": 7}},
@@ -168,7 +168,7 @@ func TestApplyInitialization(t *testing.T) {
 	})
 	t.Run("30 actions without a DB", func(t *testing.T) {
 		b := newInitBot(t)
-		got := b.result(t, rtvi.MsgApplyInitialization, map[string]any{
+		got := b.result(t, "apply_initialization", map[string]any{
 			"domain": "synthetic", "actions": []any{map[string]any{"func_name": "set_count", "arguments": map[string]any{"value": 1}}},
 		}).(map[string]any)
 		assert.Equal(t, false, got["success"])
@@ -178,13 +178,13 @@ func TestApplyInitialization(t *testing.T) {
 	t.Run("31 actions not a list", func(t *testing.T) {
 		b := newInitBot(t)
 		b.st.SetDB(map[string]any{"x": 1})
-		got := b.result(t, rtvi.MsgApplyInitialization, map[string]any{"actions": "not a list"}).(map[string]any)
+		got := b.result(t, "apply_initialization", map[string]any{"actions": "not a list"}).(map[string]any)
 		assert.Equal(t, map[string]any{"success": false, "errors": []any{"`actions` payload must be a list, got str."}}, got)
 	})
 	t.Run("23 a failing and an unknown function do not stop the rest", func(t *testing.T) {
 		b := newInitBot(t)
 		b.st.SetDB(map[string]any{"x": 1})
-		got := b.result(t, rtvi.MsgApplyInitialization, map[string]any{
+		got := b.result(t, "apply_initialization", map[string]any{
 			"domain": "synthetic", "actions": []any{
 				map[string]any{"func_name": "set_count", "arguments": map[string]any{"value": 1}},
 				map[string]any{"func_name": "nonexistent"},
@@ -204,7 +204,7 @@ func TestApplyInitialization(t *testing.T) {
 func TestApplyInitializationMergesSharedStateInit(t *testing.T) {
 	b := newBot(t)
 	b.startScenario(t)
-	res := b.result(t, rtvi.MsgApplyInitialization, map[string]any{
+	res := b.result(t, "apply_initialization", map[string]any{
 		"shared_state_init": `{"db": {"flags": {"a": false}}, "actions": [{"action_type": "seed"}], "accounts": {"u1": 5}}`,
 	})
 	assert.Equal(t, map[string]any{"success": true, "errors": []any{}}, res)
@@ -216,7 +216,7 @@ func TestApplyInitializationMergesSharedStateInit(t *testing.T) {
 	assert.Equal(t, testDomain, b.st.Domain(), "the merge keeps the scenario's domain")
 
 	// An inline object is accepted as well as a JSON string.
-	res = b.result(t, rtvi.MsgApplyInitialization, map[string]any{"shared_state_init": map[string]any{"db": map[string]any{"flags": map[string]any{}}}})
+	res = b.result(t, "apply_initialization", map[string]any{"shared_state_init": map[string]any{"db": map[string]any{"flags": map[string]any{}}}})
 	assert.Equal(t, map[string]any{"success": true, "errors": []any{}}, res)
 	assert.Equal(t, map[string]any{"flags": map[string]any{}}, b.st.Snapshot())
 }
@@ -232,7 +232,7 @@ func TestApplyInitializationLoadsDBPath(t *testing.T) {
 	t.Run("single file, from Config.DataRoot", func(t *testing.T) {
 		b := newBot(t, func(c *rtvi.Config) { c.DataRoot = root })
 		b.startScenario(t)
-		assert.Equal(t, ok, b.result(t, rtvi.MsgApplyInitialization, map[string]any{"shared_state_init": `{"db_path": "flags/db.json"}`}))
+		assert.Equal(t, ok, b.result(t, "apply_initialization", map[string]any{"shared_state_init": `{"db_path": "flags/db.json"}`}))
 		db := b.st.Snapshot()
 		assert.Equal(t, map[string]any{"flags": map[string]any{"a": true}, "n": json.Number("1.0")}, db)
 		_, has := b.st.Value("db_path")
@@ -240,14 +240,14 @@ func TestApplyInitializationLoadsDBPath(t *testing.T) {
 
 		// A second call with the same path does not reload.
 		require.NoError(t, b.st.UpdateTables(nil, func(db map[string]any) error { db["flags"].(map[string]any)["a"] = false; return nil }))
-		assert.Equal(t, ok, b.result(t, rtvi.MsgApplyInitialization, map[string]any{"shared_state_init": `{"db_path": "flags/db.json"}`}))
+		assert.Equal(t, ok, b.result(t, "apply_initialization", map[string]any{"shared_state_init": `{"db_path": "flags/db.json"}`}))
 		assert.Equal(t, false, b.st.Snapshot()["flags"].(map[string]any)["a"])
 	})
 	t.Run("sharded, from EVAL_DATA_ROOT", func(t *testing.T) {
 		t.Setenv("EVAL_DATA_ROOT", filepath.Join(root, "flags"))
 		b := newBot(t, func(c *rtvi.Config) { c.DataRoot = "" })
 		b.startScenario(t)
-		assert.Equal(t, ok, b.result(t, rtvi.MsgApplyInitialization, map[string]any{"shared_state_init": `{"db_path": "db/"}`}))
+		assert.Equal(t, ok, b.result(t, "apply_initialization", map[string]any{"shared_state_init": `{"db_path": "db/"}`}))
 		assert.Equal(t, map[string]any{"users": map[string]any{"u1": map[string]any{}}}, b.st.Snapshot())
 	})
 	failures := []struct {
@@ -265,7 +265,7 @@ func TestApplyInitializationLoadsDBPath(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			b := newBot(t, func(c *rtvi.Config) { c.DataRoot = root })
 			b.startScenario(t)
-			got := b.result(t, rtvi.MsgApplyInitialization, map[string]any{"shared_state_init": tt.init}).(map[string]any)
+			got := b.result(t, "apply_initialization", map[string]any{"shared_state_init": tt.init}).(map[string]any)
 			assert.Equal(t, false, got["success"])
 			require.Len(t, got["errors"], 1)
 			assert.True(t, strings.HasPrefix(got["errors"].([]any)[0].(string), tt.want), "got %q", got["errors"])
@@ -276,7 +276,7 @@ func TestApplyInitializationLoadsDBPath(t *testing.T) {
 	t.Run("no data root", func(t *testing.T) {
 		t.Setenv("EVAL_DATA_ROOT", "")
 		b := newBot(t, func(c *rtvi.Config) { c.DataRoot = "" })
-		got := b.result(t, rtvi.MsgApplyInitialization, map[string]any{"shared_state_init": `{"db_path": "flags/db.json"}`}).(map[string]any)
+		got := b.result(t, "apply_initialization", map[string]any{"shared_state_init": `{"db_path": "flags/db.json"}`}).(map[string]any)
 		assert.Contains(t, got["errors"].([]any)[0], "FileNotFoundError: Scenario DB not found for db_path='flags/db.json'")
 	})
 }
@@ -287,26 +287,26 @@ func TestApplySyncDelta(t *testing.T) {
 	t.Run("83 nested dotted path", func(t *testing.T) {
 		b := newBot(t)
 		b.st.SetDB(map[string]any{"a": map[string]any{"b": map[string]any{"c": 1}}})
-		assert.Equal(t, ok, b.result(t, rtvi.MsgApplySyncDelta, map[string]any{"delta": map[string]any{"a.b.c": 99}}))
+		assert.Equal(t, ok, b.result(t, "apply_sync_delta", map[string]any{"delta": map[string]any{"a.b.c": 99}}))
 		assert.Equal(t, json.Number("99"), b.st.Snapshot()["a"].(map[string]any)["b"].(map[string]any)["c"])
 	})
 	t.Run("84 top-level key", func(t *testing.T) {
 		b := newBot(t)
 		b.st.SetDB(map[string]any{"flag": false})
-		assert.Equal(t, ok, b.result(t, rtvi.MsgApplySyncDelta, map[string]any{"delta": map[string]any{"flag": true}}))
+		assert.Equal(t, ok, b.result(t, "apply_sync_delta", map[string]any{"delta": map[string]any{"flag": true}}))
 		assert.Equal(t, true, b.st.Snapshot()["flag"])
 	})
 	t.Run("86 unknown domain uses the default applier", func(t *testing.T) {
 		b := newBot(t)
 		b.st.SetDB(map[string]any{"foo": map[string]any{"bar": "old"}})
-		assert.Equal(t, ok, b.result(t, rtvi.MsgApplySyncDelta, map[string]any{"domain": "some_future_domain", "delta": map[string]any{"foo.bar": "new"}}))
+		assert.Equal(t, ok, b.result(t, "apply_sync_delta", map[string]any{"domain": "some_future_domain", "delta": map[string]any{"foo.bar": "new"}}))
 		assert.Equal(t, "new", b.st.Snapshot()["foo"].(map[string]any)["bar"])
 	})
 	t.Run("87 empty delta changes nothing", func(t *testing.T) {
 		b := newBot(t)
 		b.st.SetDB(map[string]any{"x": 1})
-		assert.Equal(t, ok, b.result(t, rtvi.MsgApplySyncDelta, map[string]any{"domain": "tau2_telecom", "delta": map[string]any{}}))
-		assert.Equal(t, ok, b.result(t, rtvi.MsgApplySyncDelta, map[string]any{"delta": nil}))
+		assert.Equal(t, ok, b.result(t, "apply_sync_delta", map[string]any{"domain": "tau2_telecom", "delta": map[string]any{}}))
+		assert.Equal(t, ok, b.result(t, "apply_sync_delta", map[string]any{"delta": nil}))
 		assert.Equal(t, map[string]any{"x": 1}, b.st.Snapshot())
 	})
 	t.Run("88 a failing applier is reported and nothing is applied", func(t *testing.T) {
@@ -317,17 +317,17 @@ func TestApplySyncDelta(t *testing.T) {
 		panics := hooks.Set{Apply: func(db, delta map[string]any) error { panic("kaboom") }}
 		b := newBot(t, withHooks(t, "boom", boom), withHooks(t, "panics", panics))
 		b.st.SetDB(map[string]any{"x": 1})
-		got := b.result(t, rtvi.MsgApplySyncDelta, map[string]any{"domain": "boom", "delta": map[string]any{"x": 2}}).(map[string]any)
+		got := b.result(t, "apply_sync_delta", map[string]any{"domain": "boom", "delta": map[string]any{"x": 2}}).(map[string]any)
 		assert.Equal(t, false, got["success"])
 		assert.Contains(t, got["errors"].([]any)[0], "boom")
-		got = b.result(t, rtvi.MsgApplySyncDelta, map[string]any{"domain": "panics", "delta": map[string]any{"x": 2}}).(map[string]any)
+		got = b.result(t, "apply_sync_delta", map[string]any{"domain": "panics", "delta": map[string]any{"x": 2}}).(map[string]any)
 		assert.Equal(t, false, got["success"])
 		assert.Equal(t, map[string]any{"x": 1}, b.st.Snapshot())
 	})
 	t.Run("a missing path applies no key at all", func(t *testing.T) {
 		b := newBot(t)
 		b.st.SetDB(map[string]any{"a": map[string]any{"x": 1}})
-		got := b.result(t, rtvi.MsgApplySyncDelta, map[string]any{"delta": map[string]any{"a.x": 2, "missing.y": 3}}).(map[string]any)
+		got := b.result(t, "apply_sync_delta", map[string]any{"delta": map[string]any{"a.x": 2, "missing.y": 3}}).(map[string]any)
 		assert.Equal(t, false, got["success"])
 		assert.Equal(t, map[string]any{"a": map[string]any{"x": 1}}, b.st.Snapshot())
 	})
@@ -340,7 +340,7 @@ func TestApplySyncDelta(t *testing.T) {
 		}}
 		b := newBot(t, withHooks(t, "upper", upper))
 		b.st.SetDB(map[string]any{})
-		assert.Equal(t, ok, b.result(t, rtvi.MsgApplySyncDelta, map[string]any{"domain": "upper", "delta": map[string]any{"k": 1}}))
+		assert.Equal(t, ok, b.result(t, "apply_sync_delta", map[string]any{"domain": "upper", "delta": map[string]any{"k": 1}}))
 		assert.Equal(t, map[string]any{"K": json.Number("1")}, b.st.Snapshot())
 	})
 	refusals := []struct {
@@ -359,7 +359,7 @@ func TestApplySyncDelta(t *testing.T) {
 	for _, tt := range refusals {
 		t.Run(tt.name, func(t *testing.T) {
 			b := newBot(t)
-			got := b.result(t, rtvi.MsgApplySyncDelta, tt.d).(map[string]any)
+			got := b.result(t, "apply_sync_delta", tt.d).(map[string]any)
 			assert.Equal(t, false, got["success"])
 			assert.Contains(t, got["errors"].([]any)[0], tt.want)
 		})
@@ -373,37 +373,37 @@ func TestGetScenarioSummary(t *testing.T) {
 		b.st.SetDB(map[string]any{"reservations": map[string]any{"R1": map[string]any{}}})
 		b.st.AppendAction(state.Action{"action_type": "rebook_flight", "x": 1})
 		b.st.NextCallIndex("rebook_flight")
-		got := b.result(t, rtvi.MsgGetScenarioSummary, map[string]any{}).(map[string]any)
+		got := b.result(t, "get_scenario_summary", map[string]any{}).(map[string]any)
 		assert.Equal(t, []any{map[string]any{"action_type": "rebook_flight", "x": float64(1)}}, got["actions"])
 		assert.Equal(t, "7533c521991a126506e42acc40ef760988d4b273eff23fffc379e92bf13cc496", got["db_hash"])
 		assert.Len(t, got, 2, "no db, no call counts, no user_db_hash")
 	})
 	t.Run("13 empty state", func(t *testing.T) {
 		b := newBot(t)
-		m := b.request(t, rtvi.MsgGetScenarioSummary, nil)
+		m := b.request(t, "get_scenario_summary", nil)
 		assert.Equal(t, map[string]any{"actions": []any{}, "db_hash": nil}, m["data"].(map[string]any)["d"])
 	})
 	t.Run("14 include_db", func(t *testing.T) {
 		b := newBot(t)
 		b.st.SetDB(map[string]any{"x": 1})
-		assert.NotContains(t, b.result(t, rtvi.MsgGetScenarioSummary, map[string]any{}), "db")
-		got := b.result(t, rtvi.MsgGetScenarioSummary, map[string]any{"include_db": true}).(map[string]any)
+		assert.NotContains(t, b.result(t, "get_scenario_summary", map[string]any{}), "db")
+		got := b.result(t, "get_scenario_summary", map[string]any{"include_db": true}).(map[string]any)
 		assert.Equal(t, map[string]any{"x": float64(1)}, got["db"])
-		got = b.result(t, rtvi.MsgGetScenarioSummary, map[string]any{"include_db": "false"}).(map[string]any)
+		got = b.result(t, "get_scenario_summary", map[string]any{"include_db": "false"}).(map[string]any)
 		assert.Contains(t, got, "db", `Python truthiness: "false" is true`)
-		got = b.result(t, rtvi.MsgGetScenarioSummary, map[string]any{"include_db": 0}).(map[string]any)
+		got = b.result(t, "get_scenario_summary", map[string]any{"include_db": 0}).(map[string]any)
 		assert.NotContains(t, got, "db")
 	})
 	t.Run("an empty DB reports null, with db null", func(t *testing.T) {
 		b := newBot(t)
 		b.st.SetDB(map[string]any{})
-		got := b.result(t, rtvi.MsgGetScenarioSummary, map[string]any{"include_db": true}).(map[string]any)
+		got := b.result(t, "get_scenario_summary", map[string]any{"include_db": true}).(map[string]any)
 		assert.Equal(t, map[string]any{"actions": []any{}, "db_hash": nil, "db": nil}, got)
 	})
 	t.Run("the hash reaches the harness exactly", func(t *testing.T) {
 		b := newBot(t)
 		b.st.SetDB(map[string]any{"big": json.Number("123456789012345678901234567890"), "f": json.Number("1.50"), "s": "é\U0001F600"})
-		got := b.result(t, rtvi.MsgGetScenarioSummary, map[string]any{"include_db": true}).(map[string]any)
+		got := b.result(t, "get_scenario_summary", map[string]any{"include_db": true}).(map[string]any)
 		want, err := dbhash.Hash(b.st.Snapshot())
 		require.NoError(t, err)
 		assert.Equal(t, want, got["db_hash"])
@@ -420,7 +420,7 @@ func TestGetScenarioSummary(t *testing.T) {
 	t.Run("arguments a list", func(t *testing.T) {
 		b := newBot(t)
 		b.st.SetDB(map[string]any{"x": 1})
-		assert.Equal(t, map[string]any{"actions": []any{}, "db_hash": nil}, b.result(t, rtvi.MsgGetScenarioSummary, []any{1}))
+		assert.Equal(t, map[string]any{"actions": []any{}, "db_hash": nil}, b.result(t, "get_scenario_summary", []any{1}))
 	})
 }
 
@@ -445,14 +445,14 @@ func TestSummaryDuringToolCalls(t *testing.T) {
 		}()
 	}
 	for range 50 {
-		got := b.result(t, rtvi.MsgGetScenarioSummary, map[string]any{"include_db": true}).(map[string]any)
+		got := b.result(t, "get_scenario_summary", map[string]any{"include_db": true}).(map[string]any)
 		flags := got["db"].(map[string]any)["flags"].(map[string]any)
 		// DB and log come from one moment; set_flag writes the DB, then
 		// records its action, so a summary may fall between the two.
 		assert.LessOrEqual(t, len(got["actions"].([]any)), len(flags))
 	}
 	wg.Wait()
-	got := b.result(t, rtvi.MsgGetScenarioSummary, nil).(map[string]any)
+	got := b.result(t, "get_scenario_summary", nil).(map[string]any)
 	assert.Len(t, got["actions"], 200)
 	assert.Len(t, b.out.all(), 200, "every write announced an action-applied")
 }
@@ -484,7 +484,7 @@ func TestGetContextHistory(t *testing.T) {
 		polls := &countingInFlight{}
 		b := newBot(t, func(c *rtvi.Config) { c.InFlight = polls })
 		b.conv.messages = []any{rtvi.ChatMessage{Role: "user", Content: "hi"}}
-		assert.Equal(t, map[string]any{"context": "[{'role': 'user', 'content': 'hi'}]"}, b.result(t, rtvi.MsgGetContextHistory, nil))
+		assert.Equal(t, map[string]any{"context": "[{'role': 'user', 'content': 'hi'}]"}, b.result(t, "get_context_history", nil))
 		assert.Equal(t, 1, polls.count(), "asked once, no polling")
 	})
 	t.Run("53 waits for a call in flight", func(t *testing.T) {
@@ -497,7 +497,7 @@ func TestGetContextHistory(t *testing.T) {
 			end()
 		}()
 		start := time.Now()
-		got := b.result(t, rtvi.MsgGetContextHistory, nil).(map[string]any)
+		got := b.result(t, "get_context_history", nil).(map[string]any)
 		assert.GreaterOrEqual(t, time.Since(start), 150*time.Millisecond)
 		assert.Contains(t, got["context"], "EndConversationTool")
 	})
@@ -507,30 +507,28 @@ func TestGetContextHistory(t *testing.T) {
 		tracker.Begin()
 		b.conv.add(map[string]any{"role": "user", "content": "stuck"})
 		start := time.Now()
-		got := b.result(t, rtvi.MsgGetContextHistory, nil).(map[string]any)
+		got := b.result(t, "get_context_history", nil).(map[string]any)
 		assert.GreaterOrEqual(t, time.Since(start), 250*time.Millisecond)
 		assert.Contains(t, got["context"], "stuck")
-		assert.Equal(t, 3*time.Second, rtvi.DefaultHistoryWait)
-		assert.Equal(t, 50*time.Millisecond, rtvi.DefaultHistoryPoll)
 	})
 	t.Run("55 no in-flight reporter: no wait", func(t *testing.T) {
 		b := newBot(t)
 		b.conv.messages = []any{map[string]any{"role": "user", "content": "ok"}}
-		got := b.result(t, rtvi.MsgGetContextHistory, nil).(map[string]any)
+		got := b.result(t, "get_context_history", nil).(map[string]any)
 		// A map has no key order; the transcript lists its keys sorted.
 		assert.Equal(t, "[{'content': 'ok', 'role': 'user'}]", got["context"])
 	})
 	t.Run("57 unreadable messages give an empty transcript", func(t *testing.T) {
 		b := newBot(t)
 		b.conv.readErr = errors.New("gone")
-		assert.Equal(t, map[string]any{"context": "[]"}, b.result(t, rtvi.MsgGetContextHistory, nil))
+		assert.Equal(t, map[string]any{"context": "[]"}, b.result(t, "get_context_history", nil))
 	})
 	t.Run("media are stripped", func(t *testing.T) {
 		b := newBot(t)
-		b.conv.messages = []any{rtvi.Object{{Key: "role", Value: "user"}, {Key: "content", Value: []any{
+		b.conv.messages = []any{orderedMsg{Role: "user", Content: []any{
 			map[string]any{"type": "input_audio", "input_audio": map[string]any{"data": strings.Repeat("QUJD", 1000), "format": "wav"}},
-		}}}}
-		got := b.result(t, rtvi.MsgGetContextHistory, nil).(map[string]any)
+		}}}
+		got := b.result(t, "get_context_history", nil).(map[string]any)
 		assert.Equal(t, "[{'role': 'user', 'content': [{'input_audio': {'data': '<audio>', 'format': 'wav'}, 'type': 'input_audio'}]}]", got["context"])
 	})
 	t.Run("a negative HistoryWait never waits", func(t *testing.T) {
@@ -538,16 +536,16 @@ func TestGetContextHistory(t *testing.T) {
 		b := newBot(t, func(c *rtvi.Config) { c.InFlight = &tracker; c.HistoryWait = -1 })
 		tracker.Begin()
 		b.conv.add(map[string]any{"role": "user", "content": "now"})
-		assert.Contains(t, b.result(t, rtvi.MsgGetContextHistory, nil).(map[string]any)["context"], "now")
+		assert.Contains(t, b.result(t, "get_context_history", nil).(map[string]any)["context"], "now")
 	})
 	t.Run("a rune cut in half does not cost the transcript", func(t *testing.T) {
 		b := newBot(t)
 		b.conv.add(map[string]any{"role": "user", "content": "caf\xc3"})
-		assert.Equal(t, "[{'content': 'caf\ufffd', 'role': 'user'}]", b.result(t, rtvi.MsgGetContextHistory, nil).(map[string]any)["context"])
+		assert.Equal(t, "[{'content': 'caf\ufffd', 'role': 'user'}]", b.result(t, "get_context_history", nil).(map[string]any)["context"])
 	})
 	t.Run("no conversation", func(t *testing.T) {
 		b := newBot(t, func(c *rtvi.Config) { c.Conversation = nil })
-		assert.Equal(t, map[string]any{"context": "[]"}, b.result(t, rtvi.MsgGetContextHistory, nil))
+		assert.Equal(t, map[string]any{"context": "[]"}, b.result(t, "get_context_history", nil))
 	})
 	t.Run("a cancelled wait is an error-response", func(t *testing.T) {
 		var tracker rtvi.CallTracker

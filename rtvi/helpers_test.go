@@ -64,6 +64,13 @@ func (c *fakeConversation) lastReset() []rtvi.ChatMessage {
 	return c.resets[len(c.resets)-1]
 }
 
+// orderedMsg is a message as an LLM client's structs hold it: the
+// transcript lists its members in field order.
+type orderedMsg struct {
+	Role    string `json:"role"`
+	Content any    `json:"content"`
+}
+
 // fakeInstaller keeps the last tool set installed.
 type fakeInstaller struct {
 	mu    sync.Mutex
@@ -253,7 +260,7 @@ func decode(t *testing.T, b []byte) map[string]any {
 // tools.
 func (b *bot) startScenario(t *testing.T) {
 	t.Helper()
-	require.Equal(t, true, b.result(t, rtvi.MsgUpdateSystemPrompt, map[string]any{
+	require.Equal(t, true, b.result(t, "update_system_prompt", map[string]any{
 		"prompt": "You manage flags.", "tools": `{"set_flag": {}, "read_flags": {}, "EndConversationTool": {}}`,
 		"add_suffix": false, "tool_domain": testDomain,
 	}))

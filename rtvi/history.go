@@ -6,7 +6,7 @@ import (
 )
 
 // getContextHistory answers {"context": "<transcript>"}: the bot's
-// conversation, media blobs stripped ([SanitizeContext]), written as
+// conversation, media blobs stripped (sanitizeContext), written as
 // Python's str() of the list — a Python literal such as
 // "[{'role': 'user', 'content': 'hi'}]", which is what the Python
 // harness eval()s.
@@ -36,7 +36,7 @@ func (d *Dispatcher) getContextHistory(ctx context.Context, _ any) (any, error) 
 	}
 	list := make([]any, len(msgs))
 	copy(list, msgs)
-	text, err := PythonRepr(SanitizeContext(list))
+	text, err := pythonRepr(sanitizeContext(list))
 	if err != nil {
 		d.cfg.Logger.ErrorContext(ctx, "rtvi: get_context_history: messages cannot be written", "err", err)
 		return empty, nil
@@ -56,7 +56,7 @@ func (d *Dispatcher) waitForCalls(ctx context.Context) error {
 	for f.CallsInProgress() {
 		select {
 		case <-ctx.Done():
-			return errorf(KindRuntimeError, "get_context_history: %w", ctx.Err())
+			return errorf(kindRuntimeError, "get_context_history: %w", ctx.Err())
 		case <-deadline.C:
 			d.cfg.Logger.WarnContext(ctx, "rtvi: function calls still in progress after the wait; returning context anyway (may be stale)",
 				"wait", d.cfg.HistoryWait)

@@ -102,7 +102,7 @@ func (d *Dispatcher) initPlan(args any) (initPlan, error) {
 		if !ok {
 			// Python fails the whole request here (record.get); so do we,
 			// before anything changed.
-			return p, &Error{Kind: KindAttributeError, Message: fmt.Sprintf("'%s' object has no attribute 'get'", pyvalue.TypeName(item))}
+			return p, &Error{Kind: kindAttributeError, Message: fmt.Sprintf("'%s' object has no attribute 'get'", pyvalue.TypeName(item))}
 		}
 		a := hooks.InitAction{}
 		a.EnvType, _ = rec["side"].(string)
@@ -133,21 +133,21 @@ func (d *Dispatcher) initPlan(args any) (initPlan, error) {
 	if dbv, ok := init["db"]; ok {
 		db, isObj := dbv.(map[string]any)
 		if dbv != nil && !isObj {
-			return p, errorf(KindTypeError, "shared_state_init db must be a dict or null, got %s", pyvalue.TypeName(dbv))
+			return p, errorf(kindTypeError, "shared_state_init db must be a dict or null, got %s", pyvalue.TypeName(dbv))
 		}
 		p.seed.ReplaceDB, p.seed.DB = true, db
 	}
 	if lv, ok := init["actions"]; ok {
 		items, isList := lv.([]any)
 		if lv != nil && !isList {
-			return p, errorf(KindTypeError, "shared_state_init actions must be a list, got %s", pyvalue.TypeName(lv))
+			return p, errorf(kindTypeError, "shared_state_init actions must be a list, got %s", pyvalue.TypeName(lv))
 		}
 		p.seed.ReplaceLog = true
 		p.seed.Actions = make([]state.Action, 0, len(items))
 		for i, it := range items {
 			a, ok := it.(map[string]any)
 			if !ok {
-				return p, errorf(KindTypeError, "shared_state_init actions[%d] must be a dict, got %s", i, pyvalue.TypeName(it))
+				return p, errorf(kindTypeError, "shared_state_init actions[%d] must be a dict, got %s", i, pyvalue.TypeName(it))
 			}
 			p.seed.Actions = append(p.seed.Actions, state.Action(a))
 		}
@@ -169,7 +169,7 @@ func (d *Dispatcher) initPlan(args any) (initPlan, error) {
 	if hasPath && !p.seed.ReplaceDB && !loaded { // with a DB present, db_path is dropped: no reload
 		rel, ok := dbPath.(string)
 		if !ok {
-			return p, errorf(KindTypeError, "db_path must be a string, got %s", pyvalue.TypeName(dbPath))
+			return p, errorf(kindTypeError, "db_path must be a string, got %s", pyvalue.TypeName(dbPath))
 		}
 		db, err := d.loadDB(rel)
 		if err != nil {
@@ -195,7 +195,7 @@ func (d *Dispatcher) sentinels(init map[string]any, seed *state.Seed) error {
 	if v, ok := init[keyToolDomain]; ok {
 		domain, isStr := v.(string)
 		if !isStr && v != nil {
-			return errorf(KindTypeError, "shared_state_init %s must be a string, got %s", keyToolDomain, pyvalue.TypeName(v))
+			return errorf(kindTypeError, "shared_state_init %s must be a string, got %s", keyToolDomain, pyvalue.TypeName(v))
 		}
 		seed.Domain = domain
 		if domain == "" {
@@ -205,14 +205,14 @@ func (d *Dispatcher) sentinels(init map[string]any, seed *state.Seed) error {
 	if v, ok := init[keyCallCounts]; ok {
 		m, isObj := v.(map[string]any)
 		if !isObj {
-			return errorf(KindTypeError, "shared_state_init %s must be a dict, got %s", keyCallCounts, pyvalue.TypeName(v))
+			return errorf(kindTypeError, "shared_state_init %s must be a dict, got %s", keyCallCounts, pyvalue.TypeName(v))
 		}
 		seed.CallCounts = make(map[string]int, len(m))
 		for name, n := range m {
 			num, isNum := n.(json.Number)
 			i, err := strconv.Atoi(string(num))
 			if !isNum || err != nil {
-				return errorf(KindTypeError, "shared_state_init %s[%s] must be an integer, got %s", keyCallCounts, pyvalue.Repr(name), pyvalue.TypeName(n))
+				return errorf(kindTypeError, "shared_state_init %s[%s] must be an integer, got %s", keyCallCounts, pyvalue.Repr(name), pyvalue.TypeName(n))
 			}
 			seed.CallCounts[name] = i
 		}
@@ -235,7 +235,7 @@ func sharedStateInit(m map[string]any) (map[string]any, error) {
 		}
 		raw = v
 	} else if _, isObj := raw.(map[string]any); !isObj {
-		return nil, errorf(KindTypeError, "the JSON object must be str, bytes or bytearray, not %s", pyvalue.TypeName(raw))
+		return nil, errorf(kindTypeError, "the JSON object must be str, bytes or bytearray, not %s", pyvalue.TypeName(raw))
 	}
 	init, ok := raw.(map[string]any)
 	if !ok {
@@ -278,7 +278,7 @@ func (d *Dispatcher) loadDB(rel string) (map[string]any, error) {
 		root = os.Getenv("EVAL_DATA_ROOT")
 	}
 	if root == "" {
-		return nil, &Error{Kind: KindFileNotFoundError, Err: errNoDataRoot,
+		return nil, &Error{Kind: kindFileNotFoundError, Err: errNoDataRoot,
 			Message: fmt.Sprintf("Scenario DB not found for db_path=%s: %v", pyvalue.Repr(rel), errNoDataRoot)}
 	}
 	db, err := state.LoadDB(root, rel)
@@ -286,14 +286,14 @@ func (d *Dispatcher) loadDB(rel string) (map[string]any, error) {
 	case err == nil:
 		return db, nil
 	case errors.Is(err, state.ErrPathEscape):
-		return nil, &Error{Kind: KindPermissionError, Err: err,
+		return nil, &Error{Kind: kindPermissionError, Err: err,
 			Message: fmt.Sprintf("db_path=%s is outside the data root %s", pyvalue.Repr(rel), root)}
 	case errors.Is(err, state.ErrDBNotFound):
-		return nil, &Error{Kind: KindFileNotFoundError, Err: err,
+		return nil, &Error{Kind: kindFileNotFoundError, Err: err,
 			Message: fmt.Sprintf("Scenario DB not found for db_path=%s. Check EVAL_DATA_ROOT (currently resolves to %s). Underlying error: %v",
 				pyvalue.Repr(rel), root, err)}
 	case errors.Is(err, state.ErrInvalidDB):
-		return nil, &Error{Kind: KindValueError, Err: err, Message: err.Error()}
+		return nil, &Error{Kind: kindValueError, Err: err, Message: err.Error()}
 	default:
 		return nil, &Error{Kind: "OSError", Err: err, Message: err.Error()}
 	}

@@ -9,43 +9,43 @@ import (
 	"github.com/voiceeval/schematools/state"
 )
 
-// Protocol constants. [Label] marks every RTVI message; messages with
+// Protocol constants. rtviLabel marks every RTVI message; messages with
 // another label are not RTVI and are ignored, as pipecat ignores them.
 const (
-	Label           = "rtvi-ai"
-	ProtocolVersion = "2.1.0"
+	rtviLabel       = "rtvi-ai"
+	protocolVersion = "2.1.0"
 )
 
 // Message types (the envelope's "type").
 const (
-	TypeClientMessage  = "client-message"  // client → bot: a custom request {t, d}
-	TypeClientReady    = "client-ready"    // client → bot: handshake
-	TypeSendText       = "send-text"       // client → bot: text to put into the conversation
-	TypeBotReady       = "bot-ready"       // bot → client: handshake answer
-	TypeServerResponse = "server-response" // bot → client: the answer to a client-message
-	TypeErrorResponse  = "error-response"  // bot → client: a failed request
-	TypeServerMessage  = "server-message"  // bot → client: unsolicited, e.g. action-applied
-	TypeError          = "error"           // bot → client: a message that could not be read at all
+	typeClientMessage  = "client-message"  // client → bot: a custom request {t, d}
+	typeClientReady    = "client-ready"    // client → bot: handshake
+	typeSendText       = "send-text"       // client → bot: text to put into the conversation
+	typeBotReady       = "bot-ready"       // bot → client: handshake answer
+	typeServerResponse = "server-response" // bot → client: the answer to a client-message
+	typeErrorResponse  = "error-response"  // bot → client: a failed request
+	typeServerMessage  = "server-message"  // bot → client: unsolicited, e.g. action-applied
+	typeErrorEvent     = "error"           // bot → client: a message that could not be read at all
 )
 
 // The six client messages an evaluation harness sends (the "t" of a
 // client-message).
 const (
-	MsgReset               = "reset"
-	MsgUpdateSystemPrompt  = "update_system_prompt"
-	MsgApplyInitialization = "apply_initialization"
-	MsgApplySyncDelta      = "apply_sync_delta"
-	MsgGetContextHistory   = "get_context_history"
-	MsgGetScenarioSummary  = "get_scenario_summary"
+	msgReset               = "reset"
+	msgUpdateSystemPrompt  = "update_system_prompt"
+	msgApplyInitialization = "apply_initialization"
+	msgApplySyncDelta      = "apply_sync_delta"
+	msgGetContextHistory   = "get_context_history"
+	msgGetScenarioSummary  = "get_scenario_summary"
 )
 
-// ServerResponse returns the answer to the client-message id whose name was
+// serverResponse returns the answer to the client-message id whose name was
 // t: {"label": "rtvi-ai", "type": "server-response", "id": id, "data": {"t":
 // t, "d": d}}. A nil d leaves "d" out, as pipecat does for a handler that
 // returns None. The JSON is written as Python's json.dumps writes it, so
 // numbers and strings of a DB reach a Python harness exactly.
-func ServerResponse(id, t string, d any) ([]byte, error) {
-	b := envelopeStart(nil, TypeServerResponse, id, true)
+func serverResponse(id, t string, d any) ([]byte, error) {
+	b := envelopeStart(nil, typeServerResponse, id, true)
 	b = append(b, `"data": {"t": `...)
 	b = appendString(b, t)
 	if d != nil {
@@ -58,19 +58,19 @@ func ServerResponse(id, t string, d any) ([]byte, error) {
 	return append(b, "}}"...), nil
 }
 
-// ErrorResponse returns the failure answer to the request id:
+// errorResponse returns the failure answer to the request id:
 // {"label": "rtvi-ai", "type": "error-response", "id": id, "data": {"error": text}}.
-func ErrorResponse(id, text string) []byte {
-	b := envelopeStart(nil, TypeErrorResponse, id, true)
+func errorResponse(id, text string) []byte {
+	b := envelopeStart(nil, typeErrorResponse, id, true)
 	b = append(b, `"data": {"error": `...)
 	b = appendString(b, text)
 	return append(b, "}}"...)
 }
 
-// ServerMessage returns an unsolicited message carrying data:
+// serverMessage returns an unsolicited message carrying data:
 // {"label": "rtvi-ai", "type": "server-message", "data": data}.
-func ServerMessage(data any) ([]byte, error) {
-	b := envelopeStart(nil, TypeServerMessage, "", false)
+func serverMessage(data any) ([]byte, error) {
+	b := envelopeStart(nil, typeServerMessage, "", false)
 	b = append(b, `"data": `...)
 	b, err := appendPayload(b, data)
 	if err != nil {
@@ -79,11 +79,11 @@ func ServerMessage(data any) ([]byte, error) {
 	return append(b, '}'), nil
 }
 
-// ErrorMessage returns the RTVI error event pipecat sends for a message it
+// errorMessage returns the RTVI error event pipecat sends for a message it
 // could not read at all: {"label": "rtvi-ai", "type": "error", "data":
 // {"error": text, "fatal": fatal}}.
-func ErrorMessage(text string, fatal bool) []byte {
-	b := envelopeStart(nil, TypeError, "", false)
+func errorMessage(text string, fatal bool) []byte {
+	b := envelopeStart(nil, typeErrorEvent, "", false)
 	b = append(b, `"data": {"error": `...)
 	b = appendString(b, text)
 	if fatal {
@@ -94,10 +94,10 @@ func ErrorMessage(text string, fatal bool) []byte {
 	return b
 }
 
-// BotReady returns the handshake answer to the client-ready message id.
+// botReady returns the handshake answer to the client-ready message id.
 // about describes the bot (nil leaves it out).
-func BotReady(id, version string, about map[string]any) ([]byte, error) {
-	b := envelopeStart(nil, TypeBotReady, id, true)
+func botReady(id, version string, about map[string]any) ([]byte, error) {
+	b := envelopeStart(nil, typeBotReady, id, true)
 	b = append(b, `"data": {"version": `...)
 	b = appendString(b, version)
 	if about != nil {
@@ -113,7 +113,7 @@ func BotReady(id, version string, about map[string]any) ([]byte, error) {
 // envelopeHead writes the opening of an RTVI message up to its type:
 // {"label": "rtvi-ai", "type": "<typ>".
 func envelopeHead(b []byte, typ string) []byte {
-	b = append(b, `{"label": "`+Label+`", "type": `...)
+	b = append(b, `{"label": "`+rtviLabel+`", "type": `...)
 	return appendString(b, typ)
 }
 

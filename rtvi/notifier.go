@@ -8,23 +8,19 @@ import (
 	"github.com/voiceeval/schematools/tool"
 )
 
-// Notifier is the [state.Notifier] of a bot driven over RTVI: it wraps each
-// message a tool sends (action-applied, the exit and final-response
-// texts) in a server-message and passes it to Send. A nil Send drops the
-// messages. It is safe for concurrent use when Send is.
-//
-// A bot keeps one Notifier, like one [Dispatcher], for its whole life:
-// the harness connects more than once per scenario, so Send should write
-// to the connection the message belongs to (see examples/rtvibot, which
-// carries the connection in the tool call's context).
-type Notifier struct {
+// rtviNotifier is the [state.Notifier] of a bot driven over RTVI
+// ([Dispatcher.Notifier]): it wraps each message a tool sends
+// (action-applied, the exit and final-response texts) in a server-message
+// and passes it to Send. A nil Send drops the messages. It is safe for
+// concurrent use when Send is.
+type rtviNotifier struct {
 	Send func(ctx context.Context, msg []byte) error
 }
 
 // Notify sends message as {"label": "rtvi-ai", "type": "server-message",
 // "data": message}. A message that cannot be encoded is an error, never a
 // panic.
-func (n *Notifier) Notify(ctx context.Context, message any) (err error) {
+func (n *rtviNotifier) Notify(ctx context.Context, message any) (err error) {
 	if n == nil || n.Send == nil {
 		return nil
 	}
@@ -33,7 +29,7 @@ func (n *Notifier) Notify(ctx context.Context, message any) (err error) {
 			err = fmt.Errorf("rtvi: encoding a server-message panicked: %v", r)
 		}
 	}()
-	b, err := ServerMessage(messageTree(message))
+	b, err := serverMessage(messageTree(message))
 	if err != nil {
 		return err
 	}

@@ -8,26 +8,36 @@ import (
 	"github.com/voiceeval/schematools/internal/pyvalue"
 )
 
-// Object is a JSON object that keeps its members in order. Bots build
-// their messages with a meaningful order (role before content), and a Go
-// map would lose it; an Object marshals, sanitises and prints in the order
-// its members were given.
+// orderedObject is a JSON object that keeps its members in order: what
+// toTree makes of a struct or of JSON text (a bot's message structs), so
+// that a message marshals, sanitises and prints in its own order (role
+// before content), which a Go map would lose.
 //
-// An Object behaves like the Python dict built by inserting its members in
-// order: when a key occurs more than once, [Object.Get] and [PythonRepr]
-// see the last value at the position of the first occurrence.
-// [Object.MarshalJSON] writes every member as it is, duplicates included.
-type Object []Member
+// An orderedObject behaves like the Python dict built by inserting its
+// members in order: when a key occurs more than once, Get and pythonRepr
+// see the last value at the position of the first occurrence. MarshalJSON
+// writes every member as it is, duplicates included.
+type orderedObject []objMember
 
-// Member is one key and its value in an [Object].
-type Member struct {
+// objMember is one key and its value in an orderedObject.
+type objMember struct {
 	Key   string
 	Value any
 }
 
+// fromDict returns the kernel's ordered dict, which a bot of this module
+// may put in its conversation, as an orderedObject (the same members).
+func fromDict(d pyvalue.Dict) orderedObject {
+	o := make(orderedObject, len(d))
+	for i, it := range d {
+		o[i] = objMember(it)
+	}
+	return o
+}
+
 // Get returns the value of the last member named key, and whether there
 // is one.
-func (o Object) Get(key string) (any, bool) {
+func (o orderedObject) Get(key string) (any, bool) {
 	for i := len(o) - 1; i >= 0; i-- {
 		if o[i].Key == key {
 			return o[i].Value, true
@@ -38,8 +48,8 @@ func (o Object) Get(key string) (any, bool) {
 
 // MarshalJSON writes the members in order as a JSON object, each value as
 // encoding/json writes it (nil slices and maps inside are null). A nil
-// Object is the empty object {}, not null.
-func (o Object) MarshalJSON() ([]byte, error) {
+// orderedObject is the empty object {}, not null.
+func (o orderedObject) MarshalJSON() ([]byte, error) {
 	return appendOrderedJSON(nil, o, 0)
 }
 
@@ -52,7 +62,7 @@ var errObjectDepth = errors.New("rtvi: value nests too deeply to marshal")
 func appendOrderedJSON(dst []byte, v any, depth int) ([]byte, error) {
 	var err error
 	switch x := v.(type) {
-	case Object:
+	case orderedObject:
 		if depth >= treeMaxDepth {
 			return dst, errObjectDepth
 		}
@@ -126,7 +136,7 @@ func appendMarshaled(dst []byte, v any) ([]byte, error) {
 }
 
 // dict returns o as the kernel's ordered dict, which has its shape.
-func (o Object) dict() pyvalue.Dict {
+func (o orderedObject) dict() pyvalue.Dict {
 	d := make(pyvalue.Dict, len(o))
 	for i, m := range o {
 		d[i] = pyvalue.Item(m)

@@ -12,12 +12,12 @@ import (
 	"github.com/voiceeval/schematools/internal/pyvalue"
 )
 
-// PythonRepr returns the text Python's repr() (which is also what str()
+// pythonRepr returns the text Python's repr() (which is also what str()
 // prints for a list or dict) gives for the Python value equivalent to v,
 // so that the harness can eval() it back:
 //
 //   - nil, true, false: None, True, False;
-//   - an Object: a dict with its keys in order; a map[string]any: a dict
+//   - an orderedObject: a dict with its keys in order; a map[string]any: a dict
 //     with its keys sorted, as json.loads would build it from
 //     encoding/json output; []any and []map[string]any: a list. Nil maps,
 //     slices and Objects are the empty {} and [];
@@ -42,7 +42,7 @@ import (
 // It is an error if encoding/json cannot marshal a value, if a json.Number
 // is not a number, or if containers nest more than 10,000 deep (which
 // includes cyclic values).
-func PythonRepr(v any) (string, error) {
+func pythonRepr(v any) (string, error) {
 	b, err := appendPyRepr(nil, v, 0, false)
 	if err != nil {
 		return "", err
@@ -80,11 +80,13 @@ func appendPyRepr(dst []byte, v any, depth int, converted bool) ([]byte, error) 
 			return append(dst, "None"...), nil
 		}
 		return x.Append(dst, 10), nil
-	case Object:
+	case orderedObject:
 		if depth >= treeMaxDepth {
 			return dst, errTreeDepth
 		}
 		return appendPyDict(dst, x.dict().Items(), depth)
+	case pyvalue.Dict:
+		return appendPyRepr(dst, fromDict(x), depth, converted)
 	case map[string]any:
 		return appendPyMap(dst, x, depth)
 	case []any:

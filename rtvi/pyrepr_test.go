@@ -34,25 +34,25 @@ var pythonReprCases = []struct {
 	want string
 }{
 	// Messages and containers.
-	{"message list of Objects", []any{Object{{"role", "user"}, {"content", "hi"}}}, `[{'role': 'user', 'content': 'hi'}]`},
-	{"Object keeps order", Object{{"z", 1}, {"a", 2}}, `{'z': 1, 'a': 2}`},
+	{"message list of Objects", []any{orderedObject{{"role", "user"}, {"content", "hi"}}}, `[{'role': 'user', 'content': 'hi'}]`},
+	{"Object keeps order", orderedObject{{"z", 1}, {"a", 2}}, `{'z': 1, 'a': 2}`},
 	{"map sorted by key", map[string]any{"z": 1, "a": 2, "é": 3, "B": 4}, `{'B': 4, 'a': 2, 'z': 1, 'é': 3}`},
 	{"list of maps", []map[string]any{{"role": "user"}, {}}, `[{'role': 'user'}, {}]`},
 	{"empty list", []any{}, `[]`},
-	{"empty Object", Object{}, `{}`},
+	{"empty Object", orderedObject{}, `{}`},
 	{"empty map", map[string]any{}, `{}`},
 	{"nil list is empty", []any(nil), `[]`},
-	{"nil Object is empty", Object(nil), `{}`},
+	{"nil Object is empty", orderedObject(nil), `{}`},
 	{"nil map is empty", map[string]any(nil), `{}`},
-	{"nested", Object{{"a", []any{1, []any{}, Object{{"b", nil}}, map[string]any{"c": []any{true}}}}},
+	{"nested", orderedObject{{"a", []any{1, []any{}, orderedObject{{"b", nil}}, map[string]any{"c": []any{true}}}}},
 		`{'a': [1, [], {'b': None}, {'c': [True]}]}`},
-	{"duplicate keys as a Python dict holds them", Object{{"a", 1}, {"b", 2}, {"a", 3}, {"c", 4}, {"b", 5}},
+	{"duplicate keys as a Python dict holds them", orderedObject{{"a", 1}, {"b", 2}, {"a", 3}, {"c", 4}, {"b", 5}},
 		`{'a': 3, 'b': 5, 'c': 4}`},
 	{"struct in field order", reprTestStruct{Role: "user", Content: "hi", Score: 1, Tags: []string{"x"}},
 		`{'role': 'user', 'content': 'hi', 'score': 1, 'tags': ['x']}`},
 	{"struct nil slice is None", reprTestStruct{}, `{'role': '', 'content': '', 'score': 0, 'tags': None}`},
 	{"raw JSON", json.RawMessage(`{"b": [1.5, "x"], "a": null}`), `{'b': [1.5, 'x'], 'a': None}`},
-	{"key quoting", Object{{"it's", "x"}}, `{"it's": 'x'}`},
+	{"key quoting", orderedObject{{"it's", "x"}}, `{"it's": 'x'}`},
 
 	// Quotes.
 	{"single quote picks double quotes", "it's", `"it's"`},
@@ -157,7 +157,7 @@ var pythonReprCases = []struct {
 func TestPythonRepr(t *testing.T) {
 	for _, tt := range pythonReprCases {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := PythonRepr(tt.in)
+			got, err := pythonRepr(tt.in)
 			require.NoError(t, err)
 			assert.Equal(t, tt.want, got)
 		})
@@ -166,13 +166,13 @@ func TestPythonRepr(t *testing.T) {
 
 func TestPythonReprOfSanitizedContext(t *testing.T) {
 	in := []any{
-		Object{{"role", "user"}, {"content", []any{
-			Object{{"type", "text"}, {"text", "what's this?"}},
-			Object{{"type", "input_audio"}, {"input_audio", Object{{"data", strings.Repeat("QUJD", 1000)}, {"format", "wav"}}}},
+		orderedObject{{"role", "user"}, {"content", []any{
+			orderedObject{{"type", "text"}, {"text", "what's this?"}},
+			orderedObject{{"type", "input_audio"}, {"input_audio", orderedObject{{"data", strings.Repeat("QUJD", 1000)}, {"format", "wav"}}}},
 		}}},
-		Object{{"role", "assistant"}, {"content", "It's a \"cat\".\n"}, {"image", []byte{1, 2}}},
+		orderedObject{{"role", "assistant"}, {"content", "It's a \"cat\".\n"}, {"image", []byte{1, 2}}},
 	}
-	got, err := PythonRepr(SanitizeContext(in))
+	got, err := pythonRepr(sanitizeContext(in))
 	require.NoError(t, err)
 	want := `[{'role': 'user', 'content': [{'type': 'text', 'text': "what's this?"}, ` +
 		`{'type': 'input_audio', 'input_audio': {'data': '<audio>', 'format': 'wav'}}]}, ` +
@@ -207,7 +207,7 @@ func TestPythonReprErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := PythonRepr(tt.in)
+			got, err := pythonRepr(tt.in)
 			require.Error(t, err)
 			assert.Empty(t, got)
 		})
@@ -227,12 +227,12 @@ func TestPythonReprInvalidUTF8(t *testing.T) {
 		{"truncated three-byte rune", "\xe2\x82", "'\ufffd\ufffd'"},
 		{"overlong encoding", "\xc0\xaf", "'\ufffd\ufffd'"},
 		{"truncated surrogate", "\xed\xa0", "'\ufffd\ufffd'"},
-		{"invalid UTF-8 key", Object{{"\xff", 1}}, "{'\ufffd': 1}"},
+		{"invalid UTF-8 key", orderedObject{{"\xff", 1}}, "{'\ufffd': 1}"},
 		{"invalid UTF-8 map key", map[string]any{"\xfe": 1}, "{'\ufffd': 1}"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := PythonRepr(tt.in)
+			got, err := pythonRepr(tt.in)
 			require.NoError(t, err)
 			assert.Equal(t, tt.want, got)
 		})
@@ -242,12 +242,34 @@ func TestPythonReprInvalidUTF8(t *testing.T) {
 func TestPythonReprDepthLimit(t *testing.T) {
 	var deep any = "x"
 	for range treeMaxDepth {
-		deep = Object{{"k", deep}}
+		deep = orderedObject{{"k", deep}}
 	}
-	got, err := PythonRepr(deep)
+	got, err := pythonRepr(deep)
 	require.NoError(t, err)
 	assert.Equal(t, strings.Repeat("{'k': ", treeMaxDepth)+"'x'"+strings.Repeat("}", treeMaxDepth), got)
 
-	_, err = PythonRepr([]any{deep})
+	_, err = pythonRepr([]any{deep})
 	require.ErrorIs(t, err, errTreeDepth)
+}
+
+// The transcript's literal for the kinds of values a conversation holds
+// (formerly ExamplePythonRepr).
+func TestPythonReprOfMessageValues(t *testing.T) {
+	for _, tt := range []struct {
+		in   any
+		want string
+	}{
+		{orderedObject{{Key: "role", Value: "user"}, {Key: "content", Value: "it's"}}, `{'role': 'user', 'content': "it's"}`},
+		{map[string]any{"b": 1.0, "a": []any{true, nil, math.Inf(1)}}, `{'a': [True, None, inf], 'b': 1.0}`},
+		{"tab\there, no-break\u00a0space, café", `'tab\there, no-break\xa0space, café'`},
+		{[]byte("\x00raw"), `b'\x00raw'`},
+	} {
+		got, err := pythonRepr(tt.in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != tt.want {
+			t.Errorf("pythonRepr(%#v) = %s, want %s", tt.in, got, tt.want)
+		}
+	}
 }

@@ -53,15 +53,15 @@ func TestPanicsBecomeErrorResponses(t *testing.T) {
 func TestOversizedRepliesAreRefused(t *testing.T) {
 	b := newBot(t, func(c *rtvi.Config) { c.MaxReplyBytes = 300 })
 	b.st.SetDB(map[string]any{"blob": strings.Repeat("x", 1000)})
-	m := b.request(t, rtvi.MsgGetScenarioSummary, map[string]any{"include_db": true})
+	m := b.request(t, "get_scenario_summary", map[string]any{"include_db": true})
 	assert.Equal(t, "error-response", m["type"])
 	assert.Contains(t, m["data"].(map[string]any)["error"], "ValueError: the reply of ")
 	assert.Contains(t, m["data"].(map[string]any)["error"], "larger than the 300-byte limit")
-	assert.Equal(t, "server-response", b.request(t, rtvi.MsgGetScenarioSummary, nil)["type"], "the hash alone fits")
+	assert.Equal(t, "server-response", b.request(t, "get_scenario_summary", nil)["type"], "the hash alone fits")
 
 	unlimited := newBot(t, func(c *rtvi.Config) { c.MaxReplyBytes = -1 })
 	unlimited.st.SetDB(map[string]any{"blob": strings.Repeat("x", 2<<20)})
-	assert.Equal(t, "server-response", unlimited.request(t, rtvi.MsgGetScenarioSummary, map[string]any{"include_db": true})["type"])
+	assert.Equal(t, "server-response", unlimited.request(t, "get_scenario_summary", map[string]any{"include_db": true})["type"])
 }
 
 func TestHandleFrame(t *testing.T) {
@@ -121,7 +121,7 @@ func TestScenarioChangesAreAtomic(t *testing.T) {
 			b.startScenario(t)
 			init := map[string]any{"db": map[string]any{"gen": i, "flags": map[string]any{}}, "actions": []any{map[string]any{"action_type": "seed", "gen": i}}}
 			raw, _ := json.Marshal(init)
-			b.result(t, rtvi.MsgApplyInitialization, map[string]any{"shared_state_init": string(raw)})
+			b.result(t, "apply_initialization", map[string]any{"shared_state_init": string(raw)})
 		}
 	})
 	wg.Go(func() {
@@ -141,7 +141,7 @@ func TestScenarioChangesAreAtomic(t *testing.T) {
 		}
 	})
 	for range 300 {
-		got := b.result(t, rtvi.MsgGetScenarioSummary, map[string]any{"include_db": true}).(map[string]any)
+		got := b.result(t, "get_scenario_summary", map[string]any{"include_db": true}).(map[string]any)
 		db, _ := got["db"].(map[string]any)
 		actions := got["actions"].([]any)
 		if db == nil || len(actions) == 0 {
@@ -164,7 +164,7 @@ func TestApplyInitializationRecords(t *testing.T) {
 	b := newBot(t, withHooks(t, "synthetic", funcs))
 	b.st.SetDB(map[string]any{})
 
-	got := b.result(t, rtvi.MsgApplyInitialization, map[string]any{"domain": "synthetic", "actions": []any{
+	got := b.result(t, "apply_initialization", map[string]any{"domain": "synthetic", "actions": []any{
 		map[string]any{"arguments": map[string]any{}},
 		map[string]any{"func_name": "set_count", "arguments": []any{1}},
 		map[string]any{"func_name": "set_count", "arguments": map[string]any{"value": 5}},
@@ -176,7 +176,7 @@ func TestApplyInitializationRecords(t *testing.T) {
 	}, got["errors"], "records Python can read but not run fail one by one")
 	assert.Equal(t, json.Number("5"), b.st.Snapshot()["count"], "and the others still run")
 
-	got = b.result(t, rtvi.MsgApplyInitialization, map[string]any{"domain": "synthetic", "actions": []any{"set_count"}}).(map[string]any)
+	got = b.result(t, "apply_initialization", map[string]any{"domain": "synthetic", "actions": []any{"set_count"}}).(map[string]any)
 	assert.Equal(t, []any{"AttributeError: 'str' object has no attribute 'get'"}, got["errors"])
 }
 
@@ -187,7 +187,7 @@ func TestApplyInitializationPythonTexts(t *testing.T) {
 		{`{"a": 1} x`, "Invalid shared_state_init JSON: Extra data: line 1 column 10 (char 9)"},
 		{"{\n  \"é\": 1,\n}", "Invalid shared_state_init JSON: Expecting property name enclosed in double quotes: line 3 column 1 (char 12)"},
 	} {
-		got := b.result(t, rtvi.MsgApplyInitialization, map[string]any{"shared_state_init": tt.init}).(map[string]any)
+		got := b.result(t, "apply_initialization", map[string]any{"shared_state_init": tt.init}).(map[string]any)
 		assert.Equal(t, []any{tt.want}, got["errors"])
 	}
 }
@@ -197,23 +197,23 @@ func TestApplyInitializationPythonTexts(t *testing.T) {
 func TestApplyInitializationSentinelKeys(t *testing.T) {
 	b := newBot(t)
 	b.startScenario(t)
-	got := b.result(t, rtvi.MsgApplyInitialization, map[string]any{
+	got := b.result(t, "apply_initialization", map[string]any{
 		"shared_state_init": `{"db": {}, "__tool_domain__": "other", "_call_counts": {"refund": 2}, "__rtvi__": "ignored"}`,
 	})
 	assert.Equal(t, map[string]any{"success": true, "errors": []any{}}, got)
 	assert.Equal(t, "other", b.st.Domain())
 	assert.Equal(t, 3, b.st.NextCallIndex("refund"))
 	assert.Empty(t, b.st.Values())
-	got = b.result(t, rtvi.MsgApplyInitialization, map[string]any{"shared_state_init": `{"_call_counts": {"refund": "x"}}`})
+	got = b.result(t, "apply_initialization", map[string]any{"shared_state_init": `{"_call_counts": {"refund": "x"}}`})
 	assert.Contains(t, got.(map[string]any)["errors"].([]any)[0], "TypeError: shared_state_init _call_counts['refund'] must be an integer, got str")
 }
 
 func TestSyncErrorKinds(t *testing.T) {
 	b := newBot(t)
 	b.st.SetDB(map[string]any{"a": 1})
-	got := b.result(t, rtvi.MsgApplySyncDelta, map[string]any{"delta": map[string]any{"x.y": 1}}).(map[string]any)
+	got := b.result(t, "apply_sync_delta", map[string]any{"delta": map[string]any{"x.y": 1}}).(map[string]any)
 	assert.True(t, strings.HasPrefix(got["errors"].([]any)[0].(string), "KeyError: "), got["errors"])
-	got = b.result(t, rtvi.MsgApplySyncDelta, map[string]any{"delta": map[string]any{"a.y": 1}}).(map[string]any)
+	got = b.result(t, "apply_sync_delta", map[string]any{"delta": map[string]any{"a.y": 1}}).(map[string]any)
 	assert.True(t, strings.HasPrefix(got["errors"].([]any)[0].(string), "TypeError: "), got["errors"])
 }
 
@@ -221,7 +221,7 @@ func TestInitialMessages(t *testing.T) {
 	b := newBot(t, func(c *rtvi.Config) {
 		c.InitialMessages = []rtvi.ChatMessage{{Role: "system", Content: "Waiting for a scenario."}}
 	})
-	assert.Equal(t, true, b.result(t, rtvi.MsgReset, nil))
+	assert.Equal(t, true, b.result(t, "reset", nil))
 	assert.Equal(t, []rtvi.ChatMessage{{Role: "system", Content: "Waiting for a scenario."}}, b.conv.lastReset())
 }
 
@@ -231,21 +231,21 @@ func TestPromptKeptWhenTheConversationFails(t *testing.T) {
 	b := newBot(t)
 	b.startScenario(t)
 	b.conv.resetErr = errors.New("broken")
-	assert.Equal(t, false, b.result(t, rtvi.MsgUpdateSystemPrompt, map[string]any{"prompt": "new"}))
+	assert.Equal(t, false, b.result(t, "update_system_prompt", map[string]any{"prompt": "new"}))
 	b.conv.resetErr = nil
-	assert.Equal(t, true, b.result(t, rtvi.MsgReset, nil))
+	assert.Equal(t, true, b.result(t, "reset", nil))
 	assert.Equal(t, "You manage flags.", b.conv.lastReset()[0].Content)
 }
 
 // Tool messages are written as a summary writes DB values: 2.0 stays 2.0.
 func TestNotifierWritesNumbersExactly(t *testing.T) {
 	var got []byte
-	n := &rtvi.Notifier{Send: func(_ context.Context, b []byte) error { got = b; return nil }}
+	n := rtvi.NewDispatcher(rtvi.Config{Send: func(_ context.Context, b []byte) error { got = b; return nil }}).Notifier()
 	a := state.NewAction("refuel", map[string]any{"gb": 2.0}, map[string]any{"ok": true})
-	require.NoError(t, n.Notify(context.Background(), tool.ActionApplied{Type: tool.MessageTypeActionApplied, Action: a, ToolDomain: "d"}))
+	require.NoError(t, n.Notify(context.Background(), tool.ActionApplied{Type: "action-applied", Action: a, ToolDomain: "d"}))
 	assert.Contains(t, string(got), `"gb": 2.0`)
 	require.NoError(t, n.Notify(context.Background(), tool.TextMessage{Text: "<exit>x</exit>"}))
 	assert.Equal(t, `{"label": "rtvi-ai", "type": "server-message", "data": {"text": "<exit>x</exit>"}}`, string(got))
 	assert.Error(t, n.Notify(context.Background(), panicky{}), "a panicking message is an error")
-	assert.NoError(t, (&rtvi.Notifier{}).Notify(context.Background(), "dropped"))
+	assert.NoError(t, rtvi.NewDispatcher(rtvi.Config{}).Notifier().Notify(context.Background(), "dropped"), "a nil Send drops the message")
 }

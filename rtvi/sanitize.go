@@ -15,10 +15,10 @@ const (
 	tagBinary = "<binary>"
 )
 
-// SanitizeContext returns a copy of a conversation context (typically the
+// sanitizeContext returns a copy of a conversation context (typically the
 // list of messages a bot keeps) with media blobs replaced by short tags,
 // so that the context fits in one reply frame. The input is never
-// modified: every map, list and Object on the way is rebuilt, and byte
+// modified: every map, list and orderedObject on the way is rebuilt, and byte
 // slices are replaced, not cleared.
 //
 // A key is a media key when its lower-cased form (as Python's str.lower
@@ -37,20 +37,20 @@ const (
 //     when it is an object or a list, by the tag for the nearest media key
 //     including the member's own key;
 //   - objects and lists are copied with their members sanitised; an
-//     Object keeps its order and a map[string]any stays a map;
+//     orderedObject keeps its order and a map[string]any stays a map;
 //   - numbers, booleans and nil are kept.
 //
 // Values of other Go types (structs, pointers, named map and slice types,
 // json.RawMessage) are first turned into a JSON tree through
-// encoding/json, so the result holds Objects where they had fields; a
+// encoding/json, so the result holds orderedObjects where they had fields; a
 // value that encoding/json cannot marshal is returned as it is. Note that
 // a []byte field of a struct is marshalled as a base64 string, which is
 // then kept unless its key is one whose value is replaced whole.
 //
 // Containers nested deeper than 10,000 levels (which includes cyclic
 // values) are cut off: the deeper container is replaced by nil.
-// SanitizeContext never panics.
-func SanitizeContext(v any) any {
+// sanitizeContext never panics.
+func sanitizeContext(v any) any {
 	return sanitizeValue(v, "", 0)
 }
 
@@ -69,16 +69,18 @@ func sanitizeValue(v any, media string, depth int) any {
 		return x
 	case []byte:
 		return mediaTag(media)
-	case Object:
+	case pyvalue.Dict:
+		return sanitizeValue(fromDict(x), media, depth)
+	case orderedObject:
 		if x == nil {
-			return Object(nil)
+			return orderedObject(nil)
 		}
 		if depth >= treeMaxDepth {
 			return nil
 		}
-		out := make(Object, len(x))
+		out := make(orderedObject, len(x))
 		for i, m := range x {
-			out[i] = Member{Key: m.Key, Value: sanitizeMember(m.Key, m.Value, media, depth)}
+			out[i] = objMember{Key: m.Key, Value: sanitizeMember(m.Key, m.Value, media, depth)}
 		}
 		return out
 	case map[string]any:

@@ -1,50 +1,53 @@
 package rtvi_test
 
 import (
+	"context"
 	"fmt"
-	"math"
 
 	"github.com/voiceeval/schematools/rtvi"
 )
 
-func ExampleSanitizeContext() {
-	messages := []any{
-		rtvi.Object{{Key: "role", Value: "user"}, {Key: "content", Value: []any{
-			rtvi.Object{{Key: "type", Value: "text"}, {Key: "text", Value: "What does this say?"}},
-			rtvi.Object{{Key: "type", Value: "input_audio"}, {Key: "input_audio", Value: rtvi.Object{
-				{Key: "data", Value: "UklGRiQAAABXQVZFZm10IBAAAAABAAEA"},
-				{Key: "format", Value: "wav"},
-			}}},
-		}}},
-		rtvi.Object{{Key: "role", Value: "assistant"}, {Key: "content", Value: "It says hello."}, {Key: "image", Value: []byte{0x89, 'P', 'N', 'G'}}},
-	}
-	context, err := rtvi.PythonRepr(rtvi.SanitizeContext(messages))
+// message is a chat message as an LLM client's structs hold it; its
+// fields keep their order in the transcript.
+type message struct {
+	Role    string `json:"role"`
+	Content any    `json:"content"`
+	Image   string `json:"image,omitempty"`
+}
+
+type part struct {
+	Type       string      `json:"type"`
+	Text       string      `json:"text,omitempty"`
+	InputAudio *inputAudio `json:"input_audio,omitempty"`
+}
+
+type inputAudio struct {
+	Data   string `json:"data"`
+	Format string `json:"format"`
+}
+
+type transcript []any
+
+func (t transcript) Reset(context.Context, []rtvi.ChatMessage) error { return nil }
+func (t transcript) Messages(context.Context) ([]any, error)         { return t, nil }
+
+// get_context_history answers the bot's conversation as the Python literal
+// the harness eval()s, media blobs replaced by tags so that it fits in one
+// frame.
+func ExampleDispatcher_Handle_contextHistory() {
+	d := rtvi.NewDispatcher(rtvi.Config{Conversation: transcript{
+		message{Role: "user", Content: []part{
+			{Type: "text", Text: "What does this say?"},
+			{Type: "input_audio", InputAudio: &inputAudio{Data: "UklGRiQAAABXQVZFZm10IBAAAAABAAEA", Format: "wav"}},
+		}},
+		message{Role: "assistant", Content: "It says hello.", Image: "data:image/png;base64,iVBORw0KGgo="},
+	}})
+	reply, err := d.Handle(context.Background(), []byte(`{"label": "rtvi-ai", "type": "client-message", "id": "h1", "data": {"t": "get_context_history"}}`))
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println(context)
+	fmt.Println(string(reply))
 	// Output:
-	// [{'role': 'user', 'content': [{'type': 'text', 'text': 'What does this say?'}, {'type': 'input_audio', 'input_audio': {'data': '<audio>', 'format': 'wav'}}]}, {'role': 'assistant', 'content': 'It says hello.', 'image': '<image>'}]
-}
-
-func ExamplePythonRepr() {
-	for _, v := range []any{
-		rtvi.Object{{Key: "role", Value: "user"}, {Key: "content", Value: "it's"}},
-		map[string]any{"b": 1.0, "a": []any{true, nil, math.Inf(1)}},
-		"tab\there, no-break\u00a0space, café",
-		[]byte("\x00raw"),
-	} {
-		s, err := rtvi.PythonRepr(v)
-		if err != nil {
-			fmt.Println(err)
-			continue
-		}
-		fmt.Println(s)
-	}
-	// Output:
-	// {'role': 'user', 'content': "it's"}
-	// {'a': [True, None, inf], 'b': 1.0}
-	// 'tab\there, no-break\xa0space, café'
-	// b'\x00raw'
+	// {"label": "rtvi-ai", "type": "server-response", "id": "h1", "data": {"t": "get_context_history", "d": {"context": "[{'role': 'user', 'content': [{'type': 'text', 'text': 'What does this say?'}, {'type': 'input_audio', 'input_audio': {'data': '<audio>', 'format': 'wav'}}]}, {'role': 'assistant', 'content': 'It says hello.', 'image': '<image>'}]"}}}
 }

@@ -11,10 +11,10 @@ import (
 // sanFuzzCopy returns a deep copy of a tree from decodeOrderedJSON.
 func sanFuzzCopy(v any) any {
 	switch x := v.(type) {
-	case Object:
-		out := make(Object, len(x))
+	case orderedObject:
+		out := make(orderedObject, len(x))
 		for i, m := range x {
-			out[i] = Member{Key: m.Key, Value: sanFuzzCopy(m.Value)}
+			out[i] = objMember{Key: m.Key, Value: sanFuzzCopy(m.Value)}
 		}
 		return out
 	case []any:
@@ -54,16 +54,16 @@ func FuzzSanitizeContext(f *testing.F) {
 		before := sanFuzzCopy(in)
 
 		var out any
-		require.NotPanics(t, func() { out = SanitizeContext(in) })
+		require.NotPanics(t, func() { out = sanitizeContext(in) })
 		require.Equal(t, before, in, "input mutated")
 
 		_, err = json.Marshal(out)
 		require.NoError(t, err, "output does not marshal")
 
-		require.Equal(t, out, SanitizeContext(out), "not idempotent")
+		require.Equal(t, out, sanitizeContext(out), "not idempotent")
 
 		require.NotPanics(t, func() {
-			_, err = PythonRepr(out)
+			_, err = pythonRepr(out)
 		})
 		require.NoError(t, err, "no Python repr for the output")
 	})

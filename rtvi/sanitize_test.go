@@ -26,7 +26,7 @@ func TestSanitizeContextReplacesBytesInMessageParts(t *testing.T) {
 		}},
 		sanMap{"role": "assistant", "content": "hi there", "image": []byte("\x89PNG")},
 	}
-	out, ok := SanitizeContext(in).(sanList)
+	out, ok := sanitizeContext(in).(sanList)
 	require.True(t, ok)
 	require.Len(t, out, 2)
 
@@ -43,7 +43,7 @@ func TestSanitizeContextReplacesBytesInMessageParts(t *testing.T) {
 
 func TestSanitizeContextBytesWithoutMediaKeyBecomeBinary(t *testing.T) {
 	in := sanMap{"data": []byte("raw"), "n": 5}
-	assert.Equal(t, sanMap{"data": "<binary>", "n": 5}, SanitizeContext(in))
+	assert.Equal(t, sanMap{"data": "<binary>", "n": 5}, sanitizeContext(in))
 }
 
 func TestSanitizeContextInputAudioDataBecomesAudioTag(t *testing.T) {
@@ -55,7 +55,7 @@ func TestSanitizeContextInputAudioDataBecomesAudioTag(t *testing.T) {
 		"type":        "input_audio",
 		"input_audio": sanMap{"data": "<audio>", "format": "wav"},
 	}
-	assert.Equal(t, want, SanitizeContext(in))
+	assert.Equal(t, want, sanitizeContext(in))
 }
 
 func TestSanitizeContextImageURL(t *testing.T) {
@@ -77,7 +77,7 @@ func TestSanitizeContextImageURL(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			assert.Equal(t, tt.want, SanitizeContext(tt.in))
+			assert.Equal(t, tt.want, sanitizeContext(tt.in))
 		})
 	}
 }
@@ -85,7 +85,7 @@ func TestSanitizeContextImageURL(t *testing.T) {
 func TestSanitizeContextKeepsDataOutsideMediaKeys(t *testing.T) {
 	in := sanMap{"role": "tool", "data": sanMap{"rows": sanList{1, 2, 3}}}
 	want := sanMap{"role": "tool", "data": sanMap{"rows": sanList{1, 2, 3}}}
-	assert.Equal(t, want, SanitizeContext(in))
+	assert.Equal(t, want, sanitizeContext(in))
 }
 
 // openAIContext is a conversation using every kind of OpenAI content part.
@@ -125,7 +125,7 @@ func TestSanitizeContextOpenAIContentParts(t *testing.T) {
 			"id": "audio_123", "data": "<audio>", "transcript": "hello",
 		}},
 	}
-	assert.Equal(t, want, SanitizeContext(openAIContext(strings.Repeat("QUJD", 1000))))
+	assert.Equal(t, want, sanitizeContext(openAIContext(strings.Repeat("QUJD", 1000))))
 }
 
 func TestSanitizeContextKeepsPlainTextMessages(t *testing.T) {
@@ -139,7 +139,7 @@ func TestSanitizeContextKeepsPlainTextMessages(t *testing.T) {
 		sanMap{"role": "user", "content": "Book a table for two, data: none."},
 		sanMap{"role": "assistant", "content": "Done, 7pm."},
 	}
-	assert.Equal(t, want, SanitizeContext(in))
+	assert.Equal(t, want, sanitizeContext(in))
 }
 
 func TestSanitizeContextDoesNotMutateInput(t *testing.T) {
@@ -150,14 +150,14 @@ func TestSanitizeContextDoesNotMutateInput(t *testing.T) {
 				sanMap{"type": "audio", "audio": audio},
 				sanMap{"type": "image_url", "image_url": sanMap{"url": "data:image/png;base64,AAAA"}},
 			}},
-			Object{{"role", "assistant"}, {"audio", Object{{"id", "a1"}, {"data", "QUJD"}}}},
+			orderedObject{{"role", "assistant"}, {"audio", orderedObject{{"id", "a1"}, {"data", "QUJD"}}}},
 			[]map[string]any{{"file": sanMap{"file_data": "Zm9v"}}},
 		}, audio
 	}
 	in, audio := build()
 	want, _ := build()
 
-	out := SanitizeContext(in)
+	out := sanitizeContext(in)
 
 	assert.Equal(t, want, in, "input changed")
 	gotAudio := in[0].(sanMap)["content"].(sanList)[0].(sanMap)["audio"].([]byte)
@@ -170,7 +170,7 @@ func TestSanitizeContextDoesNotMutateInput(t *testing.T) {
 	outList := out.(sanList)
 	outList[0].(sanMap)["role"] = "changed"
 	outList[0].(sanMap)["content"].(sanList)[1] = "changed"
-	outList[1].(Object)[0].Value = "changed"
+	outList[1].(orderedObject)[0].Value = "changed"
 	outList[2].([]map[string]any)[0]["file"] = "changed"
 	assert.Equal(t, want, in, "input shares containers with the result")
 }
@@ -178,9 +178,9 @@ func TestSanitizeContextDoesNotMutateInput(t *testing.T) {
 func TestSanitizeContextOutputMarshalsToJSON(t *testing.T) {
 	in := sanList{
 		sanMap{"role": "user", "content": sanList{sanMap{"type": "audio", "audio": []byte("RIFF")}}},
-		Object{{"role", "assistant"}, {"content", "ok"}},
+		orderedObject{{"role", "assistant"}, {"content", "ok"}},
 	}
-	b, err := json.Marshal(SanitizeContext(in))
+	b, err := json.Marshal(sanitizeContext(in))
 	require.NoError(t, err)
 	assert.Contains(t, string(b), `"\u003caudio\u003e"`) // encoding/json escapes < and >
 	var back any
@@ -224,9 +224,9 @@ var sanitizeProbes = []struct {
 func TestSanitizeContextProbes(t *testing.T) {
 	for _, tt := range sanitizeProbes {
 		t.Run(tt.name, func(t *testing.T) {
-			got := SanitizeContext(tt.in)
+			got := sanitizeContext(tt.in)
 			assert.Equal(t, tt.want, got)
-			assert.Equal(t, got, SanitizeContext(got), "not idempotent")
+			assert.Equal(t, got, sanitizeContext(got), "not idempotent")
 		})
 	}
 }
@@ -237,16 +237,16 @@ func sanToObject(v any) any {
 	switch x := v.(type) {
 	case sanMap:
 		if x == nil {
-			return Object(nil)
+			return orderedObject(nil)
 		}
 		keys := make([]string, 0, len(x))
 		for k := range x {
 			keys = append(keys, k)
 		}
 		slices.Sort(keys)
-		o := Object{}
+		o := orderedObject{}
 		for _, k := range keys {
-			o = append(o, Member{k, sanToObject(x[k])})
+			o = append(o, objMember{k, sanToObject(x[k])})
 		}
 		return o
 	case sanList:
@@ -265,40 +265,40 @@ func sanToObject(v any) any {
 func TestSanitizeContextObjectProbes(t *testing.T) {
 	for _, tt := range sanitizeProbes {
 		t.Run(tt.name, func(t *testing.T) {
-			assert.Equal(t, sanToObject(tt.want), SanitizeContext(sanToObject(tt.in)))
+			assert.Equal(t, sanToObject(tt.want), sanitizeContext(sanToObject(tt.in)))
 		})
 	}
 }
 
 func TestSanitizeContextObjectOpenAIContentParts(t *testing.T) {
 	in := sanToObject(openAIContext("QUJD"))
-	got := SanitizeContext(in)
-	want := sanToObject(SanitizeContext(openAIContext("QUJD")))
+	got := sanitizeContext(in)
+	want := sanToObject(sanitizeContext(openAIContext("QUJD")))
 	assert.Equal(t, want, got)
 }
 
 func TestSanitizeContextObjectKeepsOrder(t *testing.T) {
 	in := sanList{
-		Object{{"role", "user"}, {"content", sanList{
-			Object{{"type", "input_audio"}, {"input_audio", Object{{"format", "wav"}, {"data", "QUJD"}}}},
-			Object{{"type", "text"}, {"text", "hi"}},
+		orderedObject{{"role", "user"}, {"content", sanList{
+			orderedObject{{"type", "input_audio"}, {"input_audio", orderedObject{{"format", "wav"}, {"data", "QUJD"}}}},
+			orderedObject{{"type", "text"}, {"text", "hi"}},
 		}}},
-		Object{{"role", "assistant"}, {"content", "hello"}, {"image", []byte{1}}, {"audio", nil}},
+		orderedObject{{"role", "assistant"}, {"content", "hello"}, {"image", []byte{1}}, {"audio", nil}},
 	}
 	want := sanList{
-		Object{{"role", "user"}, {"content", sanList{
-			Object{{"type", "input_audio"}, {"input_audio", Object{{"format", "wav"}, {"data", "<audio>"}}}},
-			Object{{"type", "text"}, {"text", "hi"}},
+		orderedObject{{"role", "user"}, {"content", sanList{
+			orderedObject{{"type", "input_audio"}, {"input_audio", orderedObject{{"format", "wav"}, {"data", "<audio>"}}}},
+			orderedObject{{"type", "text"}, {"text", "hi"}},
 		}}},
-		Object{{"role", "assistant"}, {"content", "hello"}, {"image", "<image>"}, {"audio", nil}},
+		orderedObject{{"role", "assistant"}, {"content", "hello"}, {"image", "<image>"}, {"audio", nil}},
 	}
-	assert.Equal(t, want, SanitizeContext(in))
+	assert.Equal(t, want, sanitizeContext(in))
 }
 
 func TestSanitizeContextObjectDuplicateKeysEachSanitised(t *testing.T) {
-	in := Object{{"audio", Object{{"data", "x"}, {"data", []byte{1}}}}}
-	want := Object{{"audio", Object{{"data", "<audio>"}, {"data", "<audio>"}}}}
-	assert.Equal(t, want, SanitizeContext(in))
+	in := orderedObject{{"audio", orderedObject{{"data", "x"}, {"data", []byte{1}}}}}
+	want := orderedObject{{"audio", orderedObject{{"data", "<audio>"}, {"data", "<audio>"}}}}
+	assert.Equal(t, want, sanitizeContext(in))
 }
 
 type (
@@ -329,17 +329,17 @@ func TestSanitizeContextStructsGoThroughJSON(t *testing.T) {
 		{Type: "image_url", ImageURL: &sanTestImage{URL: "data:image/png;base64,AAAA", Detail: "low"}},
 		{Type: "image_url", ImageURL: &sanTestImage{URL: "https://example.com/a.png"}},
 	}}}
-	want := sanList{Object{{"role", "user"}, {"content", sanList{
-		Object{{"type", "text"}, {"text", "hi"}},
-		Object{{"type", "input_audio"}, {"input_audio", Object{{"data", "<audio>"}, {"format", "wav"}}}},
-		Object{{"type", "image_url"}, {"image_url", Object{{"url", "<image>"}, {"detail", "low"}}}},
-		Object{{"type", "image_url"}, {"image_url", Object{{"url", "https://example.com/a.png"}}}},
+	want := sanList{orderedObject{{"role", "user"}, {"content", sanList{
+		orderedObject{{"type", "text"}, {"text", "hi"}},
+		orderedObject{{"type", "input_audio"}, {"input_audio", orderedObject{{"data", "<audio>"}, {"format", "wav"}}}},
+		orderedObject{{"type", "image_url"}, {"image_url", orderedObject{{"url", "<image>"}, {"detail", "low"}}}},
+		orderedObject{{"type", "image_url"}, {"image_url", orderedObject{{"url", "https://example.com/a.png"}}}},
 	}}}}
-	assert.Equal(t, want, SanitizeContext(in))
+	assert.Equal(t, want, sanitizeContext(in))
 
 	// A struct nested in tree values is converted where it is.
 	nested := sanMap{"messages": sanList{in[0]}, "n": 1}
-	assert.Equal(t, sanMap{"messages": want, "n": 1}, SanitizeContext(nested))
+	assert.Equal(t, sanMap{"messages": want, "n": 1}, sanitizeContext(nested))
 	assert.Equal(t, "QUJD", in[0].Content[1].InputAudio.Data, "input changed")
 }
 
@@ -352,11 +352,11 @@ func TestSanitizeContextOtherGoTypes(t *testing.T) {
 		want any
 	}{
 		{"raw JSON keeps its order", json.RawMessage(`{"z":1,"image":{"data":"x"},"a":"data:q"}`),
-			Object{{"z", json.Number("1")}, {"image", Object{{"data", "<image>"}}}, {"a", "<binary>"}}},
+			orderedObject{{"z", json.Number("1")}, {"image", orderedObject{{"data", "<image>"}}}, {"a", "<binary>"}}},
 		{"named map type sorted by encoding/json", named{"b": "data:x", "a": "y"},
-			Object{{"a", "y"}, {"b", "<binary>"}}},
+			orderedObject{{"a", "y"}, {"b", "<binary>"}}},
 		{"pointer to struct", &sanTestAudio{Data: "d", Format: "f"},
-			Object{{"data", "d"}, {"format", "f"}}},
+			orderedObject{{"data", "d"}, {"format", "f"}}},
 		{"nil pointer is null", (*sanTestAudio)(nil), nil},
 		{"float32 becomes a number", float32(0.1), json.Number("0.1")},
 		{"big int becomes a number", big.NewInt(12), json.Number("12")},
@@ -366,7 +366,7 @@ func TestSanitizeContextOtherGoTypes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			assert.Equal(t, tt.want, SanitizeContext(tt.in))
+			assert.Equal(t, tt.want, sanitizeContext(tt.in))
 		})
 	}
 }
@@ -378,7 +378,7 @@ func (sanPanicky) MarshalJSON() ([]byte, error) { panic("boom") }
 func TestSanitizeContextDoesNotPanicOnPanickingMarshaler(t *testing.T) {
 	in := sanMap{"x": sanPanicky{}}
 	assert.NotPanics(t, func() {
-		out := SanitizeContext(in)
+		out := sanitizeContext(in)
 		assert.Equal(t, sanMap{"x": sanPanicky{}}, out)
 	})
 }
@@ -386,7 +386,7 @@ func TestSanitizeContextDoesNotPanicOnPanickingMarshaler(t *testing.T) {
 func TestSanitizeContextCutsOffCyclesAndDeepNesting(t *testing.T) {
 	cyclic := sanList{nil}
 	cyclic[0] = cyclic
-	out := SanitizeContext(cyclic)
+	out := sanitizeContext(cyclic)
 	depth := 0
 	for v := out; v != nil; depth++ {
 		v = v.(sanList)[0]
@@ -395,21 +395,21 @@ func TestSanitizeContextCutsOffCyclesAndDeepNesting(t *testing.T) {
 
 	m := sanMap{}
 	m["self"] = m
-	require.NotPanics(t, func() { SanitizeContext(m) })
+	require.NotPanics(t, func() { sanitizeContext(m) })
 
 	var deep any = "data:x"
 	for range treeMaxDepth {
-		deep = Object{{"k", deep}}
+		deep = orderedObject{{"k", deep}}
 	}
-	got := SanitizeContext(deep)
+	got := sanitizeContext(deep)
 	for range treeMaxDepth {
-		got = got.(Object)[0].Value
+		got = got.(orderedObject)[0].Value
 	}
 	assert.Equal(t, "<binary>", got, "a tree at the limit is kept whole")
 }
 
 func TestObjectGet(t *testing.T) {
-	o := Object{{"role", "user"}, {"content", "a"}, {"content", "b"}, {"n", nil}}
+	o := orderedObject{{"role", "user"}, {"content", "a"}, {"content", "b"}, {"n", nil}}
 	tests := []struct {
 		key    string
 		want   any
@@ -427,7 +427,7 @@ func TestObjectGet(t *testing.T) {
 			assert.Equal(t, tt.want, got)
 		})
 	}
-	_, ok := Object(nil).Get("x")
+	_, ok := orderedObject(nil).Get("x")
 	assert.False(t, ok)
 }
 
@@ -437,16 +437,16 @@ func TestObjectMarshalJSON(t *testing.T) {
 		in   any
 		want string
 	}{
-		{"order kept", Object{{"role", "user"}, {"content", "hi"}}, `{"role":"user","content":"hi"}`},
-		{"nil is empty object", Object(nil), `{}`},
-		{"empty", Object{}, `{}`},
-		{"nested values", Object{{"b", sanList{1, Object{{"z", true}, {"a", nil}}}}, {"a", sanMap{"y": 1, "x": []byte("hi")}}},
+		{"order kept", orderedObject{{"role", "user"}, {"content", "hi"}}, `{"role":"user","content":"hi"}`},
+		{"nil is empty object", orderedObject(nil), `{}`},
+		{"empty", orderedObject{}, `{}`},
+		{"nested values", orderedObject{{"b", sanList{1, orderedObject{{"z", true}, {"a", nil}}}}, {"a", sanMap{"y": 1, "x": []byte("hi")}}},
 			`{"b":[1,{"z":true,"a":null}],"a":{"x":"aGk=","y":1}}`},
-		{"nil slice and map inside are null", Object{{"l", sanList(nil)}, {"m", sanMap(nil)}}, `{"l":null,"m":null}`},
-		{"html escaped as encoding/json does", Object{{"<k>", "a&b"}}, `{"\u003ck\u003e":"a\u0026b"}`},
-		{"duplicates written as they are", Object{{"a", 1}, {"a", 2}}, `{"a":1,"a":2}`},
-		{"inside other values", sanMap{"o": Object{{"b", 1}, {"a", 2}}}, `{"o":{"b":1,"a":2}}`},
-		{"struct values", Object{{"s", sanTestAudio{Data: "d"}}}, `{"s":{"data":"d","format":""}}`},
+		{"nil slice and map inside are null", orderedObject{{"l", sanList(nil)}, {"m", sanMap(nil)}}, `{"l":null,"m":null}`},
+		{"html escaped as encoding/json does", orderedObject{{"<k>", "a&b"}}, `{"\u003ck\u003e":"a\u0026b"}`},
+		{"duplicates written as they are", orderedObject{{"a", 1}, {"a", 2}}, `{"a":1,"a":2}`},
+		{"inside other values", sanMap{"o": orderedObject{{"b", 1}, {"a", 2}}}, `{"o":{"b":1,"a":2}}`},
+		{"struct values", orderedObject{{"s", sanTestAudio{Data: "d"}}}, `{"s":{"data":"d","format":""}}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -458,25 +458,25 @@ func TestObjectMarshalJSON(t *testing.T) {
 }
 
 func TestObjectMarshalJSONErrors(t *testing.T) {
-	_, err := json.Marshal(Object{{"c", make(chan int)}})
+	_, err := json.Marshal(orderedObject{{"c", make(chan int)}})
 	require.Error(t, err)
 
 	cyclic := sanList{nil}
-	cyclic[0] = Object{{"c", cyclic}}
-	_, err = json.Marshal(Object{{"x", cyclic}})
+	cyclic[0] = orderedObject{{"c", cyclic}}
+	_, err = json.Marshal(orderedObject{{"x", cyclic}})
 	require.Error(t, err)
 }
 
 func TestObjectMarshalJSONAtDepthLimit(t *testing.T) {
 	var deep any = 1
 	for range treeMaxDepth {
-		deep = Object{{"k", deep}}
+		deep = orderedObject{{"k", deep}}
 	}
 	b, err := json.Marshal(deep)
 	require.NoError(t, err)
 	assert.Equal(t, strings.Repeat(`{"k":`, treeMaxDepth)+"1"+strings.Repeat("}", treeMaxDepth), string(b))
 
-	_, err = json.Marshal(Object{{"k", deep}})
+	_, err = json.Marshal(orderedObject{{"k", deep}})
 	require.Error(t, err)
 }
 
@@ -507,16 +507,16 @@ func TestToTree(t *testing.T) {
 		{"bytes stay bytes", []byte{1, 2}, []byte{1, 2}},
 		{"map passes through", m, m},
 		{"list of maps passes through", []map[string]any{m}, []map[string]any{m}},
-		{"object passes through", Object{{"b", 1}}, Object{{"b", 1}}},
+		{"object passes through", orderedObject{{"b", 1}}, orderedObject{{"b", 1}}},
 		{"struct in field order", outer{Name: "n", Inner: inner{Z: 1, A: "x"}, Raw: json.RawMessage(`{"q":[1.50,{"p":null}],"b":false}`), List: []inner{{}}},
-			Object{
+			orderedObject{
 				{"name", "n"},
-				{"inner", Object{{"z", json.Number("1")}, {"a", "x"}}},
-				{"raw", Object{{"q", sanList{json.Number("1.50"), Object{{"p", nil}}}}, {"b", false}}},
-				{"list", sanList{Object{{"z", json.Number("0")}, {"a", ""}}}},
+				{"inner", orderedObject{{"z", json.Number("1")}, {"a", "x"}}},
+				{"raw", orderedObject{{"q", sanList{json.Number("1.50"), orderedObject{{"p", nil}}}}, {"b", false}}},
+				{"list", sanList{orderedObject{{"z", json.Number("0")}, {"a", ""}}}},
 			}},
 		{"named slice", []int{1, 2}, sanList{json.Number("1"), json.Number("2")}},
-		{"empty containers", json.RawMessage(`{"a":{},"b":[]}`), Object{{"a", Object{}}, {"b", sanList{}}}},
+		{"empty containers", json.RawMessage(`{"a":{},"b":[]}`), orderedObject{{"a", orderedObject{}}, {"b", sanList{}}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -542,11 +542,11 @@ func TestTreeDecodeOrderedJSON(t *testing.T) {
 		wantErr bool
 	}{
 		{"scalars", `[1, -0.5e3, "s", true, false, null]`, sanList{json.Number("1"), json.Number("-0.5e3"), "s", true, false, nil}, false},
-		{"order", `{"b":1,"a":{"d":2,"c":3}}`, Object{{"b", json.Number("1")}, {"a", Object{{"d", json.Number("2")}, {"c", json.Number("3")}}}}, false},
-		{"duplicate keys keep first place and last value", `{"a":1,"b":2,"a":3}`, Object{{"a", json.Number("3")}, {"b", json.Number("2")}}, false},
-		{"string values that look like keys", `{"a":"b","c":["d",{"e":"f"}]}`, Object{{"a", "b"}, {"c", sanList{"d", Object{{"e", "f"}}}}}, false},
+		{"order", `{"b":1,"a":{"d":2,"c":3}}`, orderedObject{{"b", json.Number("1")}, {"a", orderedObject{{"d", json.Number("2")}, {"c", json.Number("3")}}}}, false},
+		{"duplicate keys keep first place and last value", `{"a":1,"b":2,"a":3}`, orderedObject{{"a", json.Number("3")}, {"b", json.Number("2")}}, false},
+		{"string values that look like keys", `{"a":"b","c":["d",{"e":"f"}]}`, orderedObject{{"a", "b"}, {"c", sanList{"d", orderedObject{{"e", "f"}}}}}, false},
 		{"top-level string", `"x"`, "x", false},
-		{"whitespace around", " \n{} \t", Object{}, false},
+		{"whitespace around", " \n{} \t", orderedObject{}, false},
 		{"empty input", ``, nil, true},
 		{"trailing value", `1 2`, nil, true},
 		{"trailing garbage", `{} x`, nil, true},
@@ -576,12 +576,12 @@ func TestTreeDecodeOrderedJSONLargeObjectDuplicates(t *testing.T) {
 	b.WriteString(`"k0":"last","k25":"z","new":null}`)
 	got, err := decodeOrderedJSON([]byte(b.String()))
 	require.NoError(t, err)
-	o := got.(Object)
+	o := got.(orderedObject)
 	require.Len(t, o, 41)
-	assert.Equal(t, Member{"k0", "last"}, o[0])
-	assert.Equal(t, Member{"k1", json.Number("1")}, o[1])
-	assert.Equal(t, Member{"k25", "z"}, o[25])
-	assert.Equal(t, Member{"new", nil}, o[40])
+	assert.Equal(t, objMember{"k0", "last"}, o[0])
+	assert.Equal(t, objMember{"k1", json.Number("1")}, o[1])
+	assert.Equal(t, objMember{"k25", "z"}, o[25])
+	assert.Equal(t, objMember{"new", nil}, o[40])
 }
 
 func TestTreeDecodeOrderedJSONDepthLimit(t *testing.T) {

@@ -72,11 +72,11 @@ var errNoSyncDB = fmt.Errorf("no DB")
 func syncErrorKind(err error) string {
 	switch {
 	case errors.Is(err, hooks.ErrPath) && strings.Contains(err.Error(), "is missing"):
-		return KindKeyError
+		return kindKeyError
 	case errors.Is(err, hooks.ErrPath):
-		return KindTypeError
+		return kindTypeError
 	}
-	return KindRuntimeError
+	return kindRuntimeError
 }
 
 // domainArg reads "domain" (default "default"; null means the default).
@@ -90,7 +90,7 @@ func domainArg(m map[string]any) (string, error) {
 		}
 		return v, nil
 	default:
-		return "", errorf(KindTypeError, "domain must be a string, got %s", pyvalue.TypeName(v))
+		return "", errorf(kindTypeError, "domain must be a string, got %s", pyvalue.TypeName(v))
 	}
 }
 

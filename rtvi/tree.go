@@ -8,11 +8,12 @@ import (
 	"io"
 
 	"github.com/voiceeval/schematools/internal/pyjson"
+	"github.com/voiceeval/schematools/internal/pyvalue"
 )
 
 // treeMaxDepth bounds how many containers (objects, maps, lists) may nest
 // in a value that is decoded, sanitised, marshalled or printed. Deeper
-// values are an error (or, for SanitizeContext, cut off), never a stack
+// values are an error (or, for sanitizeContext, cut off), never a stack
 // overflow. It equals encoding/json's own limit, so whatever toTree
 // accepts json.Marshal accepts too.
 const treeMaxDepth = pyjson.MaxDepth
@@ -26,7 +27,7 @@ func isTreeValue(v any) bool {
 	case nil, bool, string, float64, json.Number,
 		int, int8, int16, int32, int64,
 		uint, uint8, uint16, uint32, uint64,
-		map[string]any, []any, []map[string]any, Object, []byte:
+		map[string]any, []any, []map[string]any, orderedObject, pyvalue.Dict, []byte:
 		return true
 	}
 	return false
@@ -35,7 +36,7 @@ func isTreeValue(v any) bool {
 // toTree returns v as a JSON tree. Tree types come back as they are (not
 // copied); any other value (a struct, a pointer, json.RawMessage, a named
 // map or slice type) goes through json.Marshal and is decoded back with
-// its key order kept: objects become Object, arrays []any, numbers
+// its key order kept: objects become orderedObject, arrays []any, numbers
 // json.Number. An error from json.Marshal, or a panic in a MarshalJSON
 // method, is returned as an error.
 func toTree(v any) (tree any, err error) {
@@ -57,7 +58,7 @@ func toTree(v any) (tree any, err error) {
 // orderedFrame is one open container while decodeOrderedJSON runs.
 type orderedFrame struct {
 	isObject bool
-	obj      Object
+	obj      orderedObject
 	arr      []any
 	key      string // the key whose value comes next
 	haveKey  bool
@@ -65,7 +66,7 @@ type orderedFrame struct {
 }
 
 // decodeOrderedJSON decodes one JSON value, keeping object members in
-// order: objects become Object, arrays []any, numbers json.Number. A key
+// order: objects become orderedObject, arrays []any, numbers json.Number. A key
 // that occurs twice keeps its first position and takes the last value, as
 // Python's json.loads builds a dict. It works on json.Decoder tokens with
 // an explicit stack, so nesting costs no Go stack; more than treeMaxDepth
@@ -93,7 +94,7 @@ func decodeOrderedJSON(data []byte) (any, error) {
 				}
 				f := &orderedFrame{isObject: t == '{'}
 				if f.isObject {
-					f.obj = Object{}
+					f.obj = orderedObject{}
 				} else {
 					f.arr = []any{}
 				}
@@ -144,7 +145,7 @@ func (f *orderedFrame) add(v any) {
 				return
 			}
 		}
-		f.obj = append(f.obj, Member{Key: f.key, Value: v})
+		f.obj = append(f.obj, objMember{Key: f.key, Value: v})
 		return
 	}
 	if f.index == nil {
@@ -158,5 +159,5 @@ func (f *orderedFrame) add(v any) {
 		return
 	}
 	f.index[f.key] = len(f.obj)
-	f.obj = append(f.obj, Member{Key: f.key, Value: v})
+	f.obj = append(f.obj, objMember{Key: f.key, Value: v})
 }

@@ -49,6 +49,9 @@ type spec struct {
 	// validated reports whether any field at or below this type carries a
 	// `validate` tag, so the validator can be skipped entirely when none does.
 	validated bool
+	// rules are the jsonschema-tag rules the bound value must meet (nil
+	// when there are none); see rules.go.
+	rules *rules
 }
 
 // field is one struct field bound from the JSON key name.
@@ -228,6 +231,9 @@ type binder struct {
 	extra      []Issue
 	missing    []Issue
 	types      []Issue
+	// broken holds the jsonschema-tag rules the bound values fail; they
+	// count, like validate rules, only once every value is bound.
+	broken []Issue
 }
 
 func (b *binder) issues() []Issue {
@@ -299,8 +305,22 @@ func (b *binder) bindObject(dst reflect.Value, m map[string]any, s *spec) {
 	}
 }
 
-// bindValue binds one decoded JSON value into dst.
+// bindValue binds one decoded JSON value into dst, then checks the
+// jsonschema-tag rules of s on it.
 func (b *binder) bindValue(dst reflect.Value, raw any, s *spec) {
+	if s.rules == nil {
+		b.bindRaw(dst, raw, s)
+		return
+	}
+	n := len(b.types)
+	b.bindRaw(dst, raw, s)
+	if len(b.types) == n && raw != nil {
+		s.rules.check(b, dst)
+	}
+}
+
+// bindRaw binds one decoded JSON value into dst.
+func (b *binder) bindRaw(dst reflect.Value, raw any, s *spec) {
 	if raw == nil {
 		if s.kind == kindAny || s.kind == kindPtr {
 			return // stays nil
@@ -425,6 +445,11 @@ func (b *binder) bindValue(dst reflect.Value, raw any, s *spec) {
 // fail records a type-level issue at the current path.
 func (b *binder) fail(code, msg string) {
 	b.types = append(b.types, Issue{Field: b.at(""), Error: msg, Type: code})
+}
+
+// failRule records a broken jsonschema-tag rule at the current path.
+func (b *binder) failRule(code, msg string) {
+	b.broken = append(b.broken, Issue{Field: b.at(""), Error: msg, Type: code})
 }
 
 // mismatch records a value of the wrong JSON type where k was expected.

@@ -24,7 +24,7 @@ type lookupResult struct {
 // empty-result check and delivery.
 func BenchmarkCall(b *testing.B) {
 	tl, err := tool.New("lookup_order", "Look up an order.",
-		func(_ context.Context, _ *state.Shared, p lookupParams) (lookupResult, error) {
+		func(_ context.Context, _ *state.Shared, p lookupParams) (any, error) {
 			return lookupResult{OrderID: p.OrderID, Status: "placed"}, nil
 		})
 	if err != nil {
@@ -48,7 +48,7 @@ func BenchmarkCall(b *testing.B) {
 // BenchmarkCallJSON adds decoding the model's raw argument bytes.
 func BenchmarkCallJSON(b *testing.B) {
 	tl, err := tool.New("lookup_order", "Look up an order.",
-		func(_ context.Context, _ *state.Shared, p lookupParams) (lookupResult, error) {
+		func(_ context.Context, _ *state.Shared, p lookupParams) (any, error) {
 			return lookupResult{OrderID: p.OrderID, Status: "placed"}, nil
 		})
 	if err != nil {

@@ -39,17 +39,20 @@ func WithLogger(l *slog.Logger) CallOption {
 //
 //  1. nil args are treated as an empty object;
 //  2. Execute runs; a panic is recovered into an error;
-//  3. if Execute failed, {"error": message} ([ErrorResult]) is delivered,
+//  3. if Execute failed, {"error": message} is delivered ([IsError] holds),
 //     the failure is logged, and the after-result hook does NOT run;
-//  4. otherwise the result passes through [NormalizeEmpty] and is
-//     delivered, and then, if t implements [AfterResulter], its hook runs.
+//  4. otherwise the result is delivered, an empty one (nil, "", 0, false,
+//     an empty list or object) wrapped in a success envelope such as
+//     {"status": "success", "results": [], "count": 0, "message": "No
+//     matching records found."} so that a model does not read it as
+//     nothing; then, if t implements [AfterResulter], its hook runs.
 //
 // Call returns nil when the result was delivered and the hook (if any)
-// succeeded. It returns an error wrapping [ErrDelivery] when deliver
-// failed (the hook is then skipped) and [ErrAfterResult] when the hook
-// failed or panicked (after delivery). If Execute fails because ctx was
-// cancelled, nothing is delivered and ctx's error is returned, as Python
-// lets a cancelled call go undelivered.
+// succeeded. When deliver fails, Call returns an error wrapping deliver's
+// error and the hook is skipped; when the hook fails or panics (after
+// delivery), an error wrapping the hook's. If Execute fails because ctx
+// was cancelled, nothing is delivered and ctx's error is returned, as
+// Python lets a cancelled call go undelivered.
 func Call(ctx context.Context, t Tool, args map[string]any, deliver func(any) error, opts ...CallOption) error {
 	cfg := newCallConfig(opts)
 	if args == nil {
@@ -62,18 +65,18 @@ func Call(ctx context.Context, t Tool, args map[string]any, deliver func(any) er
 			return fmt.Errorf("tool %s: %w", name, err)
 		}
 		cfg.logger.ErrorContext(ctx, "tool call failed", "tool", name, "err", err)
-		if derr := deliver(ErrorResult{Error: err.Error()}); derr != nil {
-			return fmt.Errorf("tool %s: %w: %w", name, ErrDelivery, derr)
+		if derr := deliver(errorResult{Error: err.Error()}); derr != nil {
+			return fmt.Errorf("tool %s: result delivery failed: %w", name, derr)
 		}
 		return nil
 	}
-	if derr := deliver(NormalizeEmpty(res)); derr != nil {
-		return fmt.Errorf("tool %s: %w: %w", name, ErrDelivery, derr)
+	if derr := deliver(normalizeEmpty(res)); derr != nil {
+		return fmt.Errorf("tool %s: result delivery failed: %w", name, derr)
 	}
 	if h, ok := t.(AfterResulter); ok {
 		if herr := afterResult(ctx, h, args, res); herr != nil {
 			cfg.logger.ErrorContext(ctx, "tool after-result hook failed", "tool", name, "err", herr)
-			return fmt.Errorf("tool %s: %w: %w", name, ErrAfterResult, herr)
+			return fmt.Errorf("tool %s: after-result hook failed: %w", name, herr)
 		}
 	}
 	return nil
@@ -82,16 +85,17 @@ func Call(ctx context.Context, t Tool, args map[string]any, deliver func(any) er
 // CallJSON decodes raw arguments with [DecodeArgs] and runs [Call]. Raw
 // arguments that are malformed or not a JSON object are answered with a
 // delivered [ValidationResult] (one issue, field "", type "json_invalid" or
-// "dict_type"); Execute and the hook do not run.
+// "dict_type"; its error_type is the tool's [ErrorTyper] one, if it has
+// one); Execute and the hook do not run.
 func CallJSON(ctx context.Context, t Tool, raw []byte, deliver func(any) error, opts ...CallOption) error {
 	args, err := DecodeArgs(raw)
 	if err != nil {
 		et := ""
-		if e, ok := t.(interface{ ErrorType() string }); ok {
+		if e, ok := t.(ErrorTyper); ok {
 			et = e.ErrorType()
 		}
 		if derr := deliver(*newValidationResult(et, []Issue{argsIssue(err)})); derr != nil {
-			return fmt.Errorf("tool %s: %w: %w", t.Name(), ErrDelivery, derr)
+			return fmt.Errorf("tool %s: result delivery failed: %w", t.Name(), derr)
 		}
 		return nil
 	}
@@ -105,13 +109,8 @@ type argsError struct {
 	err   error
 }
 
-func (e *argsError) Error() string { return "tool: " + ErrInvalidArgs.Error() + ": " + e.issue.Error }
-func (e *argsError) Unwrap() []error {
-	if e.err != nil {
-		return []error{ErrInvalidArgs, e.err}
-	}
-	return []error{ErrInvalidArgs}
-}
+func (e *argsError) Error() string { return "tool: invalid tool arguments: " + e.issue.Error }
+func (e *argsError) Unwrap() error { return e.err }
 
 func argsIssue(err error) Issue {
 	var ae *argsError
@@ -121,12 +120,21 @@ func argsIssue(err error) Issue {
 	return Issue{Field: "", Error: err.Error(), Type: "json_invalid"}
 }
 
-// DecodeArgs decodes a model's raw tool arguments as the Python original's
-// json.loads does. Empty input and JSON null mean no arguments (an empty
-// map). Numbers decode as json.Number so large integers stay exact.
-// Malformed JSON, trailing data, nesting deeper than 10 000 levels, and any
-// top-level value other than an object return an error wrapping
-// [ErrInvalidArgs].
+// DecodeArgs decodes a model's raw tool arguments with the semantics of
+// the Python original's json.loads, and requires an object:
+//
+//   - empty input and JSON null mean no arguments (an empty map);
+//   - numbers decode as json.Number, so large integers stay exact; NaN,
+//     Infinity and -Infinity are accepted, as json.loads accepts them, and
+//     become float64 values — a typed tool then refuses them for a number
+//     parameter ("finite_number"), as it would any bad value;
+//   - a duplicate key keeps its last value;
+//   - malformed JSON, trailing data after the value (json.loads's "Extra data"), an
+//     integer of more than 4,300 digits, nesting deeper than 10,000 levels
+//     and any top-level value other than an object are errors.
+//
+// The error reads "tool: invalid tool arguments: …"; [CallJSON] delivers
+// it to the model as a [ValidationResult].
 func DecodeArgs(raw []byte) (map[string]any, error) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || string(raw) == "null" {

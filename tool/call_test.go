@@ -76,7 +76,8 @@ func TestCallErrorBecomesErrorResult(t *testing.T) {
 			logger, logs := captureLogs()
 			var d delivery
 			require.NoError(t, tool.Call(context.Background(), ft, nil, d.deliver, tool.WithLogger(logger)))
-			assert.Equal(t, []any{tool.ErrorResult{Error: msg}}, d.got)
+			require.Len(t, d.got, 1)
+			assert.True(t, tool.IsError(d.got[0]))
 			assert.Equal(t, `{"error":`+jsonString(msg)+`}`, jsonOf(t, d.got[0]))
 			assert.False(t, hookRan, "the after-result hook must not run after an error")
 			assert.Contains(t, logs.String(), "tool call failed")
@@ -92,7 +93,8 @@ func TestCallRecoversPanics(t *testing.T) {
 	var d delivery
 	require.NoError(t, tool.Call(context.Background(), ft, nil, d.deliver, tool.WithLogger(quiet)))
 	require.Len(t, d.got, 1)
-	assert.Equal(t, tool.ErrorResult{Error: "tool panicky panicked: nil map write"}, d.got[0])
+	assert.Equal(t, `{"error":"tool panicky panicked: nil map write"}`, jsonOf(t, d.got[0]))
+	assert.True(t, tool.IsError(d.got[0]))
 }
 
 // Checklist 4-7, 11-13, 87-90: empty results get the exact envelopes.
@@ -132,28 +134,35 @@ func TestNormalizeEmptyPassesNonEmptyThrough(t *testing.T) {
 	obj := map[string]any{"status": "success", "user_id": "u1"}
 	type view struct{ ID string }
 	ptr := &view{"x"}
-	assert.Same(t, &list[0], &tool.NormalizeEmpty(list).([]any)[0])
-	got := tool.NormalizeEmpty(obj).(map[string]any)
+	assert.Same(t, &list[0], &normalized(t, list).([]any)[0])
+	got := normalized(t, obj).(map[string]any)
 	got["probe"] = 1
 	assert.Contains(t, obj, "probe", "the same map is returned, not a copy")
-	assert.Equal(t, "Roaming enabled.", tool.NormalizeEmpty("Roaming enabled."))
-	assert.Same(t, ptr, tool.NormalizeEmpty(ptr))
-	assert.Equal(t, view{}, tool.NormalizeEmpty(view{}), "structs are never empty")
-	assert.Equal(t, 7, tool.NormalizeEmpty(7))
-	assert.Equal(t, true, tool.NormalizeEmpty(true))
-	assert.Equal(t, jsonNumber("1e-3"), tool.NormalizeEmpty(jsonNumber("1e-3")))
+	assert.Equal(t, "Roaming enabled.", normalized(t, "Roaming enabled."))
+	assert.Same(t, ptr, normalized(t, ptr))
+	assert.Equal(t, view{}, normalized(t, view{}), "structs are never empty")
+	assert.Equal(t, 7, normalized(t, 7))
+	assert.Equal(t, true, normalized(t, true))
+	assert.Equal(t, jsonNumber("1e-3"), normalized(t, jsonNumber("1e-3")))
 }
 
 // Python's bool() decides what is empty: -0.0 and a json.Number that
 // reads as zero (1e-400 underflows to 0.0) are falsy, NaN is truthy.
 func TestNormalizeEmptyFollowsPythonBool(t *testing.T) {
 	negZero := math.Copysign(0, -1)
-	assert.Equal(t, tool.NoDataResult{Status: tool.StatusSuccess, Result: negZero, Message: tool.MessageNoData}, tool.NormalizeEmpty(negZero))
-	assert.Equal(t, tool.NoDataResult{Status: tool.StatusSuccess, Result: jsonNumber("1e-400"), Message: tool.MessageNoData},
-		tool.NormalizeEmpty(jsonNumber("1e-400")))
-	assert.Equal(t, tool.NoDataResult{Status: tool.StatusSuccess, Result: jsonNumber("-0.0"), Message: tool.MessageNoData},
-		tool.NormalizeEmpty(jsonNumber("-0.0")))
-	assert.True(t, math.IsNaN(tool.NormalizeEmpty(math.NaN()).(float64)))
+	assert.Equal(t, `{"status":"success","result":-0,"message":"Completed with no data returned."}`, jsonOf(t, normalized(t, negZero)))
+	assert.Equal(t, `{"status":"success","result":1e-400,"message":"Completed with no data returned."}`, jsonOf(t, normalized(t, jsonNumber("1e-400"))))
+	assert.Equal(t, `{"status":"success","result":-0.0,"message":"Completed with no data returned."}`, jsonOf(t, normalized(t, jsonNumber("-0.0"))))
+	assert.True(t, math.IsNaN(normalized(t, math.NaN()).(float64)))
+}
+
+// normalized returns what Call delivers for a tool returning v.
+func normalized(t *testing.T, v any) any {
+	t.Helper()
+	var d delivery
+	require.NoError(t, tool.Call(context.Background(), returning(v, nil), nil, d.deliver))
+	require.Len(t, d.got, 1)
+	return d.got[0]
 }
 
 // Checklist 8: execute, then deliver, then the hook — with the raw result.
@@ -185,12 +194,13 @@ func TestCallDeliveryFailureSkipsHook(t *testing.T) {
 	ft.after = func(context.Context, map[string]any, any) error { hookRan = true; return nil }
 	sink := errors.New("pipe closed")
 	err := tool.Call(context.Background(), ft, nil, func(any) error { return sink })
-	assert.ErrorIs(t, err, tool.ErrDelivery)
+	assert.ErrorContains(t, err, "result delivery failed")
 	assert.ErrorIs(t, err, sink)
 	assert.False(t, hookRan)
 
 	err = tool.Call(context.Background(), returning(nil, errors.New("x")), nil, func(any) error { return sink }, tool.WithLogger(quiet))
-	assert.ErrorIs(t, err, tool.ErrDelivery)
+	assert.ErrorContains(t, err, "result delivery failed")
+	assert.ErrorIs(t, err, sink)
 }
 
 func TestCallHookFailureIsReportedAfterDelivery(t *testing.T) {
@@ -203,7 +213,7 @@ func TestCallHookFailureIsReportedAfterDelivery(t *testing.T) {
 			ft.after = after
 			var d delivery
 			err := tool.Call(context.Background(), ft, nil, d.deliver, tool.WithLogger(quiet))
-			assert.ErrorIs(t, err, tool.ErrAfterResult)
+			assert.ErrorContains(t, err, "after-result hook failed")
 			assert.Equal(t, []any{"ok"}, d.got, "the result was delivered before the hook failed")
 		})
 	}
@@ -287,18 +297,14 @@ func TestNewSetRejectsBadAndDuplicateNames(t *testing.T) {
 	mk := func(name string) tool.Tool { return &fakeTool{name: name} }
 	_, err := tool.NewSet(mk("a"), mk("a"), mk("bad name"), nil)
 	assert.ErrorIs(t, err, tool.ErrDuplicateTool)
-	assert.ErrorIs(t, err, tool.ErrInvalidName)
+	assert.ErrorContains(t, err, `invalid tool name: "bad name"`)
 	assert.ErrorContains(t, err, "tool 3 is nil")
 
 	set, err := tool.NewSet(mk("a"), mk("b"))
 	require.NoError(t, err)
-	assert.Equal(t, 2, set.Len())
-	got, ok := set.Lookup("b")
-	assert.True(t, ok)
-	assert.Equal(t, "b", got.Name())
-	require.Len(t, set.Schemas(), 2)
-	assert.Equal(t, "a", set.Schemas()[0].Name)
-	assert.Len(t, set.Tools(), 2)
+	assert.Equal(t, []string{"a", "b"}, set.Names())
+	require.Len(t, set.Tools(), 2)
+	assert.Equal(t, "b", set.Tools()[1].Name())
 }
 
 // Many goroutines call write tools on one state while others read the
@@ -309,7 +315,7 @@ func TestConcurrentCalls(t *testing.T) {
 	rec := &recorder{}
 	st.SetNotifier(rec)
 	tl := mustOrderTool(t, st)
-	set, err := tool.NewSet(tl, &tool.EndConversation{State: st})
+	set, err := tool.NewSet(tl, tool.Harness(st, nil)[0])
 	require.NoError(t, err)
 
 	const workers, calls = 8, 1000

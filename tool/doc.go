@@ -7,30 +7,59 @@
 // A [Tool] has a name, a description, JSON Schema properties, a required
 // list, and Execute, which returns the RAW result. Two paths share Execute:
 //
-//   - the live path, [Call] (or [Set.Call]): a Go error or a panic becomes
-//     {"error": message}; an empty result is wrapped by [NormalizeEmpty];
-//     the result is delivered exactly once; an [AfterResulter] hook runs
-//     only after a successful delivery and never after an error;
+//   - the live path, [Call] (or [Set.Call], [CallJSON], [Set.CallJSON],
+//     and [Set.Dispatch] for the calls of one model turn): a Go error or a
+//     panic becomes {"error": message}; an empty result (nil, "", 0, false,
+//     an empty list or object) is wrapped in a success envelope so that a
+//     model does not read it as nothing; the result is delivered exactly
+//     once; an [AfterResulter] hook runs only after a successful delivery
+//     and never after an error;
 //   - replay paths call Execute directly and see the raw shape (a bare empty
 //     list stays a bare empty list).
+//
+// Interfaces the package checks for are declared: [AfterResulter],
+// [ErrorTyper], [PropertyOrderer].
+//
+// # Arguments and results
+//
+//   - [DecodeArgs] is the one decoder of a model's raw arguments: Python's
+//     json.loads (NaN and Infinity accepted, trailing data refused,
+//     duplicate keys keep the last), and the value must be an object.
+//   - [IsError] is the one definition of an error result: "status":
+//     "error" ([FailureResult], [ValidationResult], the unknown-tool
+//     result, a domain's own), or exactly {"error": …}.
+//   - Results this package produces are structs whose JSON keys come out in
+//     the same order as the Python original's dicts.
 //
 // # Typed tools
 //
 // [New] builds a tool from a parameters struct and a function. The struct
-// yields the JSON Schema the model sees (invopop/jsonschema, flat, no $ref)
-// and the checks its arguments go through before the function runs:
-// unknown keys, missing required keys, JSON type mismatches, then
-// validator/v10 `validate` tags. Any failure is a [ValidationResult] value
+// yields the JSON Schema the model sees (invopop/jsonschema, flat, no $ref,
+// properties in field order) and the checks its arguments go through
+// before the function runs: unknown keys, missing required keys, JSON type
+// mismatches, then the rules. Any failure is a [ValidationResult] value
 // for the model, listing every problem with its JSON path — never a Go
 // error and never a panic.
 //
-// # Results for the model
+// Each rule is written once and reaches both the schema and the checks:
 //
-// Results this package produces are small structs whose JSON keys come out
-// in the same order as the Python original's dicts: [ErrorResult],
-// [ValidationResult], [UnknownToolResult], [FailureResult], the empty-result
-// envelopes [EmptyListResult], [EmptyObjectResult] and [NoDataResult], and
-// the acknowledgements [AckResult] and [StatusResult].
+//   - a `validate` rule (validator/v10) that JSON Schema can express is
+//     written into the schema: oneof as enum; min, max, gte, lte, gt, lt
+//     and len as minimum/maximum/exclusiveMinimum/exclusiveMaximum for
+//     numbers, minLength/maxLength for strings, minItems/maxItems for
+//     lists; required as a required key; list items' rules after a dive;
+//   - a `jsonschema` rule (enum, minimum, maximum, exclusiveMinimum,
+//     exclusiveMaximum, minLength, maxLength, pattern, minItems, maxItems)
+//     is checked, with pydantic's issue types ("enum",
+//     "greater_than_equal", "string_too_short", "string_pattern_mismatch",
+//     "too_short", …);
+//   - a rule written both ways must agree, or [New] fails with
+//     [ErrInvalidParams]; rules the schema cannot state (email, or-rules,
+//     a rule under omitempty that a zero value skips) are checked only.
+//
+// [WithProperties] is the one explicit exception: a port that must show
+// the original's schema text presents it, and the checks stay the
+// struct's.
 //
 // # Write tools and signals
 //
@@ -51,12 +80,12 @@
 //
 // [ModelDump] is pydantic's model_dump() of a parameters struct, what a
 // port of a Python write tool records as the action's arguments.
-// [SendExit] and [SendFinalResponse] send the text signals the harness
-// reacts to.
+// [SendExit] sends the "<exit>…</exit>" [TextMessage] the harness ends a
+// scenario on.
 //
 // # Harness tools
 //
-// [EndConversation], [TransferToHumanAgents] and [SendScenarioSummary] are
-// the cross-domain tools of every scenario. Their zero values are ready to
-// use; set State to connect them to a scenario.
+// [Harness] returns the cross-domain tools of every scenario —
+// EndConversationTool, TransferToHumanAgentsTool, SendScenarioSummaryTool —
+// bound to a scenario's state.
 package tool

@@ -10,14 +10,16 @@ import (
 )
 
 // The parameters struct yields both the JSON Schema the model sees and the
-// checks its arguments go through.
+// checks its arguments go through: each rule is written once, in either tag
+// language, and reaches both.
 func ExampleNew() {
 	type params struct {
-		City string `json:"city" jsonschema_description:"City name, e.g. Paris."`
-		Days int    `json:"days,omitempty" validate:"omitempty,min=1,max=7"`
+		City  string `json:"city" jsonschema_description:"City name, e.g. Paris."`
+		Days  int    `json:"days,omitempty" validate:"omitempty,min=1,max=7"`
+		Units string `json:"units,omitempty" jsonschema:"enum=metric,enum=imperial"`
 	}
 	forecast, err := tool.New("get_forecast", "Get the weather forecast for a city.",
-		func(_ context.Context, _ *state.Shared, p params) (map[string]any, error) {
+		func(_ context.Context, _ *state.Shared, p params) (any, error) {
 			return map[string]any{"city": p.City, "weather": "sunny"}, nil
 		})
 	if err != nil {
@@ -26,12 +28,12 @@ func ExampleNew() {
 	schema, _ := json.Marshal(tool.Schema(forecast))
 	fmt.Println(string(schema))
 
-	res, _ := forecast.Execute(context.Background(), map[string]any{"city": "Paris", "days": 30})
+	res, _ := forecast.Execute(context.Background(), map[string]any{"city": "Paris", "days": 30, "units": "kelvin"})
 	out, _ := json.Marshal(res)
 	fmt.Println(string(out))
 	// Output:
-	// {"name":"get_forecast","description":"Get the weather forecast for a city.","parameters":{"type":"object","properties":{"city":{"description":"City name, e.g. Paris.","type":"string"},"days":{"type":"integer"}},"required":["city"]}}
-	// {"status":"error","error_type":"validation_error","message":"Tool arguments failed validation.","details":[{"field":"days","error":"Input should be less than or equal to 7","type":"max"}]}
+	// {"name":"get_forecast","description":"Get the weather forecast for a city.","parameters":{"type":"object","properties":{"city":{"description":"City name, e.g. Paris.","type":"string"},"days":{"maximum":7,"minimum":1,"type":"integer"},"units":{"enum":["metric","imperial"],"type":"string"}},"required":["city"]}}
+	// {"status":"error","error_type":"validation_error","message":"Tool arguments failed validation.","details":[{"field":"days","error":"Input should be less than or equal to 7","type":"max"},{"field":"units","error":"Input should be 'metric' or 'imperial'","type":"enum"}]}
 }
 
 // Call is the live path: one delivery per call, empty results wrapped so
@@ -41,7 +43,7 @@ func ExampleCall() {
 		Name string `json:"name"`
 	}
 	find, _ := tool.New("find_customer", "Find customers by name.",
-		func(_ context.Context, _ *state.Shared, p params) ([]any, error) {
+		func(_ context.Context, _ *state.Shared, p params) (any, error) {
 			return []any{}, nil // no match
 		})
 	deliver := func(v any) error {
@@ -59,15 +61,14 @@ func ExampleCall() {
 // A Set answers calls to tools it does not hold with a structured error
 // that lists the real ones.
 func ExampleSet_Call() {
-	st := state.New()
-	set, _ := tool.NewSet(&tool.EndConversation{State: st}, &tool.TransferToHumanAgents{State: st})
+	set, _ := tool.NewSet(tool.Harness(state.New(), nil)...)
 	_ = set.Call(context.Background(), "GetUserOrders", nil, func(v any) error {
 		b, _ := json.Marshal(v)
 		fmt.Println(string(b))
 		return nil
 	})
 	// Output:
-	// {"status":"error","error_type":"unknown_tool","message":"There is no tool named 'GetUserOrders'. Use one of the available tools instead.","available_tools":["EndConversationTool","TransferToHumanAgentsTool"]}
+	// {"status":"error","error_type":"unknown_tool","message":"There is no tool named 'GetUserOrders'. Use one of the available tools instead.","available_tools":["EndConversationTool","SendScenarioSummaryTool","TransferToHumanAgentsTool"]}
 }
 
 // A DB runs a tool's work under the state's lock, answers the domain's
@@ -109,4 +110,25 @@ func ExampleDB() {
 	// {error not_found Order ORD-2 not found}
 	// map[status:cancelled]
 	// [{"action_type":"cancel_order","arguments":{"order_id":"ORD-1"},"name":"cancel_order","result":{"status":"cancelled"}}]
+}
+
+// Dispatch runs the tool calls of one model turn, a few at a time, and
+// returns one result per call in the model's order.
+func ExampleSet_Dispatch() {
+	set, _ := tool.NewSet(tool.Harness(state.New(), nil)...)
+	results, err := set.Dispatch(context.Background(), []tool.ModelCall{
+		{ID: "call_1", Name: "SendScenarioSummaryTool", Arguments: `{"message": "done"}`},
+		{ID: "call_2", Name: "EndConversationTool", Arguments: `{}`},
+		{ID: "call_3", Name: "TransferToHumanAgentsTool", Arguments: `{"summary":`},
+	}, 2)
+	fmt.Println(err)
+	for _, r := range results {
+		b, _ := json.Marshal(r.Result)
+		fmt.Println(r.ID, tool.IsError(r.Result), string(b))
+	}
+	// Output:
+	// <nil>
+	// call_1 false {"success":true,"message":"Scenario summary message sent."}
+	// call_2 false {"success":true,"message":"Exit message sent."}
+	// call_3 true {"status":"error","error_type":"validation_error","message":"Tool arguments failed validation.","details":[{"field":"","error":"Invalid JSON: pyjson: invalid JSON at offset 11: expecting value","type":"json_invalid"}]}
 }

@@ -14,7 +14,7 @@ import (
 // Checklist 100: EndConversation acknowledges before it sends the exit.
 func TestEndConversationAcknowledgesBeforeExit(t *testing.T) {
 	st, rec := newNotifiedState()
-	tl := &tool.EndConversation{State: st}
+	tl := harness(st, "EndConversationTool")
 	var atDelivery []int
 	var got []any
 	require.NoError(t, tool.Call(context.Background(), tl, map[string]any{"ignored": 1}, func(v any) error {
@@ -28,10 +28,13 @@ func TestEndConversationAcknowledgesBeforeExit(t *testing.T) {
 }
 
 // Checklist 103: without a notifier (or a state) signals are no-ops.
-func TestHarnessToolsWorkAsZeroValues(t *testing.T) {
-	tools := []tool.Tool{&tool.EndConversation{}, &tool.TransferToHumanAgents{}, &tool.SendScenarioSummary{}}
+func TestHarnessToolsWorkWithoutState(t *testing.T) {
+	tools := tool.Harness(nil, nil)
+	names := []string{"EndConversationTool", "TransferToHumanAgentsTool", "SendScenarioSummaryTool"}
 	args := []map[string]any{nil, {"summary": "s"}, {"message": "m"}}
+	require.Len(t, tools, len(names))
 	for i, tl := range tools {
+		assert.Equal(t, names[i], tl.Name())
 		t.Run(tl.Name(), func(t *testing.T) {
 			require.NoError(t, tool.ValidateName(tl.Name()))
 			assert.NotEmpty(t, tl.Description())
@@ -47,7 +50,7 @@ func TestHarnessToolsWorkAsZeroValues(t *testing.T) {
 func TestTransferToHumanAgents(t *testing.T) {
 	st, rec := newNotifiedState()
 	st.StartScenario("tau2_airline", st.Notifier())
-	tl := &tool.TransferToHumanAgents{State: st}
+	tl := harness(st, "TransferToHumanAgentsTool")
 	assert.Equal(t, "TransferToHumanAgentsTool", tl.Name())
 	assert.Equal(t, []string{"summary"}, tl.Required())
 	assert.Equal(t, "string", tl.Properties()["summary"].(map[string]any)["type"])
@@ -71,29 +74,24 @@ func TestTransferToHumanAgents(t *testing.T) {
 }
 
 // Like the Python tau2 tools, the exit is sent even after a validation
-// failure — unless ExitOnlyOnSuccess is set.
+// failure.
 func TestTransferExitAfterValidationFailure(t *testing.T) {
-	for _, onlyOnSuccess := range []bool{false, true} {
-		st, rec := newNotifiedState()
-		tl := &tool.TransferToHumanAgents{State: st, ExitOnlyOnSuccess: onlyOnSuccess, ToolName: "transfer_to_human_agents", ValidationErrorType: "invalid_arguments"}
-		var d delivery
-		require.NoError(t, tool.Call(context.Background(), tl, map[string]any{"summary": 3}, d.deliver))
-		require.Len(t, d.got, 1)
-		assert.Equal(t, "invalid_arguments", d.got[0].(tool.ValidationResult).ErrorType)
-		assert.Empty(t, st.Actions(), "a failed call records nothing")
-		if onlyOnSuccess {
-			assert.Empty(t, rec.messages())
-		} else {
-			assert.Equal(t, []any{tool.TextMessage{Text: "<exit>Transfer complete.</exit>"}}, rec.messages())
-		}
-	}
+	st, rec := newNotifiedState()
+	tl := harness(st, "TransferToHumanAgentsTool")
+	var d delivery
+	require.NoError(t, tool.Call(context.Background(), tl, map[string]any{"summary": 3}, d.deliver))
+	require.Len(t, d.got, 1)
+	assert.Equal(t, "validation_error", d.got[0].(tool.ValidationResult).ErrorType)
+	assert.True(t, tool.IsError(d.got[0]))
+	assert.Empty(t, st.Actions(), "a failed call records nothing")
+	assert.Equal(t, []any{tool.TextMessage{Text: "<exit>Transfer complete.</exit>"}}, rec.messages())
 }
 
 // Checklist 99: the summary is framed by final_response tags and sent
 // before the result.
 func TestSendScenarioSummary(t *testing.T) {
 	st, rec := newNotifiedState()
-	tl := &tool.SendScenarioSummary{State: st}
+	tl := harness(st, "SendScenarioSummaryTool")
 	var atDelivery int
 	var got any
 	require.NoError(t, tool.Call(context.Background(), tl, map[string]any{"message": `{"ok": true}`, "extra": 1}, func(v any) error {
@@ -137,15 +135,21 @@ func TestRecorderSnapshotsTheAction(t *testing.T) {
 
 func TestTextSignals(t *testing.T) {
 	st, rec := newNotifiedState()
-	tool.SendFinalResponse(context.Background(), st, "done", nil)
 	tool.SendExit(context.Background(), st, "bye", nil)
-	assert.Equal(t, []any{
-		tool.TextMessage{Text: "<final_response>done</final_response>"},
-		tool.TextMessage{Text: "<exit>bye</exit>"},
-	}, rec.messages())
+	assert.Equal(t, []any{tool.TextMessage{Text: "<exit>bye</exit>"}}, rec.messages())
 
 	logger, logs := captureLogs()
 	st.SetNotifier(notifyFunc(func(context.Context, any) error { return errors.New("gone") }))
-	tool.SendText(context.Background(), st, "x", logger)
+	tool.SendExit(context.Background(), st, "x", logger)
 	assert.Contains(t, logs.String(), "text message push failed")
+}
+
+// harness returns the harness tool called name, bound to st.
+func harness(st *state.Shared, name string) tool.Tool {
+	for _, t := range tool.Harness(st, nil) {
+		if t.Name() == name {
+			return t
+		}
+	}
+	panic("no harness tool " + name)
 }

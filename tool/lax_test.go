@@ -23,9 +23,9 @@ type laxParams struct {
 	Flights []laxFlight `json:"flights"`
 }
 
-func laxTool(t *testing.T) *tool.Typed[laxParams, laxParams] {
+func laxTool(t *testing.T) *tool.Typed[laxParams] {
 	t.Helper()
-	tl, err := tool.New("lax", "Echo the bound parameters.", func(_ context.Context, _ *state.Shared, p laxParams) (laxParams, error) {
+	tl, err := tool.New("lax", "Echo the bound parameters.", func(_ context.Context, _ *state.Shared, p laxParams) (any, error) {
 		return p, nil
 	}, tool.WithLax())
 	require.NoError(t, err)
@@ -90,7 +90,7 @@ type laxEnumParams struct {
 }
 
 func TestLaxEnumIssues(t *testing.T) {
-	tl, err := tool.New("enum", "Pick a cabin.", func(_ context.Context, _ *state.Shared, p laxEnumParams) (string, error) {
+	tl, err := tool.New("enum", "Pick a cabin.", func(_ context.Context, _ *state.Shared, p laxEnumParams) (any, error) {
 		return p.Cabin, nil
 	}, tool.WithLax())
 	require.NoError(t, err)

@@ -5,7 +5,6 @@ import (
 	"reflect"
 	"sync"
 
-	"github.com/go-playground/validator/v10"
 	"github.com/voiceeval/schematools/state"
 )
 
@@ -61,6 +60,13 @@ func compiled(t reflect.Type, allowExtra bool) (*spec, paramSchema, error) {
 	} else {
 		cp.schema, cp.err = reflectParams(t, cp.spec, allowExtra)
 	}
+	if cp.err == nil && cp.spec.validated {
+		// Catch misspelled or misplaced validate tags now, not on the first
+		// call: run the rules once on the zero value.
+		if _, err := runValidator(rulesValidator(), reflect.New(t).Interface()); err != nil {
+			cp.err = fmt.Errorf("%w: %w", ErrInvalidParams, err)
+		}
+	}
 	c, _ := compiledPlans.LoadOrStore(key, cp)
 	cp = c.(*compiledPlan)
 	return cp.spec, cp.schema, cp.err
@@ -86,6 +92,6 @@ func planRequired[P any](get func() (*plan[P], error)) []string {
 	return append([]string{}, p.schema.required...)
 }
 
-func (p *plan[P]) decode(args map[string]any, allowExtra bool, v *validator.Validate, errorType string) (P, *ValidationResult) {
-	return decode[P](p.spec, args, bindMode{allowExtra: allowExtra}, v, errorType)
+func (p *plan[P]) decode(args map[string]any, allowExtra bool, errorType string) (P, *ValidationResult) {
+	return decode[P](p.spec, args, bindMode{allowExtra: allowExtra}, errorType)
 }

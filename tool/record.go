@@ -8,16 +8,8 @@ import (
 	"github.com/voiceeval/schematools/state"
 )
 
-// Tags that frame the text signals the harness reacts to.
-const (
-	ExitStartTag          = "<exit>"
-	ExitEndTag            = "</exit>"
-	FinalResponseStartTag = "<final_response>"
-	FinalResponseEndTag   = "</final_response>"
-)
-
-// MessageTypeActionApplied is the "type" of an [ActionApplied] message.
-const MessageTypeActionApplied = "action-applied"
+// messageTypeActionApplied is the "type" of an [ActionApplied] message.
+const messageTypeActionApplied = "action-applied"
 
 // ActionApplied is the server message announcing a recorded action:
 // {"type": "action-applied", "action": {...}, "tool_domain": "..."}. The
@@ -65,7 +57,7 @@ func (r Recorder) Record(ctx context.Context, st *state.Shared, a state.Action) 
 	if n == nil {
 		return
 	}
-	msg := ActionApplied{Type: MessageTypeActionApplied, Action: state.Clone(a).(state.Action), ToolDomain: st.Domain()}
+	msg := ActionApplied{Type: messageTypeActionApplied, Action: state.Clone(a).(state.Action), ToolDomain: st.Domain()}
 	if msg.Action == nil {
 		msg.Action = state.Action{}
 	}
@@ -81,10 +73,10 @@ func (r Recorder) logger() *slog.Logger {
 	return slog.Default()
 }
 
-// SendText sends text as a [TextMessage] through st's notifier. Without a
+// sendText sends text as a [TextMessage] through st's notifier. Without a
 // state or a notifier it does nothing; a notifier error is logged and
 // swallowed, as signals are best effort.
-func SendText(ctx context.Context, st *state.Shared, text string, logger *slog.Logger) {
+func sendText(ctx context.Context, st *state.Shared, text string, logger *slog.Logger) {
 	if st == nil {
 		return
 	}
@@ -100,16 +92,19 @@ func SendText(ctx context.Context, st *state.Shared, text string, logger *slog.L
 	}
 }
 
-// SendExit sends the exit signal "<exit>"+text+"</exit>", which tells the
-// harness the scenario is over. Send it from an after-result hook, never
-// from Execute, so the tool call is committed before the harness tears the
-// session down.
+// SendExit sends the exit signal "<exit>"+text+"</exit>" as a
+// [TextMessage] through st's notifier; it tells the harness the scenario
+// is over. Send it from an after-result hook, never from Execute, so the
+// tool call is committed before the harness tears the session down.
+// Without a state or a notifier it does nothing; a notifier error is
+// logged (to logger, or [slog.Default] when nil) and swallowed, as signals
+// are best effort.
 func SendExit(ctx context.Context, st *state.Shared, text string, logger *slog.Logger) {
-	SendText(ctx, st, ExitStartTag+text+ExitEndTag, logger)
+	sendText(ctx, st, "<exit>"+text+"</exit>", logger)
 }
 
-// SendFinalResponse sends "<final_response>"+text+"</final_response>",
+// sendFinalResponse sends "<final_response>"+text+"</final_response>",
 // which the harness appends to the agent's final response.
-func SendFinalResponse(ctx context.Context, st *state.Shared, text string, logger *slog.Logger) {
-	SendText(ctx, st, FinalResponseStartTag+text+FinalResponseEndTag, logger)
+func sendFinalResponse(ctx context.Context, st *state.Shared, text string, logger *slog.Logger) {
+	sendText(ctx, st, "<final_response>"+text+"</final_response>", logger)
 }

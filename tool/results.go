@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"reflect"
 	"slices"
+	"strings"
+	"sync"
 
 	"github.com/voiceeval/schematools/internal/pyvalue"
 )
@@ -11,30 +13,23 @@ import (
 // Result values. Each is a struct so that its JSON keys come out in the
 // same order as the Python original's dicts.
 
-// Messages of the empty-result envelopes.
 const (
-	MessageNoRecords = "No matching records found."
-	MessageNoData    = "Completed with no data returned."
+	// messages of the empty-result envelopes
+	messageNoRecords = "No matching records found."
+	messageNoData    = "Completed with no data returned."
+	// values of the "status" key
+	statusSuccess = "success"
+	statusError   = "error"
+	// error types of this package's structured results
+	errorTypeValidation  = "validation_error"
+	errorTypeUnknownTool = "unknown_tool"
+	// the message of a ValidationResult
+	messageValidation = "Tool arguments failed validation."
 )
 
-// StatusSuccess and StatusError are the values of the "status" key.
-const (
-	StatusSuccess = "success"
-	StatusError   = "error"
-)
-
-// Error types used by this package's structured results.
-const (
-	ErrorTypeValidation  = "validation_error"
-	ErrorTypeUnknownTool = "unknown_tool"
-)
-
-// MessageValidation is the message of a [ValidationResult].
-const MessageValidation = "Tool arguments failed validation."
-
-// ErrorResult is what [Call] delivers when Execute returns a Go error or
+// errorResult is what [Call] delivers when Execute returns a Go error or
 // panics: {"error": message}, a single key, as in the Python original.
-type ErrorResult struct {
+type errorResult struct {
 	Error string `json:"error"`
 }
 
@@ -49,7 +44,7 @@ type FailureResult struct {
 // Failure returns the structured error result {"status": "error",
 // "error_type": errorType, "message": message}.
 func Failure(errorType, message string) FailureResult {
-	return FailureResult{Status: StatusError, ErrorType: errorType, Message: message}
+	return FailureResult{Status: statusError, ErrorType: errorType, Message: message}
 }
 
 // Issue is one reason arguments failed validation. Field is the JSON path
@@ -64,7 +59,8 @@ type Issue struct {
 // ValidationResult is what a typed tool returns when its arguments fail
 // validation: {"status": "error", "error_type": "validation_error",
 // "message": "Tool arguments failed validation.", "details": [...]}.
-// ErrorType can be set per tool with [WithErrorType].
+// ErrorType can be set per tool with [WithErrorType]; [IsError] reports it
+// as an error.
 type ValidationResult struct {
 	Status    string  `json:"status"`
 	ErrorType string  `json:"error_type"`
@@ -74,82 +70,82 @@ type ValidationResult struct {
 
 func newValidationResult(errorType string, issues []Issue) *ValidationResult {
 	if errorType == "" {
-		errorType = ErrorTypeValidation
+		errorType = errorTypeValidation
 	}
 	if issues == nil {
 		issues = []Issue{}
 	}
-	return &ValidationResult{Status: StatusError, ErrorType: errorType, Message: MessageValidation, Details: issues}
+	return &ValidationResult{Status: statusError, ErrorType: errorType, Message: messageValidation, Details: issues}
 }
 
-// UnknownToolResult is delivered when the model calls a tool that does not
+// unknownToolResult is delivered when the model calls a tool that does not
 // exist.
-type UnknownToolResult struct {
+type unknownToolResult struct {
 	Status         string   `json:"status"`
 	ErrorType      string   `json:"error_type"`
 	Message        string   `json:"message"`
 	AvailableTools []string `json:"available_tools"`
 }
 
-// UnknownTool returns the result for a call to the missing tool name, with
+// unknownTool returns the result for a call to the missing tool name, with
 // a sorted copy of the available tool names.
-func UnknownTool(name string, available []string) UnknownToolResult {
+func unknownTool(name string, available []string) unknownToolResult {
 	names := slices.Clone(available)
 	if names == nil {
 		names = []string{}
 	}
 	slices.Sort(names)
-	return UnknownToolResult{
-		Status:         StatusError,
-		ErrorType:      ErrorTypeUnknownTool,
+	return unknownToolResult{
+		Status:         statusError,
+		ErrorType:      errorTypeUnknownTool,
 		Message:        "There is no tool named '" + name + "'. Use one of the available tools instead.",
 		AvailableTools: names,
 	}
 }
 
-// EmptyListResult replaces an empty list result on the live path:
+// emptyListResult replaces an empty list result on the live path:
 // {"status": "success", "results": [], "count": 0, "message": "No matching
 // records found."}.
-type EmptyListResult struct {
+type emptyListResult struct {
 	Status  string `json:"status"`
 	Results []any  `json:"results"`
 	Count   int    `json:"count"`
 	Message string `json:"message"`
 }
 
-// EmptyObjectResult replaces an empty object result on the live path:
+// emptyObjectResult replaces an empty object result on the live path:
 // {"status": "success", "results": {}, "message": "No matching records
 // found."}.
-type EmptyObjectResult struct {
+type emptyObjectResult struct {
 	Status  string         `json:"status"`
 	Results map[string]any `json:"results"`
 	Message string         `json:"message"`
 }
 
-// NoDataResult replaces any other empty result (nil, "", 0, false) on the
+// noDataResult replaces any other empty result (nil, "", 0, false) on the
 // live path, keeping the value: {"status": "success", "result": value,
 // "message": "Completed with no data returned."}.
-type NoDataResult struct {
+type noDataResult struct {
 	Status  string `json:"status"`
 	Result  any    `json:"result"`
 	Message string `json:"message"`
 }
 
-// NormalizeEmpty returns v unchanged when it is non-empty, and otherwise the
+// normalizeEmpty returns v unchanged when it is non-empty, and otherwise the
 // envelope that keeps an empty result from reading as success to a model
 // (pipecat turns any falsy result into "COMPLETED"):
 //
-//   - an empty slice or array, including a nil slice: [EmptyListResult];
-//   - an empty map, including a nil map: [EmptyObjectResult];
+//   - an empty slice or array, including a nil slice: emptyListResult;
+//   - an empty map, including a nil map: emptyObjectResult;
 //   - nil, a nil pointer, "", false, or a numeric zero (including -0.0
 //     and a json.Number that is zero, as Python's bool() reads them):
-//     [NoDataResult] carrying the value (nil for a nil pointer).
+//     noDataResult carrying the value (nil for a nil pointer).
 //
-// Structs and non-nil pointers are non-empty. [Call] applies NormalizeEmpty;
+// Structs and non-nil pointers are non-empty. [Call] applies normalizeEmpty;
 // replay paths must not, because they need the raw shape.
-func NormalizeEmpty(v any) any {
+func normalizeEmpty(v any) any {
 	if v == nil {
-		return NoDataResult{Status: StatusSuccess, Result: nil, Message: MessageNoData}
+		return noDataResult{Status: statusSuccess, Result: nil, Message: messageNoData}
 	}
 	switch x := v.(type) {
 	case string, bool, json.Number, float64, float32, int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64:
@@ -160,12 +156,12 @@ func NormalizeEmpty(v any) any {
 		if len(x) > 0 {
 			return v
 		}
-		return EmptyListResult{Status: StatusSuccess, Results: []any{}, Count: 0, Message: MessageNoRecords}
+		return emptyListResult{Status: statusSuccess, Results: []any{}, Count: 0, Message: messageNoRecords}
 	case map[string]any:
 		if len(x) > 0 {
 			return v
 		}
-		return EmptyObjectResult{Status: StatusSuccess, Results: map[string]any{}, Message: MessageNoRecords}
+		return emptyObjectResult{Status: statusSuccess, Results: map[string]any{}, Message: messageNoRecords}
 	default:
 		rv := reflect.ValueOf(v)
 		switch rv.Kind() {
@@ -173,17 +169,17 @@ func NormalizeEmpty(v any) any {
 			if rv.Len() > 0 {
 				return v
 			}
-			return EmptyListResult{Status: StatusSuccess, Results: []any{}, Count: 0, Message: MessageNoRecords}
+			return emptyListResult{Status: statusSuccess, Results: []any{}, Count: 0, Message: messageNoRecords}
 		case reflect.Map:
 			if rv.Len() > 0 {
 				return v
 			}
-			return EmptyObjectResult{Status: StatusSuccess, Results: map[string]any{}, Message: MessageNoRecords}
+			return emptyObjectResult{Status: statusSuccess, Results: map[string]any{}, Message: messageNoRecords}
 		case reflect.Pointer, reflect.Interface, reflect.Func, reflect.Chan:
 			if !rv.IsNil() {
 				return v
 			}
-			return NoDataResult{Status: StatusSuccess, Result: nil, Message: MessageNoData}
+			return noDataResult{Status: statusSuccess, Result: nil, Message: messageNoData}
 		case reflect.String, reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
 			reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
 			reflect.Float32, reflect.Float64, reflect.Complex64, reflect.Complex128:
@@ -194,5 +190,109 @@ func NormalizeEmpty(v any) any {
 			return v
 		}
 	}
-	return NoDataResult{Status: StatusSuccess, Result: v, Message: MessageNoData}
+	return noDataResult{Status: statusSuccess, Result: v, Message: messageNoData}
+}
+
+// IsError reports whether result — what Execute returned, or what [Call]
+// delivered — is an error result for the model, by the Python original's
+// rule: its JSON object form has "status": "error" ([FailureResult],
+// [ValidationResult], the unknown-tool result, a domain's own struct or
+// map), or is exactly {"error": …}, the crash envelope [Call] delivers for
+// a Go error or a panic. Anything else is not: a success, nil, a bare
+// string (even telecom's "Error. …" texts, which Python does not count
+// either), an object with an "error" key beside others.
+func IsError(result any) bool {
+	switch r := result.(type) {
+	case nil:
+		return false
+	case FailureResult:
+		return r.Status == statusError
+	case ValidationResult:
+		return r.Status == statusError
+	case errorResult, unknownToolResult:
+		return true
+	case map[string]any:
+		if s, ok := r["status"].(string); ok && s == statusError {
+			return true
+		}
+		_, ok := r["error"]
+		return ok && len(r) == 1
+	}
+	return reflectIsError(reflect.ValueOf(result))
+}
+
+// reflectIsError applies the rule of [IsError] to other structs and maps.
+func reflectIsError(v reflect.Value) bool {
+	for v.Kind() == reflect.Pointer || v.Kind() == reflect.Interface {
+		if v.IsNil() {
+			return false
+		}
+		v = v.Elem()
+	}
+	switch v.Kind() {
+	case reflect.Map:
+		if v.Type().Key().Kind() != reflect.String {
+			return false
+		}
+		if s := v.MapIndex(reflect.ValueOf("status").Convert(v.Type().Key())); s.IsValid() && isErrorString(s) {
+			return true
+		}
+		return v.Len() == 1 && v.MapIndex(reflect.ValueOf("error").Convert(v.Type().Key())).IsValid()
+	case reflect.Struct:
+		f := resultFieldsOf(v.Type())
+		if f.status != nil {
+			if s, err := v.FieldByIndexErr(f.status); err == nil && isErrorString(s) {
+				return true
+			}
+		}
+		return f.errorOnly
+	}
+	return false
+}
+
+func isErrorString(v reflect.Value) bool {
+	for v.Kind() == reflect.Interface && !v.IsNil() {
+		v = v.Elem()
+	}
+	return v.Kind() == reflect.String && v.String() == statusError
+}
+
+// resultFields is what IsError needs of a struct type: the index of its
+// "status" JSON field, and whether {"error"} is its only JSON field.
+type resultFields struct {
+	status    []int
+	errorOnly bool
+}
+
+var resultFieldsCache sync.Map // reflect.Type -> resultFields
+
+func resultFieldsOf(t reflect.Type) resultFields {
+	if f, ok := resultFieldsCache.Load(t); ok {
+		return f.(resultFields)
+	}
+	var f resultFields
+	names := 0
+	hasError := false
+	for _, sf := range reflect.VisibleFields(t) {
+		if !sf.IsExported() || sf.Anonymous && sf.Type.Kind() == reflect.Struct {
+			continue
+		}
+		name, _, _ := strings.Cut(sf.Tag.Get("json"), ",")
+		switch name {
+		case "-":
+			continue
+		case "":
+			name = sf.Name
+		}
+		names++
+		switch name {
+		case "status":
+			f.status = sf.Index
+		case "error":
+			hasError = true
+		}
+	}
+	f.errorOnly = hasError && names == 1
+	resultFieldsCache.Store(t, f)
+	return f
 }

@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 
 	"github.com/invopop/jsonschema"
+	"github.com/voiceeval/schematools/state"
 )
 
 // FunctionSchema is the function definition an LLM sees for a tool:
@@ -94,13 +96,6 @@ func writeJSON(b *bytes.Buffer, v any) error {
 	return nil
 }
 
-// OpenAIFunction is a tool definition in OpenAI's chat-completions shape:
-// {"type": "function", "function": {...}}.
-type OpenAIFunction struct {
-	Type     string         `json:"type"`
-	Function FunctionSchema `json:"function"`
-}
-
 // Schema returns the function definition of t. Properties and Required are
 // never nil, so they marshal as {} and [].
 func Schema(t Tool) FunctionSchema {
@@ -123,12 +118,6 @@ func Schema(t Tool) FunctionSchema {
 	}
 }
 
-// OpenAISchema returns the definition of t in OpenAI's
-// {"type": "function", "function": {...}} shape.
-func OpenAISchema(t Tool) OpenAIFunction {
-	return OpenAIFunction{Type: "function", Function: Schema(t)}
-}
-
 // paramSchema is what reflecting a parameters struct yields.
 type paramSchema struct {
 	properties map[string]any
@@ -137,9 +126,11 @@ type paramSchema struct {
 }
 
 // reflectParams derives the properties and required list of struct type t
-// with invopop/jsonschema (no $ref, no $schema/$id), and marks the required
-// fields of s, at every nesting level, from the same schema, so validation
-// and the schema the LLM sees can never disagree.
+// with invopop/jsonschema (no $ref, no $schema/$id), writes the validate
+// rules into it and gives the plan s the jsonschema rules to check
+// (rules.go), and marks the required fields of s, at every nesting level,
+// from the same schema, so validation and the schema the LLM sees can
+// never disagree.
 //
 // A field is required unless its json tag has omitempty or omitzero;
 // `jsonschema:"required"` forces it.
@@ -153,6 +144,12 @@ func reflectParams(t reflect.Type, s *spec, allowExtra bool) (ps paramSchema, er
 	root := r.ReflectFromType(t)
 	if root.Type != "object" {
 		return ps, fmt.Errorf("%w: %s does not reflect to a JSON object", ErrInvalidParams, t)
+	}
+	if err := attachRules(s, root); err != nil {
+		return ps, fmt.Errorf("%w: %s: %w", ErrInvalidParams, t, err)
+	}
+	if err := applyValidate(s, root); err != nil {
+		return ps, fmt.Errorf("%s: %w", t, err)
 	}
 	markRequired(s, root)
 
@@ -235,4 +232,31 @@ func openSchemas(v any) any {
 		m["items"] = openSchemas(items)
 	}
 	return m
+}
+
+// WithProperties makes a typed tool present props as its JSON Schema
+// properties in place of those derived from its parameters struct. It is
+// the explicit override for a port that must show the model the original's
+// schema text word for word (descriptions, enums the original offers but
+// does not check). Only what is exported changes — Properties, [Schema]
+// and every tool/schema dialect; the checks, the required list and the
+// property order still come from the struct. props must name exactly the
+// struct's properties, or [New] fails with [ErrInvalidParams]. As an
+// override can say what the checks do not do, every use needs a test that
+// the exported schema and the checks accept and refuse the same arguments
+// (or names the difference).
+func WithProperties(props map[string]any) Option {
+	return func(c *config) { c.properties = props }
+}
+
+// withProperties returns ps presenting props instead of its own
+// properties.
+func withProperties(ps paramSchema, props map[string]any) (paramSchema, error) {
+	own := slices.Sorted(maps.Keys(ps.properties))
+	given := slices.Sorted(maps.Keys(props))
+	if !slices.Equal(own, given) {
+		return ps, fmt.Errorf("%w: WithProperties names %v, the parameters %v", ErrInvalidParams, given, own)
+	}
+	ps.properties = state.Clone(props).(map[string]any)
+	return ps, nil
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync"
 )
 
 // Set is the tool set of one scenario: tools by name, in the order they
@@ -17,8 +18,8 @@ type Set struct {
 }
 
 // NewSet returns a set holding tools. Every name must be valid
-// ([ValidateName]) and unique; the error wraps [ErrInvalidName] or
-// [ErrDuplicateTool] and names every offender.
+// ([ValidateName]) and unique; the error names every offender, and wraps
+// [ErrDuplicateTool] for a name given twice.
 func NewSet(tools ...Tool) (*Set, error) {
 	s := &Set{byKey: make(map[string]Tool, len(tools))}
 	var errs []error
@@ -45,21 +46,13 @@ func NewSet(tools ...Tool) (*Set, error) {
 	return s, nil
 }
 
-// Lookup returns the tool called name.
-func (s *Set) Lookup(name string) (Tool, bool) {
+// lookup returns the tool called name.
+func (s *Set) lookup(name string) (Tool, bool) {
 	if s == nil {
 		return nil, false
 	}
 	t, ok := s.byKey[name]
 	return t, ok
-}
-
-// Len returns the number of tools.
-func (s *Set) Len() int {
-	if s == nil {
-		return 0
-	}
-	return len(s.order)
 }
 
 // Names returns the tool names in set order.
@@ -82,20 +75,12 @@ func (s *Set) Tools() []Tool {
 	return append([]Tool{}, s.order...)
 }
 
-// Schemas returns every tool's function definition, in set order.
-func (s *Set) Schemas() []FunctionSchema {
-	out := make([]FunctionSchema, 0, s.Len())
-	for _, t := range s.Tools() {
-		out = append(out, Schema(t))
-	}
-	return out
-}
-
 // Call runs the tool called name through [Call]. A name the set does not
-// hold is answered with an [UnknownToolResult] listing the set's names,
-// delivered exactly once, and logged as a warning; no hook runs.
+// hold is answered with {"status": "error", "error_type": "unknown_tool",
+// "message": …, "available_tools": [the set's names, sorted]}, delivered
+// exactly once and logged as a warning; no hook runs.
 func (s *Set) Call(ctx context.Context, name string, args map[string]any, deliver func(any) error, opts ...CallOption) error {
-	t, ok := s.Lookup(name)
+	t, ok := s.lookup(name)
 	if !ok {
 		return s.unknown(ctx, name, deliver, opts)
 	}
@@ -105,7 +90,7 @@ func (s *Set) Call(ctx context.Context, name string, args map[string]any, delive
 // CallJSON is [Set.Call] with raw JSON arguments, decoded as [CallJSON]
 // does.
 func (s *Set) CallJSON(ctx context.Context, name string, raw []byte, deliver func(any) error, opts ...CallOption) error {
-	t, ok := s.Lookup(name)
+	t, ok := s.lookup(name)
 	if !ok {
 		return s.unknown(ctx, name, deliver, opts)
 	}
@@ -114,11 +99,74 @@ func (s *Set) CallJSON(ctx context.Context, name string, raw []byte, deliver fun
 
 func (s *Set) unknown(ctx context.Context, name string, deliver func(any) error, opts []CallOption) error {
 	cfg := newCallConfig(opts)
-	res := UnknownTool(name, s.Names())
+	res := unknownTool(name, s.Names())
 	cfg.logger.WarnContext(ctx, "unknown tool called by the model; returning a structured error",
 		slog.String("tool", name), slog.Any("available_tools", res.AvailableTools))
 	if err := deliver(res); err != nil {
-		return fmt.Errorf("tool %s: %w: %w", name, ErrDelivery, err)
+		return fmt.Errorf("tool %s: result delivery failed: %w", name, err)
 	}
 	return nil
+}
+
+// ModelCall is one tool call as a model returns it: an id, a name, and the
+// arguments as JSON text.
+type ModelCall struct {
+	ID        string `json:"id"`
+	Name      string `json:"name"`
+	Arguments string `json:"arguments"`
+}
+
+// ToolResult is the result to send back to the model for one call.
+type ToolResult struct {
+	ID     string `json:"id"`
+	Name   string `json:"name"`
+	Result any    `json:"result"`
+}
+
+// Dispatch runs the calls of one model turn on the live path
+// ([Set.CallJSON]): unknown names get the unknown-tool result listing the
+// set's tools, malformed arguments a validation result, errors the
+// {"error": …} result. At most parallel calls run at once (1 when
+// parallel < 1). Results come back in the model's order, one per call.
+// The error joins the failures of individual calls: a call whose context
+// was cancelled has no Result; one whose after-result hook failed keeps
+// the Result it delivered.
+func (s *Set) Dispatch(ctx context.Context, calls []ModelCall, parallel int, opts ...CallOption) ([]ToolResult, error) {
+	if parallel < 1 {
+		parallel = 1
+	}
+	out := make([]ToolResult, len(calls))
+	errs := make([]error, len(calls))
+	sem := make(chan struct{}, parallel)
+	var wg sync.WaitGroup
+	for i, c := range calls {
+		out[i] = ToolResult{ID: c.ID, Name: c.Name}
+		wg.Go(func() {
+			select {
+			case sem <- struct{}{}:
+			case <-ctx.Done():
+				errs[i] = fmt.Errorf("tool: call %s (%s): %w", c.ID, c.Name, ctx.Err())
+				return
+			}
+			defer func() { <-sem }()
+			if err := ctx.Err(); err != nil {
+				errs[i] = fmt.Errorf("tool: call %s (%s): %w", c.ID, c.Name, err)
+				return
+			}
+			delivered := 0
+			err := s.CallJSON(ctx, c.Name, []byte(c.Arguments), func(v any) error {
+				delivered++
+				out[i].Result = v
+				return nil
+			}, opts...)
+			if err == nil && delivered != 1 {
+				err = fmt.Errorf("%d deliveries", delivered)
+			}
+			if err != nil {
+				errs[i] = fmt.Errorf("tool: call %s (%s): %w", c.ID, c.Name, err)
+			}
+		})
+	}
+	wg.Wait()
+	return out, errors.Join(errs...)
 }

@@ -32,3 +32,11 @@ type Tool interface {
 type AfterResulter interface {
 	AfterResult(ctx context.Context, args map[string]any, result any) error
 }
+
+// ErrorTyper is implemented by tools whose validation results carry an
+// "error_type" other than "validation_error", as typed tools built with
+// [WithErrorType] do. [CallJSON] gives the result for malformed raw
+// arguments the tool's error type.
+type ErrorTyper interface {
+	ErrorType() string
+}

@@ -5,13 +5,12 @@ import (
 	"fmt"
 	"reflect"
 
-	"github.com/go-playground/validator/v10"
 	"github.com/voiceeval/schematools/state"
 )
 
 // Func is the work of a typed tool: it receives the tool's shared state and
-// the validated parameters, and returns the raw result.
-type Func[P, R any] func(ctx context.Context, st *state.Shared, p P) (R, error)
+// the validated parameters, and returns the raw result (see [Tool]).
+type Func[P any] func(ctx context.Context, st *state.Shared, p P) (any, error)
 
 // Option configures a typed tool built by [New].
 type Option func(*config)
@@ -22,7 +21,7 @@ type config struct {
 	allowExtra bool
 	lax        bool
 	after      func(ctx context.Context, st *state.Shared, result any) error
-	validator  *validator.Validate
+	properties map[string]any // WithProperties
 }
 
 // WithState makes the tool read and write st. Without it the tool gets a
@@ -58,18 +57,13 @@ func WithAfterResult(fn func(ctx context.Context, st *state.Shared, result any) 
 	return func(c *config) { c.after = fn }
 }
 
-// WithValidator sets the validator that applies `validate` struct tags;
-// build it with [NewValidator] to keep JSON field names in issues. The
-// default is a shared [NewValidator] instance.
-func WithValidator(v *validator.Validate) Option { return func(c *config) { c.validator = v } }
-
 // Typed is a tool whose parameters are one Go struct P: the same struct
 // yields the JSON Schema the model sees (invopop/jsonschema) and the rules
 // its arguments are checked against (JSON types, then validator/v10 tags).
 // Build it with [New]. It is safe for concurrent use.
-type Typed[P, R any] struct {
+type Typed[P any] struct {
 	name, description string
-	fn                Func[P, R]
+	fn                Func[P]
 	cfg               config
 	spec              *spec
 	schema            paramSchema
@@ -80,30 +74,27 @@ type Typed[P, R any] struct {
 //
 //   - the json tag names each argument; a field is required unless its json
 //     tag has omitempty or omitzero (`jsonschema:"required"` forces it);
-//   - jsonschema_description and jsonschema tags (enum=…, minimum=…) shape
-//     the schema; validate tags are checked by validator/v10.
+//   - jsonschema_description describes an argument; each rule is written
+//     once, as a jsonschema or a validate tag, and reaches both the schema
+//     and the checks (see the package documentation).
 //
 // Before fn runs, Execute checks the raw arguments in this order — unknown
 // keys, missing required keys, JSON type mismatches, then validate rules —
 // and returns a [ValidationResult] value listing every problem instead of
 // calling fn. Nothing the model sends can make it panic.
 //
-// New fails with [ErrInvalidName] for a bad name, [ErrMissingDescription]
-// for an empty description, and [ErrInvalidParams] when fn is nil, or P is
-// not a struct, is recursive, holds a field with no JSON form, maps two
-// fields to one JSON name, or carries validate tags the validator cannot
-// apply.
-func New[P, R any](name, description string, fn Func[P, R], opts ...Option) (*Typed[P, R], error) {
+// New fails with an error wrapping [ErrInvalidParams] for a bad name, an
+// empty description, a nil fn, or a P that is not a struct, is recursive,
+// holds a field with no JSON form, maps two fields to one JSON name, or
+// carries validate tags the validator cannot apply, or states one rule
+// in both tags with different values.
+func New[P any](name, description string, fn Func[P], opts ...Option) (*Typed[P], error) {
 	pt := reflect.TypeFor[P]()
-	who := fmt.Sprintf("New[%s]", pt)
-	if name == "" {
-		return nil, fmt.Errorf("tool: name is required for tool %s: %w", who, ErrInvalidName)
-	}
 	if err := ValidateName(name); err != nil {
-		return nil, fmt.Errorf("tool: %s: %w", who, err)
+		return nil, fmt.Errorf("tool: New[%s]: %w: %w", pt, ErrInvalidParams, err)
 	}
 	if description == "" {
-		return nil, fmt.Errorf("tool: description is required for tool %s: %w", name, ErrMissingDescription)
+		return nil, fmt.Errorf("tool: %s: description is required: %w", name, ErrInvalidParams)
 	}
 	if fn == nil {
 		return nil, fmt.Errorf("tool: %s: nil function: %w", name, ErrInvalidParams)
@@ -111,7 +102,7 @@ func New[P, R any](name, description string, fn Func[P, R], opts ...Option) (*Ty
 	if pt.Kind() != reflect.Struct {
 		return nil, fmt.Errorf("tool: %s: parameters must be a struct, got %s: %w", name, pt, ErrInvalidParams)
 	}
-	t := &Typed[P, R]{name: name, description: description, fn: fn}
+	t := &Typed[P]{name: name, description: description, fn: fn}
 	for _, o := range opts {
 		o(&t.cfg)
 	}
@@ -125,49 +116,39 @@ func New[P, R any](name, description string, fn Func[P, R], opts ...Option) (*Ty
 		return nil, fmt.Errorf("tool: %s: %w", name, err)
 	}
 	t.spec, t.schema = s, schema
-	if s.validated {
-		// Catch misspelled or misplaced validate tags now, not on the first
-		// call: run the rules once on the zero value.
-		v := t.cfg.validator
-		if v == nil {
-			v = defaultValidator()
-		}
-		var zero P
-		if _, err := runValidator(v, &zero); err != nil {
-			return nil, fmt.Errorf("tool: %s: %w: %w", name, ErrInvalidParams, err)
+	if t.cfg.properties != nil {
+		if t.schema, err = withProperties(schema, t.cfg.properties); err != nil {
+			return nil, fmt.Errorf("tool: %s: %w", name, err)
 		}
 	}
 	return t, nil
 }
 
 // Name returns the tool's name.
-func (t *Typed[P, R]) Name() string { return t.name }
+func (t *Typed[P]) Name() string { return t.name }
 
 // Description returns the tool's description.
-func (t *Typed[P, R]) Description() string { return t.description }
+func (t *Typed[P]) Description() string { return t.description }
 
 // Properties returns a fresh copy of the JSON Schema properties derived
 // from P.
-func (t *Typed[P, R]) Properties() map[string]any {
+func (t *Typed[P]) Properties() map[string]any {
 	return state.Clone(t.schema.properties).(map[string]any)
 }
 
 // Required returns a fresh copy of the required argument names, in field
 // order.
-func (t *Typed[P, R]) Required() []string {
+func (t *Typed[P]) Required() []string {
 	return append([]string{}, t.schema.required...)
 }
 
 // PropertyOrder returns the property names in the order of P's fields.
-func (t *Typed[P, R]) PropertyOrder() []string { return append([]string{}, t.schema.order...) }
-
-// State returns the shared state the tool works on.
-func (t *Typed[P, R]) State() *state.Shared { return t.cfg.state }
+func (t *Typed[P]) PropertyOrder() []string { return append([]string{}, t.schema.order...) }
 
 // ErrorType returns the "error_type" of the tool's validation results.
-func (t *Typed[P, R]) ErrorType() string {
+func (t *Typed[P]) ErrorType() string {
 	if t.cfg.errorType == "" {
-		return ErrorTypeValidation
+		return errorTypeValidation
 	}
 	return t.cfg.errorType
 }
@@ -175,65 +156,23 @@ func (t *Typed[P, R]) ErrorType() string {
 // Decode checks args and binds them into P without running the tool. It
 // returns a non-nil [ValidationResult] when the arguments are unusable.
 // A nil args map is treated as empty.
-func (t *Typed[P, R]) Decode(args map[string]any) (P, *ValidationResult) {
-	return decode[P](t.spec, args, bindMode{allowExtra: t.cfg.allowExtra, lax: t.cfg.lax}, t.cfg.validator, t.cfg.errorType)
-}
-
-// bindMode says how strictly arguments are bound.
-type bindMode struct {
-	allowExtra bool // ignore unknown keys at every level
-	lax        bool // pydantic lax coercions and error order; nested unknown keys dropped
-}
-
-// decode binds args into a P following plan s, then applies the validate
-// tags when P has any.
-func decode[P any](s *spec, args map[string]any, mode bindMode, v *validator.Validate, errorType string) (P, *ValidationResult) {
-	var p, zero P
-	b := binder{allowExtra: mode.allowExtra, lax: mode.lax}
-	b.bindObject(reflect.ValueOf(&p).Elem(), args, s)
-	if issues := b.issues(); issues != nil {
-		return zero, newValidationResult(errorType, issues)
-	}
-	if !s.validated {
-		return p, nil
-	}
-	if v == nil {
-		v = defaultValidator()
-	}
-	issues, err := runValidator(v, &p)
-	if err != nil {
-		issues = []Issue{{Field: "", Error: "Validator error: " + err.Error(), Type: "validator_error"}}
-	}
-	if issues != nil {
-		if mode.lax {
-			for i := range issues {
-				if issues[i].Type == "oneof" {
-					issues[i].Type = "enum" // what pydantic calls a failed Enum
-				}
-			}
-		}
-		return zero, newValidationResult(errorType, issues)
-	}
-	return p, nil
+func (t *Typed[P]) Decode(args map[string]any) (P, *ValidationResult) {
+	return decode[P](t.spec, args, bindMode{allowExtra: t.cfg.allowExtra, lax: t.cfg.lax}, t.cfg.errorType)
 }
 
 // Execute validates args and runs the tool's function. Invalid arguments
 // yield a [ValidationResult] value and a nil error; the function's own
 // error is returned as is.
-func (t *Typed[P, R]) Execute(ctx context.Context, args map[string]any) (any, error) {
+func (t *Typed[P]) Execute(ctx context.Context, args map[string]any) (any, error) {
 	p, invalid := t.Decode(args)
 	if invalid != nil {
 		return *invalid, nil
 	}
-	r, err := t.fn(ctx, t.cfg.state, p)
-	if err != nil {
-		return nil, err
-	}
-	return r, nil
+	return t.fn(ctx, t.cfg.state, p)
 }
 
 // AfterResult runs the hook set with [WithAfterResult], if any.
-func (t *Typed[P, R]) AfterResult(ctx context.Context, _ map[string]any, result any) error {
+func (t *Typed[P]) AfterResult(ctx context.Context, _ map[string]any, result any) error {
 	if t.cfg.after == nil {
 		return nil
 	}

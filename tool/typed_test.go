@@ -4,15 +4,16 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"testing"
 
-	"github.com/go-playground/validator/v10"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/voiceeval/schematools/internal/golden"
 	"github.com/voiceeval/schematools/state"
 	"github.com/voiceeval/schematools/tool"
+	"github.com/voiceeval/schematools/tool/schema"
 )
 
 func jsonNumber(s string) json.Number { return json.Number(s) }
@@ -37,10 +38,10 @@ type orderParams struct {
 var orderRecorder = tool.Recorder{ActionTypes: []string{"order"}}
 
 // mustOrderTool is a write tool: it stores an order and records an action.
-func mustOrderTool(t testing.TB, st *state.Shared) *tool.Typed[orderParams, map[string]any] {
+func mustOrderTool(t testing.TB, st *state.Shared) *tool.Typed[orderParams] {
 	t.Helper()
 	tl, err := tool.New("order", "Place an order.",
-		func(ctx context.Context, st *state.Shared, p orderParams) (map[string]any, error) {
+		func(ctx context.Context, st *state.Shared, p orderParams) (any, error) {
 			id := "ORD-" + p.Customer
 			err := st.UpdateTables(nil, func(db map[string]any) error {
 				if db == nil {
@@ -63,7 +64,9 @@ func mustOrderTool(t testing.TB, st *state.Shared) *tool.Typed[orderParams, map[
 // The schema derived from a parameters struct is pinned by a golden file.
 func TestTypedSchemaGolden(t *testing.T) {
 	tl := mustOrderTool(t, state.New())
-	got, err := json.MarshalIndent(tool.OpenAISchema(tl), "", "  ")
+	defs, err := schema.OpenAI([]tool.Tool{tl})
+	require.NoError(t, err)
+	got, err := json.MarshalIndent(defs[0], "", "  ")
 	require.NoError(t, err)
 	golden.Check(t, filepath.Join("testdata", "order_schema.golden.json"), append(got, '\n'))
 	assert.Equal(t, []string{"customer", "items"}, tl.Required())
@@ -72,12 +75,14 @@ func TestTypedSchemaGolden(t *testing.T) {
 // Checklist 84: the function definition shape.
 func TestSchemaShape(t *testing.T) {
 	ft := &fakeTool{name: "_GoodTool"}
+	end, err := schema.OpenAI([]tool.Tool{tool.Harness(nil, nil)[0]})
+	require.NoError(t, err)
 	assert.Equal(t,
 		`{"name":"_GoodTool","description":"A fake tool.","parameters":{"type":"object","properties":{"value":{"type":"string"}},"required":["value"]}}`,
 		jsonOf(t, tool.Schema(ft)))
 	assert.Equal(t,
 		`{"type":"function","function":{"name":"EndConversationTool","description":"End the conversation with the user.","parameters":{"type":"object","properties":{},"required":[]}}}`,
-		jsonOf(t, tool.OpenAISchema(&tool.EndConversation{})))
+		string(end[0]))
 }
 
 func TestTypedPropertiesAreCopies(t *testing.T) {
@@ -182,7 +187,7 @@ func TestTypedValidationResultJSON(t *testing.T) {
 
 func TestTypedBindsAcceptedValues(t *testing.T) {
 	var got orderParams
-	tl, err := tool.New("capture", "Capture params.", func(_ context.Context, _ *state.Shared, p orderParams) (string, error) {
+	tl, err := tool.New("capture", "Capture params.", func(_ context.Context, _ *state.Shared, p orderParams) (any, error) {
 		got = p
 		return "ok", nil
 	})
@@ -216,20 +221,22 @@ func TestTypedBindsAcceptedValues(t *testing.T) {
 
 func TestTypedOptions(t *testing.T) {
 	var hookResult any
+	var gotState *state.Shared
 	tl, err := tool.New("lenient", "Lenient tool.",
-		func(context.Context, *state.Shared, item) (string, error) { return "done", nil },
+		func(_ context.Context, st *state.Shared, _ item) (any, error) { gotState = st; return "done", nil },
 		tool.WithExtraArgs(), tool.WithErrorType("invalid_arguments"),
-		tool.WithAfterResult(func(_ context.Context, _ *state.Shared, res any) error { hookResult = res; return nil }),
-		tool.WithValidator(tool.NewValidator()))
+		tool.WithAfterResult(func(_ context.Context, _ *state.Shared, res any) error { hookResult = res; return nil }))
 	require.NoError(t, err)
 	assert.Equal(t, "invalid_arguments", tl.ErrorType())
-	assert.NotNil(t, tl.State(), "a tool without WithState gets a private state")
+	var et tool.ErrorTyper = tl
+	assert.Equal(t, "invalid_arguments", et.ErrorType())
 	assert.NotContains(t, tl.Properties()["name"], "additionalProperties")
 
 	var d delivery
 	require.NoError(t, tool.Call(context.Background(), tl, map[string]any{"name": "x", "quantity": 2, "ignored": true}, d.deliver))
 	assert.Equal(t, []any{"done"}, d.got)
 	assert.Equal(t, "done", hookResult)
+	assert.NotNil(t, gotState, "a tool without WithState gets a private state")
 
 	res, err := tl.Execute(context.Background(), map[string]any{})
 	require.NoError(t, err)
@@ -283,10 +290,10 @@ func TestNewRejectsBadDefinitions(t *testing.T) {
 		want error
 		msg  string
 	}{
-		{"empty name", func() error { _, err := tool.New("", "d", noop); return err }, tool.ErrInvalidName, "name is required for tool"},
-		{"bad name", func() error { _, err := tool.New("has space", "d", noop); return err }, tool.ErrInvalidName, "has space"},
-		{"empty description", func() error { _, err := tool.New("n", "", noop); return err }, tool.ErrMissingDescription, "description is required for tool n"},
-		{"nil function", func() error { _, err := tool.New[item, any]("n", "d", nil); return err }, tool.ErrInvalidParams, "nil function"},
+		{"empty name", func() error { _, err := tool.New("", "d", noop); return err }, tool.ErrInvalidParams, "invalid tool name: the name is empty"},
+		{"bad name", func() error { _, err := tool.New("has space", "d", noop); return err }, tool.ErrInvalidParams, "has space"},
+		{"empty description", func() error { _, err := tool.New("n", "", noop); return err }, tool.ErrInvalidParams, "tool: n: description is required"},
+		{"nil function", func() error { _, err := tool.New[item]("n", "d", nil); return err }, tool.ErrInvalidParams, "nil function"},
 		{"not a struct", func() error {
 			_, err := tool.New("n", "d", func(context.Context, *state.Shared, string) (any, error) { return nil, nil })
 			return err
@@ -325,19 +332,38 @@ func TestNewRejectsBadDefinitions(t *testing.T) {
 	}
 }
 
-// Custom rules registered on a validator built by NewValidator report JSON
-// field names.
-func TestCustomValidatorRule(t *testing.T) {
-	v := tool.NewValidator()
-	require.NoError(t, v.RegisterValidation("iata", func(fl validator.FieldLevel) bool { return len(fl.Field().String()) == 3 }))
-	type params struct {
-		Origin string `json:"origin" validate:"iata"`
+// iata is a value with a rule of its own: a type that checks itself in
+// UnmarshalJSON, the way to add a rule the tags cannot state.
+type iata string
+
+func (c *iata) UnmarshalJSON(data []byte) error {
+	var s string
+	if err := json.Unmarshal(data, &s); err != nil {
+		return err
 	}
-	tl, err := tool.New("fly", "Fly.", func(context.Context, *state.Shared, params) (string, error) { return "ok", nil }, tool.WithValidator(v))
+	if len(s) != 3 {
+		return fmt.Errorf("%q is not an IATA code", s)
+	}
+	*c = iata(s)
+	return nil
+}
+
+// A custom rule (a type checking itself) reports the JSON field name.
+func TestCustomRule(t *testing.T) {
+	type params struct {
+		Origin iata `json:"origin"`
+	}
+	tl, err := tool.New("fly", "Fly.", func(context.Context, *state.Shared, params) (any, error) { return "ok", nil })
 	require.NoError(t, err)
 	res, err := tl.Execute(context.Background(), map[string]any{"origin": "Paris"})
 	require.NoError(t, err)
-	assert.Equal(t, []tool.Issue{{Field: "origin", Error: "Input failed the rule iata", Type: "iata"}}, res.(tool.ValidationResult).Details)
+	assert.Equal(t, []tool.Issue{{Field: "origin", Error: `Value error, "Paris" is not an IATA code`, Type: "value_error"}}, res.(tool.ValidationResult).Details)
+	// A tag the validator does not know is refused when the tool is built.
+	type unknownTag struct {
+		Origin string `json:"origin" validate:"iata"`
+	}
+	_, err = tool.New("fly", "Fly.", func(context.Context, *state.Shared, unknownTag) (any, error) { return "ok", nil })
+	assert.ErrorIs(t, err, tool.ErrInvalidParams)
 }
 
 type recSlice []recSlice
@@ -365,7 +391,7 @@ func TestValidatorPanicsAreContained(t *testing.T) {
 	type loose struct {
 		Value any `json:"value" validate:"oneof=a b"`
 	}
-	tl, err := tool.New("loose", "Loose.", func(context.Context, *state.Shared, loose) (string, error) { return "ok", nil })
+	tl, err := tool.New("loose", "Loose.", func(context.Context, *state.Shared, loose) (any, error) { return "ok", nil })
 	if err != nil {
 		assert.ErrorIs(t, err, tool.ErrInvalidParams)
 		return
@@ -379,7 +405,7 @@ func TestValidatorPanicsAreContained(t *testing.T) {
 	type misspelled struct {
 		Name string `json:"name" validate:"minn=1"`
 	}
-	_, err = tool.New("typo", "Typo.", func(context.Context, *state.Shared, misspelled) (string, error) { return "ok", nil })
+	_, err = tool.New("typo", "Typo.", func(context.Context, *state.Shared, misspelled) (any, error) { return "ok", nil })
 	assert.ErrorIs(t, err, tool.ErrInvalidParams)
 }
 
@@ -389,7 +415,7 @@ func TestBytesAndNonFiniteFloats(t *testing.T) {
 		Ratio float64 `json:"ratio,omitempty"`
 	}
 	var got params
-	tl, err := tool.New("blob", "Blob.", func(_ context.Context, _ *state.Shared, p params) (string, error) { got = p; return "ok", nil })
+	tl, err := tool.New("blob", "Blob.", func(_ context.Context, _ *state.Shared, p params) (any, error) { got = p; return "ok", nil })
 	require.NoError(t, err)
 	assert.Equal(t, map[string]any{"type": "string", "contentEncoding": "base64"}, tl.Properties()["blob"])
 
@@ -425,7 +451,7 @@ func TestNullOnOptionalFieldIsAbsent(t *testing.T) {
 		Limit int    `json:"limit,omitempty"`
 	}
 	var got params
-	tl, err := tool.New("opt", "Optional.", func(_ context.Context, _ *state.Shared, p params) (string, error) { got = p; return "ok", nil })
+	tl, err := tool.New("opt", "Optional.", func(_ context.Context, _ *state.Shared, p params) (any, error) { got = p; return "ok", nil })
 	require.NoError(t, err)
 	res, err := tl.Execute(context.Background(), map[string]any{"name": "x", "limit": nil})
 	require.NoError(t, err)

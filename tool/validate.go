@@ -1,27 +1,24 @@
 package tool
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/go-playground/validator/v10"
 )
 
-// defaultValidator is shared by every typed tool that does not bring its
-// own. validator.Validate caches struct metadata and is safe for concurrent
-// use; it is created on first use and never reconfigured afterwards.
-var defaultValidator = sync.OnceValue(func() *validator.Validate {
-	return NewValidator()
-})
-
-// NewValidator returns a validator configured the way typed tools need it:
-// required on nested structs enabled, and field names taken from the json
-// tag so that issue fields read "items.0.name", as the model wrote them.
-// Register custom rules on it, then pass it with [WithValidator].
-func NewValidator() *validator.Validate {
+// rulesValidator applies the validate tags of every typed tool. It is the
+// package's only validator: validator.Validate caches struct metadata and
+// is safe for concurrent use, and nothing reconfigures it after creation.
+// Field names come from the json tag, so that issue fields read
+// "items.0.name", as the model wrote them.
+var rulesValidator = sync.OnceValue(func() *validator.Validate {
 	v := validator.New(validator.WithRequiredStructEnabled())
 	v.RegisterTagNameFunc(func(f reflect.StructField) string {
 		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
@@ -34,6 +31,104 @@ func NewValidator() *validator.Validate {
 		return name
 	})
 	return v
+})
+
+// bindMode says how strictly arguments are bound.
+type bindMode struct {
+	allowExtra bool // ignore unknown keys at every level
+	lax        bool // pydantic lax coercions and error order; nested unknown keys dropped
+}
+
+// decode binds args into a P following plan s, then checks the rules: the
+// jsonschema-tag rules the binder found broken and the validate tags, in
+// field order.
+func decode[P any](s *spec, args map[string]any, mode bindMode, errorType string) (P, *ValidationResult) {
+	var p, zero P
+	b := binder{allowExtra: mode.allowExtra, lax: mode.lax}
+	b.bindObject(reflect.ValueOf(&p).Elem(), args, s)
+	if issues := b.issues(); issues != nil {
+		return zero, newValidationResult(errorType, issues)
+	}
+	if !s.validated {
+		if b.broken != nil {
+			return zero, newValidationResult(errorType, b.broken)
+		}
+		return p, nil
+	}
+	issues, err := runValidator(rulesValidator(), &p)
+	if err != nil {
+		issues = []Issue{{Field: "", Error: "Validator error: " + err.Error(), Type: "validator_error"}}
+	}
+	if mode.lax {
+		for i := range issues {
+			if issues[i].Type == "oneof" {
+				issues[i].Type = "enum" // what pydantic calls a failed Enum
+			}
+		}
+	}
+	if b.broken != nil {
+		issues = mergeIssues(s, b.broken, issues)
+	}
+	if issues != nil {
+		return zero, newValidationResult(errorType, issues)
+	}
+	return p, nil
+}
+
+// mergeIssues merges two lists of issues, each in field order, into one in
+// field order (a's first on a tie).
+func mergeIssues(s *spec, a, b []Issue) []Issue {
+	out := append(slices.Clone(a), b...)
+	slices.SortStableFunc(out, func(x, y Issue) int {
+		return slices.CompareFunc(fieldKey(s, x.Field), fieldKey(s, y.Field), compareStep)
+	})
+	return out
+}
+
+// fieldKey locates an issue's dotted path in plan s: field positions for
+// struct fields, indexes for list items, names for map keys.
+func fieldKey(s *spec, path string) []any {
+	var key []any
+	for _, part := range strings.Split(path, ".") {
+		s = valueSpec(s)
+		if s == nil {
+			key = append(key, part)
+			continue
+		}
+		switch s.kind {
+		case kindStruct:
+			i, ok := s.index[part]
+			if !ok {
+				return append(key, part)
+			}
+			key = append(key, i)
+			s = s.fields[i].spec
+		case kindSlice:
+			i, _ := strconv.Atoi(part)
+			key = append(key, i)
+			s = s.elem
+		default:
+			key = append(key, part)
+			if s.kind == kindMap {
+				s = s.elem
+			}
+		}
+	}
+	return key
+}
+
+func compareStep(x, y any) int {
+	xi, xok := x.(int)
+	yi, yok := y.(int)
+	switch {
+	case xok && yok:
+		return cmp.Compare(xi, yi)
+	case xok:
+		return -1
+	case yok:
+		return 1
+	}
+	return cmp.Compare(x.(string), y.(string))
 }
 
 // runValidator applies the validate rules to the bound struct pointed to by

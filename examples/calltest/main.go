@@ -1,7 +1,7 @@
 // Command calltest runs a suite of ElevenLabs-format tool-call tests
 // against a scripted fake agent and prints a readable report, several runs
-// per test. A real harness would put a model behind the calltest.Agent
-// interface instead of the script.
+// per test. A real harness would put a model behind a calltest.Agent
+// function instead of the script.
 //
 //	go run ./examples/calltest [suite-dir]
 package main
@@ -56,7 +56,7 @@ var script = map[string][]calltest.Step{
 // scriptedAgent answers from the script, cycling through its steps.
 func scriptedAgent() calltest.Agent {
 	turn := map[string]int{}
-	return calltest.AgentFunc(func(_ context.Context, history []calltest.Turn) (calltest.Step, error) {
+	return func(_ context.Context, history []calltest.Turn) (calltest.Step, error) {
 		last := history[len(history)-1].Message
 		steps, ok := script[last]
 		if !ok {
@@ -65,7 +65,7 @@ func scriptedAgent() calltest.Agent {
 		s := steps[turn[last]%len(steps)]
 		turn[last]++
 		return s, nil
-	})
+	}
 }
 
 // run checks every test file in dir and reports; it returns how many tests
@@ -88,17 +88,17 @@ func run(w io.Writer, dir string) (int, error) {
 			return 0, fmt.Errorf("%s: %w", filepath.Base(f), err)
 		}
 		// One worker: the script hands out its steps in turn.
-		rep, err := calltest.Repeat(context.Background(), agent, test, runs, 1)
+		rep, err := calltest.Repeat(context.Background(), agent, test, runs, 1, nil)
 		if err != nil {
 			return 0, err
 		}
 		lo, hi := rep.Wilson(1.96)
 		fmt.Fprintf(w, "%-40s %d/%d passed  pass^3 %.2f  95%% CI [%.2f, %.2f]\n",
 			test.Name, rep.Passed, rep.Runs, rep.PassHatK(3), lo, hi)
-		for _, g := range rep.Failures {
-			first := rep.Results[g.Runs[0]]
+		for _, runs := range rep.Failures {
+			first := rep.Results[runs[0]]
 			reasons := first.ConditionResult().Rationale.Messages
-			fmt.Fprintf(w, "    %d run(s): %s\n", len(g.Runs), strings.Join(reasons, "; "))
+			fmt.Fprintf(w, "    %d run(s): %s\n", len(runs), strings.Join(reasons, "; "))
 		}
 		if rep.Passed < rep.Runs {
 			failed++

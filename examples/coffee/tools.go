@@ -58,12 +58,12 @@ type MenuItem struct {
 }
 
 // NewGetMenu builds get_menu, which lists the menu sorted by item id.
-func NewGetMenu(opts ...tool.Option) (*tool.Typed[struct{}, any], error) {
+func NewGetMenu(opts ...tool.Option) (*tool.Typed[struct{}], error) {
 	return NewGetMenuWith(MenuOptions{}, opts...)
 }
 
 // NewGetMenuWith builds get_menu configured by a scenario's options.
-func NewGetMenuWith(mo MenuOptions, opts ...tool.Option) (*tool.Typed[struct{}, any], error) {
+func NewGetMenuWith(mo MenuOptions, opts ...tool.Option) (*tool.Typed[struct{}], error) {
 	return tool.New(NameGetMenu, "List the menu: every item with its price per size.",
 		func(_ context.Context, st *state.Shared, _ struct{}) (any, error) {
 			return coffeeDB.Read(st, func(db map[string]any) (any, error) {
@@ -90,7 +90,7 @@ func NewGetMenuWith(mo MenuOptions, opts ...tool.Option) (*tool.Typed[struct{}, 
 // OrderLine is one line of an order.
 type OrderLine struct {
 	ItemID   string `json:"item_id" jsonschema_description:"Menu item id, from get_menu."`
-	Size     string `json:"size" jsonschema:"enum=small,enum=medium,enum=large" validate:"oneof=small medium large"`
+	Size     string `json:"size" validate:"oneof=small medium large"`
 	Quantity int    `json:"quantity" jsonschema_description:"How many, 1 to 10." validate:"min=1,max=10"`
 }
 
@@ -113,7 +113,7 @@ type Order struct {
 // menu, stores the order as "placed" with an id ORD-001, ORD-002, … and
 // records a place_order action. Unknown items or sizes are refused before
 // anything is written.
-func NewPlaceOrder(opts ...tool.Option) (*tool.Typed[PlaceOrderParams, any], error) {
+func NewPlaceOrder(opts ...tool.Option) (*tool.Typed[PlaceOrderParams], error) {
 	return tool.New(NamePlaceOrder, "Place an order for a customer. Returns the order with its id and total.",
 		func(ctx context.Context, st *state.Shared, p PlaceOrderParams) (any, error) {
 			return coffeeDB.Write(ctx, st, ordersOnly, func(db map[string]any) (any, state.Action, error) {
@@ -151,7 +151,7 @@ type OrderIDParams struct {
 }
 
 // NewOrderStatus builds order_status, which returns one order.
-func NewOrderStatus(opts ...tool.Option) (*tool.Typed[OrderIDParams, any], error) {
+func NewOrderStatus(opts ...tool.Option) (*tool.Typed[OrderIDParams], error) {
 	return tool.New(NameOrderStatus, "Get an order's items, total and status.",
 		func(_ context.Context, st *state.Shared, p OrderIDParams) (any, error) {
 			return coffeeDB.Read(st, func(db map[string]any) (any, error) {
@@ -171,13 +171,13 @@ func NewOrderStatus(opts ...tool.Option) (*tool.Typed[OrderIDParams, any], error
 // CancelOrderParams are the arguments of cancel_order.
 type CancelOrderParams struct {
 	OrderID string `json:"order_id" jsonschema_description:"The order id, e.g. ORD-001."`
-	Reason  string `json:"reason" jsonschema:"enum=changed my mind,enum=ordered by mistake,enum=took too long" validate:"oneof='changed my mind' 'ordered by mistake' 'took too long'"`
+	Reason  string `json:"reason" validate:"oneof='changed my mind' 'ordered by mistake' 'took too long'"`
 }
 
 // NewCancelOrder builds cancel_order, which cancels a placed order and
 // records a cancel_order action. Orders that do not exist or are already
 // cancelled are refused without a change.
-func NewCancelOrder(opts ...tool.Option) (*tool.Typed[CancelOrderParams, any], error) {
+func NewCancelOrder(opts ...tool.Option) (*tool.Typed[CancelOrderParams], error) {
 	return tool.New(NameCancelOrder, "Cancel a placed order.",
 		func(ctx context.Context, st *state.Shared, p CancelOrderParams) (any, error) {
 			return coffeeDB.Write(ctx, st, ordersOnly, func(db map[string]any) (any, state.Action, error) {

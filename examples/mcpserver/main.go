@@ -25,7 +25,6 @@ import (
 	"github.com/voiceeval/schematools/registry"
 	"github.com/voiceeval/schematools/state"
 	"github.com/voiceeval/schematools/tool"
-	"github.com/voiceeval/schematools/tool/schema"
 )
 
 func main() {
@@ -67,15 +66,16 @@ func newServer(st *state.Shared) (*mcp.Server, error) {
 	for _, n := range reg.Names(coffee.Domain) {
 		spec[n] = nil
 	}
-	spec[tool.EndConversationName] = nil
+	spec["EndConversationTool"] = nil
 	set, err := reg.NewSet(coffee.Domain, spec, registry.Deps{State: st})
 	if err != nil {
 		return nil, err
 	}
-	defs := schema.Anthropic(set.Tools()) // {name, description, input_schema}: MCP's shape too
 	server := mcp.NewServer(&mcp.Implementation{Name: "schematools-" + coffee.Domain, Version: "v0.1.0"}, nil)
-	for i, t := range set.Tools() {
-		server.AddTool(&mcp.Tool{Name: t.Name(), Description: t.Description(), InputSchema: defs[i]["input_schema"]}, handler(t))
+	for _, t := range set.Tools() {
+		// tool.Schema's parameters object, properties in field order: the
+		// input schema MCP's tools/list presents.
+		server.AddTool(&mcp.Tool{Name: t.Name(), Description: t.Description(), InputSchema: tool.Schema(t).Parameters}, handler(t))
 	}
 	return server, nil
 }
@@ -93,12 +93,7 @@ func handler(t tool.Tool) mcp.ToolHandler {
 		if err != nil {
 			return nil, err
 		}
-		res := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(text)}}}
-		switch out.(type) {
-		case tool.ValidationResult, tool.FailureResult, tool.ErrorResult:
-			res.IsError = true
-		}
-		return res, nil
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(text)}}, IsError: tool.IsError(out)}, nil
 	}
 }
 

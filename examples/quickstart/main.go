@@ -26,11 +26,11 @@ import (
 // spec is the scenario's tool set: tool name -> keyword arguments. Only two
 // drinks are on offer today.
 var spec = map[string]map[string]any{
-	coffee.NameGetMenu:       {"items": []any{"latte", "espresso"}},
-	coffee.NamePlaceOrder:    {},
-	coffee.NameOrderStatus:   {},
-	coffee.NameCancelOrder:   {},
-	tool.EndConversationName: {},
+	coffee.NameGetMenu:     {"items": []any{"latte", "espresso"}},
+	coffee.NamePlaceOrder:  {},
+	coffee.NameOrderStatus: {},
+	coffee.NameCancelOrder: {},
+	"EndConversationTool":  {},
 }
 
 // script is what a model might call during one conversation.
@@ -41,7 +41,7 @@ var script = []struct{ name, args string }{
 	{coffee.NameOrderStatus, `{"order_id": "ORD-001"}`},
 	{coffee.NameCancelOrder, `{"order_id": "ORD-001", "reason": "changed my mind"}`},
 	{"refund_order", `{"order_id": "ORD-001"}`},
-	{tool.EndConversationName, `{}`},
+	{"EndConversationTool", `{}`},
 }
 
 func main() {
@@ -76,7 +76,7 @@ func run(w io.Writer) error {
 	}
 
 	quiet := tool.WithLogger(logger)
-	fmt.Fprintf(w, "coffee shop, %d tools: %v\n\n", set.Len(), set.Names())
+	fmt.Fprintf(w, "coffee shop, %d tools: %v\n\n", len(set.Names()), set.Names())
 	for _, call := range script {
 		fmt.Fprintf(w, "→ %s %s\n", call.name, call.args)
 		err := set.CallJSON(ctx, call.name, []byte(call.args), func(result any) error {

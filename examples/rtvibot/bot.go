@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+	"github.com/voiceeval/schematools/internal/pyvalue"
 	"github.com/voiceeval/schematools/registry"
 	"github.com/voiceeval/schematools/rtvi"
 	"github.com/voiceeval/schematools/state"
@@ -45,6 +46,10 @@ type Bot struct {
 	conn  *websocket.Conn          // where messages without a connection of their own go
 	calls int
 }
+
+// maxMessageBytes is the WebSocket message limit the Python bridge lives
+// with, and the dispatcher's default Config.MaxMessageBytes.
+const maxMessageBytes = 1 << 20
 
 // connKey carries a tool call's connection in its context, so its
 // messages go back where the call came from.
@@ -101,7 +106,7 @@ func (b *Bot) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	defer c.CloseNow()
 	// The Python bridge's limit; the dispatcher refuses larger messages.
-	c.SetReadLimit(rtvi.DefaultMaxMessageBytes + 1024)
+	c.SetReadLimit(maxMessageBytes + 1024)
 	b.mu.Lock()
 	b.conns[c] = true
 	b.conn = c
@@ -157,9 +162,9 @@ func (b *Bot) handleFrame(ctx context.Context, c *websocket.Conn, data []byte) e
 		if stamp == "" {
 			stamp = rtvi.Timestamp(time.Now())
 		}
-		if err := b.events.SendEvent(ctx, rtvi.UserTranscription(rtvi.Transcript{
+		if err := b.events.UserTranscription(ctx, rtvi.Transcript{
 			Text: f.Transcription.Text, UserID: f.Transcription.UserID, Timestamp: stamp, Final: true,
-		})); err != nil {
+		}); err != nil {
 			return err
 		}
 		return b.userText(ctx, f.Transcription.Text)
@@ -173,7 +178,7 @@ func (b *Bot) handleFrame(ctx context.Context, c *websocket.Conn, data []byte) e
 // (bot-llm-*, a metrics event with zero token counts) go out as a pipecat
 // bot's do, a tool call costing one response more.
 func (b *Bot) userText(ctx context.Context, text string) error {
-	b.conv.add(rtvi.Object{{Key: "role", Value: "user"}, {Key: "content", Value: text}})
+	b.conv.add(pyvalue.Dict{{Key: "role", Value: "user"}, {Key: "content", Value: text}})
 	name, args, ok := strings.Cut(strings.TrimPrefix(text, "/call "), " ")
 	if !strings.HasPrefix(text, "/call ") {
 		if b.gold != nil {
@@ -189,7 +194,7 @@ func (b *Bot) userText(ctx context.Context, text string) error {
 			}
 		}
 		answer := "Send /call <tool> <json arguments> to call a tool."
-		b.conv.add(rtvi.Object{{Key: "role", Value: "assistant"}, {Key: "content", Value: answer}})
+		b.conv.add(pyvalue.Dict{{Key: "role", Value: "assistant"}, {Key: "content", Value: answer}})
 		return b.respond(ctx, answer)
 	}
 	if !ok {
@@ -218,9 +223,9 @@ func (b *Bot) callTool(ctx context.Context, name, args string) (string, error) {
 
 	end := b.tracker.Begin()
 	defer end()
-	b.conv.add(rtvi.Object{{Key: "role", Value: "assistant"}, {Key: "tool_calls", Value: []any{rtvi.Object{
+	b.conv.add(pyvalue.Dict{{Key: "role", Value: "assistant"}, {Key: "tool_calls", Value: []any{pyvalue.Dict{
 		{Key: "id", Value: callID}, {Key: "type", Value: "function"},
-		{Key: "function", Value: rtvi.Object{{Key: "name", Value: name}, {Key: "arguments", Value: args}}},
+		{Key: "function", Value: pyvalue.Dict{{Key: "name", Value: name}, {Key: "arguments", Value: args}}},
 	}}}})
 	var answer string
 	err := set.CallJSON(ctx, name, []byte(args), func(result any) error {
@@ -229,7 +234,7 @@ func (b *Bot) callTool(ctx context.Context, name, args string) (string, error) {
 			return err
 		}
 		answer = string(out)
-		b.conv.add(rtvi.Object{{Key: "role", Value: "tool"}, {Key: "tool_call_id", Value: callID}, {Key: "content", Value: answer}})
+		b.conv.add(pyvalue.Dict{{Key: "role", Value: "tool"}, {Key: "tool_call_id", Value: callID}, {Key: "content", Value: answer}})
 		return nil
 	}, tool.WithLogger(b.logger))
 	return answer, err
@@ -307,7 +312,10 @@ func loopbackHost(hostport string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// conversation is the bot's LLM context (rtvi.Conversation).
+// conversation is the bot's LLM context (rtvi.Conversation). It holds its
+// messages as the Python bot holds dicts, pyvalue.Dict values whose keys
+// keep their order (role first) in get_context_history's transcript; a bot
+// outside this module would use its LLM client's message structs.
 type conversation struct {
 	mu   sync.Mutex
 	msgs []any
@@ -318,7 +326,7 @@ func (c *conversation) Reset(_ context.Context, msgs []rtvi.ChatMessage) error {
 	defer c.mu.Unlock()
 	c.msgs = c.msgs[:0]
 	for _, m := range msgs {
-		c.msgs = append(c.msgs, rtvi.Object{{Key: "role", Value: m.Role}, {Key: "content", Value: m.Content}})
+		c.msgs = append(c.msgs, pyvalue.Dict{{Key: "role", Value: m.Role}, {Key: "content", Value: m.Content}})
 	}
 	return nil
 }

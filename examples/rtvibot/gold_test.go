@@ -11,7 +11,6 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/voiceeval/schematools/examples/tau2/tau2data"
 	"github.com/voiceeval/schematools/replay"
-	"github.com/voiceeval/schematools/rtvi"
 	"github.com/voiceeval/schematools/state"
 )
 
@@ -81,7 +80,7 @@ func playGold(ctx context.Context, t *testing.T, url, domain, tools string) (map
 	} {
 		m, err := h.request(ctx, s.t, s.d)
 		require.NoError(t, err)
-		require.Equal(t, rtvi.TypeServerResponse, m["type"], "%s: %v", s.t, m)
+		require.Equal(t, "server-response", m["type"], "%s: %v", s.t, m)
 	}
 	h.close()
 
@@ -94,7 +93,7 @@ func playGold(ctx context.Context, t *testing.T, url, domain, tools string) (map
 	require.NoError(t, err)
 	m, err := h.request(ctx, "get_scenario_summary", map[string]any{"include_db": false})
 	require.NoError(t, err)
-	require.Equal(t, rtvi.TypeServerResponse, m["type"], "%v", m)
+	require.Equal(t, "server-response", m["type"], "%v", m)
 	return m["data"].(map[string]any)["d"].(map[string]any), h.pushes
 }
 

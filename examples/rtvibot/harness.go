@@ -29,7 +29,7 @@ func (h *harness) keep(m map[string]any) bool {
 	if _, answer := m["id"]; answer {
 		return false
 	}
-	if m["type"] == rtvi.TypeServerMessage {
+	if m["type"] == "server-message" {
 		h.pushes = append(h.pushes, m)
 	} else {
 		h.events = append(h.events, m)
@@ -42,7 +42,7 @@ func dialHarness(ctx context.Context, url string) (*harness, error) {
 	if err != nil {
 		return nil, err
 	}
-	c.SetReadLimit(rtvi.DefaultMaxMessageBytes + 1024)
+	c.SetReadLimit(maxMessageBytes + 1024)
 	return &harness{c: c}, nil
 }
 
@@ -50,7 +50,7 @@ func (h *harness) close() { h.c.Close(websocket.StatusNormalClosure, "done") }
 
 // ready performs the client-ready / bot-ready handshake.
 func (h *harness) ready(ctx context.Context) (map[string]any, error) {
-	return h.exchange(ctx, rtvi.TypeClientReady, "client_ready", map[string]any{
+	return h.exchange(ctx, "client-ready", "client_ready", map[string]any{
 		"version": "1.1.0", "about": map[string]any{"library": "evaluation-bridge", "library_version": "1.0.0"},
 	})
 }
@@ -58,13 +58,13 @@ func (h *harness) ready(ctx context.Context) (map[string]any, error) {
 // request sends the client message t with arguments d and returns the
 // bot's answer (a server-response or an error-response).
 func (h *harness) request(ctx context.Context, t string, d any) (map[string]any, error) {
-	return h.exchange(ctx, rtvi.TypeClientMessage, t, map[string]any{"t": t, "d": d})
+	return h.exchange(ctx, "client-message", t, map[string]any{"t": t, "d": d})
 }
 
 func (h *harness) exchange(ctx context.Context, typ, prefix string, data any) (map[string]any, error) {
 	h.ids++
 	id := fmt.Sprintf("%s_%d", prefix, h.ids)
-	msg, err := json.Marshal(map[string]any{"label": rtvi.Label, "type": typ, "id": id, "data": data})
+	msg, err := json.Marshal(map[string]any{"label": "rtvi-ai", "type": typ, "id": id, "data": data})
 	if err != nil {
 		return nil, err
 	}
@@ -113,7 +113,7 @@ func (h *harness) transcribe(ctx context.Context, text string) (string, error) {
 // conversation, and returns the bot's text answer.
 func (h *harness) sendText(ctx context.Context, content string) (string, error) {
 	h.ids++
-	msg, err := json.Marshal(map[string]any{"label": rtvi.Label, "type": rtvi.TypeSendText,
+	msg, err := json.Marshal(map[string]any{"label": "rtvi-ai", "type": "send-text",
 		"id": fmt.Sprintf("send_text_%d", h.ids), "data": map[string]any{"content": content, "options": map[string]any{}}})
 	if err != nil {
 		return "", err

@@ -111,7 +111,7 @@ func TestMetricsOneTokensEntryPerResponse(t *testing.T) {
 	require.NoError(t, err)
 	entries := 0
 	for _, e := range res.Events {
-		if e["type"] != rtvi.TypeMetrics {
+		if e["type"] != "metrics" {
 			continue
 		}
 		tokens := e["data"].(map[string]any)["tokens"].([]any)

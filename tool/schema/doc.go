@@ -1,5 +1,6 @@
-// Package schema exports a tool set in the dialects of the big LLM APIs,
-// and runs a model's tool calls back through the live call path.
+// Package schema exports a tool set in the dialects of the big LLM APIs.
+// (A model's tool calls run back through the live path with
+// [tool.Set.Dispatch].)
 //
 //   - [OpenAI] and [OpenAIResponses]: function tools for the Chat
 //     Completions and Responses APIs; [Strict] rewrites each schema the way
@@ -9,9 +10,11 @@
 //   - [Anthropic]: Messages API tools ({name, description, input_schema}).
 //   - [Gemini]: functionDeclarations, with the JSON Schema keywords Gemini
 //     rejects removed and reported.
-//   - [Dispatch]: the model's tool calls of one turn, run concurrently with
-//     a bound through [tool.Set.CallJSON], each result delivered exactly
-//     once and returned in the model's order, keyed by call id.
 //
-// Output is plain JSON trees (maps and slices): no provider SDK is needed.
+// Output is JSON text, one object per tool (Gemini: one object for the
+// set): each definition's keys in the API's order and each tool's
+// parameters in the order [tool.Schema] keeps (its struct's field order),
+// since models read the schema as text. No provider SDK is needed. Every
+// dialect carries the same rules — the enums, bounds and lengths a tool
+// checks (see package tool) — except what Gemini removes and reports.
 package schema

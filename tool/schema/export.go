@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -24,24 +25,101 @@ func Strict() Option { return func(c *config) { c.strict = true } }
 // parameters returns t's parameters object as a fresh, plain JSON tree
 // (hand-written schemas may hold []string and other Go types; a round
 // trip through JSON turns them into []any, map[string]any and
-// json.Number).
-func parameters(t tool.Tool) map[string]any {
+// json.Number), and the order of its properties.
+func parameters(t tool.Tool) (map[string]any, []string, error) {
 	s := tool.Schema(t)
 	data, err := json.Marshal(s.Parameters)
-	if err == nil {
-		dec := json.NewDecoder(bytes.NewReader(data))
-		dec.UseNumber()
-		var out map[string]any
-		if dec.Decode(&out) == nil {
-			return out
+	if err != nil {
+		return nil, nil, fmt.Errorf("schema: tool %s: %w", t.Name(), err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var out map[string]any
+	if err := dec.Decode(&out); err != nil {
+		return nil, nil, fmt.Errorf("schema: tool %s: %w", t.Name(), err)
+	}
+	return out, s.Parameters.Order, nil
+}
+
+// object is a JSON object whose members are written in the order given.
+// Exports are JSON text for a model to read, so they keep the order of a
+// definition's keys and of a tool's parameters.
+type object []member
+
+type member struct {
+	key   string
+	value any
+}
+
+// MarshalJSON writes the members in order.
+func (o object) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, m := range o {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, err := json.Marshal(m.key)
+		if err != nil {
+			return nil, err
+		}
+		v, err := json.Marshal(m.value)
+		if err != nil {
+			return nil, err
+		}
+		b.Write(k)
+		b.WriteByte(':')
+		b.Write(v)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// ordered returns the parameters object p as an object: "type",
+// "properties" (in order, then any others sorted), "required", then the
+// other keywords sorted.
+func ordered(p map[string]any, order []string) object {
+	out := object{}
+	for _, k := range []string{"type", "properties", "required"} {
+		v, ok := p[k]
+		if !ok {
+			continue
+		}
+		if props, isMap := v.(map[string]any); isMap && k == "properties" {
+			v = inOrder(props, order)
+		}
+		out = append(out, member{k, v})
+	}
+	for _, k := range slices.Sorted(maps.Keys(p)) {
+		if k != "type" && k != "properties" && k != "required" {
+			out = append(out, member{k, p[k]})
 		}
 	}
-	props := state.Clone(s.Parameters.Properties).(map[string]any)
-	req := make([]any, len(s.Parameters.Required))
-	for i, r := range s.Parameters.Required {
-		req[i] = r
+	return out
+}
+
+// inOrder returns m with the keys order lists first, in that order, then
+// the others sorted.
+func inOrder(m map[string]any, order []string) object {
+	out := make(object, 0, len(m))
+	seen := map[string]bool{}
+	for _, k := range order {
+		if v, ok := m[k]; ok && !seen[k] {
+			seen[k] = true
+			out = append(out, member{k, v})
+		}
 	}
-	return map[string]any{"type": "object", "properties": props, "required": req}
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		if !seen[k] {
+			out = append(out, member{k, m[k]})
+		}
+	}
+	return out
+}
+
+func encode(v object) (json.RawMessage, error) {
+	data, err := json.Marshal(v)
+	return json.RawMessage(data), err
 }
 
 // mainType is a schema's type, or the first non-null type of a list.
@@ -57,52 +135,58 @@ func mainType(s map[string]any) any {
 	return s["type"]
 }
 
-// OpenAI returns the tools as Chat Completions function tools:
-// {"type": "function", "function": {"name", "description", "parameters"}}.
-func OpenAI(tools []tool.Tool, opts ...Option) ([]map[string]any, error) {
-	return openAITools(tools, opts, func(fn map[string]any) map[string]any {
-		return map[string]any{"type": "function", "function": fn}
+// OpenAI returns the tools as Chat Completions function tools, one JSON
+// object each: {"type": "function", "function": {"name", "description",
+// "parameters"[, "strict"]}}.
+func OpenAI(tools []tool.Tool, opts ...Option) ([]json.RawMessage, error) {
+	return openAITools(tools, opts, func(fn object) object {
+		return object{{"type", "function"}, {"function", fn}}
 	})
 }
 
 // OpenAIResponses returns the tools in the Responses API's flat shape:
-// {"type": "function", "name", "description", "parameters"}.
-func OpenAIResponses(tools []tool.Tool, opts ...Option) ([]map[string]any, error) {
-	return openAITools(tools, opts, func(fn map[string]any) map[string]any {
-		fn["type"] = "function"
-		return fn
+// {"type": "function", "name", "description", "parameters"[, "strict"]}.
+func OpenAIResponses(tools []tool.Tool, opts ...Option) ([]json.RawMessage, error) {
+	return openAITools(tools, opts, func(fn object) object {
+		return append(object{{"type", "function"}}, fn...)
 	})
 }
 
 // openAITools builds each tool's function definition and wraps it in the
 // API's envelope.
-func openAITools(tools []tool.Tool, opts []Option, wrap func(fn map[string]any) map[string]any) ([]map[string]any, error) {
+func openAITools(tools []tool.Tool, opts []Option, wrap func(fn object) object) ([]json.RawMessage, error) {
 	var c config
 	for _, o := range opts {
 		o(&c)
 	}
-	out := make([]map[string]any, 0, len(tools))
+	out := make([]json.RawMessage, 0, len(tools))
 	for _, t := range tools {
 		fn, err := openAIFunction(t, c)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, wrap(fn))
+		data, err := encode(wrap(fn))
+		if err != nil {
+			return nil, fmt.Errorf("schema: tool %s: %w", t.Name(), err)
+		}
+		out = append(out, data)
 	}
 	return out, nil
 }
 
-func openAIFunction(t tool.Tool, c config) (map[string]any, error) {
-	params := parameters(t)
-	fn := map[string]any{"name": t.Name(), "description": t.Description(), "parameters": params}
-	if c.strict {
-		strict, err := makeStrict(params, "")
-		if err != nil {
-			return nil, fmt.Errorf("schema: tool %s cannot be strict: %w", t.Name(), err)
-		}
-		fn["parameters"], fn["strict"] = strict, true
+func openAIFunction(t tool.Tool, c config) (object, error) {
+	params, order, err := parameters(t)
+	if err != nil {
+		return nil, err
 	}
-	return fn, nil
+	if !c.strict {
+		return object{{"name", t.Name()}, {"description", t.Description()}, {"parameters", ordered(params, order)}}, nil
+	}
+	strict, err := makeStrict(params, "")
+	if err != nil {
+		return nil, fmt.Errorf("schema: tool %s cannot be strict: %w", t.Name(), err)
+	}
+	return object{{"name", t.Name()}, {"description", t.Description()}, {"parameters", ordered(strict, order)}, {"strict", true}}, nil
 }
 
 // makeStrict rewrites an object schema for OpenAI strict mode: closed,
@@ -197,14 +281,23 @@ func label(at string) string {
 	return at
 }
 
-// Anthropic returns the tools as Messages API tools:
-// {"name", "description", "input_schema"}.
-func Anthropic(tools []tool.Tool) []map[string]any {
-	out := make([]map[string]any, 0, len(tools))
+// Anthropic returns the tools as Messages API tools, one JSON object
+// each: {"name", "description", "input_schema"}. The input schema is also
+// what MCP's tools/list presents.
+func Anthropic(tools []tool.Tool) ([]json.RawMessage, error) {
+	out := make([]json.RawMessage, 0, len(tools))
 	for _, t := range tools {
-		out = append(out, map[string]any{"name": t.Name(), "description": t.Description(), "input_schema": parameters(t)})
+		params, order, err := parameters(t)
+		if err != nil {
+			return nil, err
+		}
+		data, err := encode(object{{"name", t.Name()}, {"description", t.Description()}, {"input_schema", ordered(params, order)}})
+		if err != nil {
+			return nil, fmt.Errorf("schema: tool %s: %w", t.Name(), err)
+		}
+		out = append(out, data)
 	}
-	return out
+	return out, nil
 }
 
 // geminiKeywords are the schema keywords Gemini's function declarations
@@ -219,18 +312,26 @@ var geminiFormats = map[string][]string{
 	"integer": {"int32", "int64"},
 }
 
-// Gemini returns the tools as one {"functionDeclarations": [...]} tool, and
-// the keywords it removed ("tool: path.keyword"), sorted. Type lists with
-// null become nullable; other type lists become anyOf.
-func Gemini(tools []tool.Tool) (map[string]any, []string) {
+// Gemini returns the tools as one {"functionDeclarations": [...]} tool
+// (JSON text), and the keywords it removed ("tool: path.keyword"), sorted.
+// Type lists with null become nullable; other type lists become anyOf.
+func Gemini(tools []tool.Tool) (json.RawMessage, []string, error) {
 	decls := make([]any, 0, len(tools))
 	var removed []string
 	for _, t := range tools {
-		params := geminiSchema(parameters(t), t.Name(), "", &removed)
-		decls = append(decls, map[string]any{"name": t.Name(), "description": t.Description(), "parameters": params})
+		p, order, err := parameters(t)
+		if err != nil {
+			return nil, nil, err
+		}
+		params := geminiSchema(p, t.Name(), "", &removed)
+		decls = append(decls, object{{"name", t.Name()}, {"description", t.Description()}, {"parameters", ordered(params, order)}})
 	}
 	sort.Strings(removed)
-	return map[string]any{"functionDeclarations": decls}, removed
+	data, err := encode(object{{"functionDeclarations", decls}})
+	if err != nil {
+		return nil, nil, fmt.Errorf("schema: %w", err)
+	}
+	return data, removed, nil
 }
 
 func geminiSchema(s map[string]any, toolName, at string, removed *[]string) map[string]any {

@@ -39,7 +39,7 @@ var recorder = tool.Recorder{ActionTypes: ActionTypes}
 // (not case-folded); the user's reservation list gets its id. The result
 // is a copy of the new reservation; the recorded result is
 // {"reservation_id": id}.
-func NewBookReservation(opts ...tool.Option) (*tool.Typed[BookReservationParams, any], error) {
+func NewBookReservation(opts ...tool.Option) (*tool.Typed[BookReservationParams], error) {
 	return tau2tools.NewRecordWriteTool(NameBookReservation, descBookReservation, recorder, []string{tau2tools.TableUsers, tableReservations, tableFlights},
 		book, opts...)
 }

@@ -50,7 +50,8 @@
 //     "12" is accepted for an integer and recorded as 12, nested unknown
 //     keys are dropped, unknown top-level keys refused. The three
 //     enumerated arguments (flight_type, cabin, insurance) carry a
-//     validate:"oneof=…" rule, as they are pydantic Enums.
+//     validate:"oneof=…" rule, as they are pydantic Enums; the rule also
+//     gives the schema its enum.
 //   - Writes check everything, then change the DB: a refused call changes
 //     nothing. Where the Python tool would raise half-way through its
 //     writes — possible only on a DB of the wrong shape, or when a booking

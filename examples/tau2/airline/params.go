@@ -67,14 +67,14 @@ type BookReservationParams struct {
 	UserID          string       `json:"user_id" jsonschema_description:"The id of the user who books, for example 'sara_doe_496'."`
 	Origin          string       `json:"origin" jsonschema_description:"The three-letter code of the trip's origin, for example 'SFO'."`
 	Destination     string       `json:"destination" jsonschema_description:"The three-letter code of the trip's destination, for example 'JFK'."`
-	FlightType      string       `json:"flight_type" jsonschema:"enum=round_trip,enum=one_way" jsonschema_description:"One way or round trip." validate:"oneof=round_trip one_way"`
-	Cabin           string       `json:"cabin" jsonschema:"enum=business,enum=economy,enum=basic_economy" jsonschema_description:"The cabin class of every leg." validate:"oneof=business economy basic_economy"`
+	FlightType      string       `json:"flight_type" jsonschema_description:"One way or round trip." validate:"oneof=round_trip one_way"`
+	Cabin           string       `json:"cabin" jsonschema_description:"The cabin class of every leg." validate:"oneof=business economy basic_economy"`
 	Flights         []FlightInfo `json:"flights" jsonschema_description:"Every leg of the trip, in order: flight number and date."`
 	Passengers      []Passenger  `json:"passengers" jsonschema_description:"Every passenger travelling on the reservation."`
 	PaymentMethods  []Payment    `json:"payment_methods" jsonschema_description:"How the total is paid: payment method ids from the user's profile and the amount taken from each."`
 	TotalBaggages   int          `json:"total_baggages" jsonschema_description:"The number of checked bags on the reservation."`
 	NonfreeBaggages int          `json:"nonfree_baggages" jsonschema_description:"How many of those bags are paid for."`
-	Insurance       string       `json:"insurance" jsonschema:"enum=yes,enum=no" jsonschema_description:"Whether the reservation includes travel insurance." validate:"oneof=yes no"`
+	Insurance       string       `json:"insurance" jsonschema_description:"Whether the reservation includes travel insurance." validate:"oneof=yes no"`
 }
 
 // ReservationIDParams select one reservation: the arguments of
@@ -102,7 +102,7 @@ type UpdateReservationBaggagesParams struct {
 // update_reservation_flights.
 type UpdateReservationFlightsParams struct {
 	ReservationID string       `json:"reservation_id" jsonschema_description:"The reservation's id, for example 'ZFA04Y'."`
-	Cabin         string       `json:"cabin" jsonschema:"enum=business,enum=economy,enum=basic_economy" jsonschema_description:"The cabin class of the whole reservation after the change." validate:"oneof=business economy basic_economy"`
+	Cabin         string       `json:"cabin" jsonschema_description:"The cabin class of the whole reservation after the change." validate:"oneof=business economy basic_economy"`
 	Flights       []FlightInfo `json:"flights" jsonschema_description:"The complete new itinerary: every leg, including the legs that do not change."`
 	PaymentID     string       `json:"payment_id" jsonschema_description:"The payment method that pays (or receives) the price difference: an id from the user's profile, for example 'credit_card_7815826' or 'gift_card_7815826'."`
 }

@@ -22,7 +22,7 @@ const (
 // user id is matched lower-cased; the result is a copy of the user record,
 // or not_found "User <id> not found" naming the id as given (see
 // [tau2tools.NewGetUserDetails]: the retail domain has the same tool).
-func NewGetUserDetails(opts ...tool.Option) (*tool.Typed[GetUserDetailsParams, any], error) {
+func NewGetUserDetails(opts ...tool.Option) (*tool.Typed[GetUserDetailsParams], error) {
 	return tau2tools.NewGetUserDetails(NameGetUserDetails, descGetUserDetails, opts...)
 }
 
@@ -30,7 +30,7 @@ func NewGetUserDetails(opts ...tool.Option) (*tool.Typed[GetUserDetailsParams, a
 // (GetReservationDetailsTool). The reservation id is matched upper-cased;
 // the result is a copy of the reservation, or not_found "Reservation <id>
 // not found".
-func NewGetReservationDetails(opts ...tool.Option) (*tool.Typed[GetReservationDetailsParams, any], error) {
+func NewGetReservationDetails(opts ...tool.Option) (*tool.Typed[GetReservationDetailsParams], error) {
 	return tau2tools.NewReadTool(NameGetReservationDetails, descGetReservationDetails,
 		func(db map[string]any, p GetReservationDetailsParams) (any, error) {
 			res, err := findReservation(db, p.ReservationID)
@@ -62,7 +62,7 @@ var airports = [...]Airport{
 // NewListAllAirports builds list_all_airports (ListAllAirportsTool): the
 // 20 airports of tau2's fixed list. It takes no arguments and never reads
 // the DB.
-func NewListAllAirports(opts ...tool.Option) (*tool.Typed[ListAllAirportsParams, any], error) {
+func NewListAllAirports(opts ...tool.Option) (*tool.Typed[ListAllAirportsParams], error) {
 	return tool.New(NameListAllAirports, descListAllAirports,
 		func(context.Context, *state.Shared, ListAllAirportsParams) (any, error) {
 			return AirportsResult{Status: tau2tools.Success, Airports: append([]Airport(nil), airports[:]...)}, nil
@@ -79,7 +79,7 @@ type FlightStatusResult struct {
 // status of the flight on the date ("available", "landed", "cancelled",
 // "on time", "flying", "delayed"), or not_found "Flight <number> not found
 // on date <date>". The flight number is matched upper-cased.
-func NewGetFlightStatus(opts ...tool.Option) (*tool.Typed[GetFlightStatusParams, any], error) {
+func NewGetFlightStatus(opts ...tool.Option) (*tool.Typed[GetFlightStatusParams], error) {
 	return tau2tools.NewReadTool(NameGetFlightStatus, descGetFlightStatus,
 		func(db map[string]any, p GetFlightStatusParams) (any, error) {
 			day, err := findFlightDate(db, p.FlightNumber, p.Date)

@@ -72,7 +72,7 @@ func TestDBNotLoaded(t *testing.T) {
 		// The tools that never read the DB work without one.
 		assert.IsType(t, airline.AirportsResult{}, f.Call(t, airline.KeyListAllAirports, nil))
 		assert.Equal(t, tau2tools.CalculateResult{Status: "success", Result: "4.0"}, f.Call(t, airline.KeyCalculate, map[string]any{"expression": "2+2"}))
-		assert.Equal(t, tool.StatusResult{Status: "success", Message: "Transfer successful"},
+		assert.Equal(t, tau2tools.StatusResult{Status: "success", Message: "Transfer successful"},
 			f.Call(t, airline.KeyTransferToHumanAgents, map[string]any{"summary": "s"}))
 		assert.Len(t, f.State.Actions(), 1)
 	}

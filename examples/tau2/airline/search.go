@@ -45,7 +45,7 @@ type OnestopFlightsResult struct {
 // (SearchDirectFlightTool): the flights from origin to destination whose
 // status on the date is "available", in flight-number order. Airport codes
 // are matched exactly (not case-folded), as in the Python original.
-func NewSearchDirectFlight(opts ...tool.Option) (*tool.Typed[SearchParams, any], error) {
+func NewSearchDirectFlight(opts ...tool.Option) (*tool.Typed[SearchParams], error) {
 	return tau2tools.NewReadTool(NameSearchDirectFlight, descSearchDirectFlight,
 		func(db map[string]any, p SearchParams) (any, error) {
 			found, err := searchDirect(db, p.Date, p.Origin, p.Destination, nil)
@@ -65,7 +65,7 @@ func NewSearchDirectFlight(opts ...tool.Option) (*tool.Typed[SearchParams, any],
 // last two characters read as a number plus one — not zero-padded, so
 // the day after "2024-05-05" is "2024-05-6", which matches no flight. This
 // is tau2's rule, kept as it is.
-func NewSearchOnestopFlight(opts ...tool.Option) (*tool.Typed[SearchParams, any], error) {
+func NewSearchOnestopFlight(opts ...tool.Option) (*tool.Typed[SearchParams], error) {
 	return tau2tools.NewReadTool(NameSearchOnestopFlight, descSearchOnestopFlight,
 		func(db map[string]any, p SearchParams) (any, error) {
 			firsts, err := searchDirect(db, p.Date, p.Origin, nil, nil)

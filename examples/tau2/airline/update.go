@@ -26,7 +26,7 @@ const (
 // result is a copy of the reservation; the recorded result is
 // {"reservation_id": <id as given>, "status": "cancelled"}. An unknown id
 // is not_found "Reservation <id> not found".
-func NewCancelReservation(opts ...tool.Option) (*tool.Typed[ReservationIDParams, any], error) {
+func NewCancelReservation(opts ...tool.Option) (*tool.Typed[ReservationIDParams], error) {
 	return tau2tools.NewRecordWriteTool(NameCancelReservation, descCancelReservation, recorder, []string{tableReservations},
 		func(w *state.Writer, p ReservationIDParams) (any, state.Action, error) {
 			res, failure, err := reservationOf(w, p.ReservationID)
@@ -61,7 +61,7 @@ func NewCancelReservation(opts ...tool.Option) (*tool.Typed[ReservationIDParams,
 }
 
 // CertificateResult is send_certificate's result.
-type CertificateResult = tool.StatusResult
+type CertificateResult = tau2tools.StatusResult
 
 // NewSendCertificate builds send_certificate (SendCertificateTool): it
 // adds {"source": "certificate", "id": id, "amount": float(amount)} to the
@@ -70,7 +70,7 @@ type CertificateResult = tool.StatusResult
 // certificates" when none is), and answers {"status": "success",
 // "message": "Certificate <id> added to user <user id as given> with
 // amount <amount>."}. The recorded result is {"payment_id", "amount"}.
-func NewSendCertificate(opts ...tool.Option) (*tool.Typed[SendCertificateParams, any], error) {
+func NewSendCertificate(opts ...tool.Option) (*tool.Typed[SendCertificateParams], error) {
 	return tau2tools.NewRecordWriteTool(NameSendCertificate, descSendCertificate, recorder, []string{tau2tools.TableUsers},
 		func(w *state.Writer, p SendCertificateParams) (any, state.Action, error) {
 			user, err := ownUser(w, p.UserID)
@@ -108,7 +108,7 @@ func NewSendCertificate(opts ...tool.Option) (*tool.Typed[SendCertificateParams,
 // NewUpdateReservationFlights for the payment rules — and sets both bag
 // counts. The result is a copy of the reservation; the recorded result is
 // {"reservation_id", "charged"}.
-func NewUpdateReservationBaggages(opts ...tool.Option) (*tool.Typed[UpdateReservationBaggagesParams, any], error) {
+func NewUpdateReservationBaggages(opts ...tool.Option) (*tool.Typed[UpdateReservationBaggagesParams], error) {
 	return tau2tools.NewRecordWriteTool(NameUpdateReservationBaggages, descUpdateReservationBaggages, recorder, []string{tableReservations, tau2tools.TableUsers},
 		func(w *state.Writer, p UpdateReservationBaggagesParams) (any, state.Action, error) {
 			res, user, failure, err := reservationAndUser(w, p.ReservationID)
@@ -158,7 +158,7 @@ func NewUpdateReservationBaggages(opts ...tool.Option) (*tool.Typed[UpdateReserv
 // cabin are replaced; seats are not touched (tau2 defers them). The result
 // is a copy of the reservation; the recorded result is {"reservation_id",
 // "charged"}.
-func NewUpdateReservationFlights(opts ...tool.Option) (*tool.Typed[UpdateReservationFlightsParams, any], error) {
+func NewUpdateReservationFlights(opts ...tool.Option) (*tool.Typed[UpdateReservationFlightsParams], error) {
 	return tau2tools.NewRecordWriteTool(NameUpdateReservationFlights, descUpdateReservationFlights, recorder, []string{tableReservations, tau2tools.TableUsers},
 		updateFlights, opts...)
 }
@@ -287,7 +287,7 @@ func keptLeg(existing []any, existingErr error, f FlightInfo, sameCabin bool) (m
 // the new one is as long as the old one (value_error "Number of passengers
 // does not match" otherwise). The result is a copy of the reservation; the
 // recorded result is {"reservation_id"}.
-func NewUpdateReservationPassengers(opts ...tool.Option) (*tool.Typed[UpdateReservationPassengersParams, any], error) {
+func NewUpdateReservationPassengers(opts ...tool.Option) (*tool.Typed[UpdateReservationPassengersParams], error) {
 	return tau2tools.NewRecordWriteTool(NameUpdateReservationPassengers, descUpdateReservationPassengers, recorder, []string{tableReservations},
 		func(w *state.Writer, p UpdateReservationPassengersParams) (any, state.Action, error) {
 			res, failure, err := reservationOf(w, p.ReservationID)

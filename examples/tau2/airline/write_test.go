@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/voiceeval/schematools/examples/tau2/airline"
+	"github.com/voiceeval/schematools/examples/tau2/tau2tools"
 	"github.com/voiceeval/schematools/internal/pyvalue"
 	"github.com/voiceeval/schematools/tool"
 )
@@ -238,7 +239,7 @@ func TestSendCertificate(t *testing.T) {
 	f := newFixture(t, newDB(t))
 	for _, id := range []string{"certificate_3221322", "certificate_3221323", "certificate_3221324"} {
 		out := f.Call(t, airline.KeySendCertificate, map[string]any{"user_id": "MIA_LI_3668", "amount": 150})
-		assert.Equal(t, tool.StatusResult{Status: "success", Message: "Certificate " + id + " added to user MIA_LI_3668 with amount 150."}, out)
+		assert.Equal(t, tau2tools.StatusResult{Status: "success", Message: "Certificate " + id + " added to user MIA_LI_3668 with amount 150."}, out)
 		requireJSON(t, `{"source": "certificate", "id": "`+id+`", "amount": 150.0}`, f.At(t, "users", "mia_li_3668", "payment_methods", id))
 	}
 	before := f.Hash(t)

@@ -27,7 +27,7 @@ func (a Address) record() map[string]any {
 // <id> not found") and its status contain "pending" (value_error
 // "Non-pending order cannot be modified"); its address is replaced. The
 // result is a copy of the order; the recorded result is {"order_id"}.
-func NewModifyPendingOrderAddress(opts ...tool.Option) (*tool.Typed[ModifyPendingOrderAddressParams, any], error) {
+func NewModifyPendingOrderAddress(opts ...tool.Option) (*tool.Typed[ModifyPendingOrderAddressParams], error) {
 	return tau2tools.NewRecordWriteTool(NameModifyPendingOrderAddress, descModifyPendingOrderAddress, recorder, []string{tableOrders},
 		func(w *state.Writer, p ModifyPendingOrderAddressParams) (any, state.Action, error) {
 			order, failure, err := pendingOrder(w, p.OrderID)
@@ -45,7 +45,7 @@ func NewModifyPendingOrderAddress(opts ...tool.Option) (*tool.Typed[ModifyPendin
 // found", naming the id as given); their address is replaced. The result
 // is a copy of the user; the recorded result is {"user_id": <id as
 // given>}.
-func NewModifyUserAddress(opts ...tool.Option) (*tool.Typed[ModifyUserAddressParams, any], error) {
+func NewModifyUserAddress(opts ...tool.Option) (*tool.Typed[ModifyUserAddressParams], error) {
 	return tau2tools.NewRecordWriteTool(NameModifyUserAddress, descModifyUserAddress, recorder, []string{tableUsers},
 		func(w *state.Writer, p ModifyUserAddressParams) (any, state.Action, error) {
 			userV, err := tau2tools.FindUser(w.DB, p.UserID)

@@ -35,7 +35,7 @@ const (
 // exchange_payment_method_id and exchange_price_difference. The result is
 // a copy of the order; the recorded result is {"order_id", "status",
 // "price_difference"}.
-func NewExchangeDeliveredOrderItems(opts ...tool.Option) (*tool.Typed[ExchangeDeliveredOrderItemsParams, any], error) {
+func NewExchangeDeliveredOrderItems(opts ...tool.Option) (*tool.Typed[ExchangeDeliveredOrderItemsParams], error) {
 	return tau2tools.NewRecordWriteTool(NameExchangeDeliveredOrderItems, descExchangeDeliveredOrderItems, recorder, []string{tableOrders}, exchangeItems, opts...)
 }
 
@@ -86,7 +86,7 @@ func exchangeItems(w *state.Writer, p ExchangeDeliveredOrderItemsParams) (any, s
 // The order then gets "status": "return requested", return_items (sorted)
 // and return_payment_method_id; nothing is refunded yet. The result is a
 // copy of the order; the recorded result is {"order_id", "status"}.
-func NewReturnDeliveredOrderItems(opts ...tool.Option) (*tool.Typed[ReturnDeliveredOrderItemsParams, any], error) {
+func NewReturnDeliveredOrderItems(opts ...tool.Option) (*tool.Typed[ReturnDeliveredOrderItemsParams], error) {
 	return tau2tools.NewRecordWriteTool(NameReturnDeliveredOrderItems, descReturnDeliveredOrderItems, recorder, []string{tableOrders}, returnItems, opts...)
 }
 

@@ -44,12 +44,22 @@ type GetUserDetailsParams = tau2tools.GetUserDetailsParams
 type ListAllProductTypesParams struct{}
 
 // CancelPendingOrderParams are the arguments of cancel_pending_order. The
-// model is offered the two reasons as an enum; as in the Python original,
-// any other string passes validation and the tool refuses it itself
-// ("Invalid reason"), after looking at the order.
+// model is offered the two reasons as an enum (cancelPendingOrderProperties,
+// an explicit override); as in the Python original, any other string
+// passes validation and the tool refuses it itself ("Invalid reason"),
+// after looking at the order.
 type CancelPendingOrderParams struct {
-	OrderID string `json:"order_id" jsonschema_description:"The order's id, for example '#W0000000'."`
-	Reason  string `json:"reason" jsonschema:"enum=no longer needed,enum=ordered by mistake" jsonschema_description:"Why the order is cancelled: 'no longer needed' or 'ordered by mistake'."`
+	OrderID string `json:"order_id"`
+	Reason  string `json:"reason"`
+}
+
+// cancelPendingOrderProperties is what cancel_pending_order presents: the
+// reason is offered as an enum the argument checks do not enforce (the
+// tool checks it, after the order), as NeMo presents and checks it.
+var cancelPendingOrderProperties = map[string]any{
+	"order_id": map[string]any{"type": "string", "description": "The order's id, for example '#W0000000'."},
+	"reason": map[string]any{"type": "string", "enum": []any{ReasonNoLongerNeeded, ReasonOrderedByMistake},
+		"description": "Why the order is cancelled: 'no longer needed' or 'ordered by mistake'."},
 }
 
 // ExchangeDeliveredOrderItemsParams are the arguments of

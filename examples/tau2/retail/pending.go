@@ -36,7 +36,8 @@ var recorder = tool.Recorder{ActionTypes: ActionTypes}
 // skipped. The order gets "status": "cancelled" and "cancel_reason". The
 // result is a copy of the order; the recorded result is {"order_id": <id
 // as given>, "status": "cancelled"}.
-func NewCancelPendingOrder(opts ...tool.Option) (*tool.Typed[CancelPendingOrderParams, any], error) {
+func NewCancelPendingOrder(opts ...tool.Option) (*tool.Typed[CancelPendingOrderParams], error) {
+	opts = append([]tool.Option{tool.WithProperties(cancelPendingOrderProperties)}, opts...)
 	return tau2tools.NewRecordWriteTool(NameCancelPendingOrder, descCancelPendingOrder, recorder, []string{tableOrders, tableUsers}, cancelOrder, opts...)
 }
 
@@ -153,7 +154,7 @@ func operand(v any, op string) (pyvalue.Num, error) {
 // which gave every changed item the last variant's price and options. The
 // status becomes "pending (item modified)". The result is a copy of the
 // order; the recorded result is {"order_id", "price_difference"}.
-func NewModifyPendingOrderItems(opts ...tool.Option) (*tool.Typed[ModifyPendingOrderItemsParams, any], error) {
+func NewModifyPendingOrderItems(opts ...tool.Option) (*tool.Typed[ModifyPendingOrderItemsParams], error) {
 	return tau2tools.NewRecordWriteTool(NameModifyPendingOrderItems, descModifyPendingOrderItems, recorder, []string{tableOrders, tableUsers}, modifyItems, opts...)
 }
 
@@ -248,7 +249,7 @@ func giftCardShort(method map[string]any, amount pyvalue.Num, message string) (a
 // method, a refund of it to the old one]; a new gift card is debited and
 // an old gift card credited, each balance rounded to cents. The result is
 // a copy of the order; the recorded result is {"order_id"}.
-func NewModifyPendingOrderPayment(opts ...tool.Option) (*tool.Typed[ModifyPendingOrderPaymentParams, any], error) {
+func NewModifyPendingOrderPayment(opts ...tool.Option) (*tool.Typed[ModifyPendingOrderPaymentParams], error) {
 	return tau2tools.NewRecordWriteTool(NameModifyPendingOrderPayment, descModifyPendingOrderPayment, recorder, []string{tableOrders, tableUsers}, modifyPayment, opts...)
 }
 

@@ -34,7 +34,7 @@ type FoundUserResult struct {
 // {"status": "success", "user_id": …}; or not_found "User not found".
 // Users are walked in user-id order (see the package doc for why that
 // gives Python's answers on the tau2 data).
-func NewFindUserIDByNameZip(opts ...tool.Option) (*tool.Typed[FindUserIDByNameZipParams, any], error) {
+func NewFindUserIDByNameZip(opts ...tool.Option) (*tool.Typed[FindUserIDByNameZipParams], error) {
 	return tau2tools.NewReadTool(NameFindUserIDByNameZip, descFindUserIDByNameZip,
 		func(db map[string]any, p FindUserIDByNameZipParams) (any, error) {
 			first, last := pyvalue.Lower(p.FirstName), pyvalue.Lower(p.LastName)
@@ -66,7 +66,7 @@ func NewFindUserIDByNameZip(opts ...tool.Option) (*tool.Typed[FindUserIDByNameZi
 // (FindUserIdByEmailTool): the id of the first user whose email equals the
 // argument case-insensitively, as {"status": "success", "user_id": …}; or
 // not_found "User not found".
-func NewFindUserIDByEmail(opts ...tool.Option) (*tool.Typed[FindUserIDByEmailParams, any], error) {
+func NewFindUserIDByEmail(opts ...tool.Option) (*tool.Typed[FindUserIDByEmailParams], error) {
 	return tau2tools.NewReadTool(NameFindUserIDByEmail, descFindUserIDByEmail,
 		func(db map[string]any, p FindUserIDByEmailParams) (any, error) {
 			email := pyvalue.Lower(p.Email)
@@ -117,7 +117,7 @@ func lowerAt(d map[string]any, key string) (string, error) {
 // order id is upper-cased and given its leading '#' when it lacks one
 // ("w2378156" finds "#W2378156"); the result is a copy of the order, or
 // not_found "Order <id> not found" naming the id as given.
-func NewGetOrderDetails(opts ...tool.Option) (*tool.Typed[GetOrderDetailsParams, any], error) {
+func NewGetOrderDetails(opts ...tool.Option) (*tool.Typed[GetOrderDetailsParams], error) {
 	return tau2tools.NewReadTool(NameGetOrderDetails, descGetOrderDetails,
 		func(db map[string]any, p GetOrderDetailsParams) (any, error) {
 			order, err := findOrder(db, p.OrderID)
@@ -128,7 +128,7 @@ func NewGetOrderDetails(opts ...tool.Option) (*tool.Typed[GetOrderDetailsParams,
 // NewGetProductDetails builds get_product_details (GetProductDetailsTool):
 // a copy of the product whose id is the argument (matched exactly), or
 // not_found "Product <id> not found".
-func NewGetProductDetails(opts ...tool.Option) (*tool.Typed[GetProductDetailsParams, any], error) {
+func NewGetProductDetails(opts ...tool.Option) (*tool.Typed[GetProductDetailsParams], error) {
 	return tau2tools.NewReadTool(NameGetProductDetails, descGetProductDetails,
 		func(db map[string]any, p GetProductDetailsParams) (any, error) {
 			product, err := findProduct(db, p.ProductID)
@@ -139,7 +139,7 @@ func NewGetProductDetails(opts ...tool.Option) (*tool.Typed[GetProductDetailsPar
 // NewGetItemDetails builds get_item_details (GetItemDetailsTool): a copy
 // of the variant whose item id is the argument, taken from the first
 // product that lists it, or not_found "Item <id> not found".
-func NewGetItemDetails(opts ...tool.Option) (*tool.Typed[GetItemDetailsParams, any], error) {
+func NewGetItemDetails(opts ...tool.Option) (*tool.Typed[GetItemDetailsParams], error) {
 	return tau2tools.NewReadTool(NameGetItemDetails, descGetItemDetails,
 		func(db map[string]any, p GetItemDetailsParams) (any, error) {
 			item, err := findItem(db, p.ItemID)
@@ -151,7 +151,7 @@ func NewGetItemDetails(opts ...tool.Option) (*tool.Typed[GetItemDetailsParams, a
 // id is matched lower-cased; the result is a copy of the user record, or
 // not_found "User <id> not found" naming the id as given (see
 // [tau2tools.NewGetUserDetails]: the airline domain has the same tool).
-func NewGetUserDetails(opts ...tool.Option) (*tool.Typed[GetUserDetailsParams, any], error) {
+func NewGetUserDetails(opts ...tool.Option) (*tool.Typed[GetUserDetailsParams], error) {
 	return tau2tools.NewGetUserDetails(NameGetUserDetails, descGetUserDetails, opts...)
 }
 
@@ -169,7 +169,7 @@ type ProductTypesResult struct {
 // ProductTypesResult. When two products share a name, the one with the
 // greater product id wins (Python: the later one in the data file; no two
 // products of the tau2 data share a name).
-func NewListAllProductTypes(opts ...tool.Option) (*tool.Typed[ListAllProductTypesParams, any], error) {
+func NewListAllProductTypes(opts ...tool.Option) (*tool.Typed[ListAllProductTypesParams], error) {
 	return tau2tools.NewReadTool(NameListAllProductTypes, descListAllProductTypes,
 		func(db map[string]any, _ ListAllProductTypesParams) (any, error) {
 			products, err := tableOf(db, tableProducts, "values")

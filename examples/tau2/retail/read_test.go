@@ -8,7 +8,6 @@ import (
 	"github.com/voiceeval/schematools/examples/tau2/retail"
 	"github.com/voiceeval/schematools/examples/tau2/tau2tools"
 	"github.com/voiceeval/schematools/replay/replaytest"
-	"github.com/voiceeval/schematools/tool"
 )
 
 func TestFindUserIDByNameZip(t *testing.T) {
@@ -125,7 +124,7 @@ func TestDBNotLoaded(t *testing.T) {
 			assert.Equal(t, tau2tools.DBNotInitialized(), f.Call(t, key, a), key)
 		}
 		assert.Equal(t, tau2tools.CalculateResult{Status: "success", Result: "3.33"}, f.Call(t, retail.KeyCalculate, map[string]any{"expression": "10 / 3"}))
-		assert.Equal(t, tool.StatusResult{Status: "success", Message: "Transfer successful"},
+		assert.Equal(t, tau2tools.StatusResult{Status: "success", Message: "Transfer successful"},
 			f.Call(t, retail.KeyTransferToHumanAgents, map[string]any{"summary": "wants a refund"}))
 		require.Len(t, f.State.Actions(), 1, "only the transfer records")
 	}

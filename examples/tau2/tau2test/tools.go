@@ -38,7 +38,7 @@ func RequireToolSet(t *testing.T, domain string, tools replay.ToolBuilder, regis
 	}
 	set, err := reg.NewSet(domain, spec, registry.Deps{State: st})
 	require.NoError(t, err)
-	assert.Equal(t, len(names), set.Len())
+	assert.Len(t, set.Names(), len(names))
 	_, err = reg.NewSet(domain, map[string]map[string]any{"CalculateTool": {"x": 1}}, registry.Deps{State: st})
 	assert.Error(t, err, "keyword arguments must be refused")
 	assert.True(t, errors.Is(register(reg), registry.ErrDuplicate))

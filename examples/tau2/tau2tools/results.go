@@ -37,4 +37,11 @@ func DBNotInitialized() tool.FailureResult {
 func Loaded(db map[string]any) bool { return len(db) > 0 }
 
 // Success is the {"status": "success", …} envelope's status value.
-const Success = tool.StatusSuccess
+const Success = "success"
+
+// StatusResult is a plain status result: {"status": "success", "message":
+// "..."}.
+type StatusResult struct {
+	Status  string `json:"status"`
+	Message string `json:"message"`
+}

@@ -10,7 +10,7 @@ import (
 
 // ActionTransferToHumanAgents is the action type (and name) the transfer
 // tool records.
-const ActionTransferToHumanAgents = tool.ActionTransferToHumanAgents
+const ActionTransferToHumanAgents = "transfer_to_human_agents"
 
 // Texts of the transfer tool: its result message (also the recorded
 // result) and the exit signal sent after delivery ("<exit>Transfer
@@ -41,7 +41,7 @@ type CalculateResult struct {
 // reads the DB. A result is CalculateResult, or a value_error result
 // carrying Calculate's message. The tool validates its arguments in
 // pydantic's lax mode (tool.WithLax); opts follow.
-func NewCalculate(name string, opts ...tool.Option) (*tool.Typed[CalculateParams, any], error) {
+func NewCalculate(name string, opts ...tool.Option) (*tool.Typed[CalculateParams], error) {
 	return tool.New(name, CalculateDescription,
 		func(_ context.Context, _ *state.Shared, p CalculateParams) (any, error) {
 			out, err := Calculate(p.Expression)
@@ -72,11 +72,12 @@ type TransferParams struct {
 // complete.</exit>". As in the Python original the exit is sent after
 // every delivered call, even one whose arguments failed validation.
 //
-// An empty description means [tool.TransferToHumanAgentsDescription]. The
+// An empty description means that of the harness's transfer tool
+// ([tool.Harness]), which the tau2 domains share. The
 // tool validates in pydantic's lax mode; opts follow.
-func NewTransferToHumanAgents(name, description string, actionTypes []string, opts ...tool.Option) (*tool.Typed[TransferParams, any], error) {
+func NewTransferToHumanAgents(name, description string, actionTypes []string, opts ...tool.Option) (*tool.Typed[TransferParams], error) {
 	if description == "" {
-		description = tool.TransferToHumanAgentsDescription
+		description = harnessTransferDescription()
 	}
 	rec := tool.Recorder{ActionTypes: actionTypes}
 	exit := tool.WithAfterResult(func(ctx context.Context, st *state.Shared, _ any) error {
@@ -87,6 +88,17 @@ func NewTransferToHumanAgents(name, description string, actionTypes []string, op
 		func(ctx context.Context, st *state.Shared, p TransferParams) (any, error) {
 			rec.Record(ctx, st, state.NewAction(ActionTransferToHumanAgents, tool.ModelDump(p),
 				map[string]any{"message": MessageTransferSuccessful}))
-			return tool.StatusResult{Status: Success, Message: MessageTransferSuccessful}, nil
+			return StatusResult{Status: Success, Message: MessageTransferSuccessful}, nil
 		}, append([]tool.Option{tool.WithLax(), exit}, opts...)...)
+}
+
+// harnessTransferDescription is the description of the harness's
+// TransferToHumanAgentsTool.
+func harnessTransferDescription() string {
+	for _, t := range tool.Harness(nil, nil) {
+		if t.Name() == "TransferToHumanAgentsTool" {
+			return t.Description()
+		}
+	}
+	return ""
 }

@@ -52,7 +52,7 @@ func TestTransferRecordsAndExitsAfterDelivery(t *testing.T) {
 	st.SetNotifier(ev)
 	tr, err := tau2tools.NewTransferToHumanAgents("TransferToHumanAgentsTool", "", []string{"transfer_to_human_agents"}, tool.WithState(st))
 	require.NoError(t, err)
-	assert.Equal(t, tool.TransferToHumanAgentsDescription, tr.Description())
+	assert.Equal(t, tool.Harness(nil, nil)[1].Description(), tr.Description(), "the harness transfer tool's description")
 	assert.Equal(t, []string{"summary"}, tr.Required())
 
 	require.NoError(t, tool.Call(context.Background(), tr, map[string]any{"summary": "wants a refund"}, ev.deliver))
@@ -79,7 +79,7 @@ func TestTransferRecordsAndExitsAfterDelivery(t *testing.T) {
 	ev.got = nil
 	out, err := replay.Invoke(context.Background(), tr, map[string]any{"summary": "again"})
 	require.NoError(t, err)
-	assert.Equal(t, tool.StatusResult{Status: "success", Message: "Transfer successful"}, out)
+	assert.Equal(t, tau2tools.StatusResult{Status: "success", Message: "Transfer successful"}, out)
 	require.Len(t, ev.got, 1)
 	assert.Contains(t, ev.got[0], "action-applied")
 }

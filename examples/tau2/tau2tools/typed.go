@@ -30,7 +30,7 @@ var dbNotInitialized any = DBNotInitialized()
 // answered with the db_not_initialized result and fn does not run. fn gets
 // the live DB and the checked arguments; it must not change the DB, and
 // what it returns from the DB must be a copy (see Found).
-func NewReadTool[P any](name, description string, fn func(db map[string]any, p P) (any, error), opts ...tool.Option) (*tool.Typed[P, any], error) {
+func NewReadTool[P any](name, description string, fn func(db map[string]any, p P) (any, error), opts ...tool.Option) (*tool.Typed[P], error) {
 	db := DB(tool.Recorder{})
 	return tool.New(name, description,
 		func(_ context.Context, st *state.Shared, p P) (any, error) {
@@ -44,7 +44,7 @@ func NewReadTool[P any](name, description string, fn func(db map[string]any, p P
 // returns one, is recorded with rec. fn must check everything before it
 // changes anything: a refusal — a failure result or a Go error — leaves
 // the DB as it was.
-func NewWriteTool[P any](name, description string, rec tool.Recorder, tables []string, fn func(db map[string]any, p P) (any, state.Action, error), opts ...tool.Option) (*tool.Typed[P, any], error) {
+func NewWriteTool[P any](name, description string, rec tool.Recorder, tables []string, fn func(db map[string]any, p P) (any, state.Action, error), opts ...tool.Option) (*tool.Typed[P], error) {
 	db := DB(rec)
 	return tool.New(name, description,
 		func(ctx context.Context, st *state.Shared, p P) (any, error) {
@@ -56,7 +56,7 @@ func NewWriteTool[P any](name, description string, rec tool.Recorder, tables []s
 // (tool.DB.WriteRecords, through a state.Writer): a typed tool, validated
 // in lax mode, whose work fn runs with the checked arguments and whose
 // action, when fn returns one, is recorded with rec.
-func NewRecordWriteTool[P any](name, description string, rec tool.Recorder, tables []string, fn func(w *state.Writer, p P) (any, state.Action, error), opts ...tool.Option) (*tool.Typed[P, any], error) {
+func NewRecordWriteTool[P any](name, description string, rec tool.Recorder, tables []string, fn func(w *state.Writer, p P) (any, state.Action, error), opts ...tool.Option) (*tool.Typed[P], error) {
 	db := DB(rec)
 	return tool.New(name, description,
 		func(ctx context.Context, st *state.Shared, p P) (any, error) {

@@ -43,7 +43,7 @@ type GetUserDetailsParams struct {
 // for the model): the user id is matched lower-cased (FindUser) and the
 // result is a copy of the user record, or not_found "User <id> not found"
 // naming the id as given.
-func NewGetUserDetails(name, description string, opts ...tool.Option) (*tool.Typed[GetUserDetailsParams, any], error) {
+func NewGetUserDetails(name, description string, opts ...tool.Option) (*tool.Typed[GetUserDetailsParams], error) {
 	return NewReadTool(name, description, func(db map[string]any, p GetUserDetailsParams) (any, error) {
 		user, err := FindUser(db, p.UserID)
 		return Found(user, err, "User "+p.UserID+" not found")

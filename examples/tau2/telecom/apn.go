@@ -29,7 +29,7 @@ type apnFields struct {
 var apnOrder = []string{"apn_name", "reset_at_reboot", "mms_apn", "mmsc_url", "mms_proxy", "mms_port"}
 
 // apnDecoder checks apnFields; it is built once and only decodes.
-var apnDecoder = sync.OnceValues(func() (*tool.Typed[apnFields, any], error) {
+var apnDecoder = sync.OnceValues(func() (*tool.Typed[apnFields], error) {
 	return tool.New("apn_settings", "The APN settings model.",
 		func(context.Context, *state.Shared, apnFields) (any, error) { return nil, nil }, tool.WithLax())
 })

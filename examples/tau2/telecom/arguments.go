@@ -28,7 +28,7 @@ const pydanticErrorsURL = "https://errors.pydantic.dev/2.13/v/"
 // telecomTool is a typed tool, validated in pydantic's lax mode, whose
 // argument errors read as the Python original's.
 type telecomTool[P any] struct {
-	*tool.Typed[P, any]
+	*tool.Typed[P]
 	model string // the pydantic model's name, e.g. "GetCustomerByIdParams"
 	// nonNull are optional arguments for which null is a type error, not
 	// "absent": pydantic refuses None for a field with a default that is
@@ -39,7 +39,7 @@ type telecomTool[P any] struct {
 // newTool builds a telecom tool on b's state: lax validation, the
 // invalid_arguments error type, and the model name derived from the tool's
 // name (toggle_data → ToggleDataParams), as the Python classes are named.
-func newTool[P any](b binding, name, description string, fn tool.Func[P, any], opts ...tool.Option) (*telecomTool[P], error) {
+func newTool[P any](b binding, name, description string, fn tool.Func[P], opts ...tool.Option) (*telecomTool[P], error) {
 	st := b.st
 	if st == nil {
 		st = state.New() // as Python tools built without shared_state

@@ -205,6 +205,15 @@ func (l *lazyTool) AfterResult(ctx context.Context, args map[string]any, result 
 	return nil
 }
 
+// ErrorType returns the error_type of the tool's validation results, so
+// that CallJSON answers malformed arguments with it.
+func (l *lazyTool) ErrorType() string {
+	if e, ok := l.proto.(tool.ErrorTyper); ok {
+		return e.ErrorType()
+	}
+	return ""
+}
+
 // PropertyOrder returns the order of the tool's properties.
 func (l *lazyTool) PropertyOrder() []string {
 	if o, ok := l.proto.(tool.PropertyOrderer); ok {

@@ -77,7 +77,7 @@ func TestSchemas(t *testing.T) {
 			want.required = []string{}
 		}
 		assert.Equal(t, want.required, s.Parameters.Required, name)
-		assert.Equal(t, ErrorTypeInvalidArguments, tl.(interface{ ErrorType() string }).ErrorType())
+		assert.Equal(t, ErrorTypeInvalidArguments, tl.(tool.ErrorTyper).ErrorType())
 	}
 }
 
@@ -193,4 +193,10 @@ func TestPrototypes(t *testing.T) {
 	assert.EqualError(t, err, "boom")
 	assert.EqualError(t, l.AfterResult(context.Background(), nil, nil), "boom")
 	assert.Equal(t, []string{"phone_number"}, l.PropertyOrder())
+
+	// Malformed raw arguments get the domain's error type through a lazy
+	// tool too, as through the tool it stands for.
+	var got any
+	require.NoError(t, tool.CallJSON(context.Background(), l, []byte(`{"phone_number":`), func(v any) error { got = v; return nil }))
+	assert.Equal(t, ErrorTypeInvalidArguments, got.(tool.ValidationResult).ErrorType)
 }

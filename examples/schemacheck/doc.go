@@ -1,0 +1,21 @@
+// Package schemacheck holds one test: for every tool in this repository
+// (coffee, the tau2 airline, retail and telecom ports, and the harness
+// tools), arguments generated from the tool's exported JSON Schema are
+// checked twice, by the schema (draft 2020-12, santhosh-tekuri/jsonschema)
+// and by the tool itself, and the two verdicts must agree.
+//
+//   - Every disagreement falls in a category (tool set, kind of argument
+//     change, JSON type of the property, which side accepts); the categories
+//     are pinned in testdata/disagreements.golden, and docs/decisions.md gives
+//     the reason for each. A new category fails the test; so does a pinned
+//     one that no longer occurs. Run `go test ./examples/schemacheck -update`
+//     to rewrite the file after a deliberate change, and say why in
+//     docs/decisions.md.
+//   - A tool "refuses" arguments when it answers with its validation result
+//     (tool.ValidationResult, or a result whose error_type is the tool's
+//     own validation error type); any other answer, including the
+//     not-loaded answer of a tool without a DB, accepts them.
+//   - Generation is deterministic: a valid instance built from the schema,
+//     then every property omitted, retyped, pushed past its bounds or enum,
+//     and an unknown key added, at every nesting level.
+package schemacheck

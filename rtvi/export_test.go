@@ -1,0 +1,26 @@
+package rtvi
+
+// Internals the black-box tests check against pipecat's golden vectors
+// and the Python original's checklist. They are no part of the API.
+var (
+	// Message and event builders.
+	ServerResponse    = serverResponse
+	ErrorResponse     = errorResponse
+	ServerMessage     = serverMessage
+	ErrorMessage      = errorMessage
+	Event             = plainEvent
+	TextEvent         = textEvent
+	UserTranscription = userTranscriptionEvent
+	MetricsEvent      = metricsEvent
+
+	// The frame codec's details.
+	MessageData       = messageData
+	AppendFrame       = appendFrame
+	ErrMalformedFrame = errMalformedFrame
+	ErrEmptyFrame     = errEmptyFrame
+	ErrInvalidFrame   = errInvalidFrame
+
+	// What get_context_history does to a transcript.
+	SanitizeContext = sanitizeContext
+	PythonRepr      = pythonRepr
+)

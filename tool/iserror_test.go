@@ -1,0 +1,81 @@
+package tool_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/voiceeval/schematools/tool"
+)
+
+// domainError is a domain's own error struct, as a port might declare.
+type domainError struct {
+	Status  string `json:"status"`
+	Code    string `json:"error_type"`
+	Message string `json:"message"`
+}
+
+// crash is a struct whose JSON form is the crash envelope.
+type crash struct {
+	Err string `json:"error"`
+}
+
+// IsError is the Python original's rule: "status": "error", or exactly
+// {"error": …} (the crash envelope).
+func TestIsError(t *testing.T) {
+	tests := []struct {
+		name string
+		v    any
+		want bool
+	}{
+		{"failure", tool.Failure("not_found", "Order 1 not found"), true},
+		{"failure pointer", &tool.FailureResult{Status: "error"}, true},
+		{"validation", tool.ValidationResult{Status: "error", ErrorType: "validation_error"}, true},
+		{"validation pointer", &tool.ValidationResult{Status: "error"}, true},
+		{"status error map", map[string]any{"status": "error", "error_type": "tool_error", "message": "x"}, true},
+		{"crash envelope map", map[string]any{"error": "kaboom"}, true},
+		{"crash envelope map of strings", map[string]string{"error": "kaboom"}, true},
+		{"domain struct", domainError{Status: "error", Code: "value_error"}, true},
+		{"domain struct pointer", &domainError{Status: "error"}, true},
+		{"crash struct", crash{Err: "kaboom"}, true},
+		{"domain success struct", domainError{Status: "success"}, false},
+		{"success map", map[string]any{"status": "success", "results": []any{}}, false},
+		{"error key beside others", map[string]any{"error": "none", "order_id": "1"}, false},
+		{"status not a string", map[string]any{"status": 1}, false},
+		{"empty map", map[string]any{}, false},
+		{"nil", nil, false},
+		{"nil pointer", (*domainError)(nil), false},
+		{"telecom error text", "Error. App 'x' not found.", false},
+		{"list", []any{map[string]any{"status": "error"}}, false},
+		{"number", 0, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, tool.IsError(tt.v))
+		})
+	}
+}
+
+// Every error result the live path delivers is an error by IsError: a Go
+// error, a panic, an unknown tool, malformed arguments, failed checks.
+func TestIsErrorOnDeliveredResults(t *testing.T) {
+	set, err := tool.NewSet(
+		returning(nil, errors.New("kaboom")),
+		&fakeTool{name: "panics", exec: func(context.Context, map[string]any) (any, error) { panic("bug") }},
+		mustOrderTool(t, nil),
+	)
+	require.NoError(t, err)
+	for _, c := range []struct{ name, raw string }{
+		{"fake", `{}`}, {"panics", `{}`}, {"missing", `{}`}, {"order", `{"customer":`}, {"order", `{}`},
+	} {
+		var d delivery
+		require.NoError(t, set.CallJSON(context.Background(), c.name, []byte(c.raw), d.deliver, tool.WithLogger(quiet)))
+		require.Len(t, d.got, 1)
+		assert.True(t, tool.IsError(d.got[0]), "%s %s: %s", c.name, c.raw, jsonOf(t, d.got[0]))
+	}
+	var d delivery
+	require.NoError(t, tool.Call(context.Background(), returning([]any{}, nil), nil, d.deliver))
+	assert.False(t, tool.IsError(d.got[0]), "an empty result's envelope is a success")
+}
