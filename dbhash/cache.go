@@ -2,6 +2,8 @@ package dbhash
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding"
 	"fmt"
 	"hash"
 	"maps"
@@ -46,10 +48,23 @@ import (
 type Cache struct {
 	cfg    *config
 	tables map[string]cachedTable
+	// prefix holds, for the leading run of the source's tables in
+	// canonical order, the SHA-256 state after "{" and the first i+1 of
+	// them: a hash whose first tables are still the source's resumes there
+	// instead of hashing their text again.
+	prefix []prefixState
+}
+
+// prefixState is the SHA-256 state after the canonical text up to and
+// including the table key.
+type prefixState struct {
+	key   string
+	state []byte
 }
 
 type cachedTable struct {
 	table map[string]any // an object table itself: identity, and kept alive
+	keys  []string       // an object table's keys, sorted
 	list  []any          // or a list table
 	text  []byte         // its canonical text
 	// records are the canonical texts of the table's object values (a
@@ -92,7 +107,72 @@ func NewCache(db map[string]any, opts ...Option) (*Cache, error) {
 			c.tables[k] = t
 		}
 	}
+	c.prefix = c.prefixStates(db, enc)
 	return c, nil
+}
+
+// prefixStates hashes the leading run of db's cached tables, in canonical
+// order, and keeps the state after each.
+func (c *Cache) prefixStates(db map[string]any, enc *canon) []prefixState {
+	h := sha256.New()
+	m, ok := h.(encoding.BinaryMarshaler)
+	if !ok {
+		return nil
+	}
+	pairs := enc.sortedPairs(db, 0, c.cfg.excluded)
+	defer clear(pairs)
+	var out []prefixState
+	h.Write([]byte{'{'})
+	for i, p := range pairs {
+		t, ok := c.tables[p.key]
+		if !ok || !t.same(p.val) {
+			break
+		}
+		head, err := tableHead(nil, i, p.key)
+		if err != nil {
+			break
+		}
+		h.Write(head)
+		h.Write(t.text)
+		state, err := m.MarshalBinary()
+		if err != nil {
+			break
+		}
+		out = append(out, prefixState{key: p.key, state: state})
+	}
+	return out
+}
+
+// tableHead appends what comes before the i-th table's text: the
+// separator and the key.
+func tableHead(buf []byte, i int, key string) ([]byte, error) {
+	if i > 0 {
+		buf = append(buf, ',')
+	}
+	buf, err := pyjson.AppendString(buf, key)
+	if err != nil {
+		return buf, fmt.Errorf("%w: %w", ErrUnsupported, err)
+	}
+	return append(buf, ':'), nil
+}
+
+// resume restores h to the state after the longest leading run of pairs
+// that are the cache's own tables, and returns how many pairs that
+// covers (0: nothing restored, h untouched).
+func (c *Cache) resume(h hash.Hash, pairs []pair) int {
+	n := 0
+	for n < len(c.prefix) && n < len(pairs) && pairs[n].key == c.prefix[n].key && c.tables[pairs[n].key].same(pairs[n].val) {
+		n++
+	}
+	if n == 0 {
+		return 0
+	}
+	u, ok := h.(encoding.BinaryUnmarshaler)
+	if !ok || u.UnmarshalBinary(c.prefix[n-1].state) != nil {
+		h.Reset()
+		return 0
+	}
+	return n
 }
 
 // cacheTable encodes the table k of a DB with its records' spans, and
@@ -106,7 +186,8 @@ func (c *canon) cacheTable(k string, v any) (cachedTable, bool, error) {
 	switch x := v.(type) {
 	case map[string]any:
 		t.table = x
-		spans, err = c.recordsObject(x, nil)
+		t.keys = slices.Sorted(maps.Keys(x))
+		spans, err = c.recordsObject(x, nil, nil)
 	case []any:
 		if len(x) == 0 {
 			return t, false, nil
@@ -187,10 +268,17 @@ func (c *canon) recordsList(list []any, known map[unsafe.Pointer][]byte) ([]span
 	return spans, nil
 }
 
-// recordsObject writes an object table as recordsList does a list.
-func (c *canon) recordsObject(m map[string]any, known map[unsafe.Pointer][]byte) ([]span, error) {
+// recordsObject writes an object table as recordsList does a list. from,
+// when not the zero cachedTable, is the table m was copied from: its
+// sorted keys spare sorting m's.
+func (c *canon) recordsObject(m map[string]any, known map[unsafe.Pointer][]byte, from *cachedTable) ([]span, error) {
 	var spans []span
-	pairs := c.sortedPairs(m, tableDepth, nil)
+	var pairs []pair
+	if from != nil && from.table != nil {
+		pairs = c.pairsAfter(m, from, tableDepth)
+	} else {
+		pairs = c.sortedPairs(m, tableDepth, nil)
+	}
 	defer clear(pairs) // drop references to the DB
 	c.buf = append(c.buf, '{')
 	for i := range pairs {
@@ -262,19 +350,17 @@ func hashCached(h hash.Hash, m map[string]any, cfg *config) error {
 	enc.cfg, enc.style, enc.h, enc.buf = cfg, pyjson.Compact, nil, enc.buf[:0]
 	pairs := enc.sortedPairs(m, 0, cfg.excluded) // depth 0: the tables below use the depths beyond
 	defer clear(pairs)                           // drop references to the DB
-	h.Write([]byte{'{'})
-	for i := range pairs {
+	start := c.resume(h, pairs)
+	if start == 0 {
+		h.Write([]byte{'{'})
+	}
+	for i := start; i < len(pairs); i++ {
 		p := &pairs[i]
 		if t, ok := c.tables[p.key]; ok && (t.same(p.val) || t.records != nil) {
 			var err error
-			enc.buf = enc.buf[:0]
-			if i > 0 {
-				enc.buf = append(enc.buf, ',')
+			if enc.buf, err = tableHead(enc.buf[:0], i, p.key); err != nil {
+				return err
 			}
-			if enc.buf, err = pyjson.AppendString(enc.buf, p.key); err != nil {
-				return fmt.Errorf("%w: %w", ErrUnsupported, err)
-			}
-			enc.buf = append(enc.buf, ':')
 			if t.same(p.val) {
 				h.Write(enc.buf)
 				h.Write(t.text)
@@ -283,7 +369,7 @@ func hashCached(h hash.Hash, m map[string]any, cfg *config) error {
 			enc.h = h // flushes as it goes
 			switch x := p.val.(type) {
 			case map[string]any:
-				_, err = enc.recordsObject(x, t.records)
+				_, err = enc.recordsObject(x, t.records, &t)
 			case []any:
 				if !cfg.oil[p.key] {
 					_, err = enc.recordsList(x, t.records)
@@ -311,6 +397,34 @@ func hashCached(h hash.Hash, m map[string]any, cfg *config) error {
 	}
 	h.Write([]byte{'}'})
 	return nil
+}
+
+// pairsAfter returns m's members in key order, as sortedPairs does, for
+// an m copied from the cached table from: the keys m still has come in
+// from's order, and only the keys added since are sorted in.
+func (c *canon) pairsAfter(m map[string]any, from *cachedTable, depth int) []pair {
+	i := depth - c.base
+	for len(c.pairs) <= i {
+		c.pairs = append(c.pairs, nil)
+	}
+	pairs := c.pairs[i][:0]
+	for _, k := range from.keys {
+		if v, ok := m[k]; ok {
+			pairs = append(pairs, pair{prefix: keyPrefix(k), key: k, val: v})
+		}
+	}
+	if len(pairs) < len(m) {
+		for k, v := range m {
+			if _, old := from.table[k]; old {
+				continue
+			}
+			p := pair{prefix: keyPrefix(k), key: k, val: v}
+			at, _ := slices.BinarySearchFunc(pairs, p, func(a, b pair) int { return comparePairs(&a, &b) })
+			pairs = slices.Insert(pairs, at, p)
+		}
+	}
+	c.pairs[i] = pairs
+	return pairs
 }
 
 // sameMap reports whether a and b are the same map (not equal maps).

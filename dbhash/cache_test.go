@@ -242,3 +242,50 @@ func cachedAndPlain(t *testing.T, db map[string]any) (cache *dbhash.Cache, plain
 	require.NoError(t, err)
 	return cache, plain, cached
 }
+
+// The cache resumes the hash after the leading tables that are still the
+// source's; whatever comes before, after or instead of them, the digest is
+// the plain one.
+func TestCacheResumesAfterUnchangedLeadingTables(t *testing.T) {
+	db := map[string]any{
+		"a_flights":  map[string]any{"F1": map[string]any{"seats": 3}},
+		"b_bookings": []any{map[string]any{"id": "B1"}},
+		"c_users":    map[string]any{"U1": map[string]any{"name": "Ada"}, "U5": map[string]any{"name": "Bo"}},
+		"session":    map[string]any{"id": "excluded"},
+	}
+	cache, err := dbhash.NewCache(db)
+	require.NoError(t, err)
+	edits := map[string]func(m map[string]any){
+		"unchanged":               func(map[string]any) {},
+		"first table replaced":    func(m map[string]any) { m["a_flights"] = map[string]any{} },
+		"middle table replaced":   func(m map[string]any) { m["b_bookings"] = []any{"x"} },
+		"last table replaced":     func(m map[string]any) { m["c_users"] = map[string]any{"U2": 1} },
+		"key sorting first added": func(m map[string]any) { m["0"] = 1 },
+		"key in between added":    func(m map[string]any) { m["b_aaa"] = nil },
+		"first table removed":     func(m map[string]any) { delete(m, "a_flights") },
+		"excluded key changed":    func(m map[string]any) { m["session"] = 1 },
+		"table turned scalar":     func(m map[string]any) { m["b_bookings"] = 3 },
+		"records added to a copy": func(m map[string]any) {
+			c := maps.Clone(m["c_users"].(map[string]any))
+			c["U0"], c["U9"], c["U1a"] = 1, map[string]any{"x": 2}, "z"
+			m["c_users"] = c
+		},
+		"record removed from a copy": func(m map[string]any) {
+			c := maps.Clone(m["a_flights"].(map[string]any))
+			delete(c, "F1")
+			c["F2"] = 2
+			m["a_flights"] = c
+		},
+	}
+	for name, edit := range edits {
+		t.Run(name, func(t *testing.T) {
+			m := maps.Clone(db)
+			edit(m)
+			want, err := dbhash.Hash(m)
+			require.NoError(t, err)
+			got, err := dbhash.Hash(m, dbhash.WithCache(cache))
+			require.NoError(t, err)
+			assert.Equal(t, want, got)
+		})
+	}
+}
