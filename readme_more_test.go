@@ -1,3 +1,5 @@
+//lint:file-ignore SA4006 the README's snippets are quoted as written, errors ignored between lines as a reader would write them
+
 package schematools_test
 
 import (
