@@ -20,19 +20,26 @@
 //     tools whose parameters are one Go struct (JSON Schema and validation
 //     from the same struct); the live call path that delivers each result
 //     exactly once, wraps empty results and turns errors into structured
-//     results; write-tool recording; and the harness tools (end the
-//     conversation, transfer to a human, send the final response).
+//     results; the dispatcher that runs a model turn's tool calls through
+//     the live path (tool.Set.Dispatch); write-tool recording; and the
+//     harness tools (end the conversation, transfer to a human, send the
+//     final response).
 //   - [github.com/voiceeval/schematools/tool/schema]: the tool set in the
-//     OpenAI (incl. strict mode), Anthropic and Gemini dialects, and a
-//     dispatcher that runs a model's tool calls through the live path.
-//   - [github.com/voiceeval/schematools/registry]: one generic per-domain
-//     registry with a default-domain fallback and duplicate detection, and
-//     tool factories that build a scenario's tool set from its spec.
+//     OpenAI (incl. strict mode), Anthropic and Gemini dialects.
+//   - [github.com/voiceeval/schematools/hooks]: what a domain plugs into
+//     scenarios besides its tools, declared once as a hooks.Set —
+//     initialisation functions (with the tables each writes), the
+//     cross-side sync and its applier, DB-state predicates — and run the
+//     same way by bots and by gold replay.
+//   - [github.com/voiceeval/schematools/registry]: registry.Tools, the one
+//     registry: tool factories and each domain's hooks.Set by (domain,
+//     name), with a default-domain fallback and duplicate detection; it
+//     builds a scenario's tool set from its spec.
 //   - [github.com/voiceeval/schematools/dbhash]: the canonical DB hash and
 //     structured diff, byte-identical to the Python original's, and fast.
 //   - [github.com/voiceeval/schematools/replay]: the raw-result invoke
-//     path, gold replay of benchmark tasks, initialisation functions, sync
-//     appliers, DB-state predicates and action matching.
+//     path, gold replay of benchmark tasks (running a domain's hooks.Set),
+//     evaluation of DB-state assertions and action matching.
 //   - [github.com/voiceeval/schematools/replay/replaytest]: gold-replay
 //     conformance for a port's tests — gold lines, per-task and shared-DB
 //     replay checks, fixtures, benchmark and fuzz bodies.

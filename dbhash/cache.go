@@ -34,7 +34,7 @@ import (
 //   - append on a list copied by slicing (append(l[:len(l)-1], x), or
 //     append(l, x) when cap(l) > len(l)) writes into the array the source
 //     list shares: copy the list (slices.Clone) before changing it;
-//   - a function handed a shared table (state.UpdateTables, say) that
+//   - a function handed a shared table (state.Shared.UpdateTables, say) that
 //     edits a table or record it did not ask to own edits the source.
 //
 // A broken promise is not detected as the hash runs: hashes with the

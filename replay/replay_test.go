@@ -635,10 +635,10 @@ func TestGoldAllReportsEachFailure(t *testing.T) {
 	assert.ErrorContains(t, res[1].Err, "no tools today")
 }
 
-// With InitTables, the init actions of a side copy only the tables their
-// functions name; a side with a function InitTables does not list, or a
-// nil InitTables, copies its whole DB. Either way the source DBs stay as
-// they were and the hashes are those of a replay on private copies.
+// With hooks.Init.Tables, the init actions of a side copy only the tables
+// their functions name; a side with a function whose Tables is nil copies
+// its whole DB. Either way the source DBs stay as they were and the hashes
+// are those of a replay on private copies.
 func TestGoldInitTablesCopyOnlyTheirTables(t *testing.T) {
 	agentDB, userDB := synthDBs()
 	agentDB["plans"] = map[string]any{"P1": map[string]any{"price": 10}}

@@ -346,7 +346,8 @@ func (d *Dispatcher) call(ctx context.Context, t string, h handlerFunc, args any
 }
 
 // clientReady answers the handshake. A 1.x client gets its own version
-// echoed, as pipecat does for legacy clients; others get ProtocolVersion.
+// echoed, as pipecat does for legacy clients; others get protocolVersion
+// ("2.1.0").
 func (d *Dispatcher) clientReady(id string, data map[string]any) []byte {
 	version := protocolVersion
 	if v, ok := data["version"].(string); ok {

@@ -253,7 +253,7 @@ type Seed struct {
 // Seed merges sd into the state and then, when then is not nil, calls it
 // with the resulting DB — all under one lock, so no tool call or reader
 // sees the scenario half seeded. It returns then's error; what was merged
-// stays merged. Like Update's function, then must not keep the DB or call
+// stays merged. Like UpdateTables' function, then must not keep the DB or call
 // methods of s (the lock is held).
 func (s *Shared) Seed(sd Seed, then func(db map[string]any) error) error {
 	s.mu.Lock()

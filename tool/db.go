@@ -13,8 +13,8 @@ import (
 // action-applied message goes out before the result is delivered.
 //
 // A write names what it changes, so that a DB shared copy-on-write
-// ([state.Shared.ShareDB], as gold replay shares a benchmark's DB between
-// tasks) is never changed: [DB.Write] the top-level tables it may change,
+// ([state.Shared.Share] with a [state.Source], as gold replay shares a
+// benchmark's DB between tasks) is never changed: [DB.Write] the top-level tables it may change,
 // each copied whole before the first write, [DB.WriteRecords] the tables
 // whose records it changes through a [state.Writer], which copies just
 // those records. Work must check everything before it changes anything,
@@ -50,7 +50,7 @@ func (d DB) Read(st *state.Shared, fn func(db map[string]any) (any, error)) (any
 // Write runs fn on st's DB under its write lock
 // ([state.Shared.UpdateTables]); a missing or empty DB is answered with
 // NotLoaded and fn does not run. tables names the top-level tables fn may
-// change (nil: any, as [state.Shared.Update]); fn must not change any
+// change (nil: any, as UpdateTables(nil, ...)); fn must not change any
 // other. When fn succeeds and returns an action, it is recorded with
 // Recorder once the lock is released; a failed write records nothing.
 func (d DB) Write(ctx context.Context, st *state.Shared, tables []string, fn func(db map[string]any) (any, state.Action, error)) (any, error) {

@@ -11,7 +11,7 @@ import (
 	"github.com/voiceeval/schematools/tool"
 )
 
-// Checklist 100: EndConversation acknowledges before it sends the exit.
+// Checklist 100: EndConversationTool acknowledges before it sends the exit.
 func TestEndConversationAcknowledgesBeforeExit(t *testing.T) {
 	st, rec := newNotifiedState()
 	tl := harness(st, "EndConversationTool")

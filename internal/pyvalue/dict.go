@@ -7,7 +7,7 @@ import "slices"
 // that repr, str and json.dumps show. Its items are kept as given; like
 // the dict built by inserting them in turn, a key given more than once
 // counts once, at its first position, with its last value. Its shape is
-// that of rtvi.Object (Key, Value pairs).
+// that of rtvi's unexported orderedObject (Key, Value pairs).
 type Dict []Item
 
 // Item is one key and its value in a [Dict].

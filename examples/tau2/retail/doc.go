@@ -80,7 +80,7 @@
 //     writes — only on a DB of the wrong shape — the port refuses before
 //     writing, with the exception's text as a Go error.
 //   - Writes copy the records they change, not whole tables
-//     (tau2tools.WriteRecords): a gold replay shares the loaded DB between
+//     (tool.DB.WriteRecords): a gold replay shares the loaded DB between
 //     tasks, and copying the 1,000 orders for each task that changes one
 //     cost more than the rest of the replay.
 //   - Results taken from the DB are deep copies (Python returns live

@@ -8,7 +8,7 @@ import (
 
 // BenchmarkReplayTelecom replays all 114 telecom tasks with replay.GoldAll
 // on the shared DBs (copy-on-write, hashes only), as a harness computing
-// every expected hash would (replaytest.BenchmarkScenarios). The scenarios
+// every expected hash would (replaytest.Benchmark). The scenarios
 // are built outside the timer; µs/task is the wall time per task.
 func BenchmarkReplayTelecom(b *testing.B) {
 	d := loadInputs(b)

@@ -55,21 +55,25 @@
 // in the clock's own location. The one id minted at random, that of a draft
 // bill refuel_data creates when the customer has none, comes from the
 // injected id source ("B" + the next id), or is eight random hex digits
-// without one. Scenario pins the clock to replay.ReferenceDate (2025-02-25),
-// the date the Python reference's hashes were produced on; ScenarioAt takes
-// another.
+// without one. Scenario pins the clock to tau2tools.ReferenceDate()
+// (2025-02-25), the date the Python reference's hashes were produced on;
+// ScenarioAt takes another.
 //
 // # Initialisation, predicates, sync
 //
-// InitFuncs holds the 20 initialisation functions (set_user_info,
-// turn_airplane_mode_on, suspend_line_for_overdue_bill, …), Predicates the 6
-// DB-state predicates (assert_mobile_data_status, assert_internet_speed, …),
-// both keyed by their tau2 names under Domain, both taking a task's keyword
-// arguments as the Python functions take them. SyncState is the domain's
-// replay.SyncFunc: after every action it carries the line's status, roaming
-// and data allowance to the phone, and payments both ways; the deltas it
-// returns are applied with the applier Appliers registers, which re-derives
-// the phone's network state when its surroundings change.
+// Hooks returns what the domain plugs in besides its tools, as a hooks.Set:
+// the 20 initialisation functions (set_user_info, turn_airplane_mode_on,
+// suspend_line_for_overdue_bill, …, each with the tables it may change) and
+// the 6 DB-state predicates (assert_mobile_data_status,
+// assert_internet_speed, …), both keyed by their tau2 names and taking a
+// task's keyword arguments as the Python functions take them
+// (InitFuncNames, PredicateNames list them); SyncState, the domain's
+// hooks.SyncFunc, which after every action carries the line's status,
+// roaming and data allowance to the phone, and payments both ways; and
+// ApplySyncDelta, the applier of the deltas it returns, which re-derives
+// the phone's network state when its surroundings change. Register
+// registers the Set under Domain next to the tools; Scenario puts it in a
+// gold replay.
 //
 // # Deliberate differences
 //
@@ -93,7 +97,7 @@
 //     infinities (the SDK's finite_number), which pydantic would let through.
 //   - Initialisation functions, predicates, the sync and the applier fail
 //     with errors reading "<Type>: <message>" (Python's exception class and
-//     text), so replay.ApplyInit and replay.Evaluate report them as Python's
+//     text), so hooks.Set.ApplyInit and replay.Evaluate report them as Python's
 //     dispatchers do. A sync that cannot read the DBs is an error the replay
 //     records (Python's sync would raise, its applier log and swallow).
 //   - Tools builds each of a replay's tools at its first call (a replay calls
