@@ -40,21 +40,31 @@ func toolMap(tools []tool.Tool) map[string]tool.Tool {
 
 // ExpectationResult is the outcome of one expectation.
 type ExpectationResult struct {
-	Index  int    `json:"index"`
-	Tool   string `json:"tool,omitempty"`
-	Absent bool   `json:"absent,omitempty"`
+	Index  int    `json:"index"`            // the expectation's index in Test.Expect
+	Tool   string `json:"tool,omitempty"`   // the expectation's tool ("" matches any)
+	Absent bool   `json:"absent,omitempty"` // an absent expectation: the tool must not be called
+	// Status is Pass when met, Fail when not, Unknown when met through a
+	// check that is Unknown.
 	Status Status `json:"status"`
 	// Call is the index of the call it was matched to (or, for a failed
 	// expectation, the closest call considered); -1 when none.
-	Call   int           `json:"call"`
+	Call int `json:"call"`
+	// Params are the results of the expectation's parameter checks on
+	// that call, in the expectation's order; none when Call is -1, and
+	// none for an absent expectation.
 	Params []ParamResult `json:"params,omitempty"`
-	Reason string        `json:"reason,omitempty"`
+	// Reason says why a failed expectation failed; for an expectation that
+	// subset mode lets go unmet, it says so.
+	Reason string `json:"reason,omitempty"`
 }
 
 // Result is the outcome of a test.
 type Result struct {
-	Test         string              `json:"test"`
-	Status       Status              `json:"status"`
+	Test string `json:"test"` // the test's Name
+	// Status is Fail if anything failed (an expectation or a Problem),
+	// else Unknown if a matched check was Unknown, else Pass.
+	Status Status `json:"status"`
+	// Expectations has one result per expectation, in Test.Expect's order.
 	Expectations []ExpectationResult `json:"expectations"`
 	// Problems are failures not tied to one expectation: extra calls,
 	// count bounds, too many calls.

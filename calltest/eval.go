@@ -226,11 +226,12 @@ type Judge func(ctx context.Context, q Question) (pass bool, rationale string, e
 
 // Question is what a Judge is asked about one argument.
 type Question struct {
-	Criterion string
-	Path      string
-	Value     any
-	Call      Call
-	History   []Turn
+	Criterion string // the check's Description: what the value must meet
+	Path      string // the argument's path in the call ("items.0.sku")
+	// Value is the argument at Path, as decoded (numbers as json.Number).
+	Value   any
+	Call    Call   // the whole call the argument belongs to
+	History []Turn // the test's conversation before the call
 }
 
 // checker carries what a check needs beyond the value.

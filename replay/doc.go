@@ -1,6 +1,8 @@
 // Package replay runs tools synchronously for harnesses: the raw-result
-// invoke path, gold replay of benchmark tasks, initialisation functions,
-// cross-side sync, DB-state predicates and action matching.
+// invoke path, gold replay of benchmark tasks (running a domain's
+// [hooks.Set]: initialisation functions, cross-side sync), evaluation of
+// DB-state assertions with its predicates, and action matching. The hooks
+// themselves live in package hooks.
 //
 // # Two paths through one tool
 //
@@ -42,6 +44,30 @@
 //     own task's result only: the tasks that shared the changed Source are
 //     replayed again, each on its own copy, and GoldAll reports the change
 //     (errors.Is [state.ErrSourceChanged]). [Gold] alone does not check.
+//   - What a replay tolerates is recorded, not returned: each
+//     [ReplayError] has a Kind — "missing_tool" (no tool of the action's
+//     name; the step runs nothing), "exception" (the tool returned a Go
+//     error or panicked), "error_result" (it returned an error result,
+//     tool.IsError), "init" (an initialisation action failed), "sync" (the
+//     sync or its applier failed) — and the replay goes on. Python only
+//     logs the last two. Gold returns an error only for what stops a
+//     replay: no tool builder, a builder that fails, a DB that does not
+//     hash, ctx done.
+//
+// # Tasks and evaluation
+//
+//   - [DecodeTasks] reads a tau2 tasks.json array; a [Task] keeps every
+//     field it was read with (Raw), so it writes back unchanged.
+//   - [Splits] is a split_tasks.json file, read with json.Unmarshal;
+//     [Splits.Select] returns a split's tasks in the split's order and
+//     names what exists when a split or id is unknown.
+//   - [Evaluate] checks a task's env_assertions against final DBs with the
+//     predicates of a [hooks.Set], in order, and never fails: one
+//     [Verdict] per [Assertion]. A Verdict passes when the predicate ran
+//     and returned the assertion's assert_value (true when absent) by
+//     Python's ==; Error says why it could not run (unknown side, no DB
+//     for the side, unknown predicate, the predicate's error or panic),
+//     and Passed is then false.
 //
 // # Action matching
 //

@@ -48,13 +48,23 @@ type ToolBuilder func(env Env) (ToolMap, error)
 // replays again, each on its own copy, the tasks of a Source a tool
 // changed.
 type Scenario struct {
+	// Domain is the tool domain of the replay's states (both sides) and
+	// the [Env.Domain] the tools are built for; initialisation errors name
+	// it.
 	Domain string
+	// Task is the task replayed: its initialisation actions
+	// (InitialState) and its gold actions (EvaluationCriteria.Actions);
+	// Result.TaskID is its ID.
 	Task   Task
 	DB     *state.Source // the agent-side DB; nil is an empty DB
 	UserDB *state.Source // the user-side DB; nil for one-sided domains
-	Tools  ToolBuilder
+	// Tools builds the tools of each replay on its fresh states, keyed by
+	// the names gold actions use. It is required: without it [Gold]
+	// returns an error.
+	Tools ToolBuilder
 	// Hooks are the domain's initialisation functions, sync and sync
-	// applier, with the tables each may write.
+	// applier, with the tables each may write. Gold does not evaluate
+	// assertions: pass the same Set to [Evaluate] for its predicates.
 	Hooks hooks.Set
 	Clock func() time.Time // nil means the tau2 reference date, 2025-02-25
 	IDs   func() string    // nil means CounterIDs("id-") for each replay
@@ -87,43 +97,65 @@ const (
 // failing initialisation actions and sync appliers, which Python only
 // logs.
 type ReplayError struct {
-	Index   int    `json:"index"` // the gold action's index; -1 for init and post-init sync
-	Name    string `json:"name"`
-	Kind    string `json:"kind"`
+	Index int `json:"index"` // the gold action's index; -1 for init and post-init sync
+	// Name is the gold action's tool name, or "initialization" or "sync".
+	Name string `json:"name"`
+	Kind string `json:"kind"`
+	// Message is the tool's error, the error result's message, the failing
+	// initialisation action's report or the sync's error.
 	Message string `json:"message"`
 }
 
 // Step is the outcome of one gold action.
 type Step struct {
-	Index           int            `json:"index"`
-	ActionID        string         `json:"action_id"`
-	Name            string         `json:"name"`
-	Side            string         `json:"side"`
-	Arguments       map[string]any `json:"arguments"`
-	ToolFound       bool           `json:"tool_found"`
-	Result          any            `json:"result"` // the raw result
-	Err             string         `json:"error,omitempty"`
-	RecordsAppended int            `json:"records_appended"`
-	DBHash          string         `json:"db_hash_after,omitempty"`      // with TraceHashes
-	UserDBHash      string         `json:"user_db_hash_after,omitempty"` // with TraceHashes
+	Index    int    `json:"index"`     // the action's index among the task's gold actions
+	ActionID string `json:"action_id"` // the gold action's action_id
+	Name     string `json:"name"`      // the tool name the gold action calls
+	// Side is where the action ran, from its requestor ([Action.Side]):
+	// "user" or "agent".
+	Side      string         `json:"side"`
+	Arguments map[string]any `json:"arguments"` // the gold arguments ({} for none)
+	// ToolFound is false when the tool map has no tool of that name: the
+	// step then ran nothing (Result nil, no records, no sync) and Result's
+	// Errors hold a "missing_tool".
+	ToolFound bool `json:"tool_found"`
+	// Result is the tool's raw result (the replay path's, [Invoke]), a
+	// copy; an error result (tool.IsError) is a Result, not an Err.
+	Result any `json:"result"`
+	// Err is the text of the Go error the tool returned or its panic, when
+	// it failed ("exception"); Result is then whatever it returned with
+	// the error, usually nil.
+	Err string `json:"error,omitempty"`
+	// RecordsAppended counts the action records the step appended to the
+	// two sides' logs, each copied into Result.Actions with "side" set.
+	RecordsAppended int    `json:"records_appended"`
+	DBHash          string `json:"db_hash_after,omitempty"`      // with TraceHashes
+	UserDBHash      string `json:"user_db_hash_after,omitempty"` // with TraceHashes
 }
 
 // Result is a finished gold replay.
 type Result struct {
-	TaskID     string         `json:"task_id"`
-	DB         map[string]any `json:"db"`                // the expected agent-side DB
-	UserDB     map[string]any `json:"user_db,omitempty"` // the expected user-side DB, for two-sided domains
-	DBHash     string         `json:"db_hash"`
-	UserDBHash string         `json:"user_db_hash,omitempty"`
+	TaskID string         `json:"task_id"`           // the replayed task's ID
+	DB     map[string]any `json:"db"`                // the expected agent-side DB; nil with HashesOnly
+	UserDB map[string]any `json:"user_db,omitempty"` // the expected user-side DB, for two-sided domains
+	// DBHash and UserDBHash are the dbhash.Hash of the final DBs (the
+	// Python reference's get_dict_hash); UserDBHash is empty for one-sided
+	// domains.
+	DBHash     string `json:"db_hash"`
+	UserDBHash string `json:"user_db_hash,omitempty"`
 	// PostInitDBHash and PostInitUserDBHash are taken after the
 	// initialisation actions and the first sync, before any gold action.
 	PostInitDBHash     string `json:"post_init_db_hash"`
 	PostInitUserDBHash string `json:"post_init_user_db_hash,omitempty"`
 	// Actions are the reference action records, each stamped with "side".
-	Actions []state.Action     `json:"reference_actions"`
-	Steps   []Step             `json:"per_action"`
-	Errors  []ReplayError      `json:"errors"`
-	Init    []hooks.InitResult `json:"init,omitempty"` // agent side, then user side, when the task has init actions
+	Actions []state.Action `json:"reference_actions"`
+	// Steps has one Step per gold action, in order (a replay cut short by
+	// ctx has fewer).
+	Steps []Step `json:"per_action"`
+	// Errors lists what the replay tolerated, in the order it happened;
+	// empty (not nil) when nothing went wrong.
+	Errors []ReplayError      `json:"errors"`
+	Init   []hooks.InitResult `json:"init,omitempty"` // agent side, then user side, when the task has init actions
 	// Err is the error of a replay that [GoldAll] ran and that failed (the
 	// error [Gold] returned); nil otherwise.
 	Err error `json:"-"`

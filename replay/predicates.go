@@ -12,24 +12,46 @@ import (
 
 // Assertion is one DB-state assertion of a task (tau2's env_assertions).
 type Assertion struct {
-	EnvType     string         `json:"env_type"`
-	FuncName    string         `json:"func_name"`
-	Arguments   map[string]any `json:"arguments"`
-	AssertValue any            `json:"assert_value"`
-	Message     *string        `json:"message"`
+	// EnvType is the side whose DB is checked: "assistant" or "agent"
+	// (the agent DB), "user" (the user DB); any other value is reported
+	// as an error.
+	EnvType string `json:"env_type"`
+	// FuncName names the predicate in the domain's hooks.Set.Predicates.
+	FuncName string `json:"func_name"`
+	// Arguments are the predicate's keyword arguments (nil: none).
+	Arguments map[string]any `json:"arguments"`
+	// AssertValue is the value the predicate must return; absent or null
+	// means true, tau2's default.
+	AssertValue any `json:"assert_value"`
+	// Message is the task's description of the assertion, carried to the
+	// Verdict as is.
+	Message *string `json:"message"`
 }
 
-// Verdict reports one evaluated assertion. Passed is false whenever Error
-// is set.
+// Verdict reports one evaluated assertion, with the seven keys of the
+// Python reference's verdict plus the assertion's arguments. Passed is
+// false whenever Error is set.
 type Verdict struct {
-	FuncName  string         `json:"func_name"`
+	FuncName string `json:"func_name"` // the assertion's predicate name
+	// Side is the side checked: "agent" for env_type "assistant", else
+	// env_type as given.
 	Side      string         `json:"side"`
-	Arguments map[string]any `json:"arguments"`
-	Passed    bool           `json:"passed"`
-	Expected  any            `json:"expected"`
-	Actual    *bool          `json:"actual"`
-	Message   *string        `json:"message"`
-	Error     *string        `json:"error"`
+	Arguments map[string]any `json:"arguments"` // the assertion's arguments ({} for none)
+	// Passed is true when the predicate ran and its result equals
+	// Expected (true when Expected is nil) with Python's ==.
+	Passed bool `json:"passed"`
+	// Expected is the assertion's assert_value as written (nil when
+	// absent).
+	Expected any `json:"expected"`
+	// Actual is what the predicate returned; nil when it did not run or
+	// failed.
+	Actual  *bool   `json:"actual"`
+	Message *string `json:"message"` // the assertion's message
+	// Error says why the assertion could not be evaluated: an unknown
+	// side, no DB for the side, no predicate of that name (the available
+	// ones listed), or the predicate's error or panic ("Predicate raised:
+	// …"). nil when the predicate ran, whatever its result.
+	Error *string `json:"error"`
 }
 
 // Evaluate checks assertions, in order, against the DBs of their sides

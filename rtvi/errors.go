@@ -34,10 +34,12 @@ const (
 // the kind its error-response names; any other error is a RuntimeError.
 type Error struct {
 	Kind    string // the Python exception class: "ValueError", "KeyError", "FileNotFoundError", ...
-	Message string
-	Err     error // the underlying error, if any
+	Message string // the exception's message (str(exc))
+	Err     error  // the underlying error, if any
 }
 
+// Error returns "<Kind>: <Message>", the text the error-response carries,
+// as Python prints an exception; Err is not part of it.
 func (e *Error) Error() string { return e.Kind + ": " + e.Message }
 
 // Unwrap returns the underlying error.

@@ -111,16 +111,22 @@ func (s *Set) unknown(ctx context.Context, name string, deliver func(any) error,
 // ModelCall is one tool call as a model returns it: an id, a name, and the
 // arguments as JSON text.
 type ModelCall struct {
-	ID        string `json:"id"`
-	Name      string `json:"name"`
+	ID   string `json:"id"`   // the provider's call id, echoed in the ToolResult
+	Name string `json:"name"` // the tool's name, looked up in the Set
+	// Arguments is the model's JSON text, decoded by [DecodeArgs] (""
+	// and "null" mean no arguments).
 	Arguments string `json:"arguments"`
 }
 
 // ToolResult is the result to send back to the model for one call.
 type ToolResult struct {
-	ID     string `json:"id"`
-	Name   string `json:"name"`
-	Result any    `json:"result"`
+	ID   string `json:"id"`   // the call's ID
+	Name string `json:"name"` // the call's Name
+	// Result is what the live path delivered for the call: the tool's
+	// result, enveloped when empty, or the unknown-tool, validation or
+	// {"error": …} result. nil when the call never ran (its context was
+	// done).
+	Result any `json:"result"`
 }
 
 // Dispatch runs the calls of one model turn on the live path

@@ -13,26 +13,41 @@ import (
 // side, of the post-init state and of the final DBs are set only where the
 // line has them (the two-sided telecom domain).
 type GoldTask struct {
-	Domain                             string
-	TaskID                             string
-	InitialDBHash, InitialUserDBHash   string
+	Domain string // the line's domain ("tau2_airline")
+	TaskID string // the task's id, as a string
+	// InitialDBHash and InitialUserDBHash are the hashes of the DBs the
+	// task starts from, before its initialisation actions.
+	InitialDBHash, InitialUserDBHash string
+	// PostInitDBHash and PostInitUserDBHash are taken after the
+	// initialisation actions and the first sync (replay.Result's fields of
+	// the same names).
 	PostInitDBHash, PostInitUserDBHash string
-	FinalDBHash, FinalUserDBHash       string
-	FinalDB, FinalUserDB               map[string]any
-	PerAction                          []GoldAction
-	Reference                          any  // reference_actions
-	DiffFromInit                       any  // final_db_diff_from_initial
-	Errors                             any  // the replay errors the reference logged
-	DependsOnToday                     bool // the reference says the result depends on the date
+	// FinalDBHash and FinalUserDBHash are the hashes after the last gold
+	// action (replay.Result.DBHash, UserDBHash); FinalDBHash is always set.
+	FinalDBHash, FinalUserDBHash string
+	// FinalDB and FinalUserDB are the final DBs, where the line carries
+	// them; nil otherwise.
+	FinalDB, FinalUserDB map[string]any
+	PerAction            []GoldAction // one per gold action, in order
+	Reference            any          // reference_actions
+	DiffFromInit         any          // final_db_diff_from_initial
+	Errors               any          // the replay errors the reference logged
+	DependsOnToday       bool         // the reference says the result depends on the date
 }
 
-// GoldAction is one action of a GoldTask.
+// GoldAction is one action of a GoldTask (one per_action item), the
+// reference's counterpart of a replay.Step. Values keep exact numbers.
 type GoldAction struct {
-	Index         int
-	Name          string
-	Arguments     any
-	Result        any
-	Records       []any
+	Index     int    // the action's index among the task's gold actions
+	Name      string // the tool name the action calls
+	Arguments any    // the action's arguments
+	Result    any    // the tool's raw result
+	// Records are the action records the step appended, each with its
+	// "side" (replay.Step.RecordsAppended counts them).
+	Records []any
+	// HashAfter and UserHashAfter are the DB hashes after the step
+	// (replay.Step.DBHash, UserDBHash with Scenario.TraceHashes); empty
+	// where the line has none.
 	HashAfter     string
 	UserHashAfter string // two-sided domains
 }
