@@ -36,6 +36,26 @@
 // Large objects are hashed on several goroutines; the bytes hashed are the
 // same as on one.
 //
+// # Hashing many copies of one DB: the Cache
+//
+//   - [NewCache] encodes once the tables of a DB that will not change (the
+//     DB every task of a benchmark starts from) and the records they hold;
+//     [WithCache] makes [Hash] reuse that text for every table or record of
+//     the hashed DB that is the very same map (copy-on-write copies share
+//     what they did not write). The bytes hashed are those of a plain Hash.
+//   - The Cache's promise, which the caller keeps: while the Cache is in
+//     use, nothing reachable from the DB it was built from is modified, at
+//     any depth. A broken promise is not detected as the hash runs: hashes
+//     with the Cache are then silently stale. Two traps break it without
+//     naming the source: append on a slice of a shared list, and a
+//     function that edits a shared table it did not ask to own.
+//   - [Cache.Verify] encodes the source again and names the tables that
+//     changed since NewCache; tests that share a DB call it after their
+//     edits. It costs what NewCache did.
+//   - The options given with WithCache must be those the Cache was built
+//     with (they are checked). state.Source builds and keeps a Cache for
+//     the DB it shares, so most callers never build one.
+//
 // # Inputs Python accepts and strict JSON does not
 //
 // The policy: where Python's json.loads accepts a text, [HashJSON] and

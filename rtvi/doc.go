@@ -40,10 +40,12 @@
 //     scenario — new prompt, the shared state cleared in place, the tool
 //     set built from the registry and installed; answers true or false.
 //   - apply_initialization {domain, shared_state_init, actions}: seed the
-//     scenario (merge state, load db_path under the data root, run
-//     initialisation functions); answers {"success", "errors"}.
+//     scenario (merge state, load db_path under the data root, run the
+//     initialisation functions of the domain's hooks.Set, which
+//     [Config.Tools] holds); answers {"success", "errors"}.
 //   - apply_sync_delta {domain, delta}: apply a cross-side delta with the
-//     domain's sync applier; answers {"success", "errors"}.
+//     sync applier of the domain's hooks.Set; answers {"success",
+//     "errors"}.
 //   - get_context_history: wait (at most 3 s) for tool calls in flight, then
 //     answer {"context": "<Python literal of the transcript>"}: the
 //     Python repr of [Conversation.Messages], with media blobs (bytes,
@@ -100,22 +102,27 @@
 //
 // # Failures
 //
-// Nothing here panics on bad input, and a panic in what the bot plugs in (a
-// handler, a callback, a value's MarshalJSON) becomes an error-response. A request that cannot be carried out
-// is answered — false, {"success": false, "errors": [...]}, or an
-// error-response whose text names a Python exception kind ("ValueError:
-// ..."), as the Python original's do — and leaves the state as it was:
-// update_system_prompt checks its arguments and builds the tool set on a
-// scratch state before it changes anything, apply_initialization checks the
-// whole request and loads the DB file first, and apply_sync_delta applies a
-// delta to a copy that replaces the DB only when every key applied. Only
-// input that is not an RTVI message at all (invalid JSON, a missing id, a
-// message over [Config.MaxMessageBytes]) makes Handle return an error
-// wrapping [ErrMalformed], along with the RTVI error event pipecat sends
-// for it; a frame that cannot be decoded is an [ErrMalformed] error with
-// no reply (pipecat drops it), and a frame of another kind an
-// [ErrNotMessage] one, for the bot to route. A [Handler] chooses the
-// exception kind of its error-response with an [Error].
+//   - Nothing here panics on bad input, and a panic in what the bot plugs in
+//     (a handler, a callback, a value's MarshalJSON) becomes an
+//     error-response.
+//   - A request that cannot be carried out is answered, as the Python
+//     original's are: false, {"success": false, "errors": [...]}, or an
+//     error-response whose text names a Python exception kind
+//     ("ValueError: ..."). A [Handler] chooses the kind of its
+//     error-response by returning an [Error]; any other error is a
+//     RuntimeError.
+//   - A refused request leaves the state as it was: update_system_prompt
+//     checks its arguments and builds the tool set on a scratch state
+//     before it changes anything, apply_initialization checks the whole
+//     request and loads the DB file first, and apply_sync_delta applies a
+//     delta to a copy that replaces the DB only when every key applied.
+//   - Only input that is not an RTVI message at all (invalid JSON, a
+//     missing id, a message over [Config.MaxMessageBytes]) makes Handle
+//     return an error wrapping [ErrMalformed], along with the RTVI error
+//     event pipecat sends for it.
+//   - A frame that cannot be decoded is an [ErrMalformed] error with no
+//     reply (pipecat drops it); a frame of another kind is an
+//     [ErrNotMessage] error, for the bot to route.
 //
 // # Differences from the Python original
 //

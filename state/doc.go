@@ -8,20 +8,41 @@
 //
 // A Go voice bot may run tool calls and harness requests on different
 // goroutines, so every read and write of a [Shared] goes through a method
-// that holds its lock. [Shared.View] and [Shared.UpdateTables] hand the
-// live DB to a callback while the lock is held; values that leave the
-// state ([Shared.Actions], [Shared.Snapshot], [Shared.Value]) are deep
-// copies. Changes that belong together happen under one lock:
-// [Shared.StartScenario] clears the state and sets the new domain and
-// notifier, [Shared.Seed] merges a scenario's starting data and runs its
-// initialisation.
+// that holds its lock:
+//
+//   - [Shared.View] (read lock) and [Shared.UpdateTables] (write lock)
+//     hand the live DB to a callback; [Shared.ViewAll] hands the DB and the
+//     action log together, as of one moment. A callback must not keep
+//     references past its return or call methods of the same Shared.
+//   - UpdateTables does not roll back: a tool checks everything first and
+//     mutates last, so a refused call leaves the DB as it was.
+//   - What leaves the state is a deep copy ([Shared.Actions],
+//     [Shared.Snapshot], [Shared.Value], [Shared.Values]); what enters it
+//     through [Shared.AppendAction] is copied too, while [Shared.SetDB] and
+//     [Shared.Seed] take ownership of the maps they are given.
+//   - Changes that belong together happen under one lock, so no tool call
+//     or reader sees a scenario half-way: [Shared.StartScenario] clears the
+//     state and sets the new domain and notifier; [Shared.Seed] merges a
+//     scenario's starting data and runs its initialisation on the DB.
 //
 // # Lifecycle
 //
-// One Shared lives as long as the bot. A new scenario calls
-// [Shared.StartScenario], which clears the scenario data in place, so
-// tools that already hold the pointer keep seeing the same object. The
-// zero value is an empty, ready-to-use state.
+//   - One Shared lives as long as the bot; the zero value (or [New]) is an
+//     empty, ready-to-use state in the domain [DefaultDomain].
+//   - A new scenario calls [Shared.StartScenario]: it clears the DB, the
+//     action log, the values and the call counters in place and sets the
+//     domain and the notifier, so tools that already hold the pointer keep
+//     seeing the same object.
+//   - [Shared.Seed] fills a scenario in one step, setting only what its
+//     [Seed] names: the DB (ReplaceDB), the action log (ReplaceLog), values
+//     (merged key by key), call counters, the domain; then it runs an
+//     optional function on the resulting DB under the same lock.
+//   - Values are free-form data a scenario keeps beside the DB (set
+//     through Seed, read with [Shared.Value] and [Shared.Values]); they
+//     never reach the DB hash.
+//   - [Shared.NextCallIndex] counts calls per name, from 1, for tools that
+//     mint ids ("TRF-ABC123-001"); StartScenario resets the counters, and a
+//     Seed with CallCounts replaces them.
 //
 // # Sharing one DB
 //
