@@ -30,7 +30,7 @@ func TestReadmeTour(t *testing.T) {
 	}
 	cancel, err := tool.New("cancel_order", "Cancel a placed order.",
 		func(ctx context.Context, st *state.Shared, p params) (any, error) {
-			// read and write the DB under st.View / st.Update, or a tool.DB's Read / Write,
+			// read and write the DB under st.View / st.UpdateTables, or a tool.DB's Read / Write,
 			// which also answer a missing DB and record the action once the lock is released
 			return map[string]any{"order_id": p.OrderID, "status": "cancelled"}, nil
 		}, tool.WithState(st))
