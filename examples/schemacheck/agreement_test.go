@@ -170,7 +170,7 @@ func accepts(t *testing.T, tl tool.Tool, text []byte) (ok bool) {
 		return false
 	}
 	errorType := "validation_error"
-	if e, ok := tl.(interface{ ErrorType() string }); ok {
+	if e, ok := tl.(tool.ErrorTyper); ok {
 		errorType = e.ErrorType()
 	}
 	b, err := json.Marshal(res)
