@@ -22,7 +22,7 @@
 // The data the vectors were produced from is vendored under examples/, each
 // part with its NOTICE: the tau2-bench domains in examples/tau2/tau2data
 // ([Tau2Dir]; the same files are embedded by package tau2data) and the NeMo
-// domain fixtures in examples/nemo/data ([NemoDataDir]).
+// domain fixtures in examples/nemo/nemodata ([NemoDataDir]).
 //
 // # Never a skip
 //
@@ -67,11 +67,11 @@ func Tau2Dir(t testing.TB, elem ...string) string {
 }
 
 // NemoDataDir returns the NeMo domain fixtures directory,
-// examples/nemo/data, or the path of elem under it. The test fails when the
+// examples/nemo/nemodata, or the path of elem under it. The test fails when the
 // path does not exist.
 func NemoDataDir(t testing.TB, elem ...string) string {
 	t.Helper()
-	return requireExists(t, filepath.Join(append([]string{ModuleRoot(t), "examples", "nemo", "data"}, elem...)...))
+	return requireExists(t, filepath.Join(append([]string{ModuleRoot(t), "examples", "nemo", "nemodata"}, elem...)...))
 }
 
 // ModuleRoot returns the directory holding the module's go.mod, found from

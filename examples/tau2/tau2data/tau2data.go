@@ -4,7 +4,8 @@
 // telecom/ (db.json, user_db.json), each with tasks.json and
 // split_tasks.json, exactly as NVIDIA NeMo labs-Voice-Agent vendors them
 // from Sierra Research's tau2-bench (MIT; see the NOTICE file beside this
-// package).
+// package), and tool_schemas.jsonl, the LLM-visible schema of each of the
+// 73 tau2 tools as the Python original presents it.
 //
 // Embedding costs nothing at startup: the files are bytes in the binary,
 // and only what a caller reads is parsed.
@@ -12,9 +13,9 @@ package tau2data
 
 import "embed"
 
-// FS holds airline/, retail/ and telecom/ at its root: the layout that a
+// FS holds airline/, retail/, telecom/ and tool_schemas.jsonl at its root: the layout that a
 // tau2 data directory has on disk, so that state.LoadDBFS(FS, "airline/db")
 // loads what state.LoadDB(dir, "airline/db") loads.
 //
-//go:embed airline retail telecom
+//go:embed airline retail telecom tool_schemas.jsonl
 var FS embed.FS
