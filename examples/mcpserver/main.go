@@ -4,10 +4,14 @@
 // path (argument checks, structured errors, empty-result envelopes, one
 // delivery).
 //
-//	go run ./examples/mcpserver [-summary]
+//	go run ./examples/mcpserver [-domain NAME] [-summary]
 //
-// With -summary, the action log and the DB hash are printed to stderr when
-// the client disconnects. Only the coffee domain exists so far.
+// -domain names any domain of examples/domains (coffee by default;
+// tau2_airline, tau2_retail, tau2_telecom, …): the server lists that
+// domain's own tools, plus EndConversationTool when the domain has none of
+// its own, all working on one state that holds the domain's DB. With
+// -summary, the action log and the DB hash are printed to stderr when the
+// client disconnects.
 package main
 
 import (
@@ -18,25 +22,28 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/voiceeval/schematools/dbhash"
 	"github.com/voiceeval/schematools/examples/coffee"
+	"github.com/voiceeval/schematools/examples/domains"
 	"github.com/voiceeval/schematools/registry"
 	"github.com/voiceeval/schematools/state"
 	"github.com/voiceeval/schematools/tool"
 )
 
 func main() {
-	domain := flag.String("domain", coffee.Domain, "the domain to serve (only coffee so far)")
+	domain := flag.String("domain", coffee.Domain, "the domain to serve: "+strings.Join(domains.Names(), ", "))
 	summary := flag.Bool("summary", false, "print the action log and the DB hash to stderr on exit")
 	flag.Parse()
-	if *domain != coffee.Domain {
-		fmt.Fprintf(os.Stderr, "mcpserver: unknown domain %q (available: %s)\n", *domain, coffee.Domain)
+	d, err := domains.Find(*domain)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "mcpserver:", err)
 		os.Exit(2)
 	}
 	st := state.New()
-	server, err := newServer(st)
+	server, err := newServer(st, d)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "mcpserver:", err)
 		os.Exit(1)
@@ -53,25 +60,34 @@ func main() {
 	}
 }
 
-// newServer builds an MCP server exposing the coffee tools and the harness
-// tools, all working on st (which gets the embedded DB).
-func newServer(st *state.Shared) (*mcp.Server, error) {
+// newServer builds an MCP server exposing the tools of domain d (and the
+// harness's EndConversationTool when d has no tool of that name), all
+// working on st, which gets the domain's DB.
+func newServer(st *state.Shared, d domains.Domain) (*mcp.Server, error) {
 	reg := new(registry.Tools)
-	if err := errors.Join(registry.RegisterHarness(reg), coffee.Register(reg)); err != nil {
+	if err := domains.Register(reg); err != nil {
 		return nil, err
 	}
-	st.StartScenario(coffee.Domain, nil)
-	st.SetDB(coffee.DB())
-	spec := map[string]map[string]any{}
-	for _, n := range reg.Names(coffee.Domain) {
-		spec[n] = nil
-	}
-	spec["EndConversationTool"] = nil
-	set, err := reg.NewSet(coffee.Domain, spec, registry.Deps{State: st})
+	db, err := d.LoadDB()
 	if err != nil {
 		return nil, err
 	}
-	server := mcp.NewServer(&mcp.Implementation{Name: "schematools-" + coffee.Domain, Version: "v0.1.0"}, nil)
+	st.StartScenario(d.Name, nil)
+	if db != nil {
+		st.SetDB(db)
+	}
+	spec := map[string]map[string]any{}
+	for _, n := range reg.Names(d.Name) {
+		spec[n] = nil
+	}
+	if _, own := spec["EndConversationTool"]; !own {
+		spec["EndConversationTool"] = nil
+	}
+	set, err := reg.NewSet(d.Name, spec, registry.Deps{State: st})
+	if err != nil {
+		return nil, err
+	}
+	server := mcp.NewServer(&mcp.Implementation{Name: "schematools-" + d.Name, Version: "v0.1.0"}, nil)
 	for _, t := range set.Tools() {
 		// tool.Schema's parameters object, properties in field order: the
 		// input schema MCP's tools/list presents.

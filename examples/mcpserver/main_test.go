@@ -9,6 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/voiceeval/schematools/examples/domains"
 	"github.com/voiceeval/schematools/state"
 )
 
@@ -25,7 +26,7 @@ func text(t *testing.T, res *mcp.CallToolResult) string {
 func TestMCPServer(t *testing.T) {
 	ctx := context.Background()
 	st := state.New()
-	server, err := newServer(st)
+	server, err := newServer(st, coffeeDomain(t))
 	require.NoError(t, err)
 	clientT, serverT := mcp.NewInMemoryTransports()
 	ss, err := server.Connect(ctx, serverT, nil)
@@ -64,4 +65,37 @@ func TestMCPServer(t *testing.T) {
 	require.NoError(t, writeSummary(&out, st))
 	assert.True(t, strings.HasPrefix(out.String(), `actions: [{"action_type":"place_order"`))
 	assert.Contains(t, out.String(), "db_hash: ")
+}
+
+func coffeeDomain(t *testing.T) domains.Domain {
+	t.Helper()
+	d, err := domains.Find("coffee")
+	require.NoError(t, err)
+	return d
+}
+
+// Every domain is served: the server lists the domain's own tools (and
+// EndConversationTool), each one callable.
+func TestEveryDomainIsServed(t *testing.T) {
+	want := map[string]int{"coffee": 5, "tau2_airline": 15, "tau2_retail": 17, "tau2_telecom": 44}
+	for _, name := range domains.Names() {
+		t.Run(name, func(t *testing.T) {
+			d, err := domains.Find(name)
+			require.NoError(t, err)
+			server, err := newServer(state.New(), d)
+			require.NoError(t, err)
+			ctx := context.Background()
+			clientT, serverT := mcp.NewInMemoryTransports()
+			ss, err := server.Connect(ctx, serverT, nil)
+			require.NoError(t, err)
+			defer ss.Close()
+			cs, err := mcp.NewClient(&mcp.Implementation{Name: "test-client", Version: "v0"}, nil).Connect(ctx, clientT, nil)
+			require.NoError(t, err)
+			defer cs.Close()
+			list, err := cs.ListTools(ctx, nil)
+			require.NoError(t, err)
+			require.Contains(t, want, name, "a new domain: add its tool count")
+			assert.Len(t, list.Tools, want[name])
+		})
+	}
 }

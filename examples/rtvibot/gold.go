@@ -7,7 +7,7 @@ import (
 	"io/fs"
 	"sync"
 
-	"github.com/voiceeval/schematools/examples/tau2/tau2data"
+	"github.com/voiceeval/schematools/examples/domains"
 	"github.com/voiceeval/schematools/replay"
 	"github.com/voiceeval/schematools/state"
 )
@@ -91,11 +91,11 @@ func (g *goldAgent) plan(domain string) ([][2]string, bool, error) {
 
 // load reads d's tasks from the embedded data, and the model-facing name
 // of each gold action from the port's replay tools.
-func (g *goldAgent) load(d tau2Domain) error {
-	if _, done := g.tasks[d.name]; done {
+func (g *goldAgent) load(d domains.Domain) error {
+	if _, done := g.tasks[d.Name]; done {
 		return nil
 	}
-	data, err := fs.ReadFile(tau2data.FS, d.dir+"/tasks.json")
+	data, err := fs.ReadFile(d.Files, "tasks.json")
 	if err != nil {
 		return err
 	}
@@ -103,7 +103,7 @@ func (g *goldAgent) load(d tau2Domain) error {
 	if err != nil {
 		return err
 	}
-	tools, err := d.tools(replay.Env{Domain: d.name, Agent: state.New(), User: state.New()})
+	tools, err := d.Replay(replay.Env{Domain: d.Name, Agent: state.New(), User: state.New()})
 	if err != nil {
 		return err
 	}
@@ -118,7 +118,7 @@ func (g *goldAgent) load(d tau2Domain) error {
 	if g.tasks == nil {
 		g.tasks, g.names = map[string]map[string]replay.Task{}, map[string]map[string]string{}
 	}
-	g.tasks[d.name], g.names[d.name] = byID, names
+	g.tasks[d.Name], g.names[d.Name] = byID, names
 	return nil
 }
 

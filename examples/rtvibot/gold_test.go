@@ -9,7 +9,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"github.com/voiceeval/schematools/examples/tau2/tau2data"
+	"github.com/voiceeval/schematools/examples/domains"
 	"github.com/voiceeval/schematools/replay"
 	"github.com/voiceeval/schematools/state"
 )
@@ -24,24 +24,18 @@ func startGoldBot(t *testing.T) (*Bot, string) {
 // (replay.GoldAll on the embedded data) and returns each task's final DB
 // hash, the tasks, and the tool spec NeMo sends for the domain: every tool
 // by the name the model sees, and EndConversationTool.
-func goldExpectations(t *testing.T, d tau2Domain) (map[string]string, []replay.Task, string) {
+func goldExpectations(t *testing.T, d domains.Domain) (map[string]string, []replay.Task, string) {
 	t.Helper()
-	data, err := fs.ReadFile(tau2data.FS, d.dir+"/tasks.json")
+	data, err := fs.ReadFile(d.Files, "tasks.json")
 	require.NoError(t, err)
 	tasks, err := replay.DecodeTasks(data)
 	require.NoError(t, err)
-	sub, err := fs.Sub(tau2data.FS, d.dir)
-	require.NoError(t, err)
-	rel := "db.json"
-	if _, err := fs.Stat(sub, rel); err != nil {
-		rel = "db"
-	}
-	db, err := state.LoadDBFS(sub, rel)
+	db, err := d.LoadDB()
 	require.NoError(t, err)
 	source := state.NewSource(db)
 	scenarios := make([]replay.Scenario, len(tasks))
 	for i, task := range tasks {
-		scenarios[i] = replay.Scenario{Domain: d.name, Task: task, DB: source, Tools: d.tools, HashesOnly: true}
+		scenarios[i] = replay.Scenario{Domain: d.Name, Task: task, DB: source, Tools: d.Replay, HashesOnly: true}
 	}
 	results, err := replay.GoldAll(context.Background(), scenarios, 0, nil)
 	require.NoError(t, err)
@@ -49,7 +43,7 @@ func goldExpectations(t *testing.T, d tau2Domain) (map[string]string, []replay.T
 	for _, r := range results {
 		want[r.TaskID] = r.DBHash
 	}
-	tools, err := d.tools(replay.Env{Domain: d.name, Agent: state.New()})
+	tools, err := d.Replay(replay.Env{Domain: d.Name, Agent: state.New()})
 	require.NoError(t, err)
 	spec := map[string]any{"EndConversationTool": map[string]any{}}
 	for _, tl := range tools {
@@ -133,7 +127,7 @@ func TestGoldAgentPlaysOncePerScenario(t *testing.T) {
 	bot, url := startGoldBot(t)
 	ctx := testContext(t)
 	bot.gold.setTask("0")
-	first, _ := playGold(ctx, t, url, d.name, tools)
+	first, _ := playGold(ctx, t, url, d.Name, tools)
 	require.Equal(t, want["0"], first["db_hash"])
 
 	h, err := dialHarness(ctx, url)
@@ -148,11 +142,11 @@ func TestGoldAgentPlaysOncePerScenario(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, want["0"], m["data"].(map[string]any)["d"].(map[string]any)["db_hash"], "nothing played twice")
 
-	again, _ := playGold(ctx, t, url, d.name, tools)
+	again, _ := playGold(ctx, t, url, d.Name, tools)
 	assert.Equal(t, want["0"], again["db_hash"], "a new scenario plays the task again")
 
 	bot.gold.setTask("no-such-task")
-	_, err = h.request(ctx, "update_system_prompt", map[string]any{"prompt": "p", "tools": tools, "tool_domain": d.name})
+	_, err = h.request(ctx, "update_system_prompt", map[string]any{"prompt": "p", "tools": tools, "tool_domain": d.Name})
 	require.NoError(t, err)
 	answer, err = h.sendText(ctx, "Hello")
 	require.NoError(t, err)
