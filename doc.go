@@ -54,7 +54,7 @@
 //     (go run ./examples/quickstart), an MCP server, a WebSocket bot driven
 //     over RTVI (go run ./examples/rtvibot -demo), and the tau2-bench
 //     ports (airline, retail, telecom) with their replay CLI, which
-//     carries the tau2 data (go run ./examples/tau2/cmd/tau2 replay
+//     carries the tau2 data (go run ./examples/evalreplay replay
 //     -domain tau2_airline).
 //
 // # A tool in a few lines

@@ -59,6 +59,9 @@ type Domain struct {
 	Scenarios func(tasks []replay.Task, db, userDB *state.Source, clock func() time.Time) []replay.Scenario
 	// Hooks are the domain's hooks (init functions, sync, predicates).
 	Hooks hooks.Set
+	// ScenarioDB loads the DB of one scenario, for domains whose scenarios
+	// each bring their own (eva_airline); nil otherwise.
+	ScenarioDB func(id string) (map[string]any, error)
 }
 
 // ScenariosFor returns the replay scenarios of tasks on clock.
@@ -146,6 +149,22 @@ func WriteDataRoot(root string) error {
 		}
 	}
 	return nil
+}
+
+// LoadScenarioDB loads the DB scenario id of d starts from: its own DB
+// for a domain whose scenarios each bring one (id required), else the
+// domain's DB (id must be empty).
+func (d Domain) LoadScenarioDB(id string) (map[string]any, error) {
+	if d.ScenarioDB != nil {
+		if id == "" {
+			return nil, fmt.Errorf("domains: %s: name a scenario: its scenarios each bring their own DB", d.Name)
+		}
+		return d.ScenarioDB(id)
+	}
+	if id != "" {
+		return nil, fmt.Errorf("domains: %s: its scenarios share one DB; no scenario to name", d.Name)
+	}
+	return d.LoadDB()
 }
 
 // LoadDB loads the DB a scenario of d starts from: coffee's embedded DB,

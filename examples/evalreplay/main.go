@@ -1,6 +1,16 @@
-// Command tau2 runs the tau2-bench domains ported onto schematools.
+// Command evalreplay replays the evaluation domains ported onto
+// schematools offline, printing the DB hashes NeMo's Python runner scores.
 //
-//	go run ./examples/tau2/cmd/tau2 replay --domain tau2_airline [--data DIR] [--split base|train|test|all] [--tasks ID,ID] [--workers N] [--json]
+//	go run ./examples/evalreplay replay --domain tau2_airline [--data DIR] [--split base|train|test|all] [--tasks ID,ID] [--workers N] [--json]
+//	go run ./examples/evalreplay calls --domain eva_airline --scenario 1.1.2 [--script FILE]
+//
+// calls replays a call script — JSON lines, each a call {"tool" (or
+// "name"), "arguments"} or an object with a "calls" list, such as a bot's
+// action log or a line of eva_airline_gold_paths.jsonl — against a fresh
+// scenario of any domain, through the live path a bot uses, and prints one
+// JSON line per call, {"i", "tool", "result", "db_hash"}, then the final
+// hash on stderr: a harness engineer recomputes a bot's final DB hash
+// offline.
 //
 // The tau2 data (airline, retail and telecom, as NVIDIA NeMo vendors it
 // from Sierra Research's tau2-bench, MIT) is built into the command by
@@ -35,12 +45,13 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-const usage = `usage: tau2 <command> [flags]
+const usage = `usage: evalreplay <command> [flags]
 
 commands:
   replay   replay the gold actions of a domain's tasks and print their DB hashes
+  calls    replay a JSON-lines call script against a scenario and print each result and the DB hash after it
 
-run "tau2 replay -h" for the flags of replay.
+run "evalreplay replay -h" or "evalreplay calls -h" for the flags of replay.
 `
 
 // run executes the command line args and returns the exit status.
@@ -52,10 +63,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "replay":
 		return runReplay(args[1:], stdout, stderr)
+	case "calls":
+		return runCalls(args[1:], stdout, stderr)
 	case "-h", "-help", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return 0
 	}
-	fmt.Fprintf(stderr, "tau2: unknown command %q\n%s", args[0], usage)
+	fmt.Fprintf(stderr, "evalreplay: unknown command %q\n%s", args[0], usage)
 	return 2
 }

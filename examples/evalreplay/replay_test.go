@@ -85,7 +85,7 @@ func TestToolWritingTheSharedDB(t *testing.T) {
 func TestTodayAndPredicatesFlags(t *testing.T) {
 	code, _, stderr := runCLI("replay", "-domain", "tau2_airline", "-data", t.TempDir(), "-today", "25/02/2025")
 	assert.Equal(t, 2, code)
-	assert.Equal(t, "tau2 replay: -today \"25/02/2025\" is not a date (YYYY-MM-DD)\n", stderr)
+	assert.Equal(t, "evalreplay replay: -today \"25/02/2025\" is not a date (YYYY-MM-DD)\n", stderr)
 
 	data := conformance.Tau2Dir(t)
 	code, _, stderr = runCLI("replay", "-domain", "tau2_airline", "-data", data, "-predicates")

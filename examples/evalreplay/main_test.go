@@ -27,7 +27,7 @@ func TestUsageErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"no command", nil, "usage: tau2"},
+		{"no command", nil, "usage: evalreplay"},
 		{"unknown command", []string{"frobnicate"}, `unknown command "frobnicate"`},
 		{"no domain", []string{"replay", "-data", data}, "-domain is required"},
 		{"no data: the embedded copy", []string{"replay", "-domain", "tau2_airline", "-split", "nope"}, `no split "nope"`},

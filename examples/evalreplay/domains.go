@@ -2,13 +2,12 @@ package main
 
 import (
 	"fmt"
+	"path"
 	"slices"
 	"strings"
 	"time"
 
-	"github.com/voiceeval/schematools/examples/tau2/airline"
-	"github.com/voiceeval/schematools/examples/tau2/retail"
-	"github.com/voiceeval/schematools/examples/tau2/telecom"
+	ported "github.com/voiceeval/schematools/examples/domains"
 	"github.com/voiceeval/schematools/hooks"
 	"github.com/voiceeval/schematools/replay"
 	"github.com/voiceeval/schematools/state"
@@ -39,11 +38,26 @@ func (d domain) scenariosFor(tasks []replay.Task, db, userDB *state.Source, cloc
 	return out
 }
 
-var domains = []domain{
-	{name: airline.Domain, dir: "airline", db: "airline/db", tools: airline.Tools},
-	{name: retail.Domain, dir: "retail", db: "retail/db.json", tools: retail.Tools},
-	{name: telecom.Domain, dir: "telecom", db: "telecom/db.json", tools: telecom.Tools,
-		userDB: "telecom/user_db.json", scenarios: telecom.Scenarios, hooks: telecom.Hooks()},
+// domains are the domains with gold tasks to replay, from examples/domains.
+// A domain's data sits in the tau2 layout of the data root: its DB and
+// tasks under the domain's name without "tau2_" (airline/, retail/,
+// telecom/).
+var domains = replayable()
+
+func replayable() []domain {
+	var out []domain
+	for _, d := range ported.All() {
+		if d.Replay == nil || d.Files == nil {
+			continue
+		}
+		dir := strings.TrimPrefix(d.Name, "tau2_")
+		r := domain{name: d.Name, dir: dir, db: path.Join(dir, d.DB), tools: d.Replay, scenarios: d.Scenarios, hooks: d.Hooks}
+		if d.UserDB != "" {
+			r.userDB = path.Join(dir, d.UserDB)
+		}
+		out = append(out, r)
+	}
+	return out
 }
 
 func findDomain(name string) (domain, error) {

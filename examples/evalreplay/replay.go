@@ -72,13 +72,13 @@ type replayFlags struct {
 	predicates bool
 }
 
-const replayUsage = "usage: tau2 replay -domain D [-data DIR] [-split base|train|test|all] [-tasks ID,ID] [-workers N] [-json] [-today YYYY-MM-DD] [-predicates]"
+const replayUsage = "usage: evalreplay replay -domain D [-data DIR] [-split base|train|test|all] [-tasks ID,ID] [-workers N] [-json] [-today YYYY-MM-DD] [-predicates]"
 
 // parseReplayFlags parses the flags; -h prints the usage to stdout.
 // Errors are reported by the caller, in one line.
 func parseReplayFlags(args []string, stdout io.Writer) (replayFlags, error) {
 	var f replayFlags
-	fs := flag.NewFlagSet("tau2 replay", flag.ContinueOnError)
+	fs := flag.NewFlagSet("evalreplay replay", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
 	fs.StringVar(&f.domain, "domain", "", "the domain to replay, e.g. tau2_airline (required)")
@@ -134,18 +134,18 @@ func runReplay(args []string, stdout, stderr io.Writer) int {
 		return exitOK
 	}
 	if err != nil {
-		fmt.Fprintln(stderr, "tau2 replay:", err)
+		fmt.Fprintln(stderr, "evalreplay replay:", err)
 		return exitUsage
 	}
 	start := time.Now()
 	d, err := findDomain(f.domain)
 	if err != nil {
-		fmt.Fprintln(stderr, "tau2 replay:", err)
+		fmt.Fprintln(stderr, "evalreplay replay:", err)
 		return exitUsage
 	}
 	data, err := loadDomain(d, f)
 	if err != nil {
-		fmt.Fprintln(stderr, "tau2 replay:", strings.TrimPrefix(err.Error(), "replay: "))
+		fmt.Fprintln(stderr, "evalreplay replay:", strings.TrimPrefix(err.Error(), "replay: "))
 		return exitUsage
 	}
 
@@ -153,7 +153,7 @@ func runReplay(args []string, stdout, stderr io.Writer) int {
 	defer stop()
 	context.AfterFunc(ctx, stop) // after the first Ctrl-C, a second one kills the process
 	if f.predicates && d.hooks.Predicates == nil {
-		fmt.Fprintf(stderr, "tau2 replay: domain %s has no DB-state predicates\n", d.name)
+		fmt.Fprintf(stderr, "evalreplay replay: domain %s has no DB-state predicates\n", d.name)
 		return exitUsage
 	}
 	// Every task shares the one loaded DB copy-on-write and reuses its hash
@@ -167,7 +167,7 @@ func runReplay(args []string, stdout, stderr io.Writer) int {
 	results, err := replay.GoldAll(ctx, scenarios, f.workers, bar.update)
 	bar.finish()
 	if errors.Is(err, context.Canceled) {
-		fmt.Fprintln(stderr, "tau2 replay: interrupted")
+		fmt.Fprintln(stderr, "evalreplay replay: interrupted")
 		return exitInterrupted
 	}
 	rogue := errors.Is(err, state.ErrSourceChanged)
@@ -184,19 +184,19 @@ func runReplay(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if err := writeLines(stdout, lines, f.json); err != nil {
-		fmt.Fprintln(stderr, "tau2 replay:", err)
+		fmt.Fprintln(stderr, "evalreplay replay:", err)
 		return exitCrash
 	}
 	summarize(stderr, lines, crashes, time.Since(start))
 	code := exitOK
 	if crashes > 0 {
-		fmt.Fprintf(stderr, "tau2 replay: %d replay(s) crashed\n", crashes)
+		fmt.Fprintf(stderr, "evalreplay replay: %d replay(s) crashed\n", crashes)
 		code = exitCrash
 	}
 	// A tool that wrote into the DB the replays share is a bug: the
 	// replays that shared it were replayed again, each on its own copy.
 	if rogue {
-		fmt.Fprintln(stderr, "tau2 replay: a tool modified the shared DB; the tasks that shared it were replayed again, each on its own copy")
+		fmt.Fprintln(stderr, "evalreplay replay: a tool modified the shared DB; the tasks that shared it were replayed again, each on its own copy")
 		code = exitCrash
 	}
 	return code

@@ -1,0 +1,183 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	ported "github.com/voiceeval/schematools/examples/domains"
+	"github.com/voiceeval/schematools/examples/tau2/tau2tools"
+	"github.com/voiceeval/schematools/registry"
+	"github.com/voiceeval/schematools/replay"
+	"github.com/voiceeval/schematools/state"
+)
+
+const callsUsage = "usage: evalreplay calls -domain D [-scenario ID] [-script FILE] [-today YYYY-MM-DD]"
+
+// callLine is one line the calls command prints: the call, the result the
+// bot would have delivered, and the hash of the scenario's DB after it.
+type callLine struct {
+	I      int    `json:"i"`
+	Tool   string `json:"tool"`
+	Result any    `json:"result"`
+	DBHash string `json:"db_hash"`
+}
+
+// scriptCall is one call of a script: {"tool" (or "name"), "arguments"}.
+type scriptCall struct {
+	Tool      string         `json:"tool"`
+	Name      string         `json:"name"`
+	Arguments map[string]any `json:"arguments"`
+}
+
+// scriptLine is one line of a script: a call, or an object holding a list
+// of calls (a line of eva_airline_gold_paths.jsonl, an action log).
+type scriptLine struct {
+	scriptCall
+	Calls []scriptCall `json:"calls"`
+}
+
+// runCalls replays a call script against a fresh scenario of a domain, as
+// a bot would have run it (the live path, one delivery per call), and
+// prints each delivered result and the DB hash after it: a harness
+// engineer recomputes a bot's final hash from its action log.
+func runCalls(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("evalreplay calls", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	domain := fs.String("domain", "", "the domain, e.g. eva_airline (required)")
+	scenario := fs.String("scenario", "", "the scenario whose DB the calls start from, for domains whose scenarios each bring a DB (eva_airline: 1.1.2, …)")
+	script := fs.String("script", "-", "the JSON-lines call script; - reads stdin")
+	today := fs.String("today", tau2tools.ReferenceDate().Format(time.DateOnly), `the date tools take as "today" where the domain's DB does not say it`)
+	fail := func(err error) int {
+		fmt.Fprintln(stderr, "evalreplay calls:", err)
+		return exitUsage
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(stdout, callsUsage)
+			return 0
+		}
+		return fail(fmt.Errorf("%w\n%s", err, callsUsage))
+	}
+	if fs.NArg() > 0 {
+		return fail(fmt.Errorf("unexpected arguments: %v", fs.Args()))
+	}
+	if *domain == "" {
+		return fail(errors.New("-domain is required"))
+	}
+	day, err := time.Parse(time.DateOnly, *today)
+	if err != nil {
+		return fail(fmt.Errorf("-today: %w", err))
+	}
+	d, err := ported.Find(*domain)
+	if err != nil {
+		return fail(err)
+	}
+	calls, err := readScript(*script)
+	if err != nil {
+		return fail(err)
+	}
+	db, err := d.LoadScenarioDB(*scenario)
+	if err != nil {
+		return fail(err)
+	}
+	st := state.New()
+	st.StartScenario(d.Name, nil)
+	if db != nil {
+		st.SetDB(db)
+	}
+	reg := new(registry.Tools)
+	if err := ported.Register(reg); err != nil {
+		return fail(err)
+	}
+	spec := map[string]map[string]any{}
+	for _, c := range calls {
+		spec[c.name()] = nil
+	}
+	set, err := reg.NewSet(d.Name, spec, registry.Deps{State: st, Clock: replay.FixedClock(day), IDs: replay.CounterIDs("id-")})
+	if err != nil {
+		return fail(err)
+	}
+	out := json.NewEncoder(stdout)
+	ctx := context.Background()
+	for i, c := range calls {
+		var result any
+		if err := set.Call(ctx, c.name(), c.Arguments, func(r any) error { result = r; return nil }); err != nil {
+			fmt.Fprintf(stderr, "evalreplay calls: call %d (%s): %v\n", i, c.name(), err)
+			return exitCrash
+		}
+		h, err := st.Hash()
+		if err != nil {
+			fmt.Fprintf(stderr, "evalreplay calls: hashing after call %d: %v\n", i, err)
+			return exitCrash
+		}
+		if err := out.Encode(callLine{I: i, Tool: c.name(), Result: result, DBHash: h}); err != nil {
+			return exitCrash
+		}
+	}
+	h, err := st.Hash()
+	if err != nil {
+		fmt.Fprintln(stderr, "evalreplay calls:", err)
+		return exitCrash
+	}
+	fmt.Fprintf(stderr, "%d calls, final_db_hash %s\n", len(calls), h)
+	return 0
+}
+
+func (c scriptCall) name() string {
+	if c.Tool != "" {
+		return c.Tool
+	}
+	return c.Name
+}
+
+// readScript reads the calls of a JSON-lines script (path, or - for
+// stdin): each line a call, or an object with a "calls" list.
+func readScript(path string) ([]scriptCall, error) {
+	var r io.Reader = os.Stdin
+	if path != "-" {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		r = f
+	}
+	var calls []scriptCall
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64<<10), 64<<20)
+	for n := 1; sc.Scan(); n++ {
+		line := bytes.TrimSpace(sc.Bytes())
+		if len(line) == 0 {
+			continue
+		}
+		var l scriptLine
+		if err := json.Unmarshal(line, &l); err != nil {
+			return nil, fmt.Errorf("script line %d: %w", n, err)
+		}
+		if l.Calls != nil {
+			calls = append(calls, l.Calls...)
+			continue
+		}
+		if l.name() == "" {
+			return nil, fmt.Errorf("script line %d: a call needs \"tool\" (or \"name\")", n)
+		}
+		calls = append(calls, l.scriptCall)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, err
+	}
+	for i, c := range calls {
+		if c.name() == "" {
+			return nil, fmt.Errorf("call %d has no tool name", i)
+		}
+	}
+	return calls, nil
+}
