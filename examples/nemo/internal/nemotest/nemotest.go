@@ -37,7 +37,7 @@ import (
 // Script is one line of other_domain_calls.jsonl.
 type Script struct {
 	Domain, Scenario, Name string
-	Line               pyvalue.Dict
+	Line                   pyvalue.Dict
 }
 
 // Calls returns the number of calls of the script.
