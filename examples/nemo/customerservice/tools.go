@@ -87,11 +87,12 @@ func spec(name, description string, params ...string) (nemostate.Spec, error) {
 	return sp, nil
 }
 
-// notFound is the {"error": "Account '…' not found."} result.
+// accountNotFound is the {"error": "Account '…' not found."} result.
 func accountNotFound(accountID any) *nemostate.Map {
 	return nemostate.Of("error", fmt.Sprintf("Account '%s' not found.", nemostate.Str(accountID)))
 }
 
+// orderNotFound is the {"error": "Order … not found for account …"} result.
 func orderNotFound(accountID, orderID any) *nemostate.Map {
 	return nemostate.Of("error", fmt.Sprintf("Order '%s' not found for account '%s'.", nemostate.Str(orderID), nemostate.Str(accountID)))
 }
