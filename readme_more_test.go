@@ -99,9 +99,9 @@ func TestReadmeRegistry(t *testing.T) {
 		return coffee.NewGetMenuWith(o, tool.WithState(d.State)) // o decoded strictly from the spec's kwargs
 	}))
 
-	set, err := reg.NewSet("coffee", map[string]map[string]any{
-		"get_menu":            {"items": []any{"latte"}}, // per-scenario kwargs
-		"EndConversationTool": {},                        // falls back to "default", with a logged warning
+	set, err := reg.NewSet("coffee", []registry.ToolSpec{ // built in this order, as the Python bot builds them
+		{Name: "get_menu", Args: map[string]any{"items": []any{"latte"}}}, // per-scenario kwargs
+		{Name: "EndConversationTool"},                                     // falls back to "default", with a logged warning
 	}, registry.Deps{State: st})
 	// --- end ---
 	require.NoError(t, err)

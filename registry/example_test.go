@@ -36,9 +36,9 @@ func Example() {
 
 	// A scenario: its own state, its own keyword arguments.
 	st := state.New()
-	set, err := reg.NewSet("hotel", map[string]map[string]any{
-		"greet_guest":         {"greeting": "Welcome"},
-		"EndConversationTool": {}, // found in "default"
+	set, err := reg.NewSet("hotel", []registry.ToolSpec{
+		{Name: "greet_guest", Args: map[string]any{"greeting": "Welcome"}},
+		{Name: "EndConversationTool"}, // found in "default"
 	}, registry.Deps{State: st})
 	if err != nil {
 		panic(err)
@@ -50,10 +50,10 @@ func Example() {
 		return nil
 	})
 
-	_, err = reg.NewSet("hotel", map[string]map[string]any{"greet_gest": {}}, registry.Deps{State: st})
+	_, err = reg.NewSet("hotel", []registry.ToolSpec{{Name: "greet_gest"}}, registry.Deps{State: st})
 	fmt.Println(err)
 	// Output:
-	// [EndConversationTool greet_guest]
+	// [greet_guest EndConversationTool]
 	// "Welcome, Ada!"
 	// registry: building the tools of domain 'hotel': tool 'greet_gest' not found in domain 'hotel' or 'default'. Available in 'hotel': ['greet_guest']. Available in 'default': ['EndConversationTool', 'SendScenarioSummaryTool', 'TransferToHumanAgentsTool'].
 }

@@ -93,27 +93,30 @@ func (t *Tools) New(domain, name string, deps Deps) (tool.Tool, error) {
 	return build(f, name, deps)
 }
 
-// NewSet builds the tool set of a scenario from its spec, {tool name:
-// keyword arguments}, in sorted name order. Every tool receives deps with
-// Args set to its own keyword arguments. The problems of all tools —
-// unknown names, bad keyword arguments (the first one per tool), failing
-// factories — are reported together in one error; duplicate tool names
-// are checked once every tool has been built.
-func (t *Tools) NewSet(domain string, spec map[string]map[string]any, deps Deps) (*tool.Set, error) {
-	names := make([]string, 0, len(spec))
-	for n := range spec {
-		names = append(names, n)
-	}
-	slices.Sort(names)
+// ToolSpec is one entry of a scenario's tool map: a tool's name and its
+// keyword arguments (nil for none).
+type ToolSpec struct {
+	Name string
+	Args map[string]any
+}
+
+// NewSet builds the tool set of a scenario from its tool map, in the map's
+// order: the Python bot builds its tools in the scenario's order, and
+// constructors that seed the shared state (setdefault) depend on it. Every
+// tool receives deps with Args set to its own keyword arguments. The
+// problems of all tools — unknown names, bad keyword arguments (the first
+// one per tool), failing factories — are reported together in one error;
+// duplicate tool names are an error too.
+func (t *Tools) NewSet(domain string, spec []ToolSpec, deps Deps) (*tool.Set, error) {
 	var tools []tool.Tool
 	var errs []error
-	for _, n := range names {
-		f, err := t.lookup(domain, n)
+	for _, ts := range spec {
+		f, err := t.lookup(domain, ts.Name)
 		if err != nil {
 			errs = append(errs, err)
 			continue
 		}
-		tl, err := build(f, n, withArgs(deps, spec[n]))
+		tl, err := build(f, ts.Name, withArgs(deps, ts.Args))
 		if err != nil {
 			errs = append(errs, err)
 			continue

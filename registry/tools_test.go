@@ -73,22 +73,22 @@ func TestNewSet(t *testing.T) {
 	r := newTools(t)
 	st, rec := state.New(), &notes{}
 	st.SetNotifier(rec)
-	set, err := r.NewSet("restaurant", map[string]map[string]any{
-		"GetMenuTool":               {"menu": "Soup"},
-		"EndConversationTool":       {},
-		"TransferToHumanAgentsTool": nil,
+	set, err := r.NewSet("restaurant", []registry.ToolSpec{
+		{Name: "GetMenuTool", Args: map[string]any{"menu": "Soup"}},
+		{Name: "EndConversationTool"},
+		{Name: "TransferToHumanAgentsTool"},
 	}, registry.Deps{State: st})
 	require.NoError(t, err)
-	assert.Equal(t, []string{"EndConversationTool", "GetMenuTool", "TransferToHumanAgentsTool"}, set.Names())
+	assert.Equal(t, []string{"GetMenuTool", "EndConversationTool", "TransferToHumanAgentsTool"}, set.Names(), "the spec's order")
 
 	require.NoError(t, set.Call(context.Background(), "EndConversationTool", nil, func(any) error { return nil }))
 	assert.Equal(t, []any{tool.TextMessage{Text: "<exit>The task is finished.</exit>"}}, rec.msgs, "tools share the scenario's state")
 
-	_, err = r.NewSet("restaurant", map[string]map[string]any{
-		"GetMenuTool":         {"menus": "typo"},
-		"GetMenuToool":        {},
-		"Unknown":             {},
-		"EndConversationTool": {"x": 1},
+	_, err = r.NewSet("restaurant", []registry.ToolSpec{
+		{Name: "GetMenuTool", Args: map[string]any{"menus": "typo"}},
+		{Name: "GetMenuToool"},
+		{Name: "Unknown"},
+		{Name: "EndConversationTool", Args: map[string]any{"x": 1}},
 	}, registry.Deps{State: st})
 	require.Error(t, err)
 	for _, want := range []string{
@@ -112,7 +112,7 @@ func TestFactoryFailures(t *testing.T) {
 	require.NoError(t, r.Register("d", "NilFactory", nil))
 	_, err := r.New("d", "Fails", registry.Deps{})
 	assert.ErrorIs(t, err, boom)
-	_, err = r.NewSet("d", map[string]map[string]any{"Nil": {}, "Panics": {}, "NilFactory": {}}, registry.Deps{})
+	_, err = r.NewSet("d", []registry.ToolSpec{{Name: "Nil"}, {Name: "Panics"}, {Name: "NilFactory"}}, registry.Deps{})
 	assert.ErrorContains(t, err, "tool 'Nil': factory returned no tool")
 	assert.ErrorContains(t, err, "tool 'Panics': factory panicked: bug")
 	assert.ErrorContains(t, err, "tool 'NilFactory': nil factory")
@@ -124,7 +124,7 @@ func TestNewSetDuplicateToolNames(t *testing.T) {
 	end := registry.Plain(func(registry.Deps) (tool.Tool, error) { return tool.Harness(nil, nil)[0], nil })
 	require.NoError(t, r.Register("d", "A", end))
 	require.NoError(t, r.Register("d", "B", end))
-	_, err := r.NewSet("d", map[string]map[string]any{"A": {}, "B": {}}, registry.Deps{})
+	_, err := r.NewSet("d", []registry.ToolSpec{{Name: "A"}, {Name: "B"}}, registry.Deps{})
 	assert.ErrorIs(t, err, tool.ErrDuplicateTool)
 }
 

@@ -44,15 +44,14 @@ func (m ToolMap) Add(tools ...tool.Tool) error {
 
 // RegistryTools returns a [ToolBuilder] that builds a one-sided domain's
 // tools from reg, bound to the replay's agent state: the tools named in
-// spec (name -> keyword arguments), or every tool registered in domain
-// when spec is nil. Map keys are the tools' names.
-func RegistryTools(reg *registry.Tools, domain string, spec map[string]map[string]any) ToolBuilder {
+// spec (built in its order), or every tool registered in domain when spec
+// is nil. Map keys are the tools' names.
+func RegistryTools(reg *registry.Tools, domain string, spec []registry.ToolSpec) ToolBuilder {
 	return func(env Env) (ToolMap, error) {
 		names := spec
 		if names == nil {
-			names = map[string]map[string]any{}
 			for _, n := range reg.Names(domain) {
-				names[n] = nil
+				names = append(names, registry.ToolSpec{Name: n})
 			}
 		}
 		set, err := reg.NewSet(domain, names, registry.Deps{State: env.Agent, Clock: env.Clock, IDs: env.IDs})

@@ -40,7 +40,7 @@ func TestUpdateSystemPromptStartsAScenario(t *testing.T) {
 		"add_suffix defaults to true")
 	set, n := b.installer.current()
 	require.Equal(t, 1, n)
-	assert.Equal(t, []string{"read_flags", "set_flag"}, set.Names())
+	assert.Equal(t, []string{"set_flag", "read_flags"}, set.Names(), "built and offered in the scenario's order")
 	assert.Equal(t, 1, b.service.count())
 
 	// add_suffix false; "{}" installs an empty tool set (it clears the tools).

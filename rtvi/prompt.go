@@ -1,8 +1,11 @@
 package rtvi
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/voiceeval/schematools/internal/pyjson"
@@ -51,7 +54,7 @@ func (d *Dispatcher) resetServices(ctx context.Context) error {
 type promptArgs struct {
 	prompt  string
 	domain  string
-	spec    map[string]map[string]any
+	spec    []registry.ToolSpec // in the scenario's order: tools are built in it
 	install bool // a tools spec was given (and tool calling is on)
 }
 
@@ -162,24 +165,57 @@ func (d *Dispatcher) promptArgs(args any) (promptArgs, error) {
 	if !pyvalue.Truthy(tools) || d.cfg.Installer == nil {
 		return a, nil // null or "" leaves the tools as they are
 	}
+	var order []string // the scenario's tool order, when the spec is JSON text
 	if s, isStr := tools.(string); isStr {
 		if tools, err = pyjson.Decode([]byte(s)); err != nil {
 			return a, fmt.Errorf("tools is not valid JSON: %w", err)
 		}
+		order = objectKeys([]byte(s))
 	}
 	spec, ok := tools.(map[string]any)
 	if !ok {
 		return a, fmt.Errorf("tools must be a JSON object of {tool name: keyword arguments}, got %s", pyvalue.TypeName(tools))
 	}
-	a.spec = make(map[string]map[string]any, len(spec))
-	for name, kw := range spec {
-		switch k := kw.(type) {
+	if len(order) != len(spec) || slices.ContainsFunc(order, func(k string) bool { _, ok := spec[k]; return !ok }) {
+		order = slices.Sorted(maps.Keys(spec)) // an object already decoded: its order is gone
+	}
+	a.spec = make([]registry.ToolSpec, 0, len(spec))
+	for _, name := range order {
+		switch k := spec[name].(type) {
 		case map[string]any:
-			a.spec[name] = k
+			a.spec = append(a.spec, registry.ToolSpec{Name: name, Args: k})
 		default:
-			return a, fmt.Errorf("keyword arguments of tool %q must be an object, got %s", name, pyvalue.TypeName(kw))
+			return a, fmt.Errorf("keyword arguments of tool %q must be an object, got %s", name, pyvalue.TypeName(spec[name]))
 		}
 	}
 	a.install = true
 	return a, nil
+}
+
+// objectKeys lists the distinct keys of the JSON object text, in the order
+// each first appears (Python's dict keeps a repeated key at its first
+// place); nil when text is not an object.
+func objectKeys(text []byte) []string {
+	dec := json.NewDecoder(bytes.NewReader(text))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil
+	}
+	var keys []string
+	seen := map[string]bool{}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return nil
+		}
+		k, _ := t.(string)
+		if !seen[k] {
+			seen[k] = true
+			keys = append(keys, k)
+		}
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return nil
+		}
+	}
+	return keys
 }

@@ -20,8 +20,8 @@ func newSet(t *testing.T) (*tool.Set, *state.Shared) {
 	st.SetDB(coffee.DB())
 	reg := new(registry.Tools)
 	require.NoError(t, coffee.Register(reg))
-	set, err := reg.NewSet(coffee.Domain, map[string]map[string]any{
-		coffee.NameGetMenu: {}, coffee.NamePlaceOrder: {}, coffee.NameOrderStatus: {}, coffee.NameCancelOrder: {},
+	set, err := reg.NewSet(coffee.Domain, []registry.ToolSpec{
+		{Name: coffee.NameGetMenu}, {Name: coffee.NamePlaceOrder}, {Name: coffee.NameOrderStatus}, {Name: coffee.NameCancelOrder},
 	}, registry.Deps{State: st})
 	require.NoError(t, err)
 	return set, st
@@ -126,13 +126,13 @@ func TestMenuOptions(t *testing.T) {
 	st.SetDB(coffee.DB())
 	reg := new(registry.Tools)
 	require.NoError(t, coffee.Register(reg))
-	set, err := reg.NewSet(coffee.Domain, map[string]map[string]any{coffee.NameGetMenu: {"items": []any{"espresso"}}}, registry.Deps{State: st})
+	set, err := reg.NewSet(coffee.Domain, []registry.ToolSpec{{Name: coffee.NameGetMenu, Args: map[string]any{"items": []any{"espresso"}}}}, registry.Deps{State: st})
 	require.NoError(t, err)
 	assert.Equal(t, `[{"item_id":"espresso","name":"Espresso","prices":{"large":3.5,"medium":3.0,"small":2.5}}]`, call(t, set, coffee.NameGetMenu, `{}`))
 
-	_, err = reg.NewSet(coffee.Domain, map[string]map[string]any{
-		coffee.NameGetMenu:    {"items": "espresso"},
-		coffee.NamePlaceOrder: {"max": 3},
+	_, err = reg.NewSet(coffee.Domain, []registry.ToolSpec{
+		{Name: coffee.NameGetMenu, Args: map[string]any{"items": "espresso"}},
+		{Name: coffee.NamePlaceOrder, Args: map[string]any{"max": 3}},
 	}, registry.Deps{State: st})
 	assert.ErrorIs(t, err, registry.ErrBadOptions)
 	assert.ErrorContains(t, err, `tool 'get_menu': bad keyword arguments: argument "items"`)

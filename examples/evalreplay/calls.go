@@ -97,9 +97,13 @@ func runCalls(args []string, stdout, stderr io.Writer) int {
 	if err := ported.Register(reg); err != nil {
 		return fail(err)
 	}
-	spec := map[string]map[string]any{}
+	spec := []registry.ToolSpec{}
+	seen := map[string]bool{}
 	for _, c := range calls {
-		spec[c.name()] = nil
+		if !seen[c.name()] {
+			seen[c.name()] = true
+			spec = append(spec, registry.ToolSpec{Name: c.name()})
+		}
 	}
 	set, err := reg.NewSet(d.Name, spec, registry.Deps{State: st, Clock: replay.FixedClock(day), IDs: replay.CounterIDs("id-")})
 	if err != nil {

@@ -22,6 +22,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -76,12 +77,13 @@ func newServer(st *state.Shared, d domains.Domain) (*mcp.Server, error) {
 	if db != nil {
 		st.SetDB(db)
 	}
-	spec := map[string]map[string]any{}
-	for _, n := range reg.Names(d.Name) {
-		spec[n] = nil
+	spec := []registry.ToolSpec{}
+	own := reg.Names(d.Name)
+	for _, n := range own {
+		spec = append(spec, registry.ToolSpec{Name: n})
 	}
-	if _, own := spec["EndConversationTool"]; !own {
-		spec["EndConversationTool"] = nil
+	if !slices.Contains(own, "EndConversationTool") {
+		spec = append(spec, registry.ToolSpec{Name: "EndConversationTool"})
 	}
 	set, err := reg.NewSet(d.Name, spec, registry.Deps{State: st})
 	if err != nil {

@@ -25,12 +25,12 @@ import (
 
 // spec is the scenario's tool set: tool name -> keyword arguments. Only two
 // drinks are on offer today.
-var spec = map[string]map[string]any{
-	coffee.NameGetMenu:     {"items": []any{"latte", "espresso"}},
-	coffee.NamePlaceOrder:  {},
-	coffee.NameOrderStatus: {},
-	coffee.NameCancelOrder: {},
-	"EndConversationTool":  {},
+var spec = []registry.ToolSpec{
+	{Name: coffee.NameGetMenu, Args: map[string]any{"items": []any{"latte", "espresso"}}},
+	{Name: coffee.NamePlaceOrder},
+	{Name: coffee.NameOrderStatus},
+	{Name: coffee.NameCancelOrder},
+	{Name: "EndConversationTool"},
 }
 
 // script is what a model might call during one conversation.

@@ -22,12 +22,9 @@ func coffeeSet(t *testing.T) *tool.Set {
 	reg := new(registry.Tools)
 	require.NoError(t, registry.RegisterHarness(reg))
 	require.NoError(t, coffee.Register(reg))
-	spec := map[string]map[string]any{}
-	for _, n := range reg.Names(coffee.Domain) {
-		spec[n] = nil
-	}
-	for _, n := range reg.Names(state.DefaultDomain) {
-		spec[n] = nil
+	var spec []registry.ToolSpec
+	for _, n := range append(reg.Names(coffee.Domain), reg.Names(state.DefaultDomain)...) {
+		spec = append(spec, registry.ToolSpec{Name: n})
 	}
 	st := state.New()
 	st.SetDB(coffee.DB())

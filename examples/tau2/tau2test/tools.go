@@ -32,14 +32,14 @@ func RequireToolSet(t *testing.T, domain string, tools replay.ToolBuilder, regis
 	reg := new(registry.Tools)
 	require.NoError(t, register(reg))
 	assert.Len(t, reg.Names(domain), len(names))
-	spec := map[string]map[string]any{}
+	spec := []registry.ToolSpec{}
 	for _, name := range names {
-		spec[name] = map[string]any{}
+		spec = append(spec, registry.ToolSpec{Name: name})
 	}
 	set, err := reg.NewSet(domain, spec, registry.Deps{State: st})
 	require.NoError(t, err)
 	assert.Len(t, set.Names(), len(names))
-	_, err = reg.NewSet(domain, map[string]map[string]any{"CalculateTool": {"x": 1}}, registry.Deps{State: st})
+	_, err = reg.NewSet(domain, []registry.ToolSpec{{Name: "CalculateTool", Args: map[string]any{"x": 1}}}, registry.Deps{State: st})
 	assert.Error(t, err, "keyword arguments must be refused")
 	assert.True(t, errors.Is(register(reg), registry.ErrDuplicate))
 	return set

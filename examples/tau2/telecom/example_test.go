@@ -25,7 +25,7 @@ func Example() {
 	if err := telecom.Register(reg); err != nil {
 		panic(err)
 	}
-	set, err := reg.NewSet(telecom.Domain, map[string]map[string]any{telecom.NameSuspendLine: {}},
+	set, err := reg.NewSet(telecom.Domain, []registry.ToolSpec{{Name: telecom.NameSuspendLine}},
 		registry.Deps{State: st, Clock: replay.FixedClock(tau2tools.ReferenceDate())})
 	if err != nil {
 		panic(err)

@@ -91,7 +91,7 @@ func TestRegister(t *testing.T) {
 	// come from the scenario.
 	st := state.New()
 	st.SetDB(userDB(t))
-	spec := map[string]map[string]any{NameToggleData: {}, NameCheckStatusBar: {}, NameRunSpeedTest: {}}
+	spec := []registry.ToolSpec{{Name: NameToggleData}, {Name: NameCheckStatusBar}, {Name: NameRunSpeedTest}}
 	set, err := reg.NewSet(Domain, spec, registry.Deps{State: st, Clock: replay.FixedClock(testDate), IDs: replay.CounterIDs("Z")})
 	require.NoError(t, err)
 	var got []any
@@ -99,7 +99,7 @@ func TestRegister(t *testing.T) {
 	assert.Equal(t, []any{"Mobile Data is now OFF.\nStatus Bar: 📶⁴ Excellent | 5G | 📵 Data Disabled | 🔋 80%"}, got)
 	assert.Equal(t, false, at(t, st, "device", "data_enabled"))
 
-	_, err = reg.NewSet(Domain, map[string]map[string]any{NameToggleData: {"x": 1}}, registry.Deps{State: st})
+	_, err = reg.NewSet(Domain, []registry.ToolSpec{{Name: NameToggleData, Args: map[string]any{"x": 1}}}, registry.Deps{State: st})
 	assert.ErrorIs(t, err, registry.ErrBadOptions)
 
 	// An agent-side bot dates with the scenario's clock and mints ids with
