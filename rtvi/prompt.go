@@ -55,7 +55,7 @@ type promptArgs struct {
 	prompt  string
 	domain  string
 	spec    []registry.ToolSpec // in the scenario's order: tools are built in it
-	install bool // a tools spec was given (and tool calling is on)
+	install bool                // a tools spec was given (and tool calling is on)
 }
 
 // updateSystemPrompt starts a scenario: new prompt, cleared state (in
