@@ -14,6 +14,7 @@ import (
 	"github.com/voiceeval/schematools/internal/conformance"
 	"github.com/voiceeval/schematools/internal/pyjson"
 	"github.com/voiceeval/schematools/internal/pyvalue"
+	"github.com/voiceeval/schematools/state"
 	"github.com/voiceeval/schematools/tool"
 )
 
@@ -137,3 +138,10 @@ func sameJSON(got, want any) (bool, string) {
 	wb, _ := json.Marshal(want)
 	return false, fmt.Sprintf("\n got: %s\nwant: %s", gb, wb)
 }
+
+func jsonText(v any) (string, error) {
+	b, err := json.Marshal(v)
+	return string(b), err
+}
+
+func copyDB(db map[string]any) map[string]any { return state.Clone(db).(map[string]any) }

@@ -96,11 +96,8 @@ func ExpectedDB(fsys fs.FS, id string) (map[string]any, error) {
 		if rec["id"] != id {
 			continue
 		}
-		db, ok := dict(dict(rec["ground_truth"])["expected_scenario_db"]), true
+		db := dict(dict(rec["ground_truth"])["expected_scenario_db"])
 		if db == nil {
-			ok = false
-		}
-		if !ok {
 			return nil, fmt.Errorf("evaairline: scenario %s has no expected_scenario_db", id)
 		}
 		return db, nil
@@ -159,10 +156,10 @@ func ParseCalls(r io.Reader) ([]Call, error) {
 // Step is what [Replay] reports after each call: the delivered result and
 // the hash of the DB after the call.
 type Step struct {
-	Index  int
-	Call   Call
-	Result any
-	DBHash string
+	Index  int    // the call's position in the script, from 0
+	Call   Call   // the call
+	Result any    // the delivered result (marshal it with encoding/json)
+	DBHash string // dbhash.Hash of the state's DB after the call
 }
 
 // Replay runs calls in order on st (see [NewState]) with the 16 tools,

@@ -127,7 +127,6 @@ func NewTools(st *state.Shared, logger *slog.Logger) ([]tool.Tool, error) {
 // Registering twice in one registry is an error (registry.ErrDuplicate).
 func Register(r *registry.Tools) error {
 	for _, name := range ToolNames() {
-		name := name
 		if err := r.Register(Domain, name, registry.Plain(func(d registry.Deps) (tool.Tool, error) {
 			return New(name, d.State, d.Logger)
 		})); err != nil {
@@ -144,7 +143,9 @@ func (t *evaTool) Name() string { return t.schema.Name }
 func (t *evaTool) Description() string { return t.schema.Description }
 
 // Properties returns a copy of the original's JSON Schema properties.
-func (t *evaTool) Properties() map[string]any { return state.Clone(t.schema.Properties).(map[string]any) }
+func (t *evaTool) Properties() map[string]any {
+	return state.Clone(t.schema.Properties).(map[string]any)
+}
 
 // Required returns the original's required list.
 func (t *evaTool) Required() []string { return slices.Clone(t.schema.Required) }

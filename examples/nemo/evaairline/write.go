@@ -460,13 +460,15 @@ func runAddToStandby(ctx context.Context, t *evaTool, v values) (any, error) {
 		}
 		res := lookupReservation(db, confirmation)
 		if res != nil && len(ids) > 0 {
-			valid := map[any]bool{}
+			valid := map[string]bool{}
 			for _, p := range list(getOr(res, "passengers", []any{})) {
-				valid[pyvalue.Str(dict(p)["passenger_id"])+"\x00"+pyvalue.TypeName(dict(p)["passenger_id"])] = true
+				if id, ok := dict(p)["passenger_id"].(string); ok {
+					valid[id] = true
+				}
 			}
 			var invalid []string
 			for _, id := range ids {
-				if !valid[id+"\x00str"] {
+				if !valid[id] {
 					invalid = append(invalid, id)
 				}
 			}
