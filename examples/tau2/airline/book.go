@@ -9,9 +9,6 @@ import (
 	"github.com/voiceeval/schematools/tool"
 )
 
-const descBookReservation = "Book a new reservation for a user: reserves the seats on every leg, " +
-	"checks that the payments cover the total price exactly, and creates the reservation."
-
 var recorder = tool.Recorder{ActionTypes: ActionTypes}
 
 // NewBookReservation builds book_reservation (BookReservationTool).
@@ -40,7 +37,7 @@ var recorder = tool.Recorder{ActionTypes: ActionTypes}
 // is a copy of the new reservation; the recorded result is
 // {"reservation_id": id}.
 func NewBookReservation(opts ...tool.Option) (*tool.Typed[BookReservationParams], error) {
-	return tau2tools.NewRecordWriteTool(NameBookReservation, descBookReservation, recorder, []string{tau2tools.TableUsers, tableReservations, tableFlights},
+	return tau2tools.NewRecordWriteTool(Domain, NameBookReservation, recorder, []string{tau2tools.TableUsers, tableReservations, tableFlights},
 		book, opts...)
 }
 

@@ -62,8 +62,12 @@
 //   - Searches walk the flights in flight-number order. Python walks them
 //     in the order of the data file, which is that order in the tau2 data;
 //     a Go map keeps none.
-//   - Tool and argument descriptions are this package's own wording; the
-//     names, types, enums and required lists are the Python tools'.
+//   - The model sees exactly what the Python tools present: each tool's
+//     name, description, properties (types, enums, texts, nested items)
+//     and required list are data, read from tau2data's tool_schemas.jsonl
+//     (tau2tools.Original), never Go sentences. The parameter structs
+//     declare what is checked, and a test shows they agree with that data
+//     in names, order, types, enums and required lists.
 //
 // # Conformance
 //

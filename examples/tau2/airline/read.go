@@ -8,22 +8,12 @@ import (
 	"github.com/voiceeval/schematools/tool"
 )
 
-// Descriptions of the read tools.
-const (
-	descGetUserDetails        = "Get a user's profile: name, contact details, payment methods, saved passengers, membership and reservation ids."
-	descGetReservationDetails = "Get a reservation: its flights, passengers, cabin, baggage, insurance and payment history."
-	descListAllAirports       = "List every airport served, as IATA code and city."
-	descSearchDirectFlight    = "Find the direct flights between two airports on a date that can still be booked."
-	descSearchOnestopFlight   = "Find the flights with one connection between two airports on a date that can still be booked."
-	descGetFlightStatus       = "Get the status of a flight on a date."
-)
-
 // NewGetUserDetails builds get_user_details (GetUserDetailsTool). The
 // user id is matched lower-cased; the result is a copy of the user record,
 // or not_found "User <id> not found" naming the id as given (see
 // [tau2tools.NewGetUserDetails]: the retail domain has the same tool).
 func NewGetUserDetails(opts ...tool.Option) (*tool.Typed[GetUserDetailsParams], error) {
-	return tau2tools.NewGetUserDetails(NameGetUserDetails, descGetUserDetails, opts...)
+	return tau2tools.NewGetUserDetails(Domain, opts...)
 }
 
 // NewGetReservationDetails builds get_reservation_details
@@ -31,7 +21,7 @@ func NewGetUserDetails(opts ...tool.Option) (*tool.Typed[GetUserDetailsParams], 
 // the result is a copy of the reservation, or not_found "Reservation <id>
 // not found".
 func NewGetReservationDetails(opts ...tool.Option) (*tool.Typed[GetReservationDetailsParams], error) {
-	return tau2tools.NewReadTool(NameGetReservationDetails, descGetReservationDetails,
+	return tau2tools.NewReadTool(Domain, NameGetReservationDetails,
 		func(db map[string]any, p GetReservationDetailsParams) (any, error) {
 			res, err := findReservation(db, p.ReservationID)
 			return tau2tools.Found(res, err, "Reservation "+p.ReservationID+" not found")
@@ -63,10 +53,10 @@ var airports = [...]Airport{
 // 20 airports of tau2's fixed list. It takes no arguments and never reads
 // the DB.
 func NewListAllAirports(opts ...tool.Option) (*tool.Typed[ListAllAirportsParams], error) {
-	return tool.New(NameListAllAirports, descListAllAirports,
+	return tau2tools.New(Domain, NameListAllAirports,
 		func(context.Context, *state.Shared, ListAllAirportsParams) (any, error) {
 			return AirportsResult{Status: tau2tools.Success, Airports: append([]Airport(nil), airports[:]...)}, nil
-		}, tau2tools.Lax(opts)...)
+		}, opts...)
 }
 
 // FlightStatusResult is get_flight_status' result.
@@ -80,7 +70,7 @@ type FlightStatusResult struct {
 // "on time", "flying", "delayed"), or not_found "Flight <number> not found
 // on date <date>". The flight number is matched upper-cased.
 func NewGetFlightStatus(opts ...tool.Option) (*tool.Typed[GetFlightStatusParams], error) {
-	return tau2tools.NewReadTool(NameGetFlightStatus, descGetFlightStatus,
+	return tau2tools.NewReadTool(Domain, NameGetFlightStatus,
 		func(db map[string]any, p GetFlightStatusParams) (any, error) {
 			day, err := findFlightDate(db, p.FlightNumber, p.Date)
 			if err != nil {

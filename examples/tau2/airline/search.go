@@ -46,7 +46,7 @@ type OnestopFlightsResult struct {
 // status on the date is "available", in flight-number order. Airport codes
 // are matched exactly (not case-folded), as in the Python original.
 func NewSearchDirectFlight(opts ...tool.Option) (*tool.Typed[SearchParams], error) {
-	return tau2tools.NewReadTool(NameSearchDirectFlight, descSearchDirectFlight,
+	return tau2tools.NewReadTool(Domain, NameSearchDirectFlight,
 		func(db map[string]any, p SearchParams) (any, error) {
 			found, err := searchDirect(db, p.Date, p.Origin, p.Destination, nil)
 			if err != nil {
@@ -66,7 +66,7 @@ func NewSearchDirectFlight(opts ...tool.Option) (*tool.Typed[SearchParams], erro
 // the day after "2024-05-05" is "2024-05-6", which matches no flight. This
 // is tau2's rule, kept as it is.
 func NewSearchOnestopFlight(opts ...tool.Option) (*tool.Typed[SearchParams], error) {
-	return tau2tools.NewReadTool(NameSearchOnestopFlight, descSearchOnestopFlight,
+	return tau2tools.NewReadTool(Domain, NameSearchOnestopFlight,
 		func(db map[string]any, p SearchParams) (any, error) {
 			firsts, err := searchDirect(db, p.Date, p.Origin, nil, nil)
 			if err != nil {

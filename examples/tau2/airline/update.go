@@ -9,15 +9,6 @@ import (
 	"github.com/voiceeval/schematools/tool"
 )
 
-// Descriptions of the write tools other than book_reservation.
-const (
-	descCancelReservation           = "Cancel a whole reservation: every payment on it is refunded to where it came from and the reservation is marked cancelled."
-	descSendCertificate             = "Give a user a travel certificate of the given amount, for example as compensation. This cannot be undone."
-	descUpdateReservationBaggages   = "Change the number of checked bags on a reservation; each added paid bag costs 50 dollars."
-	descUpdateReservationFlights    = "Change the flights or the cabin of a reservation. List the entire new itinerary, unchanged legs included; the price difference is charged to, or refunded to, the payment method."
-	descUpdateReservationPassengers = "Replace the passengers of a reservation; their number cannot change."
-)
-
 // NewCancelReservation builds cancel_reservation (CancelReservationTool):
 // it appends a refund {payment_id, amount: -amount} for every entry of
 // the payment history (refunds included: it does not check whether the
@@ -27,7 +18,7 @@ const (
 // {"reservation_id": <id as given>, "status": "cancelled"}. An unknown id
 // is not_found "Reservation <id> not found".
 func NewCancelReservation(opts ...tool.Option) (*tool.Typed[ReservationIDParams], error) {
-	return tau2tools.NewRecordWriteTool(NameCancelReservation, descCancelReservation, recorder, []string{tableReservations},
+	return tau2tools.NewRecordWriteTool(Domain, NameCancelReservation, recorder, []string{tableReservations},
 		func(w *state.Writer, p ReservationIDParams) (any, state.Action, error) {
 			res, failure, err := reservationOf(w, p.ReservationID)
 			if failure != nil || err != nil {
@@ -71,7 +62,7 @@ type CertificateResult = tau2tools.StatusResult
 // "message": "Certificate <id> added to user <user id as given> with
 // amount <amount>."}. The recorded result is {"payment_id", "amount"}.
 func NewSendCertificate(opts ...tool.Option) (*tool.Typed[SendCertificateParams], error) {
-	return tau2tools.NewRecordWriteTool(NameSendCertificate, descSendCertificate, recorder, []string{tau2tools.TableUsers},
+	return tau2tools.NewRecordWriteTool(Domain, NameSendCertificate, recorder, []string{tau2tools.TableUsers},
 		func(w *state.Writer, p SendCertificateParams) (any, state.Action, error) {
 			user, err := ownUser(w, p.UserID)
 			if err != nil {
@@ -109,7 +100,7 @@ func NewSendCertificate(opts ...tool.Option) (*tool.Typed[SendCertificateParams]
 // counts. The result is a copy of the reservation; the recorded result is
 // {"reservation_id", "charged"}.
 func NewUpdateReservationBaggages(opts ...tool.Option) (*tool.Typed[UpdateReservationBaggagesParams], error) {
-	return tau2tools.NewRecordWriteTool(NameUpdateReservationBaggages, descUpdateReservationBaggages, recorder, []string{tableReservations, tau2tools.TableUsers},
+	return tau2tools.NewRecordWriteTool(Domain, NameUpdateReservationBaggages, recorder, []string{tableReservations, tau2tools.TableUsers},
 		func(w *state.Writer, p UpdateReservationBaggagesParams) (any, state.Action, error) {
 			res, user, failure, err := reservationAndUser(w, p.ReservationID)
 			if failure != nil || err != nil {
@@ -159,7 +150,7 @@ func NewUpdateReservationBaggages(opts ...tool.Option) (*tool.Typed[UpdateReserv
 // is a copy of the reservation; the recorded result is {"reservation_id",
 // "charged"}.
 func NewUpdateReservationFlights(opts ...tool.Option) (*tool.Typed[UpdateReservationFlightsParams], error) {
-	return tau2tools.NewRecordWriteTool(NameUpdateReservationFlights, descUpdateReservationFlights, recorder, []string{tableReservations, tau2tools.TableUsers},
+	return tau2tools.NewRecordWriteTool(Domain, NameUpdateReservationFlights, recorder, []string{tableReservations, tau2tools.TableUsers},
 		updateFlights, opts...)
 }
 
@@ -288,7 +279,7 @@ func keptLeg(existing []any, existingErr error, f FlightInfo, sameCabin bool) (m
 // does not match" otherwise). The result is a copy of the reservation; the
 // recorded result is {"reservation_id"}.
 func NewUpdateReservationPassengers(opts ...tool.Option) (*tool.Typed[UpdateReservationPassengersParams], error) {
-	return tau2tools.NewRecordWriteTool(NameUpdateReservationPassengers, descUpdateReservationPassengers, recorder, []string{tableReservations},
+	return tau2tools.NewRecordWriteTool(Domain, NameUpdateReservationPassengers, recorder, []string{tableReservations},
 		func(w *state.Writer, p UpdateReservationPassengersParams) (any, state.Action, error) {
 			res, failure, err := reservationOf(w, p.ReservationID)
 			if failure != nil || err != nil {

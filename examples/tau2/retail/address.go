@@ -7,12 +7,6 @@ import (
 	"github.com/voiceeval/schematools/tool"
 )
 
-// Descriptions of the address tools.
-const (
-	descModifyPendingOrderAddress = "Change the shipping address of a pending order, after the user has confirmed it."
-	descModifyUserAddress         = "Change a user's default address, after the user has confirmed it."
-)
-
 // record returns the address as the DB stores it: a new object with the
 // six fields.
 func (a Address) record() map[string]any {
@@ -28,7 +22,7 @@ func (a Address) record() map[string]any {
 // "Non-pending order cannot be modified"); its address is replaced. The
 // result is a copy of the order; the recorded result is {"order_id"}.
 func NewModifyPendingOrderAddress(opts ...tool.Option) (*tool.Typed[ModifyPendingOrderAddressParams], error) {
-	return tau2tools.NewRecordWriteTool(NameModifyPendingOrderAddress, descModifyPendingOrderAddress, recorder, []string{tableOrders},
+	return tau2tools.NewRecordWriteTool(Domain, NameModifyPendingOrderAddress, recorder, []string{tableOrders},
 		func(w *state.Writer, p ModifyPendingOrderAddressParams) (any, state.Action, error) {
 			order, failure, err := pendingOrder(w, p.OrderID)
 			if failure != nil || err != nil {
@@ -46,7 +40,7 @@ func NewModifyPendingOrderAddress(opts ...tool.Option) (*tool.Typed[ModifyPendin
 // is a copy of the user; the recorded result is {"user_id": <id as
 // given>}.
 func NewModifyUserAddress(opts ...tool.Option) (*tool.Typed[ModifyUserAddressParams], error) {
-	return tau2tools.NewRecordWriteTool(NameModifyUserAddress, descModifyUserAddress, recorder, []string{tableUsers},
+	return tau2tools.NewRecordWriteTool(Domain, NameModifyUserAddress, recorder, []string{tableUsers},
 		func(w *state.Writer, p ModifyUserAddressParams) (any, state.Action, error) {
 			userV, err := tau2tools.FindUser(w.DB, p.UserID)
 			if err != nil {

@@ -7,14 +7,6 @@ import (
 	"github.com/voiceeval/schematools/tool"
 )
 
-// Descriptions of the tools that act on a delivered order.
-const (
-	descExchangeDeliveredOrderItems = "Exchange items of a delivered order for other options of the same products, after the user has confirmed it; " +
-		"a delivered order can be returned or exchanged only once. The price difference is settled with the payment method."
-	descReturnDeliveredOrderItems = "Return items of a delivered order, after the user has confirmed it: the order becomes 'return requested' " +
-		"and the user is emailed how to send the items back. The refund goes to the original payment method or a gift card."
-)
-
 // NewExchangeDeliveredOrderItems builds exchange_delivered_order_items
 // (ExchangeDeliveredOrderItemsTool). It checks, in this order: the order
 // exists (not_found "Order <id> not found") and its status is exactly
@@ -36,7 +28,7 @@ const (
 // a copy of the order; the recorded result is {"order_id", "status",
 // "price_difference"}.
 func NewExchangeDeliveredOrderItems(opts ...tool.Option) (*tool.Typed[ExchangeDeliveredOrderItemsParams], error) {
-	return tau2tools.NewRecordWriteTool(NameExchangeDeliveredOrderItems, descExchangeDeliveredOrderItems, recorder, []string{tableOrders}, exchangeItems, opts...)
+	return tau2tools.NewRecordWriteTool(Domain, NameExchangeDeliveredOrderItems, recorder, []string{tableOrders}, exchangeItems, opts...)
 }
 
 func exchangeItems(w *state.Writer, p ExchangeDeliveredOrderItemsParams) (any, state.Action, error) {
@@ -87,7 +79,7 @@ func exchangeItems(w *state.Writer, p ExchangeDeliveredOrderItemsParams) (any, s
 // and return_payment_method_id; nothing is refunded yet. The result is a
 // copy of the order; the recorded result is {"order_id", "status"}.
 func NewReturnDeliveredOrderItems(opts ...tool.Option) (*tool.Typed[ReturnDeliveredOrderItemsParams], error) {
-	return tau2tools.NewRecordWriteTool(NameReturnDeliveredOrderItems, descReturnDeliveredOrderItems, recorder, []string{tableOrders}, returnItems, opts...)
+	return tau2tools.NewRecordWriteTool(Domain, NameReturnDeliveredOrderItems, recorder, []string{tableOrders}, returnItems, opts...)
 }
 
 func returnItems(w *state.Writer, p ReturnDeliveredOrderItemsParams) (any, state.Action, error) {

@@ -85,8 +85,14 @@
 //     cost more than the rest of the replay.
 //   - Results taken from the DB are deep copies (Python returns live
 //     references); a gold replay discards them anyway.
-//   - Tool and argument descriptions are this package's own wording; the
-//     names, types, enums and required lists are the Python tools'.
+//   - The model sees exactly what the Python tools present: each tool's
+//     name, description, properties (types, enums, texts) and required
+//     list are data, read from tau2data's tool_schemas.jsonl
+//     (tau2tools.Original), never Go sentences. The parameter structs
+//     declare what is checked, and a test shows they agree with that data
+//     in names, order, types, enums and required lists, but for
+//     cancel_pending_order's reason enum, which the original presents and
+//     checks in the tool's body.
 //
 // # Conformance
 //

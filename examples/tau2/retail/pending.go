@@ -10,15 +10,6 @@ import (
 	"github.com/voiceeval/schematools/tool"
 )
 
-// Descriptions of the tools that change a pending order.
-const (
-	descCancelPendingOrder = "Cancel a pending order (not one already processed or delivered) after the user has confirmed it: " +
-		"the order is marked cancelled and every payment is refunded, to a gift card at once, to other methods within 5-7 business days."
-	descModifyPendingOrderItems = "Change items of a pending order to other options of the same products, after the user has confirmed it; " +
-		"a pending order can be changed this way only once. The price difference is charged to, or refunded to, the payment method."
-	descModifyPendingOrderPayment = "Pay a pending order with another of the user's payment methods, after the user has confirmed it."
-)
-
 var recorder = tool.Recorder{ActionTypes: ActionTypes}
 
 // NewCancelPendingOrder builds cancel_pending_order (CancelPendingOrderTool).
@@ -37,8 +28,7 @@ var recorder = tool.Recorder{ActionTypes: ActionTypes}
 // result is a copy of the order; the recorded result is {"order_id": <id
 // as given>, "status": "cancelled"}.
 func NewCancelPendingOrder(opts ...tool.Option) (*tool.Typed[CancelPendingOrderParams], error) {
-	opts = append([]tool.Option{tool.WithProperties(cancelPendingOrderProperties)}, opts...)
-	return tau2tools.NewRecordWriteTool(NameCancelPendingOrder, descCancelPendingOrder, recorder, []string{tableOrders, tableUsers}, cancelOrder, opts...)
+	return tau2tools.NewRecordWriteTool(Domain, NameCancelPendingOrder, recorder, []string{tableOrders, tableUsers}, cancelOrder, opts...)
 }
 
 func cancelOrder(w *state.Writer, p CancelPendingOrderParams) (any, state.Action, error) {
@@ -155,7 +145,7 @@ func operand(v any, op string) (pyvalue.Num, error) {
 // status becomes "pending (item modified)". The result is a copy of the
 // order; the recorded result is {"order_id", "price_difference"}.
 func NewModifyPendingOrderItems(opts ...tool.Option) (*tool.Typed[ModifyPendingOrderItemsParams], error) {
-	return tau2tools.NewRecordWriteTool(NameModifyPendingOrderItems, descModifyPendingOrderItems, recorder, []string{tableOrders, tableUsers}, modifyItems, opts...)
+	return tau2tools.NewRecordWriteTool(Domain, NameModifyPendingOrderItems, recorder, []string{tableOrders, tableUsers}, modifyItems, opts...)
 }
 
 func modifyItems(w *state.Writer, p ModifyPendingOrderItemsParams) (any, state.Action, error) {
@@ -250,7 +240,7 @@ func giftCardShort(method map[string]any, amount pyvalue.Num, message string) (a
 // an old gift card credited, each balance rounded to cents. The result is
 // a copy of the order; the recorded result is {"order_id"}.
 func NewModifyPendingOrderPayment(opts ...tool.Option) (*tool.Typed[ModifyPendingOrderPaymentParams], error) {
-	return tau2tools.NewRecordWriteTool(NameModifyPendingOrderPayment, descModifyPendingOrderPayment, recorder, []string{tableOrders, tableUsers}, modifyPayment, opts...)
+	return tau2tools.NewRecordWriteTool(Domain, NameModifyPendingOrderPayment, recorder, []string{tableOrders, tableUsers}, modifyPayment, opts...)
 }
 
 func modifyPayment(w *state.Writer, p ModifyPendingOrderPaymentParams) (any, state.Action, error) {

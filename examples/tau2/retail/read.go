@@ -7,18 +7,8 @@ import (
 	"github.com/voiceeval/schematools/tool"
 )
 
-// Descriptions of the read tools.
-const (
-	descFindUserIDByNameZip = "Find a user's id from their first name, last name and zip code. Look users up by email first; " +
-		"use this only when the user cannot give their email or none matches."
-	descFindUserIDByEmail     = "Find a user's id from their email address."
-	descGetOrderDetails       = "Get an order: its status, items, shipping address, fulfillments and payment history."
-	descGetProductDetails     = "Get a product and every variant (item) of it: options, availability and price."
-	descGetItemDetails        = "Get one item (a variant of a product): its options, availability and price."
-	descGetUserDetails        = "Get a user's profile: name, address, email, payment methods and order ids."
-	descListAllProductTypes   = "List every product type of the store (there are 50) by name, with its product id; each product has several items with their own ids and options."
-	messageUserNotFoundByName = "User not found"
-)
+// messageUserNotFoundByName is find_user_id_by_name_zip's not_found message.
+const messageUserNotFoundByName = "User not found"
 
 // FoundUserResult is the result of find_user_id_by_name_zip and
 // find_user_id_by_email.
@@ -35,7 +25,7 @@ type FoundUserResult struct {
 // Users are walked in user-id order (see the package doc for why that
 // gives Python's answers on the tau2 data).
 func NewFindUserIDByNameZip(opts ...tool.Option) (*tool.Typed[FindUserIDByNameZipParams], error) {
-	return tau2tools.NewReadTool(NameFindUserIDByNameZip, descFindUserIDByNameZip,
+	return tau2tools.NewReadTool(Domain, NameFindUserIDByNameZip,
 		func(db map[string]any, p FindUserIDByNameZipParams) (any, error) {
 			first, last := pyvalue.Lower(p.FirstName), pyvalue.Lower(p.LastName)
 			return findUserID(db, func(user map[string]any) (bool, error) {
@@ -67,7 +57,7 @@ func NewFindUserIDByNameZip(opts ...tool.Option) (*tool.Typed[FindUserIDByNameZi
 // argument case-insensitively, as {"status": "success", "user_id": …}; or
 // not_found "User not found".
 func NewFindUserIDByEmail(opts ...tool.Option) (*tool.Typed[FindUserIDByEmailParams], error) {
-	return tau2tools.NewReadTool(NameFindUserIDByEmail, descFindUserIDByEmail,
+	return tau2tools.NewReadTool(Domain, NameFindUserIDByEmail,
 		func(db map[string]any, p FindUserIDByEmailParams) (any, error) {
 			email := pyvalue.Lower(p.Email)
 			return findUserID(db, func(user map[string]any) (bool, error) {
@@ -118,7 +108,7 @@ func lowerAt(d map[string]any, key string) (string, error) {
 // ("w2378156" finds "#W2378156"); the result is a copy of the order, or
 // not_found "Order <id> not found" naming the id as given.
 func NewGetOrderDetails(opts ...tool.Option) (*tool.Typed[GetOrderDetailsParams], error) {
-	return tau2tools.NewReadTool(NameGetOrderDetails, descGetOrderDetails,
+	return tau2tools.NewReadTool(Domain, NameGetOrderDetails,
 		func(db map[string]any, p GetOrderDetailsParams) (any, error) {
 			order, err := findOrder(db, p.OrderID)
 			return tau2tools.Found(order, err, "Order "+p.OrderID+" not found")
@@ -129,7 +119,7 @@ func NewGetOrderDetails(opts ...tool.Option) (*tool.Typed[GetOrderDetailsParams]
 // a copy of the product whose id is the argument (matched exactly), or
 // not_found "Product <id> not found".
 func NewGetProductDetails(opts ...tool.Option) (*tool.Typed[GetProductDetailsParams], error) {
-	return tau2tools.NewReadTool(NameGetProductDetails, descGetProductDetails,
+	return tau2tools.NewReadTool(Domain, NameGetProductDetails,
 		func(db map[string]any, p GetProductDetailsParams) (any, error) {
 			product, err := findProduct(db, p.ProductID)
 			return tau2tools.Found(product, err, "Product "+p.ProductID+" not found")
@@ -140,7 +130,7 @@ func NewGetProductDetails(opts ...tool.Option) (*tool.Typed[GetProductDetailsPar
 // of the variant whose item id is the argument, taken from the first
 // product that lists it, or not_found "Item <id> not found".
 func NewGetItemDetails(opts ...tool.Option) (*tool.Typed[GetItemDetailsParams], error) {
-	return tau2tools.NewReadTool(NameGetItemDetails, descGetItemDetails,
+	return tau2tools.NewReadTool(Domain, NameGetItemDetails,
 		func(db map[string]any, p GetItemDetailsParams) (any, error) {
 			item, err := findItem(db, p.ItemID)
 			return tau2tools.Found(item, err, "Item "+p.ItemID+" not found")
@@ -152,7 +142,7 @@ func NewGetItemDetails(opts ...tool.Option) (*tool.Typed[GetItemDetailsParams], 
 // not_found "User <id> not found" naming the id as given (see
 // [tau2tools.NewGetUserDetails]: the airline domain has the same tool).
 func NewGetUserDetails(opts ...tool.Option) (*tool.Typed[GetUserDetailsParams], error) {
-	return tau2tools.NewGetUserDetails(NameGetUserDetails, descGetUserDetails, opts...)
+	return tau2tools.NewGetUserDetails(Domain, opts...)
 }
 
 // ProductTypesResult is list_all_product_types' result. ProductTypes is a
@@ -170,7 +160,7 @@ type ProductTypesResult struct {
 // greater product id wins (Python: the later one in the data file; no two
 // products of the tau2 data share a name).
 func NewListAllProductTypes(opts ...tool.Option) (*tool.Typed[ListAllProductTypesParams], error) {
-	return tau2tools.NewReadTool(NameListAllProductTypes, descListAllProductTypes,
+	return tau2tools.NewReadTool(Domain, NameListAllProductTypes,
 		func(db map[string]any, _ ListAllProductTypesParams) (any, error) {
 			products, err := tableOf(db, tableProducts, "values")
 			if err != nil {

@@ -7,6 +7,11 @@
 // package), and tool_schemas.jsonl, the LLM-visible schema of each of the
 // 73 tau2 tools as the Python original presents it.
 //
+//   - FS holds everything, in the layout of a tau2 data directory.
+//   - Schemas holds tool_schemas.jsonl alone: the tau2 ports read their
+//     tools' texts from it, so that a binary serving the tools does not
+//     carry the databases (the linker drops an embedded FS nothing reads).
+//
 // Embedding costs nothing at startup: the files are bytes in the binary,
 // and only what a caller reads is parsed.
 package tau2data
@@ -19,3 +24,11 @@ import "embed"
 //
 //go:embed airline retail telecom tool_schemas.jsonl
 var FS embed.FS
+
+// SchemaFile is the path of the tool schemas in FS and in Schemas.
+const SchemaFile = "tool_schemas.jsonl"
+
+// Schemas holds SchemaFile alone, the same bytes as in FS.
+//
+//go:embed tool_schemas.jsonl
+var Schemas embed.FS

@@ -14,7 +14,7 @@ import (
 func TestFSIsTheDirectory(t *testing.T) {
 	dir := os.DirFS(".")
 	want := map[string]bool{}
-	for _, root := range []string{"airline", "retail", "telecom"} {
+	for _, root := range []string{"airline", "retail", "telecom", tau2data.SchemaFile} {
 		err := fs.WalkDir(dir, root, func(name string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() {
 				return err
@@ -51,7 +51,29 @@ func TestFSIsTheDirectory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got != 12 || len(want) != 12 {
-		t.Errorf("%d files embedded, %d in the directory; want the 12 of airline, retail and telecom", got, len(want))
+	if got != 13 || len(want) != 13 {
+		t.Errorf("%d files embedded, %d in the directory; want the 12 of airline, retail and telecom and %s", got, len(want), tau2data.SchemaFile)
+	}
+}
+
+// Schemas holds the schema file alone, the bytes FS holds.
+func TestSchemasIsTheSchemaFile(t *testing.T) {
+	inFS, err := fs.ReadFile(tau2data.FS, tau2data.SchemaFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	alone, err := fs.ReadFile(tau2data.Schemas, tau2data.SchemaFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(inFS, alone) {
+		t.Error("Schemas and FS hold different schema files")
+	}
+	entries, err := fs.ReadDir(tau2data.Schemas, ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != 1 {
+		t.Errorf("Schemas holds %d entries, want the schema file alone", len(entries))
 	}
 }

@@ -13,9 +13,18 @@
 // A port lists its tools as Specs (tau2 key, model-facing name,
 // constructor); Register adds them to a registry and ToolMap builds them
 // for a gold replay (a domain's replay.ToolBuilder). Tools are built with
-// NewReadTool, NewWriteTool or NewRecordWriteTool, typed tools validated
-// in pydantic's lax mode (Lax) whose work runs under DB(rec), the tau2
-// tool.DB: its Read, Write or WriteRecords.
+// New — or NewReadTool, NewWriteTool or NewRecordWriteTool, whose work
+// runs under DB(rec), the tau2 tool.DB: its Read, Write or WriteRecords —
+// as typed tools validated in pydantic's lax mode (Lax).
+//
+// # What the model sees
+//
+// Every tau2 tool presents the Python original's schema, read as data
+// from tau2data's tool_schemas.jsonl (Original, parsed once): New gives
+// the tool the original's description and, through tool.WithProperties,
+// its properties (types, enums, texts, nested items). Its checks stay
+// those of its parameters struct, which must name exactly the original's
+// properties; the ports' tests show the two agree.
 //
 // # Shared tools
 //

@@ -23,26 +23,28 @@ func Builder[T tool.Tool](f func(opts ...tool.Option) (T, error)) func(opts ...t
 	return func(opts ...tool.Option) (tool.Tool, error) { return f(opts...) }
 }
 
-// Names of the tools every tau2 domain has: the tau2 key gold actions
-// use and the class name the model sees.
+// Names of the tools the airline and retail domains share: the tau2 key
+// gold actions use and the class name the model sees.
 const (
+	KeyGetUserDetails         = "get_user_details"
+	NameGetUserDetails        = "GetUserDetailsTool"
 	KeyCalculate              = "calculate"
 	NameCalculate             = "CalculateTool"
 	KeyTransferToHumanAgents  = ActionTransferToHumanAgents
 	NameTransferToHumanAgents = "TransferToHumanAgentsTool"
 )
 
-// GenericSpecs returns the Specs of the two generic tools every tau2
-// domain ends its list with: calculate (NewCalculate) and
-// transfer_to_human_agents (NewTransferToHumanAgents, recording with the
-// domain's action types).
-func GenericSpecs(actionTypes []string) []Spec {
+// GenericSpecs returns the Specs of the two generic tools the airline and
+// retail domains end their lists with, presenting domain's original
+// texts: calculate (NewCalculate) and transfer_to_human_agents
+// (NewTransferToHumanAgents, recording with the domain's action types).
+func GenericSpecs(domain string, actionTypes []string) []Spec {
 	return []Spec{
 		{Key: KeyCalculate, Name: NameCalculate, Build: func(opts ...tool.Option) (tool.Tool, error) {
-			return NewCalculate(NameCalculate, opts...)
+			return NewCalculate(domain, opts...)
 		}},
 		{Key: KeyTransferToHumanAgents, Name: NameTransferToHumanAgents, Build: func(opts ...tool.Option) (tool.Tool, error) {
-			return NewTransferToHumanAgents(NameTransferToHumanAgents, "", actionTypes, opts...)
+			return NewTransferToHumanAgents(domain, actionTypes, opts...)
 		}},
 	}
 }

@@ -25,3 +25,18 @@ func ExampleDBNumber() {
 	fmt.Println(after, tau2tools.DBNumber(after))
 	// Output: 113.0 113.0
 }
+
+func ExampleOriginal() {
+	s, err := tau2tools.Original("tau2_airline", "GetFlightStatusTool")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(s.Description)
+	fmt.Println(s.Order, s.Required)
+	fmt.Println(s.Properties["date"])
+	// Output:
+	// Get the status of a flight on a given date.
+	// [flight_number date] [flight_number date]
+	// map[description:The date of the flight. type:string]
+}

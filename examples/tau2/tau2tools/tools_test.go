@@ -50,9 +50,11 @@ func TestTransferRecordsAndExitsAfterDelivery(t *testing.T) {
 	st.StartScenario("tau2_airline", nil)
 	ev := &events{}
 	st.SetNotifier(ev)
-	tr, err := tau2tools.NewTransferToHumanAgents("TransferToHumanAgentsTool", "", []string{"transfer_to_human_agents"}, tool.WithState(st))
+	tr, err := tau2tools.NewTransferToHumanAgents("tau2_airline", []string{"transfer_to_human_agents"}, tool.WithState(st))
 	require.NoError(t, err)
-	assert.Equal(t, tool.Harness(nil, nil)[1].Description(), tr.Description(), "the harness transfer tool's description")
+	orig, err := tau2tools.Original("tau2_airline", tau2tools.NameTransferToHumanAgents)
+	require.NoError(t, err)
+	assert.Equal(t, orig.Description, tr.Description(), "the original's description")
 	assert.Equal(t, []string{"summary"}, tr.Required())
 
 	require.NoError(t, tool.Call(context.Background(), tr, map[string]any{"summary": "wants a refund"}, ev.deliver))
@@ -85,7 +87,7 @@ func TestTransferRecordsAndExitsAfterDelivery(t *testing.T) {
 }
 
 func TestCalculateTool(t *testing.T) {
-	c, err := tau2tools.NewCalculate("CalculateTool")
+	c, err := tau2tools.NewCalculate("tau2_retail")
 	require.NoError(t, err)
 	ctx := context.Background()
 	out, err := replay.Invoke(ctx, c, map[string]any{"expression": "10/3"})
@@ -159,7 +161,7 @@ func TestResultShapes(t *testing.T) {
 // lower-cased, a copy of the record, or not_found naming the id as given.
 func TestNewGetUserDetails(t *testing.T) {
 	st := state.New()
-	tl, err := tau2tools.NewGetUserDetails("GetUserDetailsTool", "Get a user.", tool.WithState(st))
+	tl, err := tau2tools.NewGetUserDetails("tau2_retail", tool.WithState(st))
 	require.NoError(t, err)
 	out, err := replay.Invoke(context.Background(), tl, map[string]any{"user_id": "a"})
 	require.NoError(t, err)

@@ -25,43 +25,44 @@ func DB(rec tool.Recorder) tool.DB {
 // tool of a domain for each task.
 var dbNotInitialized any = DBNotInitialized()
 
-// NewReadTool builds a tau2 read tool: a typed tool, validated in lax
-// mode, whose work runs under DB's Read — a missing or empty DB is
+// NewReadTool builds a tau2 read tool: a typed tool built by New (lax
+// mode, the original's texts for name in domain), whose work runs under
+// DB's Read — a missing or empty DB is
 // answered with the db_not_initialized result and fn does not run. fn gets
 // the live DB and the checked arguments; it must not change the DB, and
 // what it returns from the DB must be a copy (see Found).
-func NewReadTool[P any](name, description string, fn func(db map[string]any, p P) (any, error), opts ...tool.Option) (*tool.Typed[P], error) {
+func NewReadTool[P any](domain, name string, fn func(db map[string]any, p P) (any, error), opts ...tool.Option) (*tool.Typed[P], error) {
 	db := DB(tool.Recorder{})
-	return tool.New(name, description,
+	return New(domain, name,
 		func(_ context.Context, st *state.Shared, p P) (any, error) {
 			return db.Read(st, func(d map[string]any) (any, error) { return fn(d, p) })
-		}, Lax(opts)...)
+		}, opts...)
 }
 
-// NewWriteTool builds a tau2 write tool: a typed tool, validated in lax
-// mode, whose work runs under DB's Write with the tables it may change
+// NewWriteTool builds a tau2 write tool: a typed tool built by New (lax
+// mode, the original's texts for name in domain), whose work runs under DB's Write with the tables it may change
 // (see tool.DB.Write for what that promises) and whose action, when fn
 // returns one, is recorded with rec. fn must check everything before it
 // changes anything: a refusal — a failure result or a Go error — leaves
 // the DB as it was.
-func NewWriteTool[P any](name, description string, rec tool.Recorder, tables []string, fn func(db map[string]any, p P) (any, state.Action, error), opts ...tool.Option) (*tool.Typed[P], error) {
+func NewWriteTool[P any](domain, name string, rec tool.Recorder, tables []string, fn func(db map[string]any, p P) (any, state.Action, error), opts ...tool.Option) (*tool.Typed[P], error) {
 	db := DB(rec)
-	return tool.New(name, description,
+	return New(domain, name,
 		func(ctx context.Context, st *state.Shared, p P) (any, error) {
 			return db.Write(ctx, st, tables, func(d map[string]any) (any, state.Action, error) { return fn(d, p) })
-		}, Lax(opts)...)
+		}, opts...)
 }
 
 // NewRecordWriteTool builds a tau2 write tool that changes single records
-// (tool.DB.WriteRecords, through a state.Writer): a typed tool, validated
-// in lax mode, whose work fn runs with the checked arguments and whose
+// (tool.DB.WriteRecords, through a state.Writer): a typed tool built by
+// New (lax mode, the original's texts for name in domain), whose work fn runs with the checked arguments and whose
 // action, when fn returns one, is recorded with rec.
-func NewRecordWriteTool[P any](name, description string, rec tool.Recorder, tables []string, fn func(w *state.Writer, p P) (any, state.Action, error), opts ...tool.Option) (*tool.Typed[P], error) {
+func NewRecordWriteTool[P any](domain, name string, rec tool.Recorder, tables []string, fn func(w *state.Writer, p P) (any, state.Action, error), opts ...tool.Option) (*tool.Typed[P], error) {
 	db := DB(rec)
-	return tool.New(name, description,
+	return New(domain, name,
 		func(ctx context.Context, st *state.Shared, p P) (any, error) {
 			return db.WriteRecords(ctx, st, tables, func(w *state.Writer) (any, state.Action, error) { return fn(w, p) })
-		}, Lax(opts)...)
+		}, opts...)
 }
 
 // Found is how a tau2 read tool answers a lookup: a copy of the record v,

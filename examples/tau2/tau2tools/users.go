@@ -35,16 +35,16 @@ func PaymentMethods(user any) (map[string]any, error) {
 
 // GetUserDetailsParams are the arguments of get_user_details.
 type GetUserDetailsParams struct {
-	UserID string `json:"user_id" jsonschema_description:"The user's id, for example 'sara_doe_496'."`
+	UserID string `json:"user_id"`
 }
 
 // NewGetUserDetails builds get_user_details, the same tool in the
-// airline and retail domains, under the given name ("GetUserDetailsTool"
-// for the model): the user id is matched lower-cased (FindUser) and the
+// airline and retail domains (GetUserDetailsTool), presenting domain's
+// original texts (New): the user id is matched lower-cased (FindUser) and the
 // result is a copy of the user record, or not_found "User <id> not found"
 // naming the id as given.
-func NewGetUserDetails(name, description string, opts ...tool.Option) (*tool.Typed[GetUserDetailsParams], error) {
-	return NewReadTool(name, description, func(db map[string]any, p GetUserDetailsParams) (any, error) {
+func NewGetUserDetails(domain string, opts ...tool.Option) (*tool.Typed[GetUserDetailsParams], error) {
+	return NewReadTool(domain, NameGetUserDetails, func(db map[string]any, p GetUserDetailsParams) (any, error) {
 		user, err := FindUser(db, p.UserID)
 		return Found(user, err, "User "+p.UserID+" not found")
 	}, opts...)

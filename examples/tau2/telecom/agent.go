@@ -20,8 +20,6 @@ import (
 
 func newGetCustomerByPhone(b binding) (tool.Tool, error) {
 	return newTool(b, NameGetCustomerByPhone,
-		"Find the customer a phone number belongs to: the customer's contact number or the number of one of their lines. "+
-			"Returns the customer's record.",
 		func(_ context.Context, st *state.Shared, p GetCustomerByPhoneParams) (any, error) {
 			return agentSide.Read(st, func(db map[string]any) (any, error) {
 				c, err := customerByPhone(db, p.PhoneNumber)
@@ -92,7 +90,7 @@ func readCustomer(st *state.Shared, id string, fn func(db, customer map[string]a
 }
 
 func newGetCustomerByID(b binding) (tool.Tool, error) {
-	return newTool(b, NameGetCustomerByID, "Look up a customer by customer id. Returns the customer's record.",
+	return newTool(b, NameGetCustomerByID,
 		func(_ context.Context, st *state.Shared, p GetCustomerByIDParams) (any, error) {
 			return readCustomer(st, p.CustomerID, func(_, c map[string]any) (any, error) {
 				return state.Clone(c), nil
@@ -102,8 +100,6 @@ func newGetCustomerByID(b binding) (tool.Tool, error) {
 
 func newGetCustomerByName(b binding) (tool.Tool, error) {
 	return newTool(b, NameGetCustomerByName,
-		"Find customers by full name and date of birth (the name alone does not identify a customer). "+
-			"Returns the list of matching customer records, usually one, possibly none.",
 		func(_ context.Context, st *state.Shared, p GetCustomerByNameParams) (any, error) {
 			return agentSide.Read(st, func(db map[string]any) (any, error) {
 				customers, err := iterateItem(db, tableCustomers)
@@ -139,8 +135,6 @@ func newGetCustomerByName(b binding) (tool.Tool, error) {
 
 func newGetDetailsByID(b binding) (tool.Tool, error) {
 	return newTool(b, NameGetDetailsByID,
-		"Look up any record by its id. The id's first letter says what it is: C a customer, L a line, D a device, "+
-			"B a bill, P a plan. Returns the record.",
 		func(_ context.Context, st *state.Shared, p GetDetailsByIDParams) (any, error) {
 			return agentSide.Read(st, func(db map[string]any) (any, error) {
 				var table, key string
@@ -172,7 +166,6 @@ func newGetDetailsByID(b binding) (tool.Tool, error) {
 
 func newGetBillsForCustomer(b binding) (tool.Tool, error) {
 	t, err := newTool(b, NameGetBillsForCustomer,
-		"List a customer's bills, newest first (by issue date), at most limit of them (12 by default).",
 		func(_ context.Context, st *state.Shared, p GetBillsForCustomerParams) (any, error) {
 			limit := 12
 			if p.Limit != nil {
@@ -270,8 +263,6 @@ type DataUsage struct {
 
 func newGetDataUsage(b binding) (tool.Tool, error) {
 	return newTool(b, NameGetDataUsage,
-		"Show a line's data usage in the current billing cycle: GB used, the plan's limit, GB added by refueling, "+
-			"and the day the cycle ends.",
 		func(_ context.Context, st *state.Shared, p LineParams) (any, error) {
 			today := b.today()
 			return agentSide.Read(st, func(db map[string]any) (any, error) {
@@ -331,8 +322,6 @@ type LineResult struct {
 
 func newSuspendLine(b binding) (tool.Tool, error) {
 	return newTool(b, NameSuspendLine,
-		"Suspend an active line, for at most six months; a $5/month holding fee applies. "+
-			"Only an Active line can be suspended.",
 		func(ctx context.Context, st *state.Shared, p SuspendLineParams) (any, error) {
 			today := isoDate(b.today())
 			return writeLine(ctx, st, p.CustomerID, p.LineID, func(line map[string]any, own func() (map[string]any, error)) (any, state.Action, error) {
@@ -358,7 +347,6 @@ func newSuspendLine(b binding) (tool.Tool, error) {
 
 func newResumeLine(b binding) (tool.Tool, error) {
 	return newTool(b, NameResumeLine,
-		"Resume a Suspended (or Pending Activation) line: it becomes Active again.",
 		func(ctx context.Context, st *state.Shared, p LineParams) (any, error) {
 			return writeLine(ctx, st, p.CustomerID, p.LineID, func(line map[string]any, own func() (map[string]any, error)) (any, state.Action, error) {
 				status, err := subscript(line, "status")
@@ -382,11 +370,11 @@ func newResumeLine(b binding) (tool.Tool, error) {
 }
 
 func newSetRoaming(b binding, name string, on bool) (tool.Tool, error) {
-	description, done, already := "Turn international roaming on for a line.", "Roaming enabled successfully", "Roaming was already enabled"
+	done, already := "Roaming enabled successfully", "Roaming was already enabled"
 	if !on {
-		description, done, already = "Turn international roaming off for a line.", "Roaming disabled successfully", "Roaming was already disabled"
+		done, already = "Roaming disabled successfully", "Roaming was already disabled"
 	}
-	return newTool(b, name, description,
+	return newTool(b, name,
 		func(ctx context.Context, st *state.Shared, p LineParams) (any, error) {
 			return writeLine(ctx, st, p.CustomerID, p.LineID, func(line map[string]any, own func() (map[string]any, error)) (any, state.Action, error) {
 				current, err := subscript(line, "roaming_enabled")
@@ -415,8 +403,6 @@ func newDisableRoaming(b binding) (tool.Tool, error) {
 
 func newSendPaymentRequest(b binding) (tool.Tool, error) {
 	return newTool(b, NameSendPaymentRequest,
-		"Ask the customer to pay one of their bills: the bill becomes Awaiting Payment and the customer sees the request "+
-			"on their phone. Only one bill per customer can await payment at a time.",
 		func(ctx context.Context, st *state.Shared, p SendPaymentRequestParams) (any, error) {
 			return agentSide.WriteRecords(ctx, st, billsOnly, func(w *state.Writer) (any, state.Action, error) {
 				db := w.DB
@@ -475,8 +461,6 @@ type RefuelResult struct {
 
 func newRefuelData(b binding) (tool.Tool, error) {
 	return newTool(b, NameRefuelData,
-		"Add data to a line for the current cycle, a positive number of GB. The plan's per-GB refueling price is charged "+
-			"once, on the customer's next (draft) bill.",
 		func(ctx context.Context, st *state.Shared, p RefuelDataParams) (any, error) {
 			today := b.today()
 			return agentSide.WriteRecords(ctx, st, chargeTables, func(w *state.Writer) (any, state.Action, error) {
@@ -637,8 +621,6 @@ func chargeOnce(w *state.Writer, customerID string, amount float64, description 
 
 func newTransferToHumanAgents(b binding) (tool.Tool, error) {
 	return newTool(b, NameTransferToHumanAgents,
-		"Hand the customer over to a human agent, with a summary of their issue. Transfer only when the customer asks "+
-			"for a human, or when the policy and the tools you have cannot solve the issue.",
 		func(ctx context.Context, st *state.Shared, p TransferParams) (any, error) {
 			agentSide.Recorder.Record(ctx, st, state.NewAction(NameTransferToHumanAgents,
 				map[string]any{"summary": p.Summary}, map[string]any{"transferred": true}))

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/voiceeval/schematools/examples/tau2/tau2tools"
 	"github.com/voiceeval/schematools/internal/pyvalue"
 	"github.com/voiceeval/schematools/state"
 	"github.com/voiceeval/schematools/tool"
@@ -36,16 +37,19 @@ type telecomTool[P any] struct {
 	nonNull []tool.Issue
 }
 
-// newTool builds a telecom tool on b's state: lax validation, the
+// newTool builds a telecom tool on b's state (tau2tools.New): lax
+// validation, the original's description and properties, the
 // invalid_arguments error type, and the model name derived from the tool's
 // name (toggle_data → ToggleDataParams), as the Python classes are named.
-func newTool[P any](b binding, name, description string, fn tool.Func[P], opts ...tool.Option) (*telecomTool[P], error) {
+// b.opts follow opts.
+func newTool[P any](b binding, name string, fn tool.Func[P], opts ...tool.Option) (*telecomTool[P], error) {
 	st := b.st
 	if st == nil {
 		st = state.New() // as Python tools built without shared_state
 	}
-	base := []tool.Option{tool.WithState(st), tool.WithLax(), tool.WithErrorType(ErrorTypeInvalidArguments)}
-	t, err := tool.New(name, description, fn, append(base, opts...)...)
+	base := []tool.Option{tool.WithState(st), tool.WithErrorType(ErrorTypeInvalidArguments)}
+	base = append(append(base, opts...), b.opts...)
+	t, err := tau2tools.New(Domain, name, fn, base...)
 	if err != nil {
 		return nil, err
 	}

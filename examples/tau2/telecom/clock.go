@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/voiceeval/schematools/state"
+	"github.com/voiceeval/schematools/tool"
 )
 
 // wallClock is the clock a tool reads when it was given none (a live bot
@@ -14,12 +15,15 @@ import (
 // tests replace it to prove that a replay never does.
 var wallClock = time.Now
 
-// binding is what one tool is built on: the state it reads and writes, and
-// the sources of time and fresh ids it must use.
+// binding is what one tool is built on: the state it reads and writes,
+// the sources of time and fresh ids it must use, and options given after
+// the tool's own (the tests present a tool's struct-derived schema with
+// tool.WithProperties(nil)).
 type binding struct {
 	st    *state.Shared
 	clock func() time.Time
 	ids   func() string
+	opts  []tool.Option
 }
 
 // today returns the date the clock says, as Python's date.today() would:

@@ -44,6 +44,15 @@
 // rebuilt from the SDK's issues and the raw arguments; there are no
 // "details", as in the Python original.
 //
+// The model sees exactly what the Python tools present: each tool's
+// description, properties (types and texts) and required list are data,
+// read from tau2data's tool_schemas.jsonl (tau2tools.Original), never Go
+// sentences. The parameter structs declare what is checked; a test shows
+// they agree with that data in names, order, types and required lists.
+// Where the original's text names allowed values (set_network_mode_preference's
+// mode, grant_app_permission's permission), it offers no enum and checks
+// nothing: the tool answers an unknown value itself, as the Python one does.
+//
 // # Clock and ids
 //
 // Three things read the date: suspend_line (the suspension start),

@@ -26,8 +26,8 @@ var deviceOnly = []string{tableDevice}
 
 // newCheck builds a user-side read tool without arguments that answers
 // with text.
-func newCheck(b binding, name, description string, text func(db map[string]any) (string, error)) (tool.Tool, error) {
-	return newTool(b, name, description, func(_ context.Context, st *state.Shared, _ NoParams) (any, error) {
+func newCheck(b binding, name string, text func(db map[string]any) (string, error)) (tool.Tool, error) {
+	return newTool(b, name, func(_ context.Context, st *state.Shared, _ NoParams) (any, error) {
 		return userSide.Read(st, func(db map[string]any) (any, error) { return text(db) })
 	})
 }
@@ -59,8 +59,6 @@ func yesNo(v any) string {
 
 func newCheckStatusBar(b binding) (tool.Tool, error) {
 	return newCheck(b, NameCheckStatusBar,
-		"Read the icons in the phone's status bar: signal strength, network type, mobile data (on, off, data saver), "+
-			"Wi-Fi, VPN and battery.",
 		func(db map[string]any) (string, error) {
 			bar, err := statusBar(db)
 			return "Status Bar: " + bar, err
@@ -69,8 +67,6 @@ func newCheckStatusBar(b binding) (tool.Tool, error) {
 
 func newCheckNetworkStatus(b binding) (tool.Tool, error) {
 	return newCheck(b, NameCheckNetworkStatus,
-		"Show the phone's connection to the cellular network and to Wi-Fi: airplane mode, SIM, connection, signal, "+
-			"network type, mobile data, data roaming and Wi-Fi.",
 		func(db map[string]any) (string, error) {
 			device, err := subscript(db, tableDevice)
 			if err != nil {
@@ -123,7 +119,6 @@ func newCheckNetworkStatus(b binding) (tool.Tool, error) {
 
 func newCheckNetworkModePreference(b binding) (tool.Tool, error) {
 	return newCheck(b, NameCheckNetworkModePreference,
-		"Show which kind of cellular network the phone prefers (5G, 4G, 3G or 2G).",
 		func(db map[string]any) (string, error) {
 			v, err := deviceField(db, "network_mode_preference")
 			return "Network Mode Preference: " + pyvalue.Str(v), err
@@ -132,7 +127,6 @@ func newCheckNetworkModePreference(b binding) (tool.Tool, error) {
 
 func newCheckSimStatus(b binding) (tool.Tool, error) {
 	return newCheck(b, NameCheckSimStatus,
-		"Check whether the SIM card works: active, missing, or locked with a PIN or a PUK code.",
 		func(db map[string]any) (string, error) {
 			device, err := dictAt(db, tableDevice)
 			if err != nil {
@@ -161,7 +155,6 @@ func newCheckSimStatus(b binding) (tool.Tool, error) {
 
 func newCheckDataRestrictionStatus(b binding) (tool.Tool, error) {
 	return newCheck(b, NameCheckDataRestrictionStatus,
-		"Check whether anything limits mobile data use on the phone, i.e. whether Data Saver mode is on.",
 		func(db map[string]any) (string, error) {
 			v, err := deviceField(db, "data_saver_mode")
 			if err != nil {
@@ -176,7 +169,6 @@ func newCheckDataRestrictionStatus(b binding) (tool.Tool, error) {
 
 func newCheckAPNSettings(b binding) (tool.Tool, error) {
 	return newCheck(b, NameCheckAPNSettings,
-		"Show the APN settings the phone uses for mobile data: the APN name and the MMSC URL used for picture messages.",
 		func(db map[string]any) (string, error) {
 			apn, err := deviceField(db, "active_apn_settings")
 			if err != nil {
@@ -204,7 +196,6 @@ func newCheckAPNSettings(b binding) (tool.Tool, error) {
 
 func newCheckWifiStatus(b binding) (tool.Tool, error) {
 	return newCheck(b, NameCheckWifiStatus,
-		"Show whether Wi-Fi is on, which network the phone is connected to, if any, and the signal strength.",
 		func(db map[string]any) (string, error) {
 			device, err := subscript(db, tableDevice)
 			if err != nil {
@@ -235,7 +226,6 @@ func newCheckWifiStatus(b binding) (tool.Tool, error) {
 
 func newCheckWifiCallingStatus(b binding) (tool.Tool, error) {
 	return newCheck(b, NameCheckWifiCallingStatus,
-		"Check whether Wi-Fi Calling is on: calls made and received over Wi-Fi instead of the cellular network.",
 		func(db map[string]any) (string, error) {
 			v, err := deviceField(db, "wifi_calling_enabled")
 			return "Wi-Fi Calling is currently turned " + onOff(v) + ".", err
@@ -244,7 +234,6 @@ func newCheckWifiCallingStatus(b binding) (tool.Tool, error) {
 
 func newCheckVPNStatus(b binding) (tool.Tool, error) {
 	return newCheck(b, NameCheckVPNStatus,
-		"Check whether a VPN is on and connected, with the connection's details when known.",
 		func(db map[string]any) (string, error) {
 			device, err := subscript(db, tableDevice)
 			if err != nil {
@@ -278,7 +267,7 @@ func newCheckVPNStatus(b binding) (tool.Tool, error) {
 func appNames(apps map[string]any) []string { return orderedKeys(apps, appOrder) }
 
 func newCheckInstalledApps(b binding) (tool.Tool, error) {
-	return newCheck(b, NameCheckInstalledApps, "List the apps installed on the phone.",
+	return newCheck(b, NameCheckInstalledApps,
 		func(db map[string]any) (string, error) {
 			apps, err := deviceField(db, "app_statuses")
 			if err != nil {
@@ -342,7 +331,7 @@ func readApp(st *state.Shared, name string, say func(granted []string) string) (
 }
 
 func newCheckAppStatus(b binding) (tool.Tool, error) {
-	return newTool(b, NameCheckAppStatus, "Show an installed app's status: the permissions it has been granted.",
+	return newTool(b, NameCheckAppStatus,
 		func(_ context.Context, st *state.Shared, p AppParams) (any, error) {
 			return readApp(st, p.AppName, func(granted []string) string {
 				lines := []string{"Status for App: " + p.AppName}
@@ -361,7 +350,6 @@ func newCheckAppStatus(b binding) (tool.Tool, error) {
 
 func newCheckAppPermissions(b binding) (tool.Tool, error) {
 	return newTool(b, NameCheckAppPermissions,
-		"Show which permissions an installed app has (storage, SMS, phone, network, …).",
 		func(_ context.Context, st *state.Shared, p AppParams) (any, error) {
 			return readApp(st, p.AppName, func(granted []string) string {
 				if len(granted) == 0 {
@@ -373,7 +361,7 @@ func newCheckAppPermissions(b binding) (tool.Tool, error) {
 }
 
 func newCanSendMMS(b binding) (tool.Tool, error) {
-	return newCheck(b, NameCanSendMMS, "Check whether the phone's messaging app can send MMS (picture) messages.",
+	return newCheck(b, NameCanSendMMS,
 		func(db map[string]any) (string, error) {
 			ok, err := canSendMMS(db, true)
 			if err != nil {
@@ -387,7 +375,7 @@ func newCanSendMMS(b binding) (tool.Tool, error) {
 }
 
 func newCheckPaymentRequest(b binding) (tool.Tool, error) {
-	return newCheck(b, NameCheckPaymentRequest, "Check whether the agent has sent a request to pay a bill.",
+	return newCheck(b, NameCheckPaymentRequest,
 		func(db map[string]any) (string, error) {
 			surroundings, err := subscript(db, tableSurroundings)
 			if err != nil {
@@ -420,7 +408,6 @@ var speedAdvice = map[string]string{
 
 func newRunSpeedTest(b binding) (tool.Tool, error) {
 	return newCheck(b, NameRunSpeedTest,
-		"Measure the phone's current download speed, and say what the connection is good for.",
 		func(db map[string]any) (string, error) {
 			speed, verdict, ok, err := speedTest(db)
 			if err != nil {

@@ -21,8 +21,8 @@ func noArgs() map[string]any { return map[string]any{} }
 
 // newPhoneWrite builds a user-side write tool without arguments that
 // changes the device.
-func newPhoneWrite(b binding, name, description string, fn func(e *deviceEdit) (any, state.Action, error)) (tool.Tool, error) {
-	return newTool(b, name, description, func(ctx context.Context, st *state.Shared, _ NoParams) (any, error) {
+func newPhoneWrite(b binding, name string, fn func(e *deviceEdit) (any, state.Action, error)) (tool.Tool, error) {
+	return newTool(b, name, func(ctx context.Context, st *state.Shared, _ NoParams) (any, error) {
 		return userSide.Write(ctx, st, deviceOnly, func(db map[string]any) (any, state.Action, error) {
 			return changePhone(db, fn)
 		})
@@ -32,8 +32,8 @@ func newPhoneWrite(b binding, name, description string, fn func(e *deviceEdit) (
 // newToggle builds a tool that flips one device setting, re-derives the
 // network state when search is set, and answers "<label> is now ON." (or
 // OFF) with the status bar.
-func newToggle(b binding, name, description, key, label string, search bool) (tool.Tool, error) {
-	return newPhoneWrite(b, name, description, func(e *deviceEdit) (any, state.Action, error) {
+func newToggle(b binding, name, key, label string, search bool) (tool.Tool, error) {
+	return newPhoneWrite(b, name, func(e *deviceEdit) (any, state.Action, error) {
 		cur, err := subscript(e.device, key)
 		if err != nil {
 			return nil, nil, err
@@ -55,36 +55,26 @@ func newToggle(b binding, name, description, key, label string, search bool) (to
 
 func newToggleData(b binding) (tool.Tool, error) {
 	return newToggle(b, NameToggleData,
-		"Turn mobile data on or off: whether the phone may use the cellular network for internet when there is no Wi-Fi. "+
-			"Answers with the new setting and the status bar.",
 		"data_enabled", "Mobile Data", true)
 }
 
 func newToggleRoaming(b binding) (tool.Tool, error) {
 	return newToggle(b, NameToggleRoaming,
-		"Turn data roaming on or off: whether the phone may use mobile data on networks abroad. "+
-			"Answers with the new setting and the status bar.",
 		"roaming_enabled", "Data Roaming", true)
 }
 
 func newToggleDataSaverMode(b binding) (tool.Tool, error) {
 	return newToggle(b, NameToggleDataSaverMode,
-		"Turn Data Saver mode on or off; it reduces data use and may slow mobile data down. "+
-			"Answers with the new setting and the status bar.",
 		"data_saver_mode", "Data Saver Mode", false)
 }
 
 func newToggleWifiCalling(b binding) (tool.Tool, error) {
 	return newToggle(b, NameToggleWifiCalling,
-		"Turn Wi-Fi Calling on or off: calls over Wi-Fi instead of the cellular network, useful where the signal is weak. "+
-			"Answers with the new setting and the status bar.",
 		"wifi_calling_enabled", "Wi-Fi Calling", false)
 }
 
 func newToggleAirplaneMode(b binding) (tool.Tool, error) {
 	return newPhoneWrite(b, NameToggleAirplaneMode,
-		"Turn airplane mode on or off. When on, every radio is off: cellular, Wi-Fi and Bluetooth. "+
-			"Answers with the new setting and the status bar.",
 		func(e *deviceEdit) (any, state.Action, error) {
 			was, err := subscript(e.device, "airplane_mode")
 			if err != nil {
@@ -124,8 +114,6 @@ func newToggleAirplaneMode(b binding) (tool.Tool, error) {
 
 func newToggleWifi(b binding) (tool.Tool, error) {
 	return newPhoneWrite(b, NameToggleWifi,
-		"Turn the Wi-Fi radio on or off: whether the phone may find and join wireless networks. "+
-			"Not possible in airplane mode. Answers with the new setting and the status bar.",
 		func(e *deviceEdit) (any, state.Action, error) {
 			airplane, err := subscript(e.device, "airplane_mode")
 			if err != nil {
@@ -156,8 +144,6 @@ func newToggleWifi(b binding) (tool.Tool, error) {
 
 func newSetNetworkModePreference(b binding) (tool.Tool, error) {
 	return newTool(b, NameSetNetworkModePreference,
-		"Choose which kind of cellular network the phone prefers: '4g_5g_preferred', '4g_only', '3g_only' or '2g_only'. "+
-			"Faster networks use more battery. Answers with the new setting and the status bar.",
 		func(ctx context.Context, st *state.Shared, p SetNetworkModePreferenceParams) (any, error) {
 			return userSide.Write(ctx, st, deviceOnly, func(db map[string]any) (any, state.Action, error) {
 				return changePhone(db, func(e *deviceEdit) (any, state.Action, error) {
@@ -183,8 +169,6 @@ func newSetNetworkModePreference(b binding) (tool.Tool, error) {
 
 func newReseatSIMCard(b binding) (tool.Tool, error) {
 	return newPhoneWrite(b, NameReseatSIMCard,
-		"Take the SIM card out and put it back in, which can fix a SIM the phone does not recognise. "+
-			"Answers with the status bar.",
 		func(e *deviceEdit) (any, state.Action, error) {
 			e.set("sim_card_missing", false)
 			if err := e.search(); err != nil {
@@ -200,8 +184,6 @@ func newReseatSIMCard(b binding) (tool.Tool, error) {
 
 func newSetAPNSettings(b binding) (tool.Tool, error) {
 	return newTool(b, NameSetAPNSettings,
-		"Replace the phone's APN settings. Settings left out take their default value. Answers with the new APN name "+
-			"and the status bar.",
 		func(ctx context.Context, st *state.Shared, p SetAPNSettingsParams) (any, error) {
 			settings, refusal := apnSettings(p.APNSettings)
 			if refusal != nil {
@@ -226,8 +208,6 @@ func newSetAPNSettings(b binding) (tool.Tool, error) {
 
 func newResetAPNSettings(b binding) (tool.Tool, error) {
 	return newPhoneWrite(b, NameResetAPNSettings,
-		"Reset the phone's APN settings to their defaults; the reset takes effect at the next reboot. "+
-			"Answers with the status bar.",
 		func(e *deviceEdit) (any, state.Action, error) {
 			apn, err := e.child(e.device, "active_apn_settings")
 			if err != nil {
@@ -246,7 +226,7 @@ func newResetAPNSettings(b binding) (tool.Tool, error) {
 }
 
 func newConnectVPN(b binding) (tool.Tool, error) {
-	return newPhoneWrite(b, NameConnectVPN, "Connect the phone's VPN. Answers with the status bar.",
+	return newPhoneWrite(b, NameConnectVPN,
 		func(e *deviceEdit) (any, state.Action, error) {
 			connected, err := subscript(e.device, "vpn_connected")
 			if err != nil {
@@ -267,8 +247,6 @@ func newConnectVPN(b binding) (tool.Tool, error) {
 
 func newDisconnectVPN(b binding) (tool.Tool, error) {
 	return newPhoneWrite(b, NameDisconnectVPN,
-		"Disconnect the phone's VPN, if one is connected: traffic no longer goes through the VPN server. "+
-			"Answers with the status bar.",
 		func(e *deviceEdit) (any, state.Action, error) {
 			connected, err := subscript(e.device, "vpn_connected")
 			if err != nil {
@@ -290,8 +268,6 @@ func newDisconnectVPN(b binding) (tool.Tool, error) {
 
 func newGrantAppPermission(b binding) (tool.Tool, error) {
 	return newTool(b, NameGrantAppPermission,
-		"Grant an installed app one permission (such as storage or SMS) that it needs to work. "+
-			"Answers with the outcome and the status bar.",
 		func(ctx context.Context, st *state.Shared, p GrantAppPermissionParams) (any, error) {
 			return userSide.Write(ctx, st, deviceOnly, func(db map[string]any) (any, state.Action, error) {
 				return changePhone(db, func(e *deviceEdit) (any, state.Action, error) {
@@ -356,8 +332,6 @@ func newGrantAppPermission(b binding) (tool.Tool, error) {
 
 func newRebootDevice(b binding) (tool.Tool, error) {
 	return newPhoneWrite(b, NameRebootDevice,
-		"Restart the phone, which clears many temporary glitches: every service and connection starts afresh. "+
-			"Answers with the status bar.",
 		func(e *deviceEdit) (any, state.Action, error) {
 			apn, err := subscript(e.device, "active_apn_settings")
 			if err != nil {
@@ -386,7 +360,7 @@ func newRebootDevice(b binding) (tool.Tool, error) {
 }
 
 func newMakePayment(b binding) (tool.Tool, error) {
-	return newTool(b, NameMakePayment, "Pay the bill the agent has sent a payment request for.",
+	return newTool(b, NameMakePayment,
 		func(ctx context.Context, st *state.Shared, _ NoParams) (any, error) {
 			return userSide.Write(ctx, st, []string{tableSurroundings}, func(db map[string]any) (any, state.Action, error) {
 				surroundings, err := subscript(db, tableSurroundings)

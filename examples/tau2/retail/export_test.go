@@ -1,0 +1,4 @@
+package retail
+
+// Specs exposes the domain's tool list to the external tests.
+var Specs = specs
