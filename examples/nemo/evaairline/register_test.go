@@ -37,9 +37,9 @@ func TestRegister(t *testing.T) {
 	assert.Equal(t, evaairline.ToolNames(), r.Names(evaairline.Domain))
 	assert.ErrorIs(t, evaairline.Register(r), registry.ErrDuplicate)
 
-	spec := map[string]map[string]any{}
+	var spec []registry.ToolSpec
 	for _, n := range evaairline.ToolNames() {
-		spec[n] = map[string]any{}
+		spec = append(spec, registry.ToolSpec{Name: n})
 	}
 	st := state.New()
 	set, err := r.NewSet(evaairline.Domain, spec, registry.Deps{State: st})
