@@ -46,7 +46,7 @@ func TestRegister(t *testing.T) {
 	require.NoError(t, err)
 	assert.Len(t, set.Tools(), 16)
 
-	spec[evaairline.NameGetReservation] = map[string]any{"description": "x"}
+	spec[0] = registry.ToolSpec{Name: evaairline.NameGetReservation, Args: map[string]any{"description": "x"}}
 	_, err = r.NewSet(evaairline.Domain, spec, registry.Deps{State: st})
 	assert.Error(t, err, "the tools take no keyword arguments")
 
