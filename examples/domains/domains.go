@@ -1,5 +1,7 @@
 // Package domains is the one place that knows every evaluation domain this
-// repository ports, for the programs that serve or replay them
+// repository ports — coffee, tau2_airline, tau2_retail, tau2_telecom,
+// eva_airline, customer_service, waitlist, restaurant, and NeMo's basic
+// tools in the default domain — for the programs that serve or replay them
 // (examples/rtvibot, examples/mcpserver, the replay CLI).
 //
 //   - [Register] adds every domain's tools and hooks, and the harness tools
@@ -25,6 +27,12 @@ import (
 	"time"
 
 	"github.com/voiceeval/schematools/examples/coffee"
+	"github.com/voiceeval/schematools/examples/nemo/basictools"
+	"github.com/voiceeval/schematools/examples/nemo/customerservice"
+	"github.com/voiceeval/schematools/examples/nemo/evaairline"
+	"github.com/voiceeval/schematools/examples/nemo/nemodata"
+	"github.com/voiceeval/schematools/examples/nemo/restaurant"
+	"github.com/voiceeval/schematools/examples/nemo/waitlist"
 	"github.com/voiceeval/schematools/examples/tau2/airline"
 	"github.com/voiceeval/schematools/examples/tau2/retail"
 	"github.com/voiceeval/schematools/examples/tau2/tau2data"
@@ -62,6 +70,8 @@ type Domain struct {
 	// ScenarioDB loads the DB of one scenario, for domains whose scenarios
 	// each bring their own (eva_airline); nil otherwise.
 	ScenarioDB func(id string) (map[string]any, error)
+	// ScenarioIDs lists those scenarios, in order; nil otherwise.
+	ScenarioIDs func() ([]string, error)
 }
 
 // ScenariosFor returns the replay scenarios of tasks on clock.
@@ -94,6 +104,13 @@ func All() []Domain {
 		{Name: retail.Domain, Register: retail.Register, Files: sub(tau2data.FS, "retail"), DB: "db.json", Replay: retail.Tools},
 		{Name: telecom.Domain, Register: telecom.Register, Files: sub(tau2data.FS, "telecom"), DB: "db.json", UserDB: "user_db.json",
 			Replay: telecom.Tools, Scenarios: telecom.Scenarios, Hooks: telecom.Hooks()},
+		{Name: evaairline.Domain, Register: evaairline.Register, Files: sub(nemodata.FS, "eva_airline"),
+			ScenarioDB:  func(id string) (map[string]any, error) { return evaairline.LoadScenarioDB(nemodata.FS, id) },
+			ScenarioIDs: func() ([]string, error) { return evaairline.ScenarioIDs(nemodata.FS) }},
+		{Name: customerservice.Domain, Register: customerservice.Register},
+		{Name: waitlist.Domain, Register: waitlist.Register},
+		{Name: restaurant.Domain, Register: restaurant.Register},
+		{Name: basictools.Domain, Register: basictools.Register}, // NeMo's basic tools live in the default domain
 	}
 }
 

@@ -36,6 +36,7 @@ import (
 
 func main() {
 	domain := flag.String("domain", coffee.Domain, "the domain to serve: "+strings.Join(domains.Names(), ", "))
+	scenario := flag.String("scenario", "", "for a domain whose scenarios each bring a DB (eva_airline): the scenario whose DB to serve (default: its first)")
 	summary := flag.Bool("summary", false, "print the action log and the DB hash to stderr on exit")
 	flag.Parse()
 	d, err := domains.Find(*domain)
@@ -44,7 +45,7 @@ func main() {
 		os.Exit(2)
 	}
 	st := state.New()
-	server, err := newServer(st, d)
+	server, err := newServer(st, d, *scenario)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "mcpserver:", err)
 		os.Exit(1)
@@ -63,13 +64,21 @@ func main() {
 
 // newServer builds an MCP server exposing the tools of domain d (and the
 // harness's EndConversationTool when d has no tool of that name), all
-// working on st, which gets the domain's DB.
-func newServer(st *state.Shared, d domains.Domain) (*mcp.Server, error) {
+// working on st, which gets the domain's DB: scenario's, for a domain
+// whose scenarios each bring one ("" is the first).
+func newServer(st *state.Shared, d domains.Domain, scenario string) (*mcp.Server, error) {
 	reg := new(registry.Tools)
 	if err := domains.Register(reg); err != nil {
 		return nil, err
 	}
-	db, err := d.LoadDB()
+	if d.ScenarioIDs != nil && scenario == "" {
+		ids, err := d.ScenarioIDs()
+		if err != nil || len(ids) == 0 {
+			return nil, fmt.Errorf("%s has no scenarios: %v", d.Name, err)
+		}
+		scenario = ids[0]
+	}
+	db, err := d.LoadScenarioDB(scenario)
 	if err != nil {
 		return nil, err
 	}

@@ -26,7 +26,7 @@ func text(t *testing.T, res *mcp.CallToolResult) string {
 func TestMCPServer(t *testing.T) {
 	ctx := context.Background()
 	st := state.New()
-	server, err := newServer(st, coffeeDomain(t))
+	server, err := newServer(st, coffeeDomain(t), "")
 	require.NoError(t, err)
 	clientT, serverT := mcp.NewInMemoryTransports()
 	ss, err := server.Connect(ctx, serverT, nil)
@@ -77,12 +77,13 @@ func coffeeDomain(t *testing.T) domains.Domain {
 // Every domain is served: the server lists the domain's own tools (and
 // EndConversationTool), each one callable.
 func TestEveryDomainIsServed(t *testing.T) {
-	want := map[string]int{"coffee": 5, "tau2_airline": 15, "tau2_retail": 17, "tau2_telecom": 44}
+	want := map[string]int{"coffee": 5, "tau2_airline": 15, "tau2_retail": 17, "tau2_telecom": 44,
+		"eva_airline": 16, "customer_service": 9, "waitlist": 4, "restaurant": 3, "default": 7}
 	for _, name := range domains.Names() {
 		t.Run(name, func(t *testing.T) {
 			d, err := domains.Find(name)
 			require.NoError(t, err)
-			server, err := newServer(state.New(), d)
+			server, err := newServer(state.New(), d, "")
 			require.NoError(t, err)
 			ctx := context.Background()
 			clientT, serverT := mcp.NewInMemoryTransports()

@@ -15,10 +15,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"github.com/voiceeval/schematools/examples/coffee"
-	"github.com/voiceeval/schematools/examples/tau2/airline"
-	"github.com/voiceeval/schematools/examples/tau2/retail"
-	"github.com/voiceeval/schematools/examples/tau2/telecom"
+	"github.com/voiceeval/schematools/examples/domains"
 	"github.com/voiceeval/schematools/registry"
 	"github.com/voiceeval/schematools/tool"
 )
@@ -39,12 +36,9 @@ type toolUnderTest struct {
 func allTools(t *testing.T) []toolUnderTest {
 	t.Helper()
 	reg := new(registry.Tools)
-	require.NoError(t, registry.RegisterHarness(reg))
-	for _, register := range []func(*registry.Tools) error{coffee.Register, airline.Register, retail.Register, telecom.Register} {
-		require.NoError(t, register(reg))
-	}
+	require.NoError(t, domains.Register(reg))
 	var out []toolUnderTest
-	for _, domain := range []string{"default", coffee.Domain, airline.Domain, retail.Domain, telecom.Domain} {
+	for _, domain := range domains.Names() {
 		for _, name := range reg.Names(domain) {
 			tl, err := reg.New(domain, name, registry.Deps{})
 			require.NoError(t, err, "%s/%s", domain, name)
@@ -63,7 +57,8 @@ func TestSchemaAndChecksAgree(t *testing.T) {
 	for _, u := range tools {
 		perDomain[u.domain]++
 	}
-	assert.Equal(t, map[string]int{"coffee": 4, "default": 3, airline.Domain: 14, retail.Domain: 16, telecom.Domain: 43}, perDomain)
+	assert.Equal(t, map[string]int{"coffee": 4, "default": 7, "tau2_airline": 14, "tau2_retail": 16, "tau2_telecom": 43,
+		"eva_airline": 16, "customer_service": 8, "waitlist": 3, "restaurant": 2}, perDomain)
 
 	type category struct{ domain, kind, typ, side string }
 	type tally struct {
@@ -74,7 +69,14 @@ func TestSchemaAndChecksAgree(t *testing.T) {
 	cases, agreed := 0, 0
 	for _, u := range tools {
 		params := parameters(t, u.tl)
-		sch := compile(t, u.tl.Name(), params)
+		sch, err := compile(t, u.tl.Name(), params)
+		if err != nil {
+			// The original presents text that is not JSON Schema (NeMo's
+			// PlaceOrderTool says "list" and "float"); the port presents it
+			// as it is, and no validator can judge against it.
+			found[category{u.domain, "whole schema", "-", "not valid draft 2020-12: presented as the original"}] = &tally{n: 1, example: u.tl.Name()}
+			continue
+		}
 		for _, in := range instances(params) {
 			cases++
 			text, err := json.Marshal(in.args)
@@ -130,8 +132,9 @@ func parameters(t *testing.T, tl tool.Tool) map[string]any {
 	return m
 }
 
-// compile validates the schema as draft 2020-12 and compiles it.
-func compile(t *testing.T, name string, params map[string]any) *jsonschema.Schema {
+// compile validates the schema as draft 2020-12 and compiles it; an error
+// says it is not valid draft 2020-12.
+func compile(t *testing.T, name string, params map[string]any) (*jsonschema.Schema, error) {
 	t.Helper()
 	b, err := json.Marshal(params)
 	require.NoError(t, err)
@@ -139,9 +142,7 @@ func compile(t *testing.T, name string, params map[string]any) *jsonschema.Schem
 	c.DefaultDraft(jsonschema.Draft2020)
 	url := "mem://" + name + ".json"
 	require.NoError(t, c.AddResource(url, mustInstance(t, b)))
-	s, err := c.Compile(url)
-	require.NoError(t, err, "the exported schema of %s is not valid draft 2020-12", name)
-	return s
+	return c.Compile(url)
 }
 
 func mustInstance(t *testing.T, text []byte) any {
@@ -164,7 +165,10 @@ func accepts(t *testing.T, tl tool.Tool, text []byte) (ok bool) {
 	}()
 	res, err := tl.Execute(context.Background(), args)
 	if err != nil {
-		return true // raised by the tool's body: its checks passed
+		// Python's own argument binding raised (a NeMo tool whose _execute
+		// takes no **kwargs): refused. Anything else was raised by the
+		// tool's body: its checks passed.
+		return !strings.Contains(err.Error(), "got an unexpected keyword argument")
 	}
 	if _, refused := res.(tool.ValidationResult); refused {
 		return false
@@ -176,7 +180,12 @@ func accepts(t *testing.T, tl tool.Tool, text []byte) (ok bool) {
 	b, err := json.Marshal(res)
 	require.NoError(t, err)
 	var m map[string]any
-	if json.Unmarshal(b, &m) == nil && m["error_type"] == errorType {
+	if json.Unmarshal(b, &m) != nil {
+		return true
+	}
+	// eva_airline answers bad arguments with its own error types, one per
+	// field: invalid_confirmation_number_format, invalid_parameter, …
+	if et, _ := m["error_type"].(string); et == errorType || strings.HasPrefix(et, "invalid_") && m["status"] == "error" {
 		return false
 	}
 	return true

@@ -1,6 +1,6 @@
 // Package schemacheck holds one test: for every tool in this repository
-// (coffee, the tau2 airline, retail and telecom ports, and the harness
-// tools), arguments generated from the tool's exported JSON Schema are
+// (every domain of examples/domains: coffee, tau2, eva_airline, NeMo's
+// other domains, and the harness tools), arguments generated from the tool's exported JSON Schema are
 // checked twice, by the schema (draft 2020-12, santhosh-tekuri/jsonschema)
 // and by the tool itself, and the two verdicts must agree.
 //
@@ -12,9 +12,12 @@
 //     to rewrite the file after a deliberate change, and say why in
 //     docs/decisions.md.
 //   - A tool "refuses" arguments when it answers with its validation result
-//     (tool.ValidationResult, or a result whose error_type is the tool's
-//     own validation error type); any other answer, including the
-//     not-loaded answer of a tool without a DB, accepts them.
+//     (tool.ValidationResult, a result whose error_type is the tool's own
+//     validation error type, or one of eva_airline's per-field
+//     invalid_… error types) or, for a NeMo tool whose _execute takes no
+//     **kwargs, raises Python's "unexpected keyword argument"; any other
+//     answer, including the not-loaded answer of a tool without a DB,
+//     accepts them.
 //   - Generation is deterministic: a valid instance built from the schema,
 //     then every property omitted, retyped, pushed past its bounds or enum,
 //     and an unknown key added, at every nesting level.
