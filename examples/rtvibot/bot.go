@@ -23,7 +23,7 @@ import (
 // Bot is a voice bot reduced to what an evaluation harness talks to: one
 // WebSocket endpoint carrying pipecat protobuf frames, an RTVI dispatcher
 // for the harness's client messages, the tools of every domain it serves
-// (coffee, tau2_airline, tau2_retail, tau2_telecom and the harness tools),
+// (every domain of examples/domains, and the harness tools),
 // and — in place of an LLM — a scripted agent that runs "/call <tool>
 // <json arguments>" commands from the user's text, or with a gold agent,
 // plays a benchmark task's gold actions on the kickoff.

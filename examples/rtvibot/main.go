@@ -12,11 +12,14 @@
 // commands, or with -gold plays the gold actions of the -task on a
 // scenario's first user message. It emits the server events of a pipecat
 // bot (speaking, TTS text, one token-usage metrics event per response).
-// It serves coffee, tau2_airline, tau2_retail and tau2_telecom, and
+// It serves every domain of examples/domains (coffee, tau2_airline,
+// tau2_retail, tau2_telecom, eva_airline, customer_service, waitlist,
+// restaurant and the default domain's basic and harness tools), and
 // listens on the loopback interface only. db_path values are relative to
 // -data, which by default is a temporary directory laid out as NeMo names
 // them: coffee/db.json, tau2_airline/db.json (its shards in
-// tau2_airline/db/), tau2_retail/db.json, tau2_telecom/db.json.
+// tau2_airline/db/), tau2_retail/db.json, tau2_telecom/db.json,
+// eva_airline/<scenario>.json.
 package main
 
 import (
@@ -44,7 +47,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("rtvibot", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	addr := fs.String("addr", "127.0.0.1:8765", "loopback address to listen on")
-	data := fs.String("data", "", "data root for db_path (default: a temporary directory holding coffee/db.json and the tau2 data as tau2_airline/..., tau2_retail/..., tau2_telecom/...)")
+	data := fs.String("data", "", "data root for db_path (default: a temporary directory holding every domain's data as NeMo names it: coffee/db.json, tau2_airline/..., eva_airline/1.1.2.json, ...)")
 	gold := fs.Bool("gold", false, "on a scenario's kickoff, play the -task's gold actions (tau2 domains, tasks embedded) and end the call")
 	task := fs.String("task", "", "with -gold: the id of the task every scenario plays, in the scenario's domain")
 	demo := fs.Bool("demo", false, "drive one scenario against the bot, print it and exit")
