@@ -72,6 +72,9 @@ type Domain struct {
 	ScenarioDB func(id string) (map[string]any, error)
 	// ScenarioIDs lists those scenarios, in order; nil otherwise.
 	ScenarioIDs func() ([]string, error)
+	// ExpectedDB loads the DB a scenario's scoring expects at its end, for
+	// domains that ship one per scenario (eva_airline); nil otherwise.
+	ExpectedDB func(id string) (map[string]any, error)
 }
 
 // ScenariosFor returns the replay scenarios of tasks on clock.
@@ -106,7 +109,8 @@ func All() []Domain {
 			Replay: telecom.Tools, Scenarios: telecom.Scenarios, Hooks: telecom.Hooks()},
 		{Name: evaairline.Domain, Register: evaairline.Register, Files: sub(nemodata.FS, "eva_airline"),
 			ScenarioDB:  func(id string) (map[string]any, error) { return evaairline.LoadScenarioDB(nemodata.FS, id) },
-			ScenarioIDs: func() ([]string, error) { return evaairline.ScenarioIDs(nemodata.FS) }},
+			ScenarioIDs: func() ([]string, error) { return evaairline.ScenarioIDs(nemodata.FS) },
+			ExpectedDB:  func(id string) (map[string]any, error) { return evaairline.ExpectedDB(nemodata.FS, id) }},
 		{Name: customerservice.Domain, Register: customerservice.Register},
 		{Name: waitlist.Domain, Register: waitlist.Register},
 		{Name: restaurant.Domain, Register: restaurant.Register},

@@ -48,3 +48,34 @@ func TestCallsReplaysTheEvaGoldPaths(t *testing.T) {
 	t.Logf("%d gold paths replayed", replayed)
 	assert.Greater(t, replayed, 20)
 }
+
+// scenarios prints every eva_airline scenario's initial and expected DB
+// hashes; the 33 public ones equal eva_airline_scenarios.jsonl's.
+func TestScenariosPrintsTheHashes(t *testing.T) {
+	code, stdout, stderr := runCLI("scenarios", "-domain", "eva_airline")
+	require.Equal(t, 0, code, stderr)
+	got := map[string]scenarioLine{}
+	for _, l := range strings.Split(strings.TrimSpace(stdout), "\n") {
+		var s scenarioLine
+		require.NoError(t, json.Unmarshal([]byte(l), &s))
+		got[s.ScenarioID] = s
+	}
+	require.Len(t, got, 50)
+	f, err := os.Open(conformance.Path(t, "nemo", "eva_airline_scenarios.jsonl"))
+	require.NoError(t, err)
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 0, 1<<20), 16<<20)
+	n := 0
+	for sc.Scan() {
+		var want scenarioLine
+		require.NoError(t, json.Unmarshal(sc.Bytes(), &want))
+		assert.Equal(t, want, got[want.ScenarioID], want.ScenarioID)
+		n++
+	}
+	assert.Equal(t, 33, n)
+
+	code, _, stderr = runCLI("scenarios", "-domain", "tau2_airline")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, stderr, "share one DB")
+}

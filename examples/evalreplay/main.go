@@ -3,6 +3,11 @@
 //
 //	go run ./examples/evalreplay replay --domain tau2_airline [--data DIR] [--split base|train|test|all] [--tasks ID,ID] [--workers N] [--json]
 //	go run ./examples/evalreplay calls --domain eva_airline --scenario 1.1.2 [--script FILE]
+//	go run ./examples/evalreplay scenarios --domain eva_airline
+//
+// scenarios prints one JSON line per scenario of a domain whose scenarios
+// each bring a DB: {"scenario_id", "initial_db_hash", "expected_db_hash"},
+// the hashes NeMo's runner scores a bot's final DB against.
 //
 // calls replays a call script — JSON lines, each a call {"tool" (or
 // "name"), "arguments"} or an object with a "calls" list, such as a bot's
@@ -50,6 +55,7 @@ const usage = `usage: evalreplay <command> [flags]
 commands:
   replay   replay the gold actions of a domain's tasks and print their DB hashes
   calls    replay a JSON-lines call script against a scenario and print each result and the DB hash after it
+  scenarios print each scenario's initial and expected DB hashes (domains whose scenarios bring their own DB)
 
 run "evalreplay replay -h" or "evalreplay calls -h" for the flags of replay.
 `
@@ -65,6 +71,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return runReplay(args[1:], stdout, stderr)
 	case "calls":
 		return runCalls(args[1:], stdout, stderr)
+	case "scenarios":
+		return runScenarios(args[1:], stdout, stderr)
 	case "-h", "-help", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return 0
