@@ -75,9 +75,11 @@ type Config struct {
 	HistoryWait time.Duration
 	HistoryPoll time.Duration
 	// MaxMessageBytes is the largest message Handle reads, and
-	// MaxReplyBytes the largest reply it sends: a reply over it becomes an
-	// error-response saying so, rather than a message the Python bridge's
-	// WebSocket would refuse by closing the connection. Zero means 1 MiB
+	// MaxReplyBytes the largest reply it sends, counted as the message
+	// frame that carries it (the JSON and its protobuf framing, see
+	// [MessageFrameBytes]): a reply over it becomes an error-response
+	// saying so, rather than a frame the Python bridge's WebSocket would
+	// drop or refuse by closing the connection. Zero means 1 MiB
 	// (1 << 20 bytes, the limit that WebSocket lives with); a negative
 	// MaxReplyBytes means no limit.
 	MaxMessageBytes int
@@ -261,9 +263,12 @@ func (d *Dispatcher) dispatch(ctx context.Context, typ, id string, data map[stri
 	default:
 		return errorResponse(id, "Unsupported type "+typ)
 	}
-	if limit := d.cfg.MaxReplyBytes; limit > 0 && len(reply) > limit {
-		d.cfg.Logger.ErrorContext(ctx, "rtvi: reply too large to send", "type", typ, "id", id, "bytes", len(reply), "limit", limit)
-		return errorResponse(id, fmt.Sprintf("%s: the reply of %d bytes is larger than the %d-byte limit", kindValueError, len(reply), limit))
+	// The limit bounds the message frame that carries the reply (the JSON
+	// and up to 10 bytes of protobuf framing): a WebSocket client limited
+	// to MaxReplyBytes drops a larger frame, and would wait for a reply.
+	if limit, size := d.cfg.MaxReplyBytes, messageFrameSize(len(reply)); limit > 0 && size > limit {
+		d.cfg.Logger.ErrorContext(ctx, "rtvi: reply too large to send", "type", typ, "id", id, "bytes", size, "limit", limit)
+		return errorResponse(id, fmt.Sprintf("%s: the reply of %d bytes is larger than the %d-byte limit", kindValueError, size, limit))
 	}
 	return reply
 }

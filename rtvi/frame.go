@@ -282,6 +282,15 @@ func MessageFrameBytes(data []byte) []byte {
 	return b
 }
 
+// messageFrameSize is len(MessageFrameBytes(data)) for data of n bytes.
+func messageFrameSize(n int) int {
+	inner := 0
+	if n > 0 {
+		inner = protowire.SizeTag(1) + protowire.SizeBytes(n)
+	}
+	return protowire.SizeTag(frameFieldMessage) + protowire.SizeBytes(inner)
+}
+
 // messageData decodes the frame b and returns the data of its
 // [MessageFrame] member: the JSON text of an RTVI message. The error wraps
 // [ErrNotMessage] when the frame is of another kind, and otherwise any

@@ -38,3 +38,11 @@ func TestTranscriptOfPyvalueDicts(t *testing.T) {
 	assert.NoError(t, err)
 	assert.Equal(t, `[{'role': 'user', 'content': "it's \ud800"}, {'role': 'tool', 'audio': {'data': '<audio>'}}]`, got)
 }
+
+func TestMessageFrameSize(t *testing.T) {
+	for _, n := range []int{0, 1, 100, 125, 126, 127, 128, 16381, 16382, 16383, 16384, 1<<20 - 8, 1 << 20, 2097149, 2097150, 2097151, 2097152} {
+		if got, want := messageFrameSize(n), len(MessageFrameBytes(make([]byte, n))); got != want {
+			t.Errorf("messageFrameSize(%d) = %d, want %d", n, got, want)
+		}
+	}
+}

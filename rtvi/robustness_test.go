@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"github.com/voiceeval/schematools/hooks"
 	"strings"
 	"sync"
@@ -248,4 +249,38 @@ func TestNotifierWritesNumbersExactly(t *testing.T) {
 	assert.Equal(t, `{"label": "rtvi-ai", "type": "server-message", "data": {"text": "<exit>x</exit>"}}`, string(got))
 	assert.Error(t, n.Notify(context.Background(), panicky{}), "a panicking message is an error")
 	assert.NoError(t, rtvi.NewDispatcher(rtvi.Config{}).Notifier().Notify(context.Background(), "dropped"), "a nil Send drops the message")
+}
+
+// A reply whose JSON is a few bytes under the limit still needs a message
+// frame a few bytes over it, which a client with that frame limit drops
+// (the Python bridge then waits its full timeout). The guard bounds the
+// frame: every reply HandleFrame returns fits in MaxReplyBytes, or is an
+// error-response at once. Failed before the guard counted the framing.
+func TestReplyFramesFitTheLimit(t *testing.T) {
+	for _, limit := range []int{300, 1 << 20} {
+		b := newBot(t, func(c *rtvi.Config) {
+			if limit != 1<<20 {
+				c.MaxReplyBytes = limit
+			}
+		})
+		var pad int
+		b.d.Register("pad", func(context.Context, json.RawMessage) (any, error) { return strings.Repeat("a", pad), nil })
+		req := rtvi.MessageFrameBytes([]byte(`{"label":"rtvi-ai","type":"client-message","id":"p","data":{"t":"pad"}}`))
+		overhead := len(must(b.d.Handle(context.Background(), []byte(`{"label":"rtvi-ai","type":"client-message","id":"p","data":{"t":"pad"}}`))))
+		for jsonSize := limit - 12; jsonSize <= limit+2; jsonSize++ {
+			pad = jsonSize - overhead
+			frame, err := b.d.HandleFrame(context.Background(), req)
+			require.NoError(t, err)
+			assert.LessOrEqual(t, len(frame), limit, "a reply of %d JSON bytes", jsonSize)
+			data, err := rtvi.MessageData(frame)
+			require.NoError(t, err)
+			m := decode(t, data)
+			if jsonSize <= limit-10 { // room for the framing
+				assert.Equal(t, "server-response", m["type"], "a reply of %d JSON bytes", jsonSize)
+			} else if m["type"] != "server-response" {
+				assert.Equal(t, "error-response", m["type"], "a reply of %d JSON bytes", jsonSize)
+				assert.Contains(t, m["data"].(map[string]any)["error"], fmt.Sprintf("larger than the %d-byte limit", limit))
+			}
+		}
+	}
 }
