@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"runtime/debug"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -58,7 +59,9 @@ type Config struct {
 	DataRoot string
 	// Send sends an unsolicited message (JSON) to the harness: the
 	// action-applied, exit and final-response messages of tools. It must be
-	// safe for concurrent use. Nil drops them.
+	// safe for concurrent use. Nil drops them. The handshake sends through
+	// it too: the error-response warning a client-ready whose version is
+	// missing or incompatible gets, before the bot-ready.
 	Send func(ctx context.Context, msg []byte) error
 	// SendText receives the content of a send-text message (the harness's
 	// opening "Hello"). Nil answers send-text with an error-response.
@@ -257,7 +260,7 @@ func (d *Dispatcher) dispatch(ctx context.Context, typ, id string, data map[stri
 	case typeClientMessage:
 		reply = d.clientMessage(ctx, id, data)
 	case typeClientReady:
-		reply = d.clientReady(id, data)
+		reply = d.clientReady(ctx, id, data)
 	case typeSendText:
 		return d.sendText(ctx, id, data)
 	default:
@@ -350,14 +353,32 @@ func (d *Dispatcher) call(ctx context.Context, t string, h handlerFunc, args any
 	return h(ctx, args)
 }
 
-// clientReady answers the handshake. A 1.x client gets its own version
-// echoed, as pipecat does for legacy clients; others get protocolVersion
-// ("2.1.0").
-func (d *Dispatcher) clientReady(id string, data map[string]any) []byte {
+// clientReady answers the handshake as pipecat's RTVI processor does. A
+// 1.x client gets its own version echoed (legacy clients); others get
+// protocolVersion ("2.1.0"). A version that is missing, not three integers
+// or of another major version first gets pipecat's warning as an
+// error-response, sent through [Config.Send] (the handshake still
+// completes: the reply is the bot-ready).
+func (d *Dispatcher) clientReady(ctx context.Context, id string, data map[string]any) []byte {
 	version := protocolVersion
-	if v, ok := data["version"].(string); ok {
-		if parts := strings.Split(v, "."); len(parts) == 3 && parts[0] == "1" && allDigits(parts) {
-			version = v
+	raw, _ := data["version"].(string)
+	var warning string
+	if raw == "" {
+		warning = "Client version unknown."
+	} else if parts, ok := versionParts(raw); !ok {
+		warning = fmt.Sprintf("Invalid client version format (%s).", raw)
+	} else if parts[0] == legacyMajor {
+		version = fmt.Sprintf("%d.%d.%d", parts[0], parts[1], parts[2])
+	} else if parts[0] != protocolMajor {
+		warning = fmt.Sprintf("RTVI version %s is not compatible with server protocol %s.", raw, protocolVersion)
+	}
+	if warning != "" {
+		warning += " Compatibility issues may occur."
+		d.cfg.Logger.WarnContext(ctx, "rtvi: client-ready: "+warning, "id", id)
+		if d.cfg.Send != nil {
+			if err := d.cfg.Send(ctx, errorResponse(id, warning)); err != nil {
+				d.cfg.Logger.WarnContext(ctx, "rtvi: client-ready: sending the warning failed", "err", err)
+			}
 		}
 	}
 	about := d.cfg.About
@@ -369,6 +390,53 @@ func (d *Dispatcher) clientReady(id string, data map[string]any) []byte {
 		return errorResponse(id, describe(err))
 	}
 	return reply
+}
+
+// The major versions clientReady accepts: the protocol's own, and 1
+// (legacy clients, still served).
+const (
+	protocolMajor = 2
+	legacyMajor   = 1
+)
+
+// versionParts reads "major.minor.patch" as pipecat does ([int(v) for v in
+// version.split(".")], three of them): each part is a Python int literal
+// (surrounding whitespace, a sign and underscores between digits allowed).
+func versionParts(v string) ([3]int, bool) {
+	var out [3]int
+	parts := strings.Split(v, ".")
+	if len(parts) != 3 {
+		return out, false
+	}
+	for i, p := range parts {
+		n, ok := pyInt(p)
+		if !ok {
+			return out, false
+		}
+		out[i] = n
+	}
+	return out, true
+}
+
+// pyInt parses s as Python's int(s) does for ASCII decimal text.
+func pyInt(s string) (int, bool) {
+	s = strings.TrimSpace(s)
+	neg := false
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		neg = s[0] == '-'
+		s = s[1:]
+	}
+	if s == "" || s[0] == '_' || s[len(s)-1] == '_' || strings.Contains(s, "__") {
+		return 0, false
+	}
+	n, err := strconv.Atoi(strings.ReplaceAll(s, "_", ""))
+	if err != nil || strings.ContainsAny(s, "+-") {
+		return 0, false
+	}
+	if neg {
+		n = -n
+	}
+	return n, true
 }
 
 func (d *Dispatcher) sendText(ctx context.Context, id string, data map[string]any) []byte {
@@ -383,15 +451,6 @@ func (d *Dispatcher) sendText(ctx context.Context, id string, data map[string]an
 		return errorResponse(id, "Exception processing message: "+err.Error())
 	}
 	return nil
-}
-
-func allDigits(parts []string) bool {
-	for _, p := range parts {
-		if p == "" || strings.Trim(p, "0123456789") != "" {
-			return false
-		}
-	}
-	return true
 }
 
 // object returns the handler arguments as an object. Other JSON values

@@ -131,3 +131,45 @@ func TestRegisterOverridesAndRemoves(t *testing.T) {
 	b.d.Register("reset", nil)
 	assert.Equal(t, true, b.result(t, "reset", nil))
 }
+
+// A client-ready whose version is missing, unreadable or of another major
+// version gets pipecat's warning as an error-response (sent through
+// Config.Send, before the bot-ready Handle returns), and the handshake
+// still completes. Failed before: no error-response was sent.
+func TestClientReadyVersionWarnings(t *testing.T) {
+	const suffix = " Compatibility issues may occur."
+	for _, tt := range []struct{ data, warning, version string }{
+		{`{"version":"2.0.0"}`, "", "2.1.0"},
+		{`{"version":"2.7.1","about":{"library":"x"}}`, "", "2.1.0"},
+		{`{"version":"1.1.0"}`, "", "1.1.0"},
+		{`{"version":"01.2.3"}`, "", "1.2.3"},
+		{`{"version":"3.0.0"}`, "RTVI version 3.0.0 is not compatible with server protocol 2.1.0.", "2.1.0"},
+		{`{"version":"0.3.0"}`, "RTVI version 0.3.0 is not compatible with server protocol 2.1.0.", "2.1.0"},
+		{`{"version":" +2.0_1.0 "}`, "", "2.1.0"},
+		{`{"version":"1_0.0.0"}`, "RTVI version 1_0.0.0 is not compatible with server protocol 2.1.0.", "2.1.0"},
+		{`{"version":"2.0.-"}`, "Invalid client version format (2.0.-).", "2.1.0"},
+		{`{"version":"2.0__1.0"}`, "Invalid client version format (2.0__1.0).", "2.1.0"},
+		{`{"version":"2.x"}`, "Invalid client version format (2.x).", "2.1.0"},
+		{`{"version":"2.0"}`, "Invalid client version format (2.0).", "2.1.0"},
+		{`{"version":""}`, "Client version unknown.", "2.1.0"},
+		{`{"version":2}`, "Client version unknown.", "2.1.0"},
+		{`{}`, "Client version unknown.", "2.1.0"},
+		{`null`, "Client version unknown.", "2.1.0"},
+	} {
+		t.Run(tt.data, func(t *testing.T) {
+			b := newBot(t)
+			m := handle(t, b.d, `{"label":"rtvi-ai","type":"client-ready","id":"h1","data":`+tt.data+`}`)
+			assert.Equal(t, "bot-ready", m["type"])
+			assert.Equal(t, "h1", m["id"])
+			assert.Equal(t, tt.version, m["data"].(map[string]any)["version"])
+			sent := b.out.all()
+			if tt.warning == "" {
+				assert.Empty(t, sent)
+				return
+			}
+			require.Len(t, sent, 1)
+			assert.Equal(t, map[string]any{"label": "rtvi-ai", "type": "error-response", "id": "h1",
+				"data": map[string]any{"error": tt.warning + suffix}}, sent[0])
+		})
+	}
+}

@@ -54,7 +54,9 @@
 //   - get_scenario_summary {include_db}: answer {"actions", "db_hash"} (and
 //     "db"), the hash being [dbhash.Hash] of the DB — null when it is empty.
 //
-// The handshake (client-ready → bot-ready) and send-text are answered too.
+// The handshake (client-ready → bot-ready) and send-text are answered too;
+// a client-ready whose version is missing or of another major version than
+// 1 or 2 first gets pipecat's warning as an error-response ([Config.Send]).
 // [Dispatcher.Register] adds custom client messages.
 //
 // # Server events

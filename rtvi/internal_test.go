@@ -46,3 +46,9 @@ func TestMessageFrameSize(t *testing.T) {
 		}
 	}
 }
+
+func TestProtocolMajor(t *testing.T) {
+	parts, ok := versionParts(protocolVersion)
+	assert.True(t, ok)
+	assert.Equal(t, protocolMajor, parts[0])
+}
