@@ -571,3 +571,51 @@ func TestCallTracker(t *testing.T) {
 	end2()
 	assert.False(t, c.CallsInProgress())
 }
+
+// A db_path whose file holds a JSON list: the Python loader accepts it
+// (json.loads), keeps it as shared_state["db"] and get_dict_hash hashes
+// the list; an empty list is falsy there, so its hash is null. Failed
+// before: the request was refused with a ValueError.
+func TestApplyInitializationLoadsAListDB(t *testing.T) {
+	root := t.TempDir()
+	// The hash NeMo's get_dict_hash gives the file's list (computed with
+	// nemo_voice_agent/evaluation/db_hash.py).
+	const list = `[{"session": 1, "b": 1.0, "a": "None", "bookings": [3, 1]}, 2.5, "x", null]`
+	const pythonHash = "fbc8ff7124bc02de8573715d61e9d63956120423e1d321bed790893bc329e18b"
+	require.NoError(t, os.WriteFile(filepath.Join(root, "list.json"), []byte(list), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(root, "empty.json"), []byte(`[]`), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(root, "map.json"), []byte(`{"flags": {}}`), 0o644))
+	ok := map[string]any{"success": true, "errors": []any{}}
+
+	b := newBot(t, func(c *rtvi.Config) { c.DataRoot = root })
+	b.startScenario(t)
+	assert.Equal(t, ok, b.result(t, "apply_initialization", map[string]any{"shared_state_init": `{"db_path": "list.json"}`}))
+	sum := b.result(t, "get_scenario_summary", map[string]any{"include_db": true}).(map[string]any)
+	assert.Equal(t, pythonHash, sum["db_hash"])
+	var want any
+	require.NoError(t, json.Unmarshal([]byte(list), &want))
+	assert.Equal(t, want, sum["db"])
+	assert.Equal(t, pythonHash, b.result(t, "get_scenario_summary", nil).(map[string]any)["db_hash"])
+
+	// As in Python, "db" is now present: the same db_path does not reload,
+	// and initialisation actions cannot run on a list.
+	assert.Equal(t, ok, b.result(t, "apply_initialization", map[string]any{"shared_state_init": `{"db_path": "map.json"}`}))
+	assert.Equal(t, pythonHash, b.result(t, "get_scenario_summary", nil).(map[string]any)["db_hash"])
+	got := b.result(t, "apply_initialization", map[string]any{"actions": []any{map[string]any{"func_name": "f"}}}).(map[string]any)
+	assert.Equal(t, false, got["success"])
+
+	// A new scenario forgets it; an inline DB replaces it.
+	b.startScenario(t)
+	assert.Nil(t, b.result(t, "get_scenario_summary", nil).(map[string]any)["db_hash"])
+	assert.Equal(t, ok, b.result(t, "apply_initialization", map[string]any{"shared_state_init": `{"db_path": "list.json"}`}))
+	assert.Equal(t, ok, b.result(t, "apply_initialization", map[string]any{"shared_state_init": `{"db": {"flags": {}}}`}))
+	sum = b.result(t, "get_scenario_summary", map[string]any{"include_db": true}).(map[string]any)
+	assert.Equal(t, map[string]any{"flags": map[string]any{}}, sum["db"])
+
+	// An empty list is falsy: a null hash and a null db.
+	b.startScenario(t)
+	assert.Equal(t, ok, b.result(t, "apply_initialization", map[string]any{"shared_state_init": `{"db_path": "empty"}`}))
+	sum = b.result(t, "get_scenario_summary", map[string]any{"include_db": true}).(map[string]any)
+	assert.Nil(t, sum["db_hash"])
+	assert.Nil(t, sum["db"])
+}

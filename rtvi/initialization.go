@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -166,18 +168,40 @@ func (d *Dispatcher) initPlan(args any) (initPlan, error) {
 
 	loaded := false
 	_ = d.st.View(func(db map[string]any) error { loaded = db != nil; return nil })
-	if hasPath && !p.seed.ReplaceDB && !loaded { // with a DB present, db_path is dropped: no reload
+	_, hasList := d.listDB()
+	if hasPath && !p.seed.ReplaceDB && !loaded && !hasList { // with a DB present, db_path is dropped: no reload
 		rel, ok := dbPath.(string)
 		if !ok {
 			return p, errorf(kindTypeError, "db_path must be a string, got %s", pyvalue.TypeName(dbPath))
 		}
-		db, err := d.loadDB(rel)
+		db, list, err := d.loadDB(rel)
 		if err != nil {
 			return p, err
 		}
+		if list != nil {
+			p.seed.Values[keyDB] = list
+			return p, nil
+		}
 		p.seed.ReplaceDB, p.seed.DB = true, db
 	}
+	if p.seed.ReplaceDB && hasList {
+		p.seed.Values[keyDB] = nil // the new DB replaces the list
+	}
 	return p, nil
+}
+
+// keyDB is the state value that holds a DB loaded from a db_path whose
+// file is a JSON list. The Python loader accepts such a file (json.loads)
+// and keeps the list as shared_state["db"], which the summary hashes;
+// the state's DB is an object, so the list is kept as a value, and tools
+// see no DB (in Python they fail on the list).
+const keyDB = "db"
+
+// listDB returns the list DB, if one was loaded.
+func (d *Dispatcher) listDB() ([]any, bool) {
+	v, _ := d.st.Value(keyDB)
+	list, ok := v.([]any)
+	return list, ok
 }
 
 // Keys of the Python bot's state dict that are fields here.
@@ -271,30 +295,59 @@ func pythonDecodeMessage(text string, err error) string {
 	return fmt.Sprintf("%s: line %d column %d (char %d)", msg, line, col, utf8.RuneCountInString(before))
 }
 
-// loadDB loads db_path under the data root.
-func (d *Dispatcher) loadDB(rel string) (map[string]any, error) {
+// loadDB loads db_path under the data root: an object (db) or, as the
+// Python loader also reads, a single file holding a JSON list (list).
+func (d *Dispatcher) loadDB(rel string) (db map[string]any, list []any, err error) {
 	root := d.cfg.DataRoot
 	if root == "" {
 		root = os.Getenv("EVAL_DATA_ROOT")
 	}
 	if root == "" {
-		return nil, &Error{Kind: kindFileNotFoundError, Err: errNoDataRoot,
+		return nil, nil, &Error{Kind: kindFileNotFoundError, Err: errNoDataRoot,
 			Message: fmt.Sprintf("Scenario DB not found for db_path=%s: %v", pyvalue.Repr(rel), errNoDataRoot)}
 	}
-	db, err := state.LoadDB(root, rel)
+	db, err = state.LoadDB(root, rel)
 	switch {
 	case err == nil:
-		return db, nil
+		return db, nil, nil
 	case errors.Is(err, state.ErrPathEscape):
-		return nil, &Error{Kind: kindPermissionError, Err: err,
+		return nil, nil, &Error{Kind: kindPermissionError, Err: err,
 			Message: fmt.Sprintf("db_path=%s is outside the data root %s", pyvalue.Repr(rel), root)}
 	case errors.Is(err, state.ErrDBNotFound):
-		return nil, &Error{Kind: kindFileNotFoundError, Err: err,
+		return nil, nil, &Error{Kind: kindFileNotFoundError, Err: err,
 			Message: fmt.Sprintf("Scenario DB not found for db_path=%s. Check EVAL_DATA_ROOT (currently resolves to %s). Underlying error: %v",
 				pyvalue.Repr(rel), root, err)}
 	case errors.Is(err, state.ErrInvalidDB):
-		return nil, &Error{Kind: kindValueError, Err: err, Message: err.Error()}
+		if list := loadListDB(root, rel); list != nil {
+			return nil, list, nil
+		}
+		return nil, nil, &Error{Kind: kindValueError, Err: err, Message: err.Error()}
 	default:
-		return nil, &Error{Kind: "OSError", Err: err, Message: err.Error()}
+		return nil, nil, &Error{Kind: "OSError", Err: err, Message: err.Error()}
 	}
+}
+
+// loadListDB reads the single-file DB rel names under root (as
+// [state.LoadDB] names it, which has already checked the path) and returns
+// its content when it is a JSON list, or nil.
+func loadListDB(root, rel string) []any {
+	rel = strings.TrimSuffix(filepath.ToSlash(rel), ".json")
+	if rel == "" || path.Clean(rel) == "." {
+		return nil // the root has no single-file form
+	}
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		return nil
+	}
+	defer r.Close()
+	data, err := r.ReadFile(path.Clean(rel + ".json"))
+	if err != nil {
+		return nil
+	}
+	v, err := pyjson.Decode(data)
+	if err != nil {
+		return nil
+	}
+	list, _ := v.([]any)
+	return list
 }

@@ -13,7 +13,9 @@ import (
 // the action log are read under one read lock (the DB hashed in place,
 // copied only for include_db). An
 // empty DB reports a null hash (not the hash of {}), as the Python
-// original does; so does a DB that cannot be hashed, with no actions.
+// original does; so does a DB that cannot be hashed, with no actions. A
+// list loaded from a db_path (see keyDB) is hashed and sent as Python
+// hashes and sends it.
 func (d *Dispatcher) getScenarioSummary(ctx context.Context, args any) (any, error) {
 	failed := map[string]any{"actions": []any{}, "db_hash": nil}
 	m, err := object(args)
@@ -22,11 +24,18 @@ func (d *Dispatcher) getScenarioSummary(ctx context.Context, args any) (any, err
 		return failed, nil
 	}
 	include := pyvalue.Truthy(m["include_db"])
+	listDB, _ := d.listDB() // a db_path file holding a list (see keyDB)
 	var out map[string]any
 	err = d.st.ViewAll(func(db map[string]any, actions []state.Action) error {
 		var hash any
 		if len(db) > 0 {
 			h, err := dbhash.Hash(db)
+			if err != nil {
+				return err
+			}
+			hash = h
+		} else if len(listDB) > 0 {
+			h, err := dbhash.Hash(listDB)
 			if err != nil {
 				return err
 			}
@@ -40,6 +49,8 @@ func (d *Dispatcher) getScenarioSummary(ctx context.Context, args any) (any, err
 		if include {
 			if len(db) > 0 {
 				out["db"] = state.Clone(db)
+			} else if len(listDB) > 0 {
+				out["db"] = listDB // already a copy
 			} else {
 				out["db"] = nil
 			}
