@@ -42,7 +42,8 @@ func dialHarness(ctx context.Context, url string) (*harness, error) {
 	if err != nil {
 		return nil, err
 	}
-	c.SetReadLimit(maxMessageBytes + 1024)
+	// The bridge's limit: Python websockets' max_size, 1 MiB per frame.
+	c.SetReadLimit(maxMessageBytes)
 	return &harness{c: c}, nil
 }
 

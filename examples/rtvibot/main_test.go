@@ -239,3 +239,43 @@ func TestToolMessagesFollowTheirConnection(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, first.pushes, 1, "the action-applied came back on the first connection")
 }
+
+// A get_context_history reply whose JSON is a few bytes under 1 MiB, to a
+// harness with the Python bridge's limit (websockets' max_size, 1 MiB per
+// frame): the client gets an answer at once — the reply, or an
+// error-response saying it is too large — never a frame it must drop.
+// Failed before: the reply went out in a frame of 1 MiB + 8 bytes and the
+// client's read failed (1009, message too big).
+func TestNearLimitReplyReachesA1MiBClient(t *testing.T) {
+	ctx := testContext(t)
+	h, err := dialHarness(ctx, startBot(t))
+	require.NoError(t, err)
+	defer h.close() // its read limit is the bridge's, 1 MiB
+	_, err = h.request(ctx, "update_system_prompt", map[string]any{"prompt": scenarioPrompt, "tools": scenarioTools, "tool_domain": "coffee"})
+	require.NoError(t, err)
+
+	history := func(text string) map[string]any {
+		t.Helper()
+		m, err := h.request(ctx, "reset", map[string]any{})
+		require.NoError(t, err)
+		require.Equal(t, "server-response", m["type"])
+		_, err = h.say(ctx, text)
+		require.NoError(t, err)
+		m, err = h.request(ctx, "get_context_history", map[string]any{})
+		require.NoError(t, err, "the client reads the answer")
+		return m
+	}
+	small := history("a")
+	require.Equal(t, "server-response", small["type"])
+	overhead := len(h.log[len(h.log)-1]) - len("message ") - 1
+	for _, size := range []int{1<<20 - 8, 1<<20 - 4, 1 << 20} {
+		start := time.Now()
+		m := history(strings.Repeat("a", size-overhead))
+		assert.Less(t, time.Since(start), 5*time.Second)
+		if m["type"] == "server-response" {
+			continue
+		}
+		assert.Equal(t, "error-response", m["type"])
+		assert.Contains(t, m["data"].(map[string]any)["error"], "larger than the 1048576-byte limit")
+	}
+}
