@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"reflect"
 	"slices"
@@ -684,4 +685,116 @@ func laxBool(raw any) (bool, bool) {
 		}
 	}
 	return false, false
+}
+
+// dropOptionalNulls returns v, bound by the schema s, without the nulls
+// OpenAI's strict mode sends for the arguments a model leaves out: at
+// every object level s declares properties for (nested objects and list
+// items too), a member that is null, not required, and whose schema does
+// not itself accept null is removed. v is not modified: the objects and
+// lists on the way to a removal are copied. It reports whether anything
+// was removed.
+func dropOptionalNulls(v any, s map[string]any) (any, bool) {
+	switch x := v.(type) {
+	case map[string]any:
+		props, _ := s["properties"].(map[string]any)
+		if len(props) == 0 {
+			return v, false
+		}
+		required := stringList(s["required"])
+		var out map[string]any
+		for k, val := range x {
+			sub, ok := props[k].(map[string]any)
+			if !ok {
+				continue
+			}
+			if val == nil {
+				if slices.Contains(required, k) || acceptsNull(sub) {
+					continue
+				}
+				if out == nil {
+					out = maps.Clone(x)
+				}
+				delete(out, k)
+				continue
+			}
+			if nv, changed := dropOptionalNulls(val, sub); changed {
+				if out == nil {
+					out = maps.Clone(x)
+				}
+				out[k] = nv
+			}
+		}
+		if out == nil {
+			return v, false
+		}
+		return out, true
+	case []any:
+		items, ok := s["items"].(map[string]any)
+		if !ok {
+			return v, false
+		}
+		var out []any
+		for i, val := range x {
+			if nv, changed := dropOptionalNulls(val, items); changed {
+				if out == nil {
+					out = slices.Clone(x)
+				}
+				out[i] = nv
+			}
+		}
+		if out == nil {
+			return v, false
+		}
+		return out, true
+	}
+	return v, false
+}
+
+// acceptsNull reports whether the schema s lets null through: no type,
+// a null type (alone or in a list), nullable, null among its enum values,
+// or an anyOf/oneOf alternative that accepts null.
+func acceptsNull(s map[string]any) bool {
+	if s["nullable"] == true {
+		return true
+	}
+	if enum, ok := s["enum"].([]any); ok && slices.Contains(enum, nil) {
+		return true
+	}
+	for _, k := range []string{"anyOf", "oneOf"} {
+		if alts, ok := s[k].([]any); ok {
+			for _, a := range alts {
+				if m, ok := a.(map[string]any); ok && acceptsNull(m) {
+					return true
+				}
+			}
+		}
+	}
+	switch t := s["type"].(type) {
+	case nil:
+		_, alts := s["anyOf"]
+		_, one := s["oneOf"]
+		return !alts && !one
+	case string:
+		return t == "null"
+	default:
+		return slices.Contains(stringList(t), "null")
+	}
+}
+
+// stringList reads a list of strings a schema holds as []string or []any.
+func stringList(v any) []string {
+	switch l := v.(type) {
+	case []string:
+		return l
+	case []any:
+		out := make([]string, 0, len(l))
+		for _, x := range l {
+			if s, ok := x.(string); ok {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	return nil
 }

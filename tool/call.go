@@ -15,7 +15,8 @@ import (
 type CallOption func(*callConfig)
 
 type callConfig struct {
-	logger *slog.Logger
+	logger       *slog.Logger
+	nullAsAbsent bool
 }
 
 func newCallConfig(opts []CallOption) callConfig {
@@ -33,6 +34,18 @@ func newCallConfig(opts []CallOption) callConfig {
 // and unknown-tool calls. The default is [slog.Default].
 func WithLogger(l *slog.Logger) CallOption {
 	return func(c *callConfig) { c.logger = l }
+}
+
+// NullAsAbsent makes the call read null as absent for every optional
+// argument whose schema does not accept null, at every level the tool's
+// schema describes: what the calls of a model given strict exports need
+// (schema.Strict makes each optional property required and nullable, so a
+// strict model sends "limit": null for a limit it leaves out). The null
+// members are removed before Execute and the after-result hook see the
+// arguments. Without it a tool judges null itself; the tau2 ports refuse
+// it where pydantic does.
+func NullAsAbsent() CallOption {
+	return func(c *callConfig) { c.nullAsAbsent = true }
 }
 
 // Call runs t on the live path and delivers its result exactly once:
@@ -57,6 +70,12 @@ func Call(ctx context.Context, t Tool, args map[string]any, deliver func(any) er
 	cfg := newCallConfig(opts)
 	if args == nil {
 		args = map[string]any{}
+	}
+	if cfg.nullAsAbsent {
+		s := Schema(t).Parameters
+		if v, changed := dropOptionalNulls(args, map[string]any{"properties": s.Properties, "required": s.Required}); changed {
+			args = v.(map[string]any)
+		}
 	}
 	name := t.Name()
 	res, err := execute(ctx, t, args, cfg.logger)

@@ -16,10 +16,16 @@ import (
 // Option configures an exporter.
 type Option func(*config)
 
-type config struct{ strict bool }
+type config struct{ strict, sayNotStrict bool }
 
-// Strict turns on OpenAI's strict mode: "strict": true on each function,
-// and a schema rewritten to satisfy it.
+// Strict turns on OpenAI's strict mode, tool by tool: each tool whose
+// schema can be made strict is exported with "strict": true and its schema
+// rewritten (every object closed, every property required, optional ones
+// nullable, the keywords strict mode does not support dropped); a tool
+// whose schema cannot be (an open object, an untyped value) is exported
+// unchanged with "strict": false. The "strict" member of each definition
+// says which. A strict model sends null for an optional argument it leaves
+// out: dispatch its calls with [tool.NullAsAbsent].
 func Strict() Option { return func(c *config) { c.strict = true } }
 
 // parameters returns t's parameters object as a fresh, plain JSON tree
@@ -145,9 +151,12 @@ func OpenAI(tools []tool.Tool, opts ...Option) ([]json.RawMessage, error) {
 }
 
 // OpenAIResponses returns the tools in the Responses API's flat shape:
-// {"type": "function", "name", "description", "parameters"[, "strict"]}.
+// {"type": "function", "name", "description", "parameters", "strict"}.
+// "strict" is always written, false unless [Strict] made the tool strict:
+// the Responses API reads a function without it as strict where it can,
+// which turns optional parameters into required ones.
 func OpenAIResponses(tools []tool.Tool, opts ...Option) ([]json.RawMessage, error) {
-	return openAITools(tools, opts, func(fn object) object {
+	return openAITools(tools, append(opts, func(c *config) { c.sayNotStrict = true }), func(fn object) object {
 		return append(object{{"type", "function"}}, fn...)
 	})
 }
@@ -174,25 +183,45 @@ func openAITools(tools []tool.Tool, opts []Option, wrap func(fn object) object) 
 	return out, nil
 }
 
+// openAIFunction builds t's function definition. With [Strict], a tool
+// whose schema cannot be made strict is exported as it is, with "strict":
+// false. Without it, "strict": false is written when c.sayNotStrict (the
+// Responses API treats a function without "strict" as strict where it
+// can, which would make optional parameters required); Chat Completions
+// defaults to false, so its definitions leave it out.
 func openAIFunction(t tool.Tool, c config) (object, error) {
 	params, order, err := parameters(t)
 	if err != nil {
 		return nil, err
 	}
-	if !c.strict {
-		return object{{"name", t.Name()}, {"description", t.Description()}, {"parameters", ordered(params, order)}}, nil
+	if c.strict {
+		if strict, err := makeStrict(params, ""); err == nil {
+			return object{{"name", t.Name()}, {"description", t.Description()}, {"parameters", ordered(strict, order)}, {"strict", true}}, nil
+		}
 	}
-	strict, err := makeStrict(params, "")
-	if err != nil {
-		return nil, fmt.Errorf("schema: tool %s cannot be strict: %w", t.Name(), err)
+	fn := object{{"name", t.Name()}, {"description", t.Description()}, {"parameters", ordered(params, order)}}
+	if c.strict || c.sayNotStrict {
+		fn = append(fn, member{"strict", false})
 	}
-	return object{{"name", t.Name()}, {"description", t.Description()}, {"parameters", ordered(strict, order)}, {"strict", true}}, nil
+	return fn, nil
 }
+
+// strictUnsupported are the JSON Schema keywords OpenAI's strict mode does
+// not support (its "supported schemas" list: strings take pattern and
+// format, numbers their bounds, arrays minItems and maxItems, objects
+// nothing beyond properties, required and additionalProperties). The
+// strict export drops them; the tool still checks them, and the non-strict
+// exports keep them.
+var strictUnsupported = []string{"minLength", "maxLength", "minProperties", "maxProperties", "patternProperties",
+	"propertyNames", "unevaluatedProperties", "unevaluatedItems", "uniqueItems", "contains", "minContains", "maxContains"}
 
 // makeStrict rewrites an object schema for OpenAI strict mode: closed,
 // every property required, formerly optional ones nullable.
 func makeStrict(s map[string]any, at string) (map[string]any, error) {
 	out := state.Clone(s).(map[string]any)
+	for _, k := range strictUnsupported {
+		delete(out, k)
+	}
 	switch mainType(out) {
 	case "object":
 		props, _ := out["properties"].(map[string]any)
@@ -305,6 +334,28 @@ func Anthropic(tools []tool.Tool) ([]json.RawMessage, error) {
 var geminiKeywords = []string{"type", "format", "description", "nullable", "enum", "properties", "required", "items",
 	"minItems", "maxItems", "minimum", "maximum", "minLength", "maxLength", "pattern", "anyOf", "title", "propertyOrdering"}
 
+// geminiType is the name in Gemini's Type enum of a JSON Schema type, or
+// of the Python type names some originals present ("list", "float").
+func geminiType(typ string) (string, bool) {
+	switch typ {
+	case "string", "number", "integer", "boolean", "array", "object", "null":
+		return strings.ToUpper(typ), true
+	case "str":
+		return "STRING", true
+	case "float":
+		return "NUMBER", true
+	case "int":
+		return "INTEGER", true
+	case "bool":
+		return "BOOLEAN", true
+	case "list":
+		return "ARRAY", true
+	case "dict":
+		return "OBJECT", true
+	}
+	return "", false
+}
+
 // geminiFormats are the formats Gemini accepts, by type.
 var geminiFormats = map[string][]string{
 	"string":  {"enum", "date-time"},
@@ -314,7 +365,11 @@ var geminiFormats = map[string][]string{
 
 // Gemini returns the tools as one {"functionDeclarations": [...]} tool
 // (JSON text), and the keywords it removed ("tool: path.keyword"), sorted.
-// Type lists with null become nullable; other type lists become anyOf.
+// Types are the names of Gemini's Type enum (STRING, OBJECT, …); type
+// lists with null become nullable, other type lists keep their first
+// type. Gemini refuses an OBJECT whose "properties" is empty, so an object
+// with no properties has none written (and no "required"), and a tool with
+// no parameters has no "parameters".
 func Gemini(tools []tool.Tool) (json.RawMessage, []string, error) {
 	decls := make([]any, 0, len(tools))
 	var removed []string
@@ -324,7 +379,11 @@ func Gemini(tools []tool.Tool) (json.RawMessage, []string, error) {
 			return nil, nil, err
 		}
 		params := geminiSchema(p, t.Name(), "", &removed)
-		decls = append(decls, object{{"name", t.Name()}, {"description", t.Description()}, {"parameters", ordered(params, order)}})
+		decl := object{{"name", t.Name()}, {"description", t.Description()}}
+		if _, ok := params["properties"]; ok {
+			decl = append(decl, member{"parameters", ordered(params, order)})
+		}
+		decls = append(decls, decl)
 	}
 	sort.Strings(removed)
 	data, err := encode(object{{"functionDeclarations", decls}})
@@ -356,7 +415,14 @@ func geminiSchema(s map[string]any, toolName, at string, removed *[]string) map[
 		report("type (null)")
 	}
 	if typ != "" {
-		out["type"] = typ
+		if name, ok := geminiType(typ); ok {
+			out["type"] = name
+			if name != strings.ToUpper(typ) {
+				report(fmt.Sprintf("type (%s; written %s)", typ, name))
+			}
+		} else {
+			report(fmt.Sprintf("type (%s)", typ))
+		}
 	}
 	for k, v := range s {
 		switch {
@@ -372,7 +438,9 @@ func geminiSchema(s map[string]any, toolName, at string, removed *[]string) map[
 					report(name + " (schema without a type)")
 				}
 			}
-			out[k] = props
+			if len(props) > 0 {
+				out[k] = props
+			}
 			if req, ok := s["required"].([]any); ok && len(dropped) > 0 {
 				kept := []any{}
 				for _, r := range req {
@@ -414,6 +482,9 @@ func geminiSchema(s map[string]any, toolName, at string, removed *[]string) map[
 		default:
 			report(k)
 		}
+	}
+	if _, ok := out["properties"]; !ok {
+		delete(out, "required") // Gemini refuses required names it has no properties for
 	}
 	return out
 }

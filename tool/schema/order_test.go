@@ -42,12 +42,17 @@ func TestExportsKeepFieldOrder(t *testing.T) {
 	assert.True(t, strings.HasPrefix(text(anthropic[0]), `{"name":"ordered","description":"Ordered.","input_schema":{"type":"object",`+want), text(anthropic[0]))
 	gemini, _, err := schema.Gemini(tools)
 	require.NoError(t, err)
-	assert.Contains(t, text(gemini), `"parameters":{"type":"object",`+want)
+	assert.Contains(t, text(gemini), `"parameters":{"type":"OBJECT","properties":{"zulu":{"type":"STRING"},"alpha":{"type":"INTEGER"},"mike":{"type":"BOOLEAN"}}`)
 
 	strictWant := `"properties":{"zulu":{"type":"string"},"alpha":{"type":["integer","null"]},"mike":{"type":"boolean"}}`
 	for _, f := range []func(tools []tool.Tool, opts ...schema.Option) ([]json.RawMessage, error){schema.OpenAI, schema.OpenAIResponses} {
 		strict, err := f(tools, schema.Strict())
 		require.NoError(t, err)
 		assert.Contains(t, text(strict[0]), `"parameters":{"type":"object",`+strictWant+`,"required":["alpha","mike","zulu"],"additionalProperties":false},"strict":true}`)
+	}
+	{
+		plain, err := schema.OpenAIResponses(tools)
+		require.NoError(t, err)
+		assert.Contains(t, text(plain[0]), `,"required":["zulu","mike"]},"strict":false}`)
 	}
 }

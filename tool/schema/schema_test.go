@@ -83,10 +83,15 @@ func TestStrictRewrite(t *testing.T) {
 	}
 	bad, err := tool.New("open", "Open.", func(context.Context, *state.Shared, open) (any, error) { return "", nil })
 	require.NoError(t, err)
-	_, err = schema.OpenAI([]tool.Tool{bad}, schema.Strict())
-	assert.ErrorContains(t, err, "tool open cannot be strict: extra is an open object")
-	_, err = schema.OpenAI([]tool.Tool{bad})
-	assert.NoError(t, err, "non-strict export takes anything")
+	// A tool that cannot be strict (an open object) is exported as it is,
+	// with "strict": false; the others in the same call stay strict.
+	mixed, err := schema.OpenAI([]tool.Tool{bad, tl}, schema.Strict())
+	require.NoError(t, err)
+	plain, err := schema.OpenAI([]tool.Tool{bad})
+	require.NoError(t, err, "non-strict export takes anything")
+	assert.Equal(t, tree(t, plain[0])["function"].(map[string]any)["parameters"], tree(t, mixed[0])["function"].(map[string]any)["parameters"])
+	assert.Equal(t, false, tree(t, mixed[0])["function"].(map[string]any)["strict"])
+	assert.Equal(t, true, tree(t, mixed[1])["function"].(map[string]any)["strict"])
 }
 
 // A hand-written tool with any schema it likes.
