@@ -356,6 +356,10 @@ func geminiType(typ string) (string, bool) {
 	return "", false
 }
 
+// geminiInt64s are the keywords of Gemini's Schema that are int64 fields,
+// written as JSON strings.
+var geminiInt64s = []string{"minItems", "maxItems", "minLength", "maxLength", "minProperties", "maxProperties"}
+
 // geminiFormats are the formats Gemini accepts, by type.
 var geminiFormats = map[string][]string{
 	"string":  {"enum", "date-time"},
@@ -365,7 +369,9 @@ var geminiFormats = map[string][]string{
 
 // Gemini returns the tools as one {"functionDeclarations": [...]} tool
 // (JSON text), and the keywords it removed ("tool: path.keyword"), sorted.
-// Types are the names of Gemini's Type enum (STRING, OBJECT, …); type
+// Types are the names of Gemini's Type enum (STRING, OBJECT, …), and the
+// int64 keywords (minItems, maxLength, …) JSON strings ("1"), as
+// @google/genai's Schema type has them; type
 // lists with null become nullable, other type lists keep their first
 // type. Gemini refuses an OBJECT whose "properties" is empty, so an object
 // with no properties has none written (and no "required"), and a tool with
@@ -477,6 +483,10 @@ func geminiSchema(s map[string]any, toolName, at string, removed *[]string) map[
 			} else {
 				report(fmt.Sprintf("format (%v)", v))
 			}
+		case slices.Contains(geminiInt64s, k):
+			// Gemini's Schema holds these as int64, which proto3's JSON
+			// (and @google/genai's Schema type) writes as a string.
+			out[k] = fmt.Sprint(v)
 		case slices.Contains(geminiKeywords, k):
 			out[k] = v
 		default:

@@ -108,7 +108,8 @@ var geminiTypes = []string{"STRING", "NUMBER", "INTEGER", "BOOLEAN", "ARRAY", "O
 // Gemini's exports: a tool with no parameters has no "parameters" (the API
 // refuses an OBJECT with empty properties), a nested object without
 // properties has no empty "properties" either, and types are the Type
-// enum's names. (Before: empty properties everywhere, lowercase types.)
+// enum's names, int64 keywords strings. (Before: empty properties
+// everywhere, lowercase types, numbers.)
 func TestGeminiHasNoEmptyObjectsAndEnumTypes(t *testing.T) {
 	all := domainTools(t)
 	noParams := 0
@@ -128,6 +129,10 @@ func TestGeminiHasNoEmptyObjectsAndEnumTypes(t *testing.T) {
 	}
 	assert.GreaterOrEqual(t, noParams, 29, "telecom's user tools alone take no parameters")
 
+	coffee, _, err := schema.Gemini(coffeeSet(t).Tools())
+	require.NoError(t, err)
+	assert.Contains(t, string(coffee), `"maxLength":"80","minLength":"1"`)
+
 	raw, _, err := schema.Gemini(all[telecom.Domain])
 	require.NoError(t, err)
 	var apn map[string]any
@@ -144,6 +149,11 @@ func walkGemini(t *testing.T, at string, s map[string]any) {
 	t.Helper()
 	if typ, ok := s["type"]; ok {
 		assert.Contains(t, geminiTypes, typ, at)
+	}
+	for _, k := range []string{"minItems", "maxItems", "minLength", "maxLength"} {
+		if v, ok := s[k]; ok {
+			assert.IsType(t, "", v, "%s.%s: an int64, written as a string", at, k)
+		}
 	}
 	if props, ok := s["properties"]; ok {
 		assert.NotEmpty(t, props, "%s: empty properties", at)
