@@ -275,7 +275,30 @@ func makeStrict(s map[string]any, at string) (map[string]any, error) {
 	case nil:
 		return nil, fmt.Errorf("%s has no type (any value); strict mode needs one", label(at))
 	}
+	for _, t := range typeNames(out["type"]) {
+		if !slices.Contains(jsonTypes, t) {
+			return nil, fmt.Errorf("%s has type %q, which is not a JSON Schema type", label(at), t)
+		}
+	}
 	return out, nil
+}
+
+// jsonTypes are JSON Schema's type names.
+var jsonTypes = []string{"string", "number", "integer", "boolean", "object", "array", "null"}
+
+// typeNames lists a "type" value's names (one, or a list's).
+func typeNames(t any) []string {
+	switch t := t.(type) {
+	case string:
+		return []string{t}
+	case []any:
+		out := make([]string, 0, len(t))
+		for _, x := range t {
+			out = append(out, fmt.Sprint(x))
+		}
+		return out
+	}
+	return nil
 }
 
 // nullable makes a schema accept null too, in its type and in its enum.
