@@ -78,6 +78,23 @@ func findBookingJourney(reservation map[string]any, journeyID string) map[string
 	return first
 }
 
+// reservationBooking is the prologue of the tools that change a booking:
+// the reservation (else the reservation's not-found failure) and its
+// booking of the journey (else the journey's).
+func reservationBooking(db map[string]any, confirmation, journeyID string) (res, booking map[string]any, fail *tool.FailureResult) {
+	res = lookupReservation(db, confirmation)
+	if res == nil {
+		f := reservationNotFound(confirmation)
+		return nil, nil, &f
+	}
+	booking = findBookingJourney(res, journeyID)
+	if booking == nil {
+		f := journeyNotFound(journeyID)
+		return nil, nil, &f
+	}
+	return res, booking, nil
+}
+
 // findBookingSegment is _find_booking_segment: the segments of the flight
 // number, the only segment when none is given, or the original's error.
 func findBookingSegment(booking map[string]any, journeyID, flightNumber string) ([]map[string]any, *tool.FailureResult) {

@@ -87,13 +87,9 @@ func runRebookFlight(ctx context.Context, t *evaTool, v values) (any, error) {
 		newFareClass := v.str("new_fare_class")
 		flightNumber := v.str("flight_number")
 
-		res := lookupReservation(db, confirmation)
-		if res == nil {
-			return reservationNotFound(confirmation), nil, nil
-		}
-		booking := findBookingJourney(res, journeyID)
-		if booking == nil {
-			return journeyNotFound(journeyID), nil, nil
+		res, booking, fail := reservationBooking(db, confirmation, journeyID)
+		if fail != nil {
+			return *fail, nil, nil
 		}
 		journeys := table(db, tableJourneys)
 		newFlight := dict(journeys[newJourneyID])

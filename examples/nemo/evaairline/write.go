@@ -29,13 +29,9 @@ func runCancelReservation(ctx context.Context, t *evaTool, v values) (any, error
 	return t.db.Write(ctx, t.st, []string{tableReservations, tableJourneys}, func(db map[string]any) (any, state.Action, error) {
 		confirmation := upper(v.str("confirmation_number"))
 		journeyID, reason := v.str("journey_id"), v.str("cancellation_reason")
-		res := lookupReservation(db, confirmation)
-		if res == nil {
-			return reservationNotFound(confirmation), nil, nil
-		}
-		booking := findBookingJourney(res, journeyID)
-		if booking == nil {
-			return journeyNotFound(journeyID), nil, nil
+		res, booking, fail := reservationBooking(db, confirmation, journeyID)
+		if fail != nil {
+			return *fail, nil, nil
 		}
 		if booking["status"] == "cancelled" {
 			return tool.Failure("already_cancelled", "Journey "+journeyID+" is already cancelled"), nil, nil
@@ -206,13 +202,9 @@ func runAssignSeat(ctx context.Context, t *evaTool, v values) (any, error) {
 		confirmation := upper(v.str("confirmation_number"))
 		passengerID, journeyID := v.str("passenger_id"), v.str("journey_id")
 		preference, flightNumber := v.str("seat_preference"), v.str("flight_number")
-		res := lookupReservation(db, confirmation)
-		if res == nil {
-			return reservationNotFound(confirmation), nil, nil
-		}
-		booking := findBookingJourney(res, journeyID)
-		if booking == nil {
-			return journeyNotFound(journeyID), nil, nil
+		_, booking, fail := reservationBooking(db, confirmation, journeyID)
+		if fail != nil {
+			return *fail, nil, nil
 		}
 		targets, fail := findBookingSegment(booking, journeyID, flightNumber)
 		if fail != nil {
@@ -322,9 +314,14 @@ func joinStrings(v any) (string, error) {
 	return strings.Join(parts, ", "), nil
 }
 
-// segmentTargets are the segments a baggage or meal change applies to:
+// segmentTargets are the segments a baggage or meal change applies to,
+// in the reservation's booking of the journey (see reservationBooking):
 // the flight's when given, else every segment of the booking.
-func segmentTargets(booking map[string]any, journeyID, flightNumber string) ([]map[string]any, *tool.FailureResult) {
+func segmentTargets(db map[string]any, confirmation, journeyID, flightNumber string) ([]map[string]any, *tool.FailureResult) {
+	_, booking, fail := reservationBooking(db, confirmation, journeyID)
+	if fail != nil {
+		return nil, fail
+	}
 	if flightNumber != "" {
 		return findBookingSegment(booking, journeyID, flightNumber)
 	}
@@ -360,15 +357,7 @@ func runAddBaggageAllowance(ctx context.Context, t *evaTool, v values) (any, err
 		confirmation := upper(v.str("confirmation_number"))
 		journeyID, flightNumber := v.str("journey_id"), v.str("flight_number")
 		bags := v.num("num_bags")
-		res := lookupReservation(db, confirmation)
-		if res == nil {
-			return reservationNotFound(confirmation), nil, nil
-		}
-		booking := findBookingJourney(res, journeyID)
-		if booking == nil {
-			return journeyNotFound(journeyID), nil, nil
-		}
-		targets, fail := segmentTargets(booking, journeyID, flightNumber)
+		targets, fail := segmentTargets(db, confirmation, journeyID, flightNumber)
 		if fail != nil {
 			return *fail, nil, nil
 		}
@@ -405,15 +394,7 @@ func runAddMealRequest(ctx context.Context, t *evaTool, v values) (any, error) {
 		confirmation := upper(v.str("confirmation_number"))
 		passengerID, journeyID := v.str("passenger_id"), v.str("journey_id")
 		meal, flightNumber := v.str("meal_type"), v.str("flight_number")
-		res := lookupReservation(db, confirmation)
-		if res == nil {
-			return reservationNotFound(confirmation), nil, nil
-		}
-		booking := findBookingJourney(res, journeyID)
-		if booking == nil {
-			return journeyNotFound(journeyID), nil, nil
-		}
-		targets, fail := segmentTargets(booking, journeyID, flightNumber)
+		targets, fail := segmentTargets(db, confirmation, journeyID, flightNumber)
 		if fail != nil {
 			return *fail, nil, nil
 		}
