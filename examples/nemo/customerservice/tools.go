@@ -148,19 +148,27 @@ func NewLookupAccount(st *state.Shared, o LookupAccountOptions) (tool.Tool, erro
 // NewCheckOrderStatus builds CheckOrderStatusTool, which returns an order
 // nested under an account.
 func NewCheckOrderStatus(st *state.Shared, o Options) (tool.Tool, error) {
+	return newAccountsTool(st, NameCheckOrderStatus, o, []string{"account_id", "order_id"}, func(v *nemostate.Vars, a map[string]any) (any, error) {
+		order, miss, err := findOrder(v, a["account_id"], a["order_id"])
+		if miss != nil || err != nil {
+			return miss, err
+		}
+		return order, nil
+	})
+}
+
+// newAccountsTool builds the tool name whose run works on the accounts
+// under the state's lock; building it seeds the accounts (setdefault).
+func newAccountsTool(st *state.Shared, name string, o Options, params []string, run func(v *nemostate.Vars, a map[string]any) (any, error)) (tool.Tool, error) {
 	st = stateOr(st)
-	sp, err := spec(NameCheckOrderStatus, o.Description, "account_id", "order_id")
+	sp, err := spec(name, o.Description, params...)
 	if err != nil {
 		return nil, err
 	}
 	nemostate.Setdefault(st, KeyAccounts, nemostate.NewMap())
 	sp.Run = func(_ context.Context, a map[string]any) (any, error) {
 		return nemostate.Update(st, func(v *nemostate.Vars) (any, error) {
-			order, miss, err := findOrder(v, a["account_id"], a["order_id"])
-			if miss != nil || err != nil {
-				return miss, err
-			}
-			return order, nil
+			return run(v, a)
 		})
 	}
 	return nemostate.NewTool(sp), nil
@@ -297,29 +305,20 @@ func orDefault(d *nemostate.Map, k string, def any) any {
 // NewStartItemReturn builds StartItemReturnTool, which sets an order's
 // status to "Return Started" and records the reason.
 func NewStartItemReturn(st *state.Shared, o Options) (tool.Tool, error) {
-	st = stateOr(st)
-	sp, err := spec(NameStartItemReturn, o.Description, "account_id", "order_id", "reason")
-	if err != nil {
-		return nil, err
-	}
-	nemostate.Setdefault(st, KeyAccounts, nemostate.NewMap())
-	sp.Run = func(_ context.Context, a map[string]any) (any, error) {
-		return nemostate.Update(st, func(v *nemostate.Vars) (any, error) {
-			order, miss, err := findOrder(v, a["account_id"], a["order_id"])
-			if miss != nil || err != nil {
-				return miss, err
-			}
-			if err := nemostate.SetItem(order, "status", "Return Started"); err != nil {
-				return nil, err
-			}
-			v.Touch(KeyAccounts)
-			if err := nemostate.SetItem(order, "return_reason", a["reason"]); err != nil {
-				return nil, err
-			}
-			return nemostate.Of("success", true, "account_id", a["account_id"], "order_id", a["order_id"], "order", order), nil
-		})
-	}
-	return nemostate.NewTool(sp), nil
+	return newAccountsTool(st, NameStartItemReturn, o, []string{"account_id", "order_id", "reason"}, func(v *nemostate.Vars, a map[string]any) (any, error) {
+		order, miss, err := findOrder(v, a["account_id"], a["order_id"])
+		if miss != nil || err != nil {
+			return miss, err
+		}
+		if err := nemostate.SetItem(order, "status", "Return Started"); err != nil {
+			return nil, err
+		}
+		v.Touch(KeyAccounts)
+		if err := nemostate.SetItem(order, "return_reason", a["reason"]); err != nil {
+			return nil, err
+		}
+		return nemostate.Of("success", true, "account_id", a["account_id"], "order_id", a["order_id"], "order", order), nil
+	})
 }
 
 // setFields sets the fields of accounts[account_id] in order and returns
@@ -460,22 +459,13 @@ func NewCancelSubscription(st *state.Shared, o Options) (tool.Tool, error) {
 }
 
 func newFieldSetter(st *state.Shared, name string, o Options, kv ...any) (tool.Tool, error) {
-	st = stateOr(st)
-	sp, err := spec(name, o.Description, "account_id")
-	if err != nil {
-		return nil, err
-	}
-	nemostate.Setdefault(st, KeyAccounts, nemostate.NewMap())
-	sp.Run = func(_ context.Context, a map[string]any) (any, error) {
-		return nemostate.Update(st, func(v *nemostate.Vars) (any, error) {
-			acct, miss, err := setFields(v, a["account_id"], kv...)
-			if miss != nil || err != nil {
-				return miss, err
-			}
-			return nemostate.Of("success", true, "account_id", a["account_id"], "account", acct), nil
-		})
-	}
-	return nemostate.NewTool(sp), nil
+	return newAccountsTool(st, name, o, []string{"account_id"}, func(v *nemostate.Vars, a map[string]any) (any, error) {
+		acct, miss, err := setFields(v, a["account_id"], kv...)
+		if miss != nil || err != nil {
+			return miss, err
+		}
+		return nemostate.Of("success", true, "account_id", a["account_id"], "account", acct), nil
+	})
 }
 
 // NewResolveTicket builds ResolveTicketTool, which sends the resolution
