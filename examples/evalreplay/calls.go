@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -14,6 +12,7 @@ import (
 
 	ported "github.com/voiceeval/schematools/examples/domains"
 	"github.com/voiceeval/schematools/examples/tau2/tau2tools"
+	"github.com/voiceeval/schematools/internal/jsonlines"
 	"github.com/voiceeval/schematools/registry"
 	"github.com/voiceeval/schematools/replay"
 	"github.com/voiceeval/schematools/state"
@@ -155,13 +154,9 @@ func readScript(path string) ([]scriptCall, error) {
 		r = f
 	}
 	var calls []scriptCall
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), 64<<20)
-	for n := 1; sc.Scan(); n++ {
-		line := bytes.TrimSpace(sc.Bytes())
-		if len(line) == 0 {
-			continue
-		}
+	sc := jsonlines.NewScanner(r)
+	for sc.Scan() {
+		n, line := sc.N(), sc.Line()
 		var l scriptLine
 		if err := json.Unmarshal(line, &l); err != nil {
 			return nil, fmt.Errorf("script line %d: %w", n, err)

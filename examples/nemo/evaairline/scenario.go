@@ -1,7 +1,6 @@
 package evaairline
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -12,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/voiceeval/schematools/internal/jsonlines"
 	"github.com/voiceeval/schematools/internal/pyjson"
 	"github.com/voiceeval/schematools/state"
 	"github.com/voiceeval/schematools/tool"
@@ -127,13 +127,9 @@ type Call struct {
 // them (tool.DecodeArgs: numbers exact).
 func ParseCalls(r io.Reader) ([]Call, error) {
 	var calls []Call
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), 64<<20)
-	for n := 1; sc.Scan(); n++ {
-		line := bytes.TrimSpace(sc.Bytes())
-		if len(line) == 0 {
-			continue
-		}
+	sc := jsonlines.NewScanner(r)
+	for sc.Scan() {
+		n, line := sc.N(), sc.Line()
 		var raw struct {
 			Tool      string          `json:"tool"`
 			Arguments json.RawMessage `json:"arguments"`

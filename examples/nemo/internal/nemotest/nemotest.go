@@ -11,8 +11,6 @@
 package nemotest
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -27,6 +25,7 @@ import (
 	"github.com/voiceeval/schematools/examples/nemo/internal/nemostate"
 	"github.com/voiceeval/schematools/examples/nemo/restaurant"
 	"github.com/voiceeval/schematools/examples/nemo/waitlist"
+	"github.com/voiceeval/schematools/internal/jsonlines"
 	"github.com/voiceeval/schematools/internal/pyjson"
 	"github.com/voiceeval/schematools/internal/pyvalue"
 	"github.com/voiceeval/schematools/registry"
@@ -55,13 +54,9 @@ func Scripts(path string) ([]Script, error) {
 	}
 	defer f.Close()
 	var out []Script
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	sc := jsonlines.NewScanner(f)
 	for sc.Scan() {
-		if len(bytes.TrimSpace(sc.Bytes())) == 0 {
-			continue
-		}
-		v, err := pyvalue.Loads(sc.Bytes())
+		v, err := pyvalue.Loads(sc.Line())
 		if err != nil {
 			return nil, err
 		}
