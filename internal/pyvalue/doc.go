@@ -15,7 +15,7 @@
 //     [Format2] ("%.2f" % x).
 //   - Comparisons: [Equal] (==, exact across int and float), [Less] (<,
 //     with Python's TypeError between unordered types) and [Contains]
-//     (in).
+//     (in); iteration: [Iter] (list(v)).
 //   - Strings: [Lower], [Upper], [Casefold], [Title], [Strip], [Split],
 //     with Python's full case mappings and whitespace, from the Unicode
 //     data CPython 3.11 carries (14.0.0; tables.go is generated from it

@@ -123,6 +123,27 @@ func TestEqualContains(t *testing.T) {
 	}
 }
 
+func TestIter(t *testing.T) {
+	for _, c := range []struct {
+		v    any
+		want []any
+	}{
+		{[]any{int64(1), "a"}, []any{int64(1), "a"}},
+		{Dict{{"b", 1}, {"a", 2}, {"b", 3}}, []any{"b", "a"}},
+		{map[string]any{"b": 1, "a": 2}, []any{"a", "b"}},
+		{"hé", []any{"h", "é"}},
+		{"", []any{}},
+	} {
+		got, err := Iter(c.v)
+		if err != nil || !Equal(got, c.want) {
+			t.Errorf("Iter(%#v) = %#v, %v; want %#v", c.v, got, err, c.want)
+		}
+	}
+	if _, err := Iter(int64(1)); err == nil || err.Error() != "TypeError: 'int' object is not iterable" {
+		t.Errorf("Iter(1): %v", err)
+	}
+}
+
 func TestNum(t *testing.T) {
 	huge := BigNum(new(big.Int).Lsh(big.NewInt(1), 1024))
 	tests := []struct {

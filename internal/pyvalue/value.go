@@ -3,6 +3,7 @@ package pyvalue
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/voiceeval/schematools/internal/pyjson"
@@ -112,6 +113,44 @@ func Contains(item, container any) (bool, error) {
 		return ok, nil
 	}
 	return false, typeError("argument of type '%s' is not iterable", TypeName(container))
+}
+
+// Iter returns the items of Python's iteration over v (list(v)): a list's
+// items (the list itself), a dict's keys (a Dict's in its order, a Go
+// map's sorted, as a map keeps no order), a str's characters (one a Go
+// rune: WTF-8 lone-surrogate bytes come out as U+FFFD each, not as [Len]
+// counts them); anything else is the TypeError "'int' object is not
+// iterable".
+func Iter(v any) ([]any, error) {
+	switch x := v.(type) {
+	case []any:
+		return x, nil
+	case Dict:
+		items := x.Items()
+		out := make([]any, len(items))
+		for i, it := range items {
+			out[i] = it.Key
+		}
+		return out, nil
+	case map[string]any:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		out := make([]any, len(keys))
+		for i, k := range keys {
+			out[i] = k
+		}
+		return out, nil
+	case string:
+		out := make([]any, 0, len(x))
+		for _, r := range x {
+			out = append(out, string(r))
+		}
+		return out, nil
+	}
+	return nil, typeError("'%s' object is not iterable", TypeName(v))
 }
 
 // Equal returns Python's a == b: numbers by exact value across int, float

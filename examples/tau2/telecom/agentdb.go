@@ -65,7 +65,7 @@ func findGet(db map[string]any, table, key string, want any) (map[string]any, er
 	if !ok {
 		return nil, nil
 	}
-	rows, err := iterate(t)
+	rows, err := pyvalue.Iter(t)
 	if err != nil {
 		return nil, err
 	}

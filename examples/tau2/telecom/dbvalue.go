@@ -5,7 +5,6 @@ import (
 	"errors"
 	"math"
 	"slices"
-	"strings"
 
 	"github.com/voiceeval/schematools/internal/pyjson"
 	"github.com/voiceeval/schematools/internal/pyvalue"
@@ -111,31 +110,7 @@ func iterateItem(v any, key string) ([]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return iterate(item)
-}
-
-// iterate is Python's iteration over v: the items of a list, the keys of a
-// dict (in sorted order: a Go map keeps no order), the characters of a
-// string; anything else is not iterable.
-func iterate(v any) ([]any, error) {
-	switch x := v.(type) {
-	case []any:
-		return x, nil
-	case map[string]any:
-		out := make([]any, 0, len(x))
-		for k := range x {
-			out = append(out, k)
-		}
-		slices.SortFunc(out, func(a, b any) int { return strings.Compare(a.(string), b.(string)) })
-		return out, nil
-	case string:
-		out := make([]any, 0, len(x))
-		for _, r := range x {
-			out = append(out, string(r))
-		}
-		return out, nil
-	}
-	return nil, pyvalue.Raise("TypeError", "'%s' object is not iterable", pyvalue.TypeName(v))
+	return pyvalue.Iter(item)
 }
 
 // hashable returns the TypeError Python raises when v is looked up in a

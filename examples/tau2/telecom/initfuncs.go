@@ -399,7 +399,7 @@ func suspendForOverdueBill(db, a map[string]any, today time.Time) error {
 		return pyvalue.Raise("ValueError", "%s: customer %s not found", fn, pyvalue.Repr(customerID))
 	}
 	if ids := customer["bill_ids"]; pyvalue.Truthy(ids) {
-		billIDs, err := iterate(ids)
+		billIDs, err := pyvalue.Iter(ids)
 		if err != nil {
 			return err
 		}

@@ -172,7 +172,7 @@ func pendingPayment(agentDB map[string]any, phone any, paid map[string]any) (map
 	if !ok {
 		return nil, nil
 	}
-	billIDs, err := iterate(ids)
+	billIDs, err := pyvalue.Iter(ids)
 	if err != nil {
 		return nil, err
 	}
@@ -200,7 +200,7 @@ func customerWithPhone(agentDB map[string]any, phone any) (map[string]any, error
 	if !ok {
 		return nil, nil
 	}
-	rows, err := iterate(customers)
+	rows, err := pyvalue.Iter(customers)
 	if err != nil {
 		return nil, err
 	}
@@ -217,7 +217,7 @@ func customerWithPhone(agentDB map[string]any, phone any) (map[string]any, error
 		if !ok {
 			continue
 		}
-		lineIDs, err := iterate(ids)
+		lineIDs, err := pyvalue.Iter(ids)
 		if err != nil {
 			return nil, err
 		}
@@ -297,7 +297,7 @@ func setBillField(db map[string]any, billID, field string, v any) error {
 	if !ok {
 		return nil
 	}
-	rows, err := iterate(bills)
+	rows, err := pyvalue.Iter(bills)
 	if err != nil {
 		return err
 	}

@@ -120,26 +120,17 @@ func DictGet(d, key, def any) (any, error) {
 	return def, nil
 }
 
-// Iter is Python's iteration over v: a list's items, a dict's keys,
-// a str's characters.
+// Iter is Python's iteration over v: a list's items, a dict's keys (a
+// *Map's in its order), a str's characters (pyvalue.Iter).
 func Iter(v any) ([]any, error) {
-	switch x := v.(type) {
-	case []any:
-		return x, nil
-	case *Map:
-		out := make([]any, 0, x.Len())
-		for _, k := range x.keys {
+	if m, ok := v.(*Map); ok {
+		out := make([]any, 0, m.Len())
+		for _, k := range m.keys {
 			out = append(out, k)
 		}
 		return out, nil
-	case string:
-		out := make([]any, 0, len(x))
-		for _, r := range x {
-			out = append(out, string(r))
-		}
-		return out, nil
 	}
-	return nil, pyvalue.Raise("TypeError", "'%s' object is not iterable", TypeName(v))
+	return pyvalue.Iter(v)
 }
 
 // Len is Python's len(v).
