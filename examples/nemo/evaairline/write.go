@@ -2,6 +2,7 @@ package evaairline
 
 import (
 	"context"
+	"maps"
 	"strings"
 
 	"github.com/voiceeval/schematools/internal/pyvalue"
@@ -128,11 +129,7 @@ func runProcessRefund(ctx context.Context, t *evaTool, v values) (any, error) {
 	id := "REF-" + confirmation + "-" + zfill3(t.st.NextCallIndex(counterProcessRefund))
 	amountValue := dbNum(pyvalue.FloatNum(amount))
 	return t.db.Write(ctx, t.st, []string{tableRefunds}, func(db map[string]any) (any, state.Action, error) {
-		refunds, err := setDefaultTable(db, tableRefunds)
-		if err != nil {
-			return nil, nil, err
-		}
-		date, err := mustKey(db, keyCurrentDate)
+		refunds, date, err := datedTable(db, tableRefunds)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -172,6 +169,20 @@ func setDefaultTable(db map[string]any, name string) (map[string]any, error) {
 		return nil, pyvalue.StrError{Exc: pyvalue.Raise("TypeError", "'%s' object does not support item assignment", pyvalue.TypeName(v))}
 	}
 	return m, nil
+}
+
+// datedTable is the start of recording a row dated today:
+// db.setdefault(name, {}) as a dict, then db["_current_date"].
+func datedTable(db map[string]any, name string) (map[string]any, any, error) {
+	t, err := setDefaultTable(db, name)
+	if err != nil {
+		return nil, nil, err
+	}
+	date, err := mustKey(db, keyCurrentDate)
+	if err != nil {
+		return nil, nil, err
+	}
+	return t, date, nil
 }
 
 // seatResult is AssignSeatTool's success.
@@ -615,21 +626,8 @@ func runIssueHotelVoucher(ctx context.Context, t *evaTool, v values) (any, error
 			return tool.Failure("exceeds_authority", "Hotel vouchers can be issued for maximum of 3 nights"), nil, nil
 		}
 		code := "HOTEL-" + confirmation
-		vouchers, err := setDefaultTable(db, tableHotelVouchers)
-		if err != nil {
+		if err := issueVoucher(db, tableHotelVouchers, code, confirmation, passengerID, map[string]any{"num_nights": dbNum(nights)}); err != nil {
 			return nil, nil, err
-		}
-		date, err := mustKey(db, keyCurrentDate)
-		if err != nil {
-			return nil, nil, err
-		}
-		vouchers[code] = map[string]any{
-			"voucher_code":        code,
-			"confirmation_number": confirmation,
-			"passenger_id":        passengerID,
-			"num_nights":          dbNum(nights),
-			"issued_date":         state.Clone(date),
-			"status":              "active",
 		}
 		action := state.Action{
 			"action_type":         ActionIssueHotelVoucher,
@@ -643,6 +641,25 @@ func runIssueHotelVoucher(ctx context.Context, t *evaTool, v values) (any, error
 			Message: "Hotel voucher issued with code " + code + " for " + nights.String() + " nights",
 		}, action, nil
 	})
+}
+
+// issueVoucher records the voucher code in the table name (setdefault):
+// issued today, active, with the fields of its kind besides.
+func issueVoucher(db map[string]any, name, code, confirmation, passengerID string, fields map[string]any) error {
+	vouchers, date, err := datedTable(db, name)
+	if err != nil {
+		return err
+	}
+	row := map[string]any{
+		"voucher_code":        code,
+		"confirmation_number": confirmation,
+		"passenger_id":        passengerID,
+		"issued_date":         state.Clone(date),
+		"status":              "active",
+	}
+	maps.Copy(row, fields)
+	vouchers[code] = row
+	return nil
 }
 
 // mealVoucherResult is IssueMealVoucherTool's success.
@@ -673,22 +690,8 @@ func runIssueMealVoucher(ctx context.Context, t *evaTool, v values) (any, error)
 			amount = 12
 		}
 		code := "MEAL-" + confirmation + "-" + upper(prefix(passengerID, 4))
-		vouchers, err := setDefaultTable(db, tableMealVouchers)
-		if err != nil {
+		if err := issueVoucher(db, tableMealVouchers, code, confirmation, passengerID, map[string]any{"amount": amount, "voucher_reason": reason}); err != nil {
 			return nil, nil, err
-		}
-		date, err := mustKey(db, keyCurrentDate)
-		if err != nil {
-			return nil, nil, err
-		}
-		vouchers[code] = map[string]any{
-			"voucher_code":        code,
-			"confirmation_number": confirmation,
-			"passenger_id":        passengerID,
-			"amount":              amount,
-			"voucher_reason":      reason,
-			"issued_date":         state.Clone(date),
-			"status":              "active",
 		}
 		action := state.Action{
 			"action_type":         ActionIssueMealVoucher,
