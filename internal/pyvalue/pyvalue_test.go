@@ -133,6 +133,9 @@ func TestIter(t *testing.T) {
 		{map[string]any{"b": 1, "a": 2}, []any{"a", "b"}},
 		{"hé", []any{"h", "é"}},
 		{"", []any{}},
+		// A lone surrogate (WTF-8, as pyjson decodes "\ud83d") is one
+		// character, as Python and Len count it.
+		{"a\xed\xa0\xbdb", []any{"a", "\xed\xa0\xbd", "b"}},
 	} {
 		got, err := Iter(c.v)
 		if err != nil || !Equal(got, c.want) {

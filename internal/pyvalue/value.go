@@ -117,10 +117,9 @@ func Contains(item, container any) (bool, error) {
 
 // Iter returns the items of Python's iteration over v (list(v)): a list's
 // items (the list itself), a dict's keys (a Dict's in its order, a Go
-// map's sorted, as a map keeps no order), a str's characters (one a Go
-// rune: WTF-8 lone-surrogate bytes come out as U+FFFD each, not as [Len]
-// counts them); anything else is the TypeError "'int' object is not
-// iterable".
+// map's sorted, as a map keeps no order), a str's characters (code points,
+// a WTF-8 lone surrogate one character, as [Len] counts them); anything
+// else is the TypeError "'int' object is not iterable".
 func Iter(v any) ([]any, error) {
 	switch x := v.(type) {
 	case []any:
@@ -145,8 +144,10 @@ func Iter(v any) ([]any, error) {
 		return out, nil
 	case string:
 		out := make([]any, 0, len(x))
-		for _, r := range x {
-			out = append(out, string(r))
+		for i := 0; i < len(x); {
+			_, n := pyjson.DecodeRune(x[i:])
+			out = append(out, x[i:i+n])
+			i += n
 		}
 		return out, nil
 	}
