@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/voiceeval/schematools/internal/pyvalue"
 )
@@ -28,7 +29,8 @@ const (
 )
 
 // errorResult is what [Call] delivers when Execute returns a Go error or
-// panics: {"error": message}, a single key, as in the Python original.
+// panics: {"error": message}, a single key, as in the Python original; the
+// message is shortened by [Clip].
 type errorResult struct {
 	Error string `json:"error"`
 }
@@ -42,9 +44,10 @@ type FailureResult struct {
 }
 
 // Failure returns the structured error result {"status": "error",
-// "error_type": errorType, "message": message}.
+// "error_type": errorType, "message": message}; a message longer than
+// [MaxEcho] bytes is shortened by [Clip].
 func Failure(errorType, message string) FailureResult {
-	return FailureResult{Status: statusError, ErrorType: errorType, Message: message}
+	return FailureResult{Status: statusError, ErrorType: errorType, Message: Clip(message)}
 }
 
 // Issue is one reason arguments failed validation. Field is the JSON path
@@ -60,7 +63,7 @@ type Issue struct {
 // validation: {"status": "error", "error_type": "validation_error",
 // "message": "Tool arguments failed validation.", "details": [...]}.
 // ErrorType can be set per tool with [WithErrorType]; [IsError] reports it
-// as an error.
+// as an error. Each issue's field and error are shortened by [Clip].
 type ValidationResult struct {
 	Status    string  `json:"status"`
 	ErrorType string  `json:"error_type"`
@@ -75,11 +78,14 @@ func newValidationResult(errorType string, issues []Issue) *ValidationResult {
 	if issues == nil {
 		issues = []Issue{}
 	}
+	for i := range issues {
+		issues[i].Field, issues[i].Error = Clip(issues[i].Field), Clip(issues[i].Error)
+	}
 	return &ValidationResult{Status: statusError, ErrorType: errorType, Message: messageValidation, Details: issues}
 }
 
 // unknownToolResult is delivered when the model calls a tool that does not
-// exist.
+// exist. Its message names the tool, shortened by [Clip].
 type unknownToolResult struct {
 	Status         string   `json:"status"`
 	ErrorType      string   `json:"error_type"`
@@ -98,7 +104,7 @@ func unknownTool(name string, available []string) unknownToolResult {
 	return unknownToolResult{
 		Status:         statusError,
 		ErrorType:      errorTypeUnknownTool,
-		Message:        "There is no tool named '" + name + "'. Use one of the available tools instead.",
+		Message:        "There is no tool named '" + Clip(name) + "'. Use one of the available tools instead.",
 		AvailableTools: names,
 	}
 }
@@ -295,4 +301,32 @@ func resultFieldsOf(t reflect.Type) resultFields {
 	f.errorOnly = hasError && names == 1
 	resultFieldsCache.Store(t, f)
 	return f
+}
+
+// MaxEcho is the most bytes of a text a structured error result carries:
+// the message of [Failure], the field and error of each [Issue] of a
+// [ValidationResult], the text of the {"error": …} envelope [Call] delivers
+// for a Go error, and the tool name in the unknown-tool result. These texts
+// echo what the model sent (an unknown key, an id not found), and a 10 MiB
+// argument must not become a 10 MiB error. [Clip] shortens a longer text.
+const MaxEcho = 1000
+
+// Clip returns s when it is at most [MaxEcho] bytes; a longer s becomes its
+// first MaxEcho/2 bytes, "...", and its last MaxEcho/2 bytes, each cut at a
+// UTF-8 character boundary — the way pydantic shortens a long input_value
+// (first 25 and last 24 characters) in its error messages, with a larger
+// budget so that ids and paths stay readable.
+func Clip(s string) string {
+	if len(s) <= MaxEcho {
+		return s
+	}
+	head := MaxEcho / 2
+	for head > 0 && !utf8.RuneStart(s[head]) {
+		head--
+	}
+	tail := len(s) - MaxEcho/2
+	for tail < len(s) && !utf8.RuneStart(s[tail]) {
+		tail++
+	}
+	return s[:head] + "..." + s[tail:]
 }

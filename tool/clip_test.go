@@ -1,0 +1,81 @@
+package tool_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/voiceeval/schematools/state"
+	"github.com/voiceeval/schematools/tool"
+)
+
+// Clip keeps a text of at most tool.MaxEcho bytes and shortens a longer
+// one to its head, "..." and its tail, cut at UTF-8 boundaries, as pydantic
+// shortens a long input_value.
+func TestClip(t *testing.T) {
+	assert.Equal(t, "Order ORD-404 not found", tool.Clip("Order ORD-404 not found"))
+	exact := strings.Repeat("a", tool.MaxEcho)
+	assert.Equal(t, exact, tool.Clip(exact))
+	long := "Order " + strings.Repeat("x", 10<<20) + " not found"
+	got := tool.Clip(long)
+	assert.LessOrEqual(t, len(got), tool.MaxEcho+3)
+	assert.True(t, strings.HasPrefix(got, "Order xxx"))
+	assert.True(t, strings.HasSuffix(got, "xxx not found"))
+	assert.Contains(t, got, "...")
+	wide := strings.Repeat("é", tool.MaxEcho) // 2 bytes each
+	assert.True(t, utf8.ValidString(tool.Clip(wide)))
+	assert.LessOrEqual(t, len(tool.Clip(wide)), tool.MaxEcho+3)
+}
+
+// A result that echoes a 10 MiB argument stays bounded: a domain failure
+// message, an unknown key's field path, a Go error and an unknown tool's
+// name are each clipped, so the whole result stays small.
+func TestResultsBoundWhatTheyEcho(t *testing.T) {
+	ctx := context.Background()
+	big := strings.Repeat("x", 10<<20)
+	type params struct {
+		ID string `json:"id" jsonschema_description:"an id"`
+	}
+	notFound, err := tool.New("find", "finds", func(_ context.Context, _ *state.Shared, p params) (any, error) {
+		return tool.Failure("not_found", "Order "+p.ID+" not found"), nil
+	})
+	require.NoError(t, err)
+	failing, err := tool.New("fail", "fails", func(_ context.Context, _ *state.Shared, p params) (any, error) {
+		return nil, errors.New("no order " + p.ID)
+	})
+	require.NoError(t, err)
+	set, err := tool.NewSet(notFound, failing)
+	require.NoError(t, err)
+
+	cases := map[string]func(d *delivery) error{
+		"failure message": func(d *delivery) error {
+			return set.Call(ctx, "find", map[string]any{"id": big}, d.deliver)
+		},
+		"unknown key": func(d *delivery) error {
+			return set.Call(ctx, "find", map[string]any{"id": "1", big: 1}, d.deliver)
+		},
+		"go error": func(d *delivery) error {
+			return set.Call(ctx, "fail", map[string]any{"id": big}, d.deliver)
+		},
+		"unknown tool": func(d *delivery) error {
+			return set.Call(ctx, big, map[string]any{}, d.deliver)
+		},
+		"malformed JSON": func(d *delivery) error {
+			return set.CallJSON(ctx, "find", []byte(`{"id": "`+big), d.deliver)
+		},
+	}
+	for name, call := range cases {
+		t.Run(name, func(t *testing.T) {
+			d := &delivery{}
+			require.NoError(t, call(d))
+			require.Len(t, d.got, 1)
+			assert.True(t, tool.IsError(d.got[0]))
+			out := jsonOf(t, d.got[0])
+			assert.Less(t, len(out), 4*tool.MaxEcho, "the result echoes the argument in full: %d bytes", len(out))
+		})
+	}
+}
