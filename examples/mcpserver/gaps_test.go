@@ -178,3 +178,17 @@ func TestMalformedLineIsAnsweredAndTheSessionGoesOn(t *testing.T) {
 		t.Fatal("the session did not end at the end of input")
 	}
 }
+
+// An error result of NeMo's ordered-dict type is an isError result too:
+// customer_service's {"error": "Account '…' not found."}.
+func TestOrderedDictErrorIsAnErrorResult(t *testing.T) {
+	cs := connect(t, "customer_service")
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "LookupAccountTool", Arguments: map[string]any{"account_id": "nobody"}})
+	require.NoError(t, err)
+	assert.Equal(t, `{"error":"Account 'nobody' not found."}`, text(t, res))
+	assert.True(t, res.IsError)
+	res, err = cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "ResolveTicketTool", Arguments: map[string]any{
+		"account_id": "A1", "issue_summary": "s", "resolution_type": "fixed", "resolution_details": "d"}})
+	require.NoError(t, err)
+	assert.False(t, res.IsError, text(t, res))
+}
