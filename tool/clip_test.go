@@ -3,6 +3,7 @@ package tool_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -78,4 +79,37 @@ func TestResultsBoundWhatTheyEcho(t *testing.T) {
 			assert.Less(t, len(out), 4*tool.MaxEcho, "the result echoes the argument in full: %d bytes", len(out))
 		})
 	}
+}
+
+// A ValidationResult lists at most 100 issues and then says how many more
+// there were, so many small unknown keys do not multiply into a result
+// several times the size of the arguments.
+func TestValidationResultBoundsItsIssues(t *testing.T) {
+	type params struct {
+		ID string `json:"id" jsonschema_description:"an id"`
+	}
+	tl, err := tool.New("find", "finds", func(context.Context, *state.Shared, params) (any, error) { return nil, nil })
+	require.NoError(t, err)
+	args := map[string]any{"id": "1"}
+	for i := range 100_000 {
+		args[fmt.Sprintf("k%d", i)] = 0
+	}
+	d := &delivery{}
+	require.NoError(t, tool.Call(context.Background(), tl, args, d.deliver))
+	require.Len(t, d.got, 1)
+	res, ok := d.got[0].(tool.ValidationResult)
+	require.True(t, ok, "%T", d.got[0])
+	require.Len(t, res.Details, 101)
+	assert.Equal(t, "extra_forbidden", res.Details[99].Type)
+	assert.Equal(t, tool.Issue{Field: "", Error: "99900 more issues not shown", Type: "too_many_issues"}, res.Details[100])
+	assert.Less(t, len(jsonOf(t, res)), 20_000)
+
+	// Up to 100 issues, all are listed.
+	args = map[string]any{"id": "1"}
+	for i := range 100 {
+		args[fmt.Sprintf("k%03d", i)] = 0
+	}
+	d = &delivery{}
+	require.NoError(t, tool.Call(context.Background(), tl, args, d.deliver))
+	assert.Len(t, d.got[0].(tool.ValidationResult).Details, 100)
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -63,7 +64,11 @@ type Issue struct {
 // validation: {"status": "error", "error_type": "validation_error",
 // "message": "Tool arguments failed validation.", "details": [...]}.
 // ErrorType can be set per tool with [WithErrorType]; [IsError] reports it
-// as an error. Each issue's field and error are shortened by [Clip].
+// as an error. Each issue's field and error are shortened by [Clip], and
+// at most 100 issues are listed: past that, the first 100 and one more,
+// {"field": "", "error": "N more issues not shown", "type":
+// "too_many_issues"}, so that many small unknown keys cannot make a result
+// several times the size of the arguments.
 type ValidationResult struct {
 	Status    string  `json:"status"`
 	ErrorType string  `json:"error_type"`
@@ -71,12 +76,23 @@ type ValidationResult struct {
 	Details   []Issue `json:"details"`
 }
 
+// maxIssues is the most issues a ValidationResult lists; issueTooMany is
+// the type of the one that counts the rest.
+const (
+	maxIssues    = 100
+	issueTooMany = "too_many_issues"
+)
+
 func newValidationResult(errorType string, issues []Issue) *ValidationResult {
 	if errorType == "" {
 		errorType = errorTypeValidation
 	}
 	if issues == nil {
 		issues = []Issue{}
+	}
+	if len(issues) > maxIssues {
+		more := len(issues) - maxIssues
+		issues = append(issues[:maxIssues:maxIssues], Issue{Error: strconv.Itoa(more) + " more issues not shown", Type: issueTooMany})
 	}
 	for i := range issues {
 		issues[i].Field, issues[i].Error = Clip(issues[i].Field), Clip(issues[i].Error)

@@ -179,6 +179,18 @@ describe('gaps the official client found', () => {
     assert.match(text(res), /"type":"extra_forbidden"/);
   });
 
+  test('~9 MiB of small unknown keys is answered with at most 100 issues and a count of the rest', async (t) => {
+    if (skip) return t.skip(skip);
+    const args = { order_id: 'ORD-1' };
+    for (let i = 0; i < 800000; i++) args[`k${i}`] = 0;
+    const res = await s.client.callTool({ name: 'order_status', arguments: args });
+    assert.equal(res.isError, true);
+    const details = JSON.parse(text(res)).details;
+    assert.equal(details.length, 101);
+    assert.deepEqual(details[100], { field: '', error: '799900 more issues not shown', type: 'too_many_issues' });
+    assert.ok(text(res).length < 20000, `${text(res).length} bytes`);
+  });
+
   test('a 10 MiB unknown tool name is a bounded protocol error', async (t) => {
     if (skip) return t.skip(skip);
     await assert.rejects(s.client.callTool({ name: big, arguments: {} }), (e) => {
