@@ -81,18 +81,8 @@ func TestEveryDomainIsServed(t *testing.T) {
 		"eva_airline": 16, "customer_service": 9, "waitlist": 4, "restaurant": 3, "default": 7}
 	for _, name := range domains.Names() {
 		t.Run(name, func(t *testing.T) {
-			d, err := domains.Find(name)
-			require.NoError(t, err)
-			server, err := newServer(state.New(), d, "")
-			require.NoError(t, err)
+			cs := connect(t, name)
 			ctx := context.Background()
-			clientT, serverT := mcp.NewInMemoryTransports()
-			ss, err := server.Connect(ctx, serverT, nil)
-			require.NoError(t, err)
-			defer ss.Close()
-			cs, err := mcp.NewClient(&mcp.Implementation{Name: "test-client", Version: "v0"}, nil).Connect(ctx, clientT, nil)
-			require.NoError(t, err)
-			defer cs.Close()
 			list, err := cs.ListTools(ctx, nil)
 			require.NoError(t, err)
 			require.Contains(t, want, name, "a new domain: add its tool count")
