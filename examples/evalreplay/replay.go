@@ -152,14 +152,14 @@ func runReplay(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	context.AfterFunc(ctx, stop) // after the first Ctrl-C, a second one kills the process
-	if f.predicates && d.hooks.Predicates == nil {
-		fmt.Fprintf(stderr, "evalreplay replay: domain %s has no DB-state predicates\n", d.name)
+	if f.predicates && d.Hooks.Predicates == nil {
+		fmt.Fprintf(stderr, "evalreplay replay: domain %s has no DB-state predicates\n", d.Name)
 		return exitUsage
 	}
 	// Every task shares the one loaded DB copy-on-write and reuses its hash
 	// and its tables' canonical text: a replay copies and hashes only what
 	// its tools write.
-	scenarios := d.scenariosFor(data.tasks, data.db, data.userDB, replay.FixedClock(f.today))
+	scenarios := d.ScenariosFor(data.tasks, data.db, data.userDB, replay.FixedClock(f.today))
 	for i := range scenarios {
 		scenarios[i].HashesOnly = !f.predicates // the predicates read the final DBs
 	}
@@ -175,12 +175,12 @@ func runReplay(args []string, stdout, stderr io.Writer) int {
 	lines := make([]replayLine, len(results))
 	crashes := 0
 	for i, r := range results {
-		lines[i] = lineOf(d.name, data.tasks[i], data, r)
+		lines[i] = lineOf(d.Name, data.tasks[i], data, r)
 		if r.Err != nil {
 			crashes++
 		}
 		if f.predicates && r.Err == nil {
-			lines[i].Assertions = replay.Evaluate(d.hooks, d.name, envAssertions(data.tasks[i]), r.DB, r.UserDB)
+			lines[i].Assertions = replay.Evaluate(d.Hooks, d.Name, envAssertions(data.tasks[i]), r.DB, r.UserDB)
 		}
 	}
 	if err := writeLines(stdout, lines, f.json); err != nil {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	ported "github.com/voiceeval/schematools/examples/domains"
 	"github.com/voiceeval/schematools/examples/tau2/airline"
 	"github.com/voiceeval/schematools/internal/conformance"
 	"github.com/voiceeval/schematools/replay"
@@ -42,9 +43,9 @@ func withDomain(t *testing.T, d domain) {
 // A replay that cannot run is a crash: exit 1, and its line says why.
 func TestCrashedReplay(t *testing.T) {
 	data := conformance.Tau2Dir(t)
-	withDomain(t, domain{name: airline.Domain, dir: "airline", db: "airline/db", tools: func(replay.Env) (replay.ToolMap, error) {
+	withDomain(t, domain{dir: "airline", db: "airline/db", Domain: ported.Domain{Name: airline.Domain, Replay: func(replay.Env) (replay.ToolMap, error) {
 		return nil, errors.New("no tools today")
-	}})
+	}}})
 	code, stdout, stderr := runCLI("replay", "-domain", airline.Domain, "-data", data, "-tasks", "1", "-json")
 	assert.Equal(t, 1, code)
 	var l replayLine
@@ -58,7 +59,7 @@ func TestCrashedReplay(t *testing.T) {
 // caught: the hashes cannot be trusted.
 func TestToolWritingTheSharedDB(t *testing.T) {
 	data := conformance.Tau2Dir(t)
-	withDomain(t, domain{name: airline.Domain, dir: "airline", db: "airline/db", tools: func(env replay.Env) (replay.ToolMap, error) {
+	withDomain(t, domain{dir: "airline", db: "airline/db", Domain: ported.Domain{Name: airline.Domain, Replay: func(env replay.Env) (replay.ToolMap, error) {
 		m, err := airline.Tools(env)
 		if err != nil {
 			return nil, err
@@ -76,7 +77,7 @@ func TestToolWritingTheSharedDB(t *testing.T) {
 		}
 		m["get_user_details"] = rogue
 		return m, nil
-	}})
+	}}})
 	code, _, stderr := runCLI("replay", "-domain", airline.Domain, "-data", data, "-tasks", "1")
 	assert.Equal(t, 1, code)
 	assert.Contains(t, stderr, "a tool modified the shared DB")
