@@ -1,9 +1,7 @@
 package rtvi
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
@@ -170,7 +168,7 @@ func (d *Dispatcher) promptArgs(args any) (promptArgs, error) {
 		if tools, err = pyjson.Decode([]byte(s)); err != nil {
 			return a, fmt.Errorf("tools is not valid JSON: %w", err)
 		}
-		order = objectKeys([]byte(s))
+		order, _ = pyjson.ObjectKeys([]byte(s)) // nil when strict JSON cannot read it: sorted below
 	}
 	spec, ok := tools.(map[string]any)
 	if !ok {
@@ -190,32 +188,4 @@ func (d *Dispatcher) promptArgs(args any) (promptArgs, error) {
 	}
 	a.install = true
 	return a, nil
-}
-
-// objectKeys lists the distinct keys of the JSON object text, in the order
-// each first appears (Python's dict keeps a repeated key at its first
-// place); nil when text is not an object.
-func objectKeys(text []byte) []string {
-	dec := json.NewDecoder(bytes.NewReader(text))
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return nil
-	}
-	var keys []string
-	seen := map[string]bool{}
-	for dec.More() {
-		t, err := dec.Token()
-		if err != nil {
-			return nil
-		}
-		k, _ := t.(string)
-		if !seen[k] {
-			seen[k] = true
-			keys = append(keys, k)
-		}
-		var skip json.RawMessage
-		if err := dec.Decode(&skip); err != nil {
-			return nil
-		}
-	}
-	return keys
 }

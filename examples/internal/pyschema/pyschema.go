@@ -24,6 +24,7 @@ import (
 	"reflect"
 	"slices"
 
+	"github.com/voiceeval/schematools/internal/pyjson"
 	"github.com/voiceeval/schematools/tool"
 )
 
@@ -60,9 +61,12 @@ func Parse(data []byte) ([]Schema, error) {
 		if err := json.Unmarshal(line, &raw); err != nil {
 			return nil, fmt.Errorf("pyschema: line %d: %w", n+1, err)
 		}
-		order, err := keyOrder(raw.Properties)
-		if err != nil {
-			return nil, fmt.Errorf("pyschema: line %d: properties: %w", n+1, err)
+		var order []string
+		if len(raw.Properties) > 0 && string(raw.Properties) != "null" {
+			var err error
+			if order, err = pyjson.ObjectKeys(raw.Properties); err != nil {
+				return nil, fmt.Errorf("pyschema: line %d: properties: %w", n+1, err)
+			}
 		}
 		s.Order = order
 		if s.Properties == nil {
@@ -83,30 +87,6 @@ func ParseFS(fsys fs.FS, path string) ([]Schema, error) {
 		return nil, fmt.Errorf("pyschema: %w", err)
 	}
 	return Parse(data)
-}
-
-// keyOrder lists the keys of a JSON object in their order.
-func keyOrder(obj json.RawMessage) ([]string, error) {
-	if len(obj) == 0 || string(obj) == "null" {
-		return nil, nil
-	}
-	dec := json.NewDecoder(bytes.NewReader(obj))
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return nil, fmt.Errorf("not an object")
-	}
-	var keys []string
-	for dec.More() {
-		t, err := dec.Token()
-		if err != nil {
-			return nil, err
-		}
-		keys = append(keys, t.(string))
-		var skip json.RawMessage
-		if err := dec.Decode(&skip); err != nil {
-			return nil, err
-		}
-	}
-	return keys, nil
 }
 
 // Find returns the schema of the tool name in domain; with constructedWith
