@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"encoding/json"
 	"os"
 	"strings"
@@ -10,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/voiceeval/schematools/internal/conformance"
+	"github.com/voiceeval/schematools/internal/jsonlines"
 )
 
 // Every eva_airline gold path (eva_airline_gold_paths.jsonl, produced by
@@ -19,8 +19,7 @@ func TestCallsReplaysTheEvaGoldPaths(t *testing.T) {
 	f, err := os.Open(conformance.Path(t, "nemo", "eva_airline_gold_paths.jsonl"))
 	require.NoError(t, err)
 	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 0, 1<<20), 16<<20)
+	sc := jsonlines.NewScanner(f)
 	replayed := 0
 	for sc.Scan() {
 		var g struct {
@@ -29,11 +28,11 @@ func TestCallsReplaysTheEvaGoldPaths(t *testing.T) {
 			Calls       []json.RawMessage `json:"calls"`
 			FinalDBHash string            `json:"final_db_hash"`
 		}
-		require.NoError(t, json.Unmarshal(sc.Bytes(), &g))
+		require.NoError(t, json.Unmarshal(sc.Line(), &g))
 		if !g.Found || len(g.Calls) == 0 {
 			continue
 		}
-		script := writeScript(t, sc.Text())
+		script := writeScript(t, string(sc.Line()))
 		code, stdout, stderr := runCLI("calls", "-domain", "eva_airline", "-scenario", g.ScenarioID, "-script", script)
 		require.Equal(t, 0, code, "%s: %s", g.ScenarioID, stderr)
 		lines := strings.Split(strings.TrimSpace(stdout), "\n")
@@ -64,12 +63,11 @@ func TestScenariosPrintsTheHashes(t *testing.T) {
 	f, err := os.Open(conformance.Path(t, "nemo", "eva_airline_scenarios.jsonl"))
 	require.NoError(t, err)
 	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 0, 1<<20), 16<<20)
+	sc := jsonlines.NewScanner(f)
 	n := 0
 	for sc.Scan() {
 		var want scenarioLine
-		require.NoError(t, json.Unmarshal(sc.Bytes(), &want))
+		require.NoError(t, json.Unmarshal(sc.Line(), &want))
 		assert.Equal(t, want, got[want.ScenarioID], want.ScenarioID)
 		n++
 	}

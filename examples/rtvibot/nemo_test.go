@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"encoding/json"
 	"os"
 	"testing"
@@ -10,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/voiceeval/schematools/examples/nemo/evaairline"
 	"github.com/voiceeval/schematools/internal/conformance"
+	"github.com/voiceeval/schematools/internal/jsonlines"
 )
 
 // An eva_airline scenario set up as NeMo's bridge sets it up: the 16 tools
@@ -22,14 +22,13 @@ func TestEvaScenarioByDBPathAndInline(t *testing.T) {
 	f, err := os.Open(conformance.Path(t, "nemo", "eva_airline_scenarios.jsonl"))
 	require.NoError(t, err)
 	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 0, 1<<20), 16<<20)
+	sc := jsonlines.NewScanner(f)
 	require.True(t, sc.Scan())
 	var s struct {
 		ScenarioID    string `json:"scenario_id"`
 		InitialDBHash string `json:"initial_db_hash"`
 	}
-	require.NoError(t, json.Unmarshal(sc.Bytes(), &s))
+	require.NoError(t, json.Unmarshal(sc.Line(), &s))
 	spec := "{"
 	for i, n := range evaairline.ToolNames() {
 		if i > 0 {
