@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/voiceeval/schematools/examples/domains"
 	"github.com/voiceeval/schematools/registry"
+	"github.com/voiceeval/schematools/state"
 	"github.com/voiceeval/schematools/tool"
 )
 
@@ -207,7 +208,7 @@ func instances(params map[string]any) []instance {
 	}
 	out := []instance{{kind: "valid", typ: "object", args: base}}
 	add := func(kind, typ string, path []any, mutate func(root any) any) {
-		root := mutate(clone(base))
+		root := mutate(state.Clone(base))
 		m, ok := root.(map[string]any)
 		if !ok {
 			return
@@ -415,24 +416,6 @@ func variants(s map[string]any) []variant {
 		out = append(out, variant{"too-many-items", long})
 	}
 	return out
-}
-
-func clone(v any) any {
-	switch x := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			out[k] = clone(e)
-		}
-		return out
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = clone(e)
-		}
-		return out
-	}
-	return v
 }
 
 // at walks path from root; nil when a step is missing.
