@@ -33,7 +33,7 @@ func realDBs(t testing.TB) []realDB {
 		DBs []realDB `json:"dbs"`
 	}
 	require.NoError(t, json.Unmarshal(data, &doc))
-	require.Len(t, doc.DBs, 4)
+	require.NotEmpty(t, doc.DBs)
 	return doc.DBs
 }
 

@@ -75,7 +75,7 @@ func callCounts(st *state.Shared, want map[string]any) map[string]any {
 	return out
 }
 
-// TestCallScripts runs the 132 call scripts of eva_airline_calls.jsonl,
+// TestCallScripts runs every call script of eva_airline_calls.jsonl,
 // each from a fresh state loaded from its fixture, and requires for every
 // call the delivered result (live path), the actions appended, the RTVI
 // messages pushed and the DB hash after it; then the final action log,
@@ -83,7 +83,7 @@ func callCounts(st *state.Shared, want map[string]any) map[string]any {
 func TestCallScripts(t *testing.T) {
 	root := dataRoot(t)
 	scripts := readLines(t, "eva_airline_calls.jsonl")
-	require.Len(t, scripts, 132)
+	conformance.RequireRecords(t, len(scripts), "nemo", "eva_airline_calls.jsonl")
 	var scriptsOK, calls, callsOK, raw int
 	for _, sc := range scripts {
 		id := sc["scenario_id"].(string)
@@ -150,7 +150,7 @@ func TestCallScripts(t *testing.T) {
 	}
 	t.Logf("eva_airline call scripts: %d/%d scripts, %d/%d calls match exactly", scriptsOK, len(scripts), callsOK, calls)
 	assert.Equal(t, len(scripts), scriptsOK)
-	assert.Equal(t, 1875, calls)
+	require.Positive(t, calls)
 	assert.Equal(t, calls, callsOK)
 	assert.Zero(t, raw, "eva tools return no empty result, so no call records a raw_result")
 }
@@ -160,7 +160,7 @@ func TestCallScripts(t *testing.T) {
 func TestGoldPaths(t *testing.T) {
 	root := dataRoot(t)
 	paths := readLines(t, "eva_airline_gold_paths.jsonl")
-	require.Len(t, paths, 33)
+	conformance.RequireRecords(t, len(paths), "nemo", "eva_airline_gold_paths.jsonl")
 	reached := 0
 	for _, p := range paths {
 		require.Equal(t, true, p["found"], p["scenario_id"])
@@ -195,7 +195,7 @@ func TestGoldPaths(t *testing.T) {
 func TestScenarioHashes(t *testing.T) {
 	root := dataRoot(t)
 	scenarios := readLines(t, "eva_airline_scenarios.jsonl")
-	require.Len(t, scenarios, 33)
+	conformance.RequireRecords(t, len(scenarios), "nemo", "eva_airline_scenarios.jsonl")
 	for _, s := range scenarios {
 		id := s["scenario_id"].(string)
 		require.Equal(t, evaairline.FixturePath(id), s["fixture"])

@@ -7,6 +7,7 @@ import (
 	"github.com/voiceeval/schematools/examples/tau2/retail"
 	"github.com/voiceeval/schematools/examples/tau2/tau2test"
 	"github.com/voiceeval/schematools/examples/tau2/tau2tools"
+	"github.com/voiceeval/schematools/internal/conformance"
 	"github.com/voiceeval/schematools/replay"
 	"github.com/voiceeval/schematools/replay/replaytest"
 	"github.com/voiceeval/schematools/tool"
@@ -30,7 +31,7 @@ func retailTasks(t testing.TB) []replay.Task { return tau2test.Tasks(t, "retail"
 func TestConformanceTrain(t *testing.T) {
 	t.Parallel()
 	gold := tau2test.RequireTrainSplit(t, retail.Domain, "retail", retailDB(t), retail.Tools)
-	require.Len(t, gold, 74)
+	conformance.RequireRecords(t, len(gold), "gold_replay_retail.train.jsonl")
 	errorResults := 0
 	for _, g := range gold {
 		for _, a := range g.PerAction {

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/voiceeval/schematools/dbhash"
+	"github.com/voiceeval/schematools/internal/conformance"
 	"github.com/voiceeval/schematools/replay"
 	"github.com/voiceeval/schematools/replay/replaytest"
 )
@@ -24,7 +25,7 @@ import (
 func TestConformanceTrain(t *testing.T) {
 	t.Parallel()
 	d := loadShared(t)
-	require.Len(t, d.gold, 74)
+	conformance.RequireRecords(t, len(d.gold), "gold_replay_telecom.train.jsonl")
 	agentHash, userHash := d.hashes(t)
 	train, err := d.splits.Select("train", d.tasks)
 	require.NoError(t, err)
