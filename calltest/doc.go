@@ -46,9 +46,15 @@
 //     keywords are refused, never ignored), custom (a Go function): native
 //     extras.
 //   - Expectations are assigned to calls by an optimal matching (as many
-//     expectations met as possible, then as many fully passing), not
-//     greedily; ties go to the lowest call index, so results are
-//     deterministic and do not depend on the order of expectations.
+//     expectations met as possible, then as many fully passing, then the
+//     least sum of call indexes), not greedily, so the status never
+//     depends on the order of expectations. Among matchings equal on all
+//     three the choice is deterministic: the Hungarian algorithm's,
+//     augmenting the expectations in order, a lower call index winning a
+//     tie (two identical expectations and one call: the first is met).
+//   - Matching k expectations against n calls takes O(k²·n) time when
+//     k <= n (O(k³) otherwise) and O(n) memory, so a looping agent's
+//     thousands of calls are checked in milliseconds.
 //   - Modes ([Test.Mode]): superset (default: every expectation met by a
 //     distinct call, other calls allowed), unordered (one to one, no other
 //     calls), subset (every call expected, expectations may go unmet),
