@@ -37,6 +37,13 @@
 //     Options.Tools, an expected string is first coerced to the schema's
 //     integer, number or boolean type. So "6" matches 6 only where the
 //     schema says number.
+//   - The expected values of native exact and one_of checks are any Go
+//     values encoding/json can write, compared as the JSON they write
+//     (numbers as json.Number, then by value as above): []string{"a"}
+//     equals ["a"], uint(6) and int8(6) equal 6, float32(0.1) equals 0.1,
+//     a struct equals the object of its json tags, a nil slice null. A
+//     value it cannot write (a channel, a func, a complex number, NaN or an
+//     infinity, anywhere inside) makes the test invalid, its type named.
 //   - regex: RE2, matched anywhere in the canonical text (search) unless
 //     FullMatch is set; an invalid pattern makes the test invalid.
 //   - llm: the [Judge] in Options decides; with no judge, or a judge

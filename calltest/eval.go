@@ -50,8 +50,9 @@ type ParamCheck struct {
 	Type string `json:"type"`
 	// ExpectedValue is the value of an exact check. In ElevenLabs'
 	// compatible mode (the default) it is a string compared with the
-	// argument's canonical text; with Native it is compared by type and
-	// value.
+	// argument's canonical text; with Native it is any Go value
+	// encoding/json can write, compared by JSON type and value as the
+	// JSON it writes.
 	ExpectedValue any  `json:"expected_value,omitempty"`
 	Native        bool `json:"native,omitempty"`
 	// Pattern is an RE2 regular expression; it matches anywhere in the
@@ -60,7 +61,8 @@ type ParamCheck struct {
 	FullMatch bool   `json:"full_match,omitempty"`
 	// Description is the criterion an llm check hands to the Judge.
 	Description string `json:"description,omitempty"`
-	// Values are the accepted values of a one_of check.
+	// Values are the accepted values of a one_of check, each compared as
+	// a Native ExpectedValue is.
 	Values []any `json:"values,omitempty"`
 	// Target, Abs and Rel make a number check "within max(Abs, Rel*|Target|)
 	// of Target"; Min and Max bound it. All optional.
@@ -84,7 +86,11 @@ type ParamCheck struct {
 func Present(path string) ParamCheck { return ParamCheck{Path: path, Type: evalAnything} }
 
 // Equals checks that the argument at path equals value by type and value
-// (native exact): 6 and 6.0 are equal, 6 and "6" are not.
+// (native exact): 6 and 6.0 are equal, 6 and "6" are not. value is any Go
+// value encoding/json can write, compared as that JSON: []string{"a", "b"}
+// equals ["a","b"], uint(6) equals 6, a struct the object of its json
+// tags. One it cannot write (a channel, a func, NaN) makes the test
+// invalid.
 func Equals(path string, value any) ParamCheck {
 	return ParamCheck{Path: path, Type: evalExact, ExpectedValue: value, Native: true}
 }
@@ -106,7 +112,8 @@ func Judged(path, criterion string) ParamCheck {
 	return ParamCheck{Path: path, Type: evalLLM, Description: criterion}
 }
 
-// AnyOf checks that the argument equals one of values (native equality).
+// AnyOf checks that the argument equals one of values (native equality,
+// each value compared as the JSON it writes, as with [Equals]).
 func AnyOf(path string, values ...any) ParamCheck {
 	return ParamCheck{Path: path, Type: evalOneOf, Values: values}
 }
@@ -133,6 +140,13 @@ func (p *ParamCheck) compile() error {
 		if _, isStr := e.ExpectedValue.(string); !isStr && !e.Native {
 			return fmt.Errorf("path %q: exact check needs expected_value as a string in ElevenLabs mode (set Native, or use Equals, to compare typed values)", p.Path)
 		}
+		if e.Native {
+			v, err := expectedJSON(e.ExpectedValue)
+			if err != nil {
+				return fmt.Errorf("path %q: the expected value is not a JSON value: %w", p.Path, err)
+			}
+			e.ExpectedValue = v
+		}
 	case evalRegex:
 		if e.Pattern == "" {
 			return fmt.Errorf("path %q: regex check without pattern", p.Path)
@@ -154,6 +168,15 @@ func (p *ParamCheck) compile() error {
 		if len(e.Values) == 0 {
 			return fmt.Errorf("path %q: one_of check without values", p.Path)
 		}
+		values := make([]any, len(e.Values)) // the caller's slice is not written to
+		for i, v := range e.Values {
+			n, err := expectedJSON(v)
+			if err != nil {
+				return fmt.Errorf("path %q: one_of value %d is not a JSON value: %w", p.Path, i, err)
+			}
+			values[i] = n
+		}
+		e.Values = values
 	case evalNumber:
 		switch {
 		case e.Target == nil && (e.Abs != 0 || e.Rel != 0):
