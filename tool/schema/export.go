@@ -7,7 +7,6 @@ import (
 	"maps"
 	"slices"
 	"sort"
-	"strings"
 
 	"github.com/voiceeval/schematools/state"
 	"github.com/voiceeval/schematools/tool"
@@ -16,7 +15,20 @@ import (
 // Option configures an exporter.
 type Option func(*config)
 
-type config struct{ strict, sayNotStrict bool }
+type config struct {
+	strict, sayNotStrict bool
+	report               *[]string // see Report
+}
+
+func newConfig(opts []Option) config {
+	var c config
+	for _, o := range opts {
+		if o != nil {
+			o(&c)
+		}
+	}
+	return c
+}
 
 // Strict turns on OpenAI's strict mode, tool by tool: each tool whose
 // schema can be made strict is exported with "strict": true and its schema
@@ -45,6 +57,17 @@ func parameters(t tool.Tool) (map[string]any, []string, error) {
 		return nil, nil, fmt.Errorf("schema: tool %s: %w", t.Name(), err)
 	}
 	return out, s.Parameters.Order, nil
+}
+
+// jsonParameters is t's parameters object as the JSON Schema dialects
+// write it: [parameters] with the rewrites of toJSONSchema, reported to r.
+func jsonParameters(t tool.Tool, r *reporter) (map[string]any, []string, error) {
+	p, order, err := parameters(t)
+	if err != nil {
+		return nil, nil, err
+	}
+	toJSONSchema(p, t.Name(), "", r)
+	return p, order, nil
 }
 
 // object is a JSON object whose members are written in the order given.
@@ -164,13 +187,11 @@ func OpenAIResponses(tools []tool.Tool, opts ...Option) ([]json.RawMessage, erro
 // openAITools builds each tool's function definition and wraps it in the
 // API's envelope.
 func openAITools(tools []tool.Tool, opts []Option, wrap func(fn object) object) ([]json.RawMessage, error) {
-	var c config
-	for _, o := range opts {
-		o(&c)
-	}
+	c := newConfig(opts)
 	out := make([]json.RawMessage, 0, len(tools))
+	var r reporter
 	for _, t := range tools {
-		fn, err := openAIFunction(t, c)
+		fn, err := openAIFunction(t, c, &r)
 		if err != nil {
 			return nil, err
 		}
@@ -180,6 +201,7 @@ func openAITools(tools []tool.Tool, opts []Option, wrap func(fn object) object) 
 		}
 		out = append(out, data)
 	}
+	r.flush(c.report)
 	return out, nil
 }
 
@@ -189,13 +211,15 @@ func openAITools(tools []tool.Tool, opts []Option, wrap func(fn object) object) 
 // Responses API treats a function without "strict" as strict where it
 // can, which would make optional parameters required); Chat Completions
 // defaults to false, so its definitions leave it out.
-func openAIFunction(t tool.Tool, c config) (object, error) {
-	params, order, err := parameters(t)
+func openAIFunction(t tool.Tool, c config, r *reporter) (object, error) {
+	params, order, err := jsonParameters(t, r)
 	if err != nil {
 		return nil, err
 	}
 	if c.strict {
-		if strict, err := makeStrict(params, ""); err == nil {
+		var dropped reporter // kept only when the tool is strict
+		if strict, err := makeStrict(params, t.Name(), "", &dropped); err == nil {
+			r.lines = append(r.lines, dropped.lines...)
 			return object{{"name", t.Name()}, {"description", t.Description()}, {"parameters", ordered(strict, order)}, {"strict", true}}, nil
 		}
 	}
@@ -217,10 +241,13 @@ var strictUnsupported = []string{"minLength", "maxLength", "minProperties", "max
 
 // makeStrict rewrites an object schema for OpenAI strict mode: closed,
 // every property required, formerly optional ones nullable.
-func makeStrict(s map[string]any, at string) (map[string]any, error) {
+func makeStrict(s map[string]any, toolName, at string, r *reporter) (map[string]any, error) {
 	out := state.Clone(s).(map[string]any)
 	for _, k := range strictUnsupported {
-		delete(out, k)
+		if _, ok := out[k]; ok {
+			delete(out, k)
+			r.add(toolName, at, k+" (strict mode does not support it)")
+		}
 	}
 	switch mainType(out) {
 	case "object":
@@ -248,7 +275,7 @@ func makeStrict(s map[string]any, at string) (map[string]any, error) {
 			if !ok {
 				return nil, fmt.Errorf("%s has no schema", path(at, k))
 			}
-			strictSub, err := makeStrict(sub, path(at, k))
+			strictSub, err := makeStrict(sub, toolName, path(at, k), r)
 			if err != nil {
 				return nil, err
 			}
@@ -267,7 +294,7 @@ func makeStrict(s map[string]any, at string) (map[string]any, error) {
 		if !ok {
 			return nil, fmt.Errorf("%s is a list without an item schema", label(at))
 		}
-		strictItems, err := makeStrict(items, path(at, "items"))
+		strictItems, err := makeStrict(items, toolName, path(at, "items"), r)
 		if err != nil {
 			return nil, err
 		}
@@ -335,11 +362,13 @@ func label(at string) string {
 
 // Anthropic returns the tools as Messages API tools, one JSON object
 // each: {"name", "description", "input_schema"}. The input schema is also
-// what MCP's tools/list presents.
-func Anthropic(tools []tool.Tool) ([]json.RawMessage, error) {
+// what MCP's tools/list presents. Of the options only [Report] applies.
+func Anthropic(tools []tool.Tool, opts ...Option) ([]json.RawMessage, error) {
+	c := newConfig(opts)
+	var r reporter
 	out := make([]json.RawMessage, 0, len(tools))
 	for _, t := range tools {
-		params, order, err := parameters(t)
+		params, order, err := jsonParameters(t, &r)
 		if err != nil {
 			return nil, err
 		}
@@ -349,175 +378,6 @@ func Anthropic(tools []tool.Tool) ([]json.RawMessage, error) {
 		}
 		out = append(out, data)
 	}
+	r.flush(c.report)
 	return out, nil
-}
-
-// geminiKeywords are the schema keywords Gemini's function declarations
-// accept; others are removed.
-var geminiKeywords = []string{"type", "format", "description", "nullable", "enum", "properties", "required", "items",
-	"minItems", "maxItems", "minimum", "maximum", "minLength", "maxLength", "pattern", "anyOf", "title", "propertyOrdering"}
-
-// geminiType is the name in Gemini's Type enum of a JSON Schema type, or
-// of the Python type names some originals present ("list", "float").
-func geminiType(typ string) (string, bool) {
-	switch typ {
-	case "string", "number", "integer", "boolean", "array", "object", "null":
-		return strings.ToUpper(typ), true
-	case "str":
-		return "STRING", true
-	case "float":
-		return "NUMBER", true
-	case "int":
-		return "INTEGER", true
-	case "bool":
-		return "BOOLEAN", true
-	case "list":
-		return "ARRAY", true
-	case "dict":
-		return "OBJECT", true
-	}
-	return "", false
-}
-
-// geminiInt64s are the keywords of Gemini's Schema that are int64 fields,
-// written as JSON strings.
-var geminiInt64s = []string{"minItems", "maxItems", "minLength", "maxLength", "minProperties", "maxProperties"}
-
-// geminiFormats are the formats Gemini accepts, by type.
-var geminiFormats = map[string][]string{
-	"string":  {"enum", "date-time"},
-	"number":  {"float", "double"},
-	"integer": {"int32", "int64"},
-}
-
-// Gemini returns the tools as one {"functionDeclarations": [...]} tool
-// (JSON text), and the keywords it removed ("tool: path.keyword"), sorted.
-// Types are the names of Gemini's Type enum (STRING, OBJECT, …), and the
-// int64 keywords (minItems, maxLength, …) JSON strings ("1"), as
-// @google/genai's Schema type has them; type
-// lists with null become nullable, other type lists keep their first
-// type. Gemini refuses an OBJECT whose "properties" is empty, so an object
-// with no properties has none written (and no "required"), and a tool with
-// no parameters has no "parameters".
-func Gemini(tools []tool.Tool) (json.RawMessage, []string, error) {
-	decls := make([]any, 0, len(tools))
-	var removed []string
-	for _, t := range tools {
-		p, order, err := parameters(t)
-		if err != nil {
-			return nil, nil, err
-		}
-		params := geminiSchema(p, t.Name(), "", &removed)
-		decl := object{{"name", t.Name()}, {"description", t.Description()}}
-		if _, ok := params["properties"]; ok {
-			decl = append(decl, member{"parameters", ordered(params, order)})
-		}
-		decls = append(decls, decl)
-	}
-	sort.Strings(removed)
-	data, err := encode(object{{"functionDeclarations", decls}})
-	if err != nil {
-		return nil, nil, fmt.Errorf("schema: %w", err)
-	}
-	return data, removed, nil
-}
-
-func geminiSchema(s map[string]any, toolName, at string, removed *[]string) map[string]any {
-	report := func(what string) { *removed = append(*removed, toolName+": "+strings.TrimPrefix(path(at, what), ".")) }
-	out := map[string]any{}
-	typ, _ := mainType(s).(string)
-	if list, ok := s["type"].([]any); ok {
-		var types []any
-		for _, x := range list {
-			if x == "null" {
-				out["nullable"] = true
-			} else {
-				types = append(types, x)
-			}
-		}
-		if len(types) > 1 {
-			report(fmt.Sprintf("type (a list; kept %v)", types[0]))
-		}
-	} else if s["type"] == "null" {
-		out["nullable"] = true
-		typ = ""
-		report("type (null)")
-	}
-	if typ != "" {
-		if name, ok := geminiType(typ); ok {
-			out["type"] = name
-			if name != strings.ToUpper(typ) {
-				report(fmt.Sprintf("type (%s; written %s)", typ, name))
-			}
-		} else {
-			report(fmt.Sprintf("type (%s)", typ))
-		}
-	}
-	for k, v := range s {
-		switch {
-		case k == "type":
-		case k == "properties":
-			props := map[string]any{}
-			var dropped []string
-			for name, sub := range v.(map[string]any) {
-				if m, ok := sub.(map[string]any); ok {
-					props[name] = geminiSchema(m, toolName, path(at, name), removed)
-				} else {
-					dropped = append(dropped, name)
-					report(name + " (schema without a type)")
-				}
-			}
-			if len(props) > 0 {
-				out[k] = props
-			}
-			if req, ok := s["required"].([]any); ok && len(dropped) > 0 {
-				kept := []any{}
-				for _, r := range req {
-					if !slices.Contains(dropped, fmt.Sprint(r)) {
-						kept = append(kept, r)
-					}
-				}
-				out["required"] = kept
-			}
-		case k == "required":
-			if _, done := out[k]; !done {
-				out[k] = v
-			}
-		case k == "items":
-			if m, ok := v.(map[string]any); ok {
-				out[k] = geminiSchema(m, toolName, path(at, "items"), removed)
-			} else {
-				report("items (schema without a type)")
-			}
-		case k == "anyOf":
-			list, _ := v.([]any)
-			alts := make([]any, 0, len(list))
-			for i, sub := range list {
-				if m, ok := sub.(map[string]any); ok {
-					alts = append(alts, geminiSchema(m, toolName, path(at, fmt.Sprintf("anyOf.%d", i)), removed))
-				}
-			}
-			out[k] = alts
-		case k == "enum" && typ != "string":
-			report("enum (Gemini takes enums on strings only)")
-		case k == "format":
-			if f, _ := v.(string); slices.Contains(geminiFormats[typ], f) {
-				out[k] = v
-			} else {
-				report(fmt.Sprintf("format (%v)", v))
-			}
-		case slices.Contains(geminiInt64s, k):
-			// Gemini's Schema holds these as int64, which proto3's JSON
-			// (and @google/genai's Schema type) writes as a string.
-			out[k] = fmt.Sprint(v)
-		case slices.Contains(geminiKeywords, k):
-			out[k] = v
-		default:
-			report(k)
-		}
-	}
-	if _, ok := out["properties"]; !ok {
-		delete(out, "required") // Gemini refuses required names it has no properties for
-	}
-	return out
 }
