@@ -8,7 +8,9 @@
 //	<domain>.responses_strict.json       the same with schema.Strict
 //	<domain>.anthropic.json              Messages API tools (a list)
 //	<domain>.gemini.json                 one Gemini tool {"functionDeclarations": [...]}
-//	<domain>.gemini_removed.json         the keywords the Gemini export removed
+//	<domain>.gemini_go.json              the same for Google's Go SDK (int64 keywords as numbers)
+//	<domain>.gemini_removed.json         what the Gemini export changed (removed, renamed, JSON text)
+//	<domain>.changed.json                what each dialect changed so the provider accepts it
 //	index.json                           the domains and dialects written
 //
 // The Node suite in clienttest runs it and checks every file with the
@@ -31,7 +33,7 @@ import (
 )
 
 // Dialects are the exports written for each domain, in order.
-var dialects = []string{"openai", "openai_strict", "responses", "responses_strict", "anthropic", "gemini"}
+var dialects = []string{"openai", "openai_strict", "responses", "responses_strict", "anthropic", "gemini", "gemini_go"}
 
 func main() {
 	out := flag.String("out", "", "directory to write the exports to (created)")
@@ -80,33 +82,41 @@ func run(dir string) error {
 	return write(filepath.Join(dir, "index.json"), index)
 }
 
-// export returns each dialect's JSON for tools, by file suffix.
+// export returns each dialect's JSON for tools, by file suffix, and what
+// each changed ("changed": dialect -> lines, never null).
 func export(tools []tool.Tool) (map[string]any, error) {
 	out := map[string]any{}
-	var err error
-	if out["openai"], err = schema.OpenAI(tools); err != nil {
-		return nil, err
+	changed := map[string][]string{}
+	jsonDialects := []struct {
+		name   string
+		export func([]tool.Tool, ...schema.Option) ([]json.RawMessage, error)
+		opts   []schema.Option
+	}{
+		{"openai", schema.OpenAI, nil},
+		{"openai_strict", schema.OpenAI, []schema.Option{schema.Strict()}},
+		{"responses", schema.OpenAIResponses, nil},
+		{"responses_strict", schema.OpenAIResponses, []schema.Option{schema.Strict()}},
+		{"anthropic", schema.Anthropic, nil},
 	}
-	if out["openai_strict"], err = schema.OpenAI(tools, schema.Strict()); err != nil {
-		return nil, err
+	for _, d := range jsonDialects {
+		lines := []string{}
+		v, err := d.export(tools, append(d.opts, schema.Report(&lines))...)
+		if err != nil {
+			return nil, err
+		}
+		out[d.name], changed[d.name] = v, lines
 	}
-	if out["responses"], err = schema.OpenAIResponses(tools); err != nil {
-		return nil, err
+	for name, f := range map[string]func([]tool.Tool) (json.RawMessage, []string, error){"gemini": schema.Gemini, "gemini_go": schema.GeminiGo} {
+		v, removed, err := f(tools)
+		if err != nil {
+			return nil, err
+		}
+		if removed == nil {
+			removed = []string{}
+		}
+		out[name], changed[name] = v, removed
 	}
-	if out["responses_strict"], err = schema.OpenAIResponses(tools, schema.Strict()); err != nil {
-		return nil, err
-	}
-	if out["anthropic"], err = schema.Anthropic(tools); err != nil {
-		return nil, err
-	}
-	gemini, removed, err := schema.Gemini(tools)
-	if err != nil {
-		return nil, err
-	}
-	if removed == nil {
-		removed = []string{}
-	}
-	out["gemini"], out["gemini_removed"] = gemini, removed
+	out["gemini_removed"], out["changed"] = changed["gemini"], changed
 	return out, nil
 }
 

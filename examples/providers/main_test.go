@@ -16,7 +16,7 @@ func TestWritesEveryDomainAndDialect(t *testing.T) {
 	dir := t.TempDir()
 	require.NoError(t, run(dir))
 	for _, domain := range domains.Names() {
-		for _, suffix := range append(dialects, "gemini_removed") {
+		for _, suffix := range append(dialects, "gemini_removed", "changed") {
 			data, err := os.ReadFile(filepath.Join(dir, domain+"."+suffix+".json"))
 			require.NoError(t, err)
 			assert.True(t, json.Valid(data), "%s.%s", domain, suffix)
