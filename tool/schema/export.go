@@ -34,8 +34,9 @@ func newConfig(opts []Option) config {
 // schema can be made strict is exported with "strict": true and its schema
 // rewritten (every object closed, every property required, optional ones
 // nullable, the keywords strict mode does not support dropped); a tool
-// whose schema cannot be (an open object, an untyped value) is exported
-// unchanged with "strict": false. The "strict" member of each definition
+// whose schema cannot be (an open object, an untyped value, a list
+// without an item schema) is exported as the non-strict export writes it,
+// with "strict": false. The "strict" member of each definition
 // says which. A strict model sends null for an optional argument it leaves
 // out: dispatch its calls with [tool.NullAsAbsent].
 func Strict() Option { return func(c *config) { c.strict = true } }
@@ -361,8 +362,9 @@ func label(at string) string {
 }
 
 // Anthropic returns the tools as Messages API tools, one JSON object
-// each: {"name", "description", "input_schema"}. The input schema is also
-// what MCP's tools/list presents. Of the options only [Report] applies.
+// each: {"name", "description", "input_schema"}: the shape of MCP's
+// tools/list too (examples/mcpserver serves tool.Schema's text instead,
+// the originals' word for word). Of the options only [Report] applies.
 func Anthropic(tools []tool.Tool, opts ...Option) ([]json.RawMessage, error) {
 	c := newConfig(opts)
 	var r reporter
