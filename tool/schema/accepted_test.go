@@ -370,6 +370,7 @@ func TestGeminiArgumentsDecodesJSONText(t *testing.T) {
 			`{"box":{"inner":{"a":[1]}},"rows":[{"meta":{}},{"meta":{"b":2}}]}`},
 		{`{"settings":{"apn_name":"internet"}}`, `{"settings":{"apn_name":"internet"}}`},
 		{`{"settings":"not json"}`, `{"settings":"not json"}`},
+		{`{"settings":"{} x"}`, `{"settings":"{} x"}`},
 		{`{"settings":"[1,2]"}`, `{"settings":"[1,2]"}`},
 		{`{"list":"{\"a\":1}"}`, `{"list":"{\"a\":1}"}`},
 		{`{"settings":null,"extra":"{\"a\":1}"}`, `{"settings":null,"extra":"{\"a\":1}"}`},
@@ -384,6 +385,8 @@ func TestGeminiArgumentsDecodesJSONText(t *testing.T) {
 	assert.ErrorContains(t, err, "not a JSON object")
 	_, err = schema.GeminiArguments(rt, `{"a":`)
 	assert.Error(t, err)
+	_, err = schema.GeminiArguments(rt, `{}}0`) // found by FuzzGeminiArguments: text after the object was ignored
+	assert.ErrorContains(t, err, "text after the JSON value")
 
 	apn := findTool(t, domainTools(t)[telecom.Domain], "set_apn_settings")
 	got, err := schema.GeminiArguments(apn, `{"apn_settings":"{\"apn_name\":\"internet\"}"}`)
