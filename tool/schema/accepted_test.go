@@ -2,6 +2,7 @@ package schema_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -397,6 +398,18 @@ func TestGeminiArgumentsDecodesJSONText(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, unchanged, got, "nothing to decode: the text as it was")
 	assert.True(t, slices.Contains(apn.Required(), "apn_settings"))
+
+	// The decoded call is answered as the call with the object is.
+	answer := func(args string) string {
+		m, err := tool.DecodeArgs([]byte(args))
+		require.NoError(t, err)
+		var got any
+		require.NoError(t, tool.Call(context.Background(), apn, m, func(v any) error { got = v; return nil }))
+		return mustJSON(t, got)
+	}
+	decoded, err := schema.GeminiArguments(apn, `{"apn_settings":"{\"apn_name\":\"internet\",\"bogus\":1}"}`)
+	require.NoError(t, err)
+	assert.Equal(t, answer(`{"apn_settings":{"apn_name":"internet","bogus":1}}`), answer(decoded))
 }
 
 // keyOrders reads, from a schema's JSON text, the order in which each
