@@ -32,6 +32,9 @@ const (
 // Error is a handler failure with the Python exception kind it corresponds
 // to. Its text is "<Kind>: <Message>". A [Handler] returns one to choose
 // the kind its error-response names; any other error is a RuntimeError.
+// An Error wrapped in context (fmt.Errorf("lookup: %w", err)) names its
+// kind once: the error-response reads "KeyError: lookup: 'x'", not
+// "KeyError: lookup: KeyError: 'x'".
 type Error struct {
 	Kind    string // the Python exception class: "ValueError", "KeyError", "FileNotFoundError", ...
 	Message string // the exception's message (str(exc))
@@ -51,14 +54,24 @@ func errorf(kind, format string, args ...any) *Error {
 }
 
 // describe renders err the way the Python original reports an exception:
-// "<Kind>: <message>". Errors that carry no kind are RuntimeErrors.
+// "<Kind>: <message>". Errors that carry no kind are RuntimeErrors. An
+// [Error] wrapped in context names its kind once, in front, and keeps the
+// context: fmt.Errorf("lookup: %w", &Error{Kind: "KeyError", Message:
+// "'x'"}) reads "KeyError: lookup: 'x'", as Python prints
+// KeyError("lookup: 'x'"). The Error's own text is replaced by its
+// Message where the wrapping text repeats it (the last place it does); a
+// wrapper that does not repeat it keeps its text whole after the kind.
 func describe(err error) string {
 	if e, ok := err.(*Error); ok {
 		return e.Error()
 	}
 	var e *Error
 	if errors.As(err, &e) {
-		return e.Kind + ": " + err.Error() // keep the outer context
+		text, own := err.Error(), e.Error()
+		if i := strings.LastIndex(text, own); i >= 0 {
+			text = text[:i] + e.Message + text[i+len(own):]
+		}
+		return e.Kind + ": " + text
 	}
 	return kindRuntimeError + ": " + err.Error()
 }
