@@ -116,6 +116,8 @@ type Dispatcher struct {
 	st       *state.Shared
 	notifier state.Notifier
 
+	replyMax int // the longest reply JSON whose frame fits Config.MaxReplyBytes
+
 	mu       sync.Mutex
 	custom   map[string]Handler
 	original []ChatMessage // the last prompt; reset restores it
@@ -152,7 +154,7 @@ func NewDispatcher(cfg Config) *Dispatcher {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
-	d := &Dispatcher{cfg: cfg, st: cfg.State, custom: map[string]Handler{}, original: slices.Clone(cfg.InitialMessages)}
+	d := &Dispatcher{cfg: cfg, st: cfg.State, replyMax: maxJSON(cfg.MaxReplyBytes), custom: map[string]Handler{}, original: slices.Clone(cfg.InitialMessages)}
 	d.notifier = &rtviNotifier{Send: cfg.Send}
 	return d
 }
@@ -253,7 +255,7 @@ func (d *Dispatcher) dispatch(ctx context.Context, typ, id string, data map[stri
 	defer func() {
 		if r := recover(); r != nil {
 			d.cfg.Logger.ErrorContext(ctx, "rtvi: panic while answering a message", "type", typ, "id", id, "panic", r, "stack", string(debug.Stack()))
-			reply = errorResponse(id, fmt.Sprintf("%s: panic while answering %s: %v", kindRuntimeError, typ, r))
+			reply = d.errorResponse(ctx, id, fmt.Sprintf("%s: panic while answering %s: %v", kindRuntimeError, typ, r))
 		}
 	}()
 	switch typ {
@@ -262,16 +264,38 @@ func (d *Dispatcher) dispatch(ctx context.Context, typ, id string, data map[stri
 	case typeClientReady:
 		reply = d.clientReady(ctx, id, data)
 	case typeSendText:
-		return d.sendText(ctx, id, data)
+		reply = d.sendText(ctx, id, data)
 	default:
-		return errorResponse(id, "Unsupported type "+typ)
+		reply = d.errorResponse(ctx, id, "Unsupported type "+typ)
 	}
-	// The limit bounds the message frame that carries the reply (the JSON
-	// and up to 10 bytes of protobuf framing): a WebSocket client limited
-	// to MaxReplyBytes drops a larger frame, and would wait for a reply.
-	if limit, size := d.cfg.MaxReplyBytes, messageFrameSize(len(reply)); limit > 0 && size > limit {
-		d.cfg.Logger.ErrorContext(ctx, "rtvi: reply too large to send", "type", typ, "id", id, "bytes", size, "limit", limit)
-		return errorResponse(id, fmt.Sprintf("%s: the reply of %d bytes is larger than the %d-byte limit", kindValueError, size, limit))
+	return d.bound(ctx, typ, id, reply)
+}
+
+// bound keeps [Config.MaxReplyBytes] on reply. The limit bounds the
+// message frame that carries the reply (the JSON and up to 10 bytes of
+// protobuf framing): a WebSocket client limited to MaxReplyBytes drops a
+// larger frame, and would wait for a reply. A larger reply becomes an
+// error-response saying so. Error-responses are built to fit
+// ([Dispatcher.errorResponse]); this catches the others (server-response,
+// bot-ready), which echo the request id and t exactly or not at all.
+func (d *Dispatcher) bound(ctx context.Context, typ, id string, reply []byte) []byte {
+	if len(reply) <= d.replyMax {
+		return reply
+	}
+	size, limit := messageFrameSize(len(reply)), d.cfg.MaxReplyBytes
+	d.cfg.Logger.ErrorContext(ctx, "rtvi: reply too large to send", "type", typ, "id", id, "bytes", size, "limit", limit)
+	return d.errorResponse(ctx, id, fmt.Sprintf("%s: the reply of %d bytes is larger than the %d-byte limit", kindValueError, size, limit))
+}
+
+// errorResponse returns the error-response to the request id with text,
+// within [Config.MaxReplyBytes] (see [fitErrorResponse]): the text clipped
+// to maxEcho bytes as written, the id exact when it fits and otherwise
+// clipped, or empty. Nil, logged, when the limit is too small for any
+// error-response.
+func (d *Dispatcher) errorResponse(ctx context.Context, id, text string) []byte {
+	reply := fitErrorResponse(id, text, d.replyMax)
+	if reply == nil {
+		d.cfg.Logger.ErrorContext(ctx, "rtvi: MaxReplyBytes is too small for an error-response: no reply", "limit", d.cfg.MaxReplyBytes, "error", text)
 	}
 	return reply
 }
@@ -296,16 +320,16 @@ func (d *Dispatcher) HandleFrame(ctx context.Context, frame []byte) ([]byte, err
 }
 
 func (d *Dispatcher) malformed(detail string) ([]byte, error) {
-	return errorMessage("Invalid RTVI transport message: "+detail, false), fmt.Errorf("%w: %s", ErrMalformed, detail)
+	return fitErrorMessage("Invalid RTVI transport message: "+detail, false, d.replyMax), fmt.Errorf("%w: %s", ErrMalformed, detail)
 }
 
 func (d *Dispatcher) clientMessage(ctx context.Context, id string, data map[string]any) []byte {
 	t, ok := data["t"].(string)
 	if !ok {
 		if data == nil {
-			return errorResponse(id, "Invalid message: client-message data must be an object with a string \"t\"")
+			return d.errorResponse(ctx, id, "Invalid message: client-message data must be an object with a string \"t\"")
 		}
-		return errorResponse(id, `Invalid message: "t" must be a string, got `+pyvalue.TypeName(data["t"]))
+		return d.errorResponse(ctx, id, `Invalid message: "t" must be a string, got `+pyvalue.TypeName(data["t"]))
 	}
 	args := data["d"]
 	if !pyvalue.Truthy(args) {
@@ -326,18 +350,18 @@ func (d *Dispatcher) clientMessage(ctx context.Context, id string, data map[stri
 		}
 	} else if h = d.builtin(t); h == nil {
 		d.cfg.Logger.WarnContext(ctx, "rtvi: unknown client message", "t", t, "id", id)
-		return errorResponse(id, "unknown message type: "+t)
+		return d.errorResponse(ctx, id, "unknown message type: "+t)
 	}
 
 	result, err := d.call(ctx, t, h, args)
 	if err != nil {
 		d.cfg.Logger.ErrorContext(ctx, "rtvi: client message failed", "t", t, "id", id, "err", err)
-		return errorResponse(id, describe(err))
+		return d.errorResponse(ctx, id, describe(err))
 	}
 	reply, err := serverResponse(id, t, result)
 	if err != nil {
 		d.cfg.Logger.ErrorContext(ctx, "rtvi: reply cannot be encoded", "t", t, "id", id, "err", err)
-		return errorResponse(id, describe(errorf(kindValueError, "reply to %s cannot be encoded: %w", t, err)))
+		return d.errorResponse(ctx, id, describe(errorf(kindValueError, "reply to %s cannot be encoded: %w", t, err)))
 	}
 	return reply
 }
@@ -375,8 +399,8 @@ func (d *Dispatcher) clientReady(ctx context.Context, id string, data map[string
 	if warning != "" {
 		warning += " Compatibility issues may occur."
 		d.cfg.Logger.WarnContext(ctx, "rtvi: client-ready: "+warning, "id", id)
-		if d.cfg.Send != nil {
-			if err := d.cfg.Send(ctx, errorResponse(id, warning)); err != nil {
+		if msg := d.errorResponse(ctx, id, warning); d.cfg.Send != nil && msg != nil {
+			if err := d.cfg.Send(ctx, msg); err != nil {
 				d.cfg.Logger.WarnContext(ctx, "rtvi: client-ready: sending the warning failed", "err", err)
 			}
 		}
@@ -387,7 +411,7 @@ func (d *Dispatcher) clientReady(ctx context.Context, id string, data map[string
 	}
 	reply, err := botReady(id, version, about)
 	if err != nil {
-		return errorResponse(id, describe(err))
+		return d.errorResponse(ctx, id, describe(err))
 	}
 	return reply
 }
@@ -441,14 +465,14 @@ func pyInt(s string) (int, bool) {
 
 func (d *Dispatcher) sendText(ctx context.Context, id string, data map[string]any) []byte {
 	if d.cfg.SendText == nil {
-		return errorResponse(id, "Unsupported type "+typeSendText)
+		return d.errorResponse(ctx, id, "Unsupported type "+typeSendText)
 	}
 	content, ok := data["content"].(string)
 	if !ok {
-		return errorResponse(id, `Invalid message: send-text "content" must be a string, got `+pyvalue.TypeName(data["content"]))
+		return d.errorResponse(ctx, id, `Invalid message: send-text "content" must be a string, got `+pyvalue.TypeName(data["content"]))
 	}
 	if err := d.cfg.SendText(ctx, content); err != nil {
-		return errorResponse(id, "Exception processing message: "+err.Error())
+		return d.errorResponse(ctx, id, "Exception processing message: "+err.Error())
 	}
 	return nil
 }

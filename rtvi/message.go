@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 
 	"github.com/voiceeval/schematools/internal/pyjson"
 	"github.com/voiceeval/schematools/state"
@@ -59,12 +60,11 @@ func serverResponse(id, t string, d any) ([]byte, error) {
 }
 
 // errorResponse returns the failure answer to the request id:
-// {"label": "rtvi-ai", "type": "error-response", "id": id, "data": {"error": text}}.
+// {"label": "rtvi-ai", "type": "error-response", "id": id, "data": {"error": text}},
+// the text clipped to maxEcho bytes as written (see [fitErrorResponse],
+// which the dispatcher uses to keep its reply bound too).
 func errorResponse(id, text string) []byte {
-	b := envelopeStart(nil, typeErrorResponse, id, true)
-	b = append(b, `"data": {"error": `...)
-	b = appendString(b, text)
-	return append(b, "}}"...)
+	return fitErrorResponse(id, text, math.MaxInt)
 }
 
 // serverMessage returns an unsolicited message carrying data:
@@ -83,15 +83,19 @@ func serverMessage(data any) ([]byte, error) {
 // could not read at all: {"label": "rtvi-ai", "type": "error", "data":
 // {"error": text, "fatal": fatal}}.
 func errorMessage(text string, fatal bool) []byte {
-	b := envelopeStart(nil, typeErrorEvent, "", false)
-	b = append(b, `"data": {"error": `...)
-	b = appendString(b, text)
+	return renderErrorMessage(escaped(text), fatal)
+}
+
+// renderErrorMessage writes the error event of errorMessage from its
+// escaped text.
+func renderErrorMessage(etext []byte, fatal bool) []byte {
+	b := envelopeStart(make([]byte, 0, 80+len(etext)), typeErrorEvent, "", false)
+	b = append(b, `"data": {"error": "`...)
+	b = append(b, etext...)
 	if fatal {
-		b = append(b, `, "fatal": true}}`...)
-	} else {
-		b = append(b, `, "fatal": false}}`...)
+		return append(b, `", "fatal": true}}`...)
 	}
-	return b
+	return append(b, `", "fatal": false}}`...)
 }
 
 // botReady returns the handshake answer to the client-ready message id.
