@@ -78,13 +78,31 @@ type Config struct {
 	HistoryWait time.Duration
 	HistoryPoll time.Duration
 	// MaxMessageBytes is the largest message Handle reads, and
-	// MaxReplyBytes the largest reply it sends, counted as the message
-	// frame that carries it (the JSON and its protobuf framing, see
-	// [MessageFrameBytes]): a reply over it becomes an error-response
-	// saying so, rather than a frame the Python bridge's WebSocket would
-	// drop or refuse by closing the connection. Zero means 1 MiB
-	// (1 << 20 bytes, the limit that WebSocket lives with); a negative
-	// MaxReplyBytes means no limit.
+	// MaxReplyBytes the largest message the dispatcher writes, counted as
+	// the message frame that carries it (the JSON and its protobuf
+	// framing, see [MessageFrameBytes]), so that the Python bridge's
+	// WebSocket never drops one or closes the connection over it. Zero
+	// means 1 MiB (1 << 20 bytes, the limit that WebSocket lives with); a
+	// negative MaxReplyBytes means no limit.
+	//
+	// MaxReplyBytes holds for every reply of Handle and HandleFrame —
+	// server-responses, bot-ready, error-responses and the error event of
+	// a malformed message — and for the handshake warning sent through
+	// Send (not for the messages tools and the [Emitter] send):
+	//
+	//   - a server-response or bot-ready over it becomes an error-response
+	//     saying so ("ValueError: the reply of N bytes is larger than the
+	//     L-byte limit");
+	//   - an error-response's text is at most 1000 bytes as written (JSON
+	//     escapes counted: "é" takes 6), clipped in the middle ("ab...yz")
+	//     when it echoes more (an unknown type or t, a handler's error);
+	//   - an error-response echoes the request id exactly when it fits;
+	//     when it does not, a short id (half of the room left or less) is
+	//     kept and the text clipped further, and a longer id is clipped to
+	//     1000 bytes or to the room the text leaves, or sent as "";
+	//   - under a limit too small for any error-response (an empty one is
+	//     an 83-byte frame) the request gets no reply at all, and the
+	//     dispatcher logs it.
 	MaxMessageBytes int
 	MaxReplyBytes   int
 	// Logger receives the dispatcher's logs; nil means [slog.Default].
@@ -206,11 +224,14 @@ func (d *Dispatcher) builtin(t string) handlerFunc {
 
 // Handle answers one RTVI message (JSON) and returns the reply to send, or
 // nil when there is nothing to send (a message with another label, which
-// pipecat ignores; a send-text message).
+// pipecat ignores; a send-text message; a request under a
+// [Config.MaxReplyBytes] too small for any error-response). Every reply
+// fits in a message frame of MaxReplyBytes.
 //
 // Failures of a request are replies, never Go errors: an unknown client
 // message, a handler error or a handler panic give an error-response that
-// echoes the request id; the five handlers that report soft failures
+// echoes the request id (clipped when it does not fit
+// [Config.MaxReplyBytes], which every reply keeps); the five handlers that report soft failures
 // answer {"success": false, ...} or false as the Python original does.
 // Only input that is not an RTVI message at all — invalid JSON, a
 // non-object, a missing "type" or "id", a message over
@@ -279,7 +300,7 @@ func (d *Dispatcher) dispatch(ctx context.Context, typ, id string, data map[stri
 // ([Dispatcher.errorResponse]); this catches the others (server-response,
 // bot-ready), which echo the request id and t exactly or not at all.
 func (d *Dispatcher) bound(ctx context.Context, typ, id string, reply []byte) []byte {
-	if len(reply) <= d.replyMax {
+	if reply == nil || len(reply) <= d.replyMax {
 		return reply
 	}
 	size, limit := messageFrameSize(len(reply)), d.cfg.MaxReplyBytes

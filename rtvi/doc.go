@@ -125,6 +125,18 @@
 //   - A frame that cannot be decoded is an [ErrMalformed] error with no
 //     reply (pipecat drops it); a frame of another kind is an
 //     [ErrNotMessage] error, for the bot to route.
+//   - Every reply, and the handshake warning sent through [Config.Send],
+//     fits in a message frame of [Config.MaxReplyBytes] (1 MiB by
+//     default), whatever the request echoes: a larger server-response or
+//     bot-ready becomes an error-response saying so; an error-response's
+//     text is at most 1000 bytes as written (JSON escapes counted), clipped
+//     in the middle ("ab...yz"); the request id is echoed exactly when it
+//     fits and is otherwise clipped, or "" (a short id is kept and the text
+//     clipped instead). A limit below 83 bytes, too small for any
+//     error-response, leaves a request without a reply.
+//   - An error-response names one Python exception kind: an [Error]
+//     wrapped in context (fmt.Errorf("lookup: %w", err)) reads
+//     "KeyError: lookup: 'x'".
 //
 // # Differences from the Python original
 //

@@ -106,7 +106,7 @@ func surrogateEscape(e []byte, digits string) bool {
 }
 
 // fitErrorResponse returns the error-response to the request id with the
-// given text, at most max bytes. The text is clipped to maxEcho bytes as
+// given text, at most budget bytes. The text is clipped to maxEcho bytes as
 // written; when the message still does not fit, something gives:
 //
 //   - an id that takes at most half of the room the envelope leaves is
@@ -117,9 +117,9 @@ func surrogateEscape(e []byte, digits string) bool {
 //     empty when nothing is.
 //
 // Nil means not even an error-response with an empty id and text fits in
-// max bytes.
-func fitErrorResponse(id, text string, max int) []byte {
-	room := max - len(renderErrorResponse(nil, nil))
+// budget bytes.
+func fitErrorResponse(id, text string, budget int) []byte {
+	room := budget - len(renderErrorResponse(nil, nil))
 	if room < 0 {
 		return nil
 	}
@@ -148,10 +148,10 @@ func renderErrorResponse(eid, etext []byte) []byte {
 }
 
 // fitErrorMessage returns the RTVI error event of [errorMessage] in at
-// most max bytes, its text clipped to maxEcho bytes as written or to the
+// most budget bytes, its text clipped to maxEcho bytes as written or to the
 // room there is; nil when not even one with an empty text fits.
-func fitErrorMessage(text string, fatal bool, max int) []byte {
-	room := max - len(renderErrorMessage(nil, fatal))
+func fitErrorMessage(text string, fatal bool, budget int) []byte {
+	room := budget - len(renderErrorMessage(nil, fatal))
 	if room < 0 {
 		return nil
 	}

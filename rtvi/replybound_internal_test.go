@@ -72,3 +72,13 @@ func FuzzClipEscaped(f *testing.F) {
 		}
 	})
 }
+
+// The sizes Config.MaxReplyBytes's doc gives: an empty error-response is
+// an 83-byte frame, the least a limit must allow for any reply.
+func TestEmptyErrorResponseSize(t *testing.T) {
+	assert.Equal(t, 83, messageFrameSize(len(renderErrorResponse(nil, nil))))
+	assert.Nil(t, fitErrorResponse("id", "text", maxJSON(82)))
+	assert.Equal(t, `{"label": "rtvi-ai", "type": "error-response", "id": "", "data": {"error": ""}}`, string(fitErrorResponse("id", "text", maxJSON(83))))
+	assert.Equal(t, `{"label": "rtvi-ai", "type": "error-response", "id": "id", "data": {"error": ""}}`, string(fitErrorResponse("id", "text", maxJSON(85))))
+	assert.Equal(t, 1000, maxEcho)
+}
