@@ -1,6 +1,7 @@
 package tool
 
 import (
+	"encoding/json"
 	"math"
 	"reflect"
 	"strings"
@@ -9,8 +10,9 @@ import (
 // ModelDump returns the JSON tree of a parameters struct as pydantic's
 // model_dump() returns the validated model: every field under its json
 // name, in a fresh map[string]any; nested structs become maps, slices
-// become []any, integers stay Go integers (int64), strings and booleans
-// stay as they are. A port of a Python write tool records it as the
+// become []any, integers stay Go integers (int64), a [encoding/json.Number]
+// stays a json.Number (a number, with its exact text; an empty one is
+// None), strings and booleans stay as they are. A port of a Python write tool records it as the
 // action's arguments (state.NewAction), as the original records
 // params.model_dump(). Fields
 // without a json name ("-") are left out; a nil pointer or a nil slice
@@ -24,6 +26,12 @@ func ModelDump(params any) map[string]any {
 }
 
 func dumpValue(v reflect.Value) any {
+	if v.IsValid() && v.Type() == numberType {
+		if v.String() == "" {
+			return nil // no number was bound
+		}
+		return json.Number(v.String())
+	}
 	switch v.Kind() {
 	case reflect.Invalid:
 		return nil

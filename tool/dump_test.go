@@ -1,9 +1,11 @@
 package tool_test
 
 import (
+	"encoding/json"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 	"github.com/voiceeval/schematools/tool"
 )
 
@@ -39,4 +41,25 @@ func TestModelDump(t *testing.T) {
 	}, got)
 	assert.Equal(t, map[string]any{}, tool.ModelDump(nil))
 	assert.Equal(t, map[string]any{}, tool.ModelDump(struct{}{}))
+}
+
+// A json.Number parameter is dumped as the number it is, not as its text:
+// pydantic's model_dump() of a float field is a float.
+func TestModelDumpNumber(t *testing.T) {
+	type params struct {
+		Amount json.Number   `json:"amount"`
+		Count  json.Number   `json:"count"`
+		Unset  json.Number   `json:"unset"`
+		Ptr    *json.Number  `json:"ptr"`
+		List   []json.Number `json:"list"`
+	}
+	n := json.Number("7")
+	got := tool.ModelDump(params{Amount: "12.5", Count: "3", Ptr: &n, List: []json.Number{"1e2"}})
+	assert.Equal(t, map[string]any{
+		"amount": json.Number("12.5"), "count": json.Number("3"), "unset": nil, "ptr": json.Number("7"),
+		"list": []any{json.Number("1e2")},
+	}, got)
+	data, err := json.Marshal(got)
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"amount": 12.5, "count": 3, "unset": null, "ptr": 7, "list": [1e2]}`, string(data))
 }
