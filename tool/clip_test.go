@@ -113,3 +113,31 @@ func TestValidationResultBoundsItsIssues(t *testing.T) {
 	require.NoError(t, tool.Call(context.Background(), tl, args, d.deliver))
 	assert.Len(t, d.got[0].(tool.ValidationResult).Details, 100)
 }
+
+// Clip's output is at most tool.MaxEcho bytes and valid UTF-8, for every
+// size around the limit and for text of 1- to 4-byte characters.
+func TestClipBound(t *testing.T) {
+	for _, unit := range []string{"a", "é", "€", "😀", "a😀é"} {
+		for _, n := range []int{0, 1, tool.MaxEcho - 4, tool.MaxEcho - 3, tool.MaxEcho - 1, tool.MaxEcho,
+			tool.MaxEcho + 1, tool.MaxEcho + 2, tool.MaxEcho + 3, tool.MaxEcho + 4, 2 * tool.MaxEcho, 5000, 1 << 20} {
+			s := strings.Repeat(unit, n/len(unit)+1)[:n]
+			for !utf8.ValidString(s) { // cut mid-character: drop the partial tail
+				s = s[:len(s)-1]
+			}
+			t.Run(fmt.Sprintf("%q/%d", unit, len(s)), func(t *testing.T) {
+				got := tool.Clip(s)
+				assert.LessOrEqual(t, len(got), tool.MaxEcho)
+				assert.True(t, utf8.ValidString(got))
+				if len(s) <= tool.MaxEcho {
+					assert.Equal(t, s, got)
+					return
+				}
+				head, tail, ok := strings.Cut(got, "...")
+				require.True(t, ok)
+				assert.True(t, strings.HasPrefix(s, head))
+				assert.True(t, strings.HasSuffix(s, tail))
+				assert.GreaterOrEqual(t, len(got), tool.MaxEcho-6, "the budget is used up to a character or two")
+			})
+		}
+	}
+}

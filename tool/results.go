@@ -328,21 +328,24 @@ func resultFieldsOf(t reflect.Type) resultFields {
 const MaxEcho = 1000
 
 // Clip returns s when it is at most [MaxEcho] bytes; a longer s becomes its
-// first MaxEcho/2 bytes, "...", and its last MaxEcho/2 bytes, each cut at a
-// UTF-8 character boundary — the way pydantic shortens a long input_value
-// (first 25 and last 24 characters) in its error messages, with a larger
-// budget so that ids and paths stay readable.
+// head, "...", and its tail, at most MaxEcho bytes in all (the head gets
+// (MaxEcho-3)/2 bytes, the tail the rest), each cut at a UTF-8 character
+// boundary so that valid UTF-8 stays valid — the way pydantic shortens a
+// long input_value (first 25 and last 24 characters) in its error
+// messages, with a larger budget so that ids and paths stay readable.
 func Clip(s string) string {
 	if len(s) <= MaxEcho {
 		return s
 	}
-	head := MaxEcho / 2
+	const ellipsis = "..."
+	budget := MaxEcho - len(ellipsis)
+	head := budget / 2
 	for head > 0 && !utf8.RuneStart(s[head]) {
 		head--
 	}
-	tail := len(s) - MaxEcho/2
+	tail := len(s) - (budget - budget/2)
 	for tail < len(s) && !utf8.RuneStart(s[tail]) {
 		tail++
 	}
-	return s[:head] + "..." + s[tail:]
+	return s[:head] + ellipsis + s[tail:]
 }
