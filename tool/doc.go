@@ -49,10 +49,19 @@
 //     numbers, minLength/maxLength for strings, minItems/maxItems for
 //     lists; required as a required key; list items' rules after a dive;
 //   - a `jsonschema` rule (enum, minimum, maximum, exclusiveMinimum,
-//     exclusiveMaximum, minLength, maxLength, pattern, minItems, maxItems)
-//     is checked, with pydantic's issue types ("enum",
-//     "greater_than_equal", "string_too_short", "string_pattern_mismatch",
-//     "too_short", …);
+//     exclusiveMaximum, multipleOf, minLength, maxLength, pattern,
+//     minItems, maxItems, uniqueItems) is checked, with pydantic's issue
+//     types ("enum", "greater_than_equal", "multiple_of",
+//     "string_too_short", "string_pattern_mismatch", "too_short", …) —
+//     multipleOf as pydantic checks multiple_of (an integer exactly, a
+//     float within 1e-9), uniqueItems (which pydantic lacks) by JSON value
+//     as "unique_items";
+//   - any other `jsonschema` or `jsonschema_extras` keyword, bar the
+//     annotations title, description and example and the bare word
+//     required, is refused by [New] with [ErrInvalidParams], as is a
+//     checked keyword that does not reach the schema (minLength on an
+//     integer, minimum=abc): the schema never promises a check that is
+//     not made;
 //   - a rule written both ways must agree, or [New] fails with
 //     [ErrInvalidParams]; rules the schema cannot state (email, or-rules,
 //     a rule under omitempty that a zero value skips) are checked only.

@@ -21,10 +21,11 @@ import (
 //   - a `validate` rule JSON Schema can express (oneof, min, max, gte, lte,
 //     gt, lt, len, required; before and after one `dive` into a list) is
 //     written into the schema by [applyValidate]; validator/v10 checks it;
-//   - a `jsonschema` rule (enum, minimum, maximum, exclusiveMinimum,
-//     exclusiveMaximum, minLength, maxLength, pattern, minItems, maxItems)
-//     is in the schema already (invopop) and is checked by the binder
-//     ([rules.check]), with pydantic's issue types.
+//   - a `jsonschema` rule (the keywords of [checkedKeywords]) is in the
+//     schema already (invopop) and is checked by the binder
+//     ([rules.check]), with pydantic's issue types; any other keyword is
+//     refused ([checkTags]), so the schema never promises a rule the
+//     checks do not enforce.
 //
 // A rule stated both ways must say the same thing, or the parameters type
 // is refused.
@@ -38,15 +39,24 @@ type rules struct {
 	minLength, maxLength *uint64
 	minItems, maxItems   *uint64
 	pattern              *regexp.Regexp
+	// multipleOf is the keyword's text (for messages); multipleFloat its
+	// value, and multipleInt too when the value is an integer (int64,
+	// uint64) and is checked by exact remainder.
+	multipleOf    json.Number
+	multipleFloat float64
+	multipleInt   int64
+	unique        bool // uniqueItems
 }
 
 func (r *rules) empty() bool {
 	return r.enum == nil && r.minimum == "" && r.maximum == "" && r.exclMin == "" && r.exclMax == "" &&
-		r.minLength == nil && r.maxLength == nil && r.minItems == nil && r.maxItems == nil && r.pattern == nil
+		r.minLength == nil && r.maxLength == nil && r.minItems == nil && r.maxItems == nil && r.pattern == nil &&
+		r.multipleOf == "" && !r.unique
 }
 
-// rulesOf reads the checkable keywords of sc, or nil if it has none.
-func rulesOf(sc *jsonschema.Schema) (*rules, error) {
+// rulesOf reads the checkable keywords of sc, the schema of a value bound
+// as k, or nil if it has none.
+func rulesOf(sc *jsonschema.Schema, k kind) (*rules, error) {
 	if sc == nil {
 		return nil, nil
 	}
@@ -54,6 +64,7 @@ func rulesOf(sc *jsonschema.Schema) (*rules, error) {
 		enum:    slices.Clone(sc.Enum),
 		minimum: sc.Minimum, maximum: sc.Maximum, exclMin: sc.ExclusiveMinimum, exclMax: sc.ExclusiveMaximum,
 		minLength: sc.MinLength, maxLength: sc.MaxLength, minItems: sc.MinItems, maxItems: sc.MaxItems,
+		unique: sc.UniqueItems,
 	}
 	if sc.Pattern != "" {
 		re, err := regexp.Compile(sc.Pattern)
@@ -62,10 +73,34 @@ func rulesOf(sc *jsonschema.Schema) (*rules, error) {
 		}
 		r.pattern = re
 	}
+	if sc.MultipleOf != "" {
+		if err := r.setMultipleOf(sc.MultipleOf, k); err != nil {
+			return nil, err
+		}
+	}
 	if r.empty() {
 		return nil, nil
 	}
 	return r, nil
+}
+
+// setMultipleOf reads multipleOf=m for a value bound as k. JSON Schema
+// wants a number above zero; pydantic refuses a multiple_of an integer
+// field cannot be checked against exactly ("'multiple_of' must be
+// coercible to an integer").
+func (r *rules) setMultipleOf(m json.Number, k kind) error {
+	f, err := strconv.ParseFloat(string(m), 64)
+	if err != nil || !(f > 0) || math.IsInf(f, 0) {
+		return fmt.Errorf("multipleOf must be a positive number, got %s", m)
+	}
+	r.multipleOf, r.multipleFloat = m, f
+	if k == kindInt || k == kindUint {
+		if f != math.Trunc(f) || f >= 1<<63 {
+			return fmt.Errorf("multipleOf of an integer must be an integer below 2^63, got %s", m)
+		}
+		r.multipleInt = int64(f)
+	}
+	return nil
 }
 
 // attachRules gives every value of plan s the jsonschema-tag rules of its
@@ -87,10 +122,14 @@ func attachRules(s *spec, sc *jsonschema.Schema) error {
 	case kindStruct:
 		for i := range s.fields {
 			f := &s.fields[i]
-			if sc.Properties == nil {
-				break
+			var child *jsonschema.Schema
+			if sc.Properties != nil {
+				child, _ = sc.Properties.Get(f.name)
 			}
-			if child, ok := sc.Properties.Get(f.name); ok {
+			if err := checkTags(s.typ.FieldByIndex(f.index), child); err != nil {
+				return fmt.Errorf("field %s: %w", f.name, err)
+			}
+			if child != nil {
 				if err := attachRules(f.spec, child); err != nil {
 					return fmt.Errorf("field %s: %w", f.name, err)
 				}
@@ -98,7 +137,7 @@ func attachRules(s *spec, sc *jsonschema.Schema) error {
 		}
 		return nil
 	}
-	r, err := rulesOf(sc)
+	r, err := rulesOf(sc, s.kind)
 	if err != nil {
 		return err
 	}
@@ -383,7 +422,7 @@ func (r *rules) check(b *binder, v reflect.Value) {
 		if v.Type() == numberType {
 			f, err := json.Number(v.String()).Float64()
 			if err == nil {
-				r.checkNumber(b, f)
+				r.checkNumber(b, f, r.notMultipleFloat)
 			}
 			return
 		}
@@ -403,11 +442,16 @@ func (r *rules) check(b *binder, v reflect.Value) {
 			b.failRule("string_pattern_mismatch", fmt.Sprintf("String should match pattern '%s'", r.pattern))
 		}
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		r.checkNumber(b, float64(v.Int()))
+		r.checkNumber(b, float64(v.Int()), func(float64) bool { return v.Int()%r.multipleInt != 0 })
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		r.checkNumber(b, float64(v.Uint()))
-	case reflect.Float32, reflect.Float64:
-		r.checkNumber(b, v.Float())
+		r.checkNumber(b, float64(v.Uint()), func(float64) bool { return v.Uint()%uint64(r.multipleInt) != 0 })
+	case reflect.Float32:
+		// The float32 nearest the JSON number, read back as the double
+		// Python holds: 0.3 stays 0.3, not 0.30000001192092896.
+		f, _ := strconv.ParseFloat(strconv.FormatFloat(v.Float(), 'g', -1, 32), 64)
+		r.checkNumber(b, f, r.notMultipleFloat)
+	case reflect.Float64:
+		r.checkNumber(b, v.Float(), r.notMultipleFloat)
 	case reflect.Slice:
 		n := uint64(v.Len())
 		if r.minItems != nil && n < *r.minItems {
@@ -416,10 +460,26 @@ func (r *rules) check(b *binder, v reflect.Value) {
 		if r.maxItems != nil && n > *r.maxItems {
 			b.failRule("too_long", sizeMessage(reflect.Slice, strconv.FormatUint(*r.maxItems, 10), "at most", ""))
 		}
+		if r.unique {
+			if i, j, dup := firstRepeat(v); dup {
+				b.failRule("unique_items", fmt.Sprintf("List should have unique items; item %d repeats item %d", j, i))
+			}
+		}
 	}
 }
 
-func (r *rules) checkNumber(b *binder, f float64) {
+// notMultipleFloat is pydantic-core's multiple_of check of a float: the
+// value is a multiple when it is within 1e-9 of the nearest multiple
+// (round(f/m)*m, halves away from zero).
+func (r *rules) notMultipleFloat(f float64) bool {
+	m := r.multipleFloat
+	return math.Abs(f-math.Round(f/m)*m) > 1e-9
+}
+
+// checkNumber applies the number rules to f in pydantic's order: the
+// enum, multipleOf (through notMultiple), then the bounds; a broken enum
+// or multipleOf is the value's only issue, as pydantic reports one.
+func (r *rules) checkNumber(b *binder, f float64, notMultiple func(float64) bool) {
 	if r.enum != nil && !slices.ContainsFunc(r.enum, func(e any) bool {
 		n, ok := e.(json.Number)
 		if !ok {
@@ -429,6 +489,10 @@ func (r *rules) checkNumber(b *binder, f float64) {
 		return err == nil && x == f
 	}) {
 		b.failRule("enum", "Input should be "+orList(enumText(r.enum)))
+		return
+	}
+	if r.multipleOf != "" && notMultiple(f) {
+		b.failRule("multiple_of", "Input should be a multiple of "+string(r.multipleOf))
 		return
 	}
 	bound := func(n json.Number, fails func(x float64) bool, code, word string) {

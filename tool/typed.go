@@ -85,9 +85,10 @@ type Typed[P any] struct {
 //
 // New fails with an error wrapping [ErrInvalidParams] for a bad name, an
 // empty description, a nil fn, or a P that is not a struct, is recursive,
-// holds a field with no JSON form, maps two fields to one JSON name, or
-// carries validate tags the validator cannot apply, or states one rule
-// in both tags with different values.
+// holds a field with no JSON form, maps two fields to one JSON name,
+// carries validate tags the validator cannot apply, carries a jsonschema
+// keyword the checks do not enforce, or states one rule in both tags
+// with different values.
 func New[P any](name, description string, fn Func[P], opts ...Option) (*Typed[P], error) {
 	pt := reflect.TypeFor[P]()
 	if err := ValidateName(name); err != nil {
