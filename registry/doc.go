@@ -36,7 +36,9 @@
 // returns a tool. [Tools.NewSet] builds the whole tool set of a scenario
 // from its {name: kwargs} spec and reports every bad name or argument at
 // once. [Configured] decodes keyword arguments strictly into an options
-// struct, and [Plain] wraps factories that take none. [Default] is a
+// struct — names match exactly, as Python's keyword arguments do, and an
+// unexpected one is refused in Python's words —, and [Plain] wraps
+// factories that take none. [Default] is a
 // package-level registry for programs that like registering from init;
 // libraries and tests should build their own.
 package registry

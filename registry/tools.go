@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"reflect"
 	"slices"
 	"strings"
 	"time"
@@ -175,9 +176,14 @@ func build(f Factory, name string, deps Deps) (tl tool.Tool, err error) {
 var ErrBadOptions = errors.New("bad keyword arguments")
 
 // Configured returns a factory that decodes deps.Args strictly into an
-// options struct O — an unknown key or a value of the wrong type is an
-// error naming the key — and passes it to fn. Missing keys keep O's zero
-// values.
+// options struct O and passes it to fn. Missing keys keep O's zero
+// values. Keyword names match O's json names exactly, as Python matches
+// keyword arguments: an unknown or miscased name is an error in Python's
+// words ("got an unexpected keyword argument 'ITEMS'", with the name it
+// resembles), and so is a miscased key of an object bound to a nested
+// struct; a value of the wrong type is an error naming the key. A map
+// holds no repeated key; a spec read from JSON text with [tool.DecodeArgs]
+// keeps the last of a repeated one, as json.loads does.
 func Configured[O any](fn func(deps Deps, opts O) (tool.Tool, error)) Factory {
 	return func(deps Deps) (tool.Tool, error) {
 		opts, err := decodeOptions[O](deps.Args)
@@ -189,7 +195,8 @@ func Configured[O any](fn func(deps Deps, opts O) (tool.Tool, error)) Factory {
 }
 
 // Plain returns a factory for a tool that takes no keyword arguments: any
-// argument is an error naming it.
+// argument is an error naming it, in Python's words ("got an unexpected
+// keyword argument 'x'").
 func Plain(fn func(deps Deps) (tool.Tool, error)) Factory {
 	return func(deps Deps) (tool.Tool, error) {
 		if len(deps.Args) > 0 {
@@ -198,7 +205,10 @@ func Plain(fn func(deps Deps) (tool.Tool, error)) Factory {
 				keys = append(keys, k)
 			}
 			slices.Sort(keys)
-			return nil, fmt.Errorf("%w: unknown argument %s (this tool takes none)", ErrBadOptions, strings.Join(quoteAll(keys), ", "))
+			if len(keys) == 1 {
+				return nil, fmt.Errorf("%w: got an unexpected keyword argument %s (this tool takes none)", ErrBadOptions, pyQuote(keys[0]))
+			}
+			return nil, fmt.Errorf("%w: got unexpected keyword arguments %s (this tool takes none)", ErrBadOptions, strings.Join(pyQuoteAll(keys), ", "))
 		}
 		return fn(deps)
 	}
@@ -210,6 +220,9 @@ func decodeOptions[O any](args map[string]any) (O, error) {
 	var o O
 	if len(args) == 0 {
 		return o, nil
+	}
+	if err := unexpectedKeywords(reflect.TypeFor[O](), args); err != nil {
+		return o, err
 	}
 	data, err := json.Marshal(args)
 	if err != nil {
@@ -229,14 +242,6 @@ func decodeOptions[O any](args map[string]any) (O, error) {
 		return o0, fmt.Errorf("%w: %w", ErrBadOptions, err)
 	}
 	return o, nil
-}
-
-func quoteAll(ss []string) []string {
-	out := make([]string, len(ss))
-	for i, s := range ss {
-		out[i] = fmt.Sprintf("%q", s)
-	}
-	return out
 }
 
 // RegisterHarness registers the cross-domain harness tools of

@@ -53,10 +53,10 @@ func TestArgsErrors(t *testing.T) {
 		args map[string]any
 		want string
 	}{
-		{"unknown key", "GetMenuTool", map[string]any{"menus": "x"}, `tool 'GetMenuTool': bad keyword arguments: unknown argument "menus"`},
+		{"unknown key", "GetMenuTool", map[string]any{"menus": "x"}, `tool 'GetMenuTool': bad keyword arguments: got an unexpected keyword argument 'menus'`},
 		{"wrong type", "GetMenuTool", map[string]any{"menu": 3}, `tool 'GetMenuTool': bad keyword arguments: argument "menu": a JSON number cannot be a string`},
 		{"wrong nested type", "GetMenuTool", map[string]any{"limit": "ten"}, `argument "limit": a JSON string cannot be a int`},
-		{"plain takes none", "EndConversationTool", map[string]any{"rtvi": nil, "shared_state": 1}, `tool 'EndConversationTool': bad keyword arguments: unknown argument "rtvi", "shared_state" (this tool takes none)`},
+		{"plain takes none", "EndConversationTool", map[string]any{"rtvi": nil, "shared_state": 1}, `tool 'EndConversationTool': bad keyword arguments: got unexpected keyword arguments 'rtvi', 'shared_state' (this tool takes none)`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -92,8 +92,8 @@ func TestNewSet(t *testing.T) {
 	}, registry.Deps{State: st})
 	require.Error(t, err)
 	for _, want := range []string{
-		`tool 'EndConversationTool': bad keyword arguments: unknown argument "x"`,
-		`tool 'GetMenuTool': bad keyword arguments: unknown argument "menus"`,
+		`tool 'EndConversationTool': bad keyword arguments: got an unexpected keyword argument 'x' (this tool takes none)`,
+		`tool 'GetMenuTool': bad keyword arguments: got an unexpected keyword argument 'menus'`,
 		`tool 'GetMenuToool' not found in domain 'restaurant' or 'default'`,
 		`tool 'Unknown' not found in domain 'restaurant' or 'default'`,
 	} {

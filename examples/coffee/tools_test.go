@@ -136,5 +136,5 @@ func TestMenuOptions(t *testing.T) {
 	}, registry.Deps{State: st})
 	assert.ErrorIs(t, err, registry.ErrBadOptions)
 	assert.ErrorContains(t, err, `tool 'get_menu': bad keyword arguments: argument "items"`)
-	assert.ErrorContains(t, err, `tool 'place_order': bad keyword arguments: unknown argument "max"`)
+	assert.ErrorContains(t, err, `tool 'place_order': bad keyword arguments: got an unexpected keyword argument 'max'`)
 }
