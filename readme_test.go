@@ -41,7 +41,7 @@ func TestReadmeTour(t *testing.T) {
 	defs, err := schema.OpenAI([]tool.Tool{cancel}) // what the model sees: the enum, minLength 7, maxLength 12
 	require.NoError(t, err)
 
-	// The live path: one delivery per call (none if ctx is cancelled). Bad arguments,
+	// The live path: one delivery per call (none if the tool returns ctx's error). Bad arguments,
 	// unknown tools, Go errors and panics all become structured results for the model.
 	err = set.CallJSON(ctx, "cancel_order", []byte(`{"order_id": "ORD-001", "reason": "took too long"}`), func(result any) error {
 		return sendToModel(result)

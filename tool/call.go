@@ -64,9 +64,14 @@ func NullAsAbsent() CallOption {
 // Call returns nil when the result was delivered and the hook (if any)
 // succeeded. When deliver fails, Call returns an error wrapping deliver's
 // error and the hook is skipped; when the hook fails or panics (after
-// delivery), an error wrapping the hook's. If Execute fails because ctx
-// was cancelled, nothing is delivered and ctx's error is returned, as
-// Python lets a cancelled call go undelivered.
+// delivery), an error wrapping the hook's.
+//
+// A cancelled ctx does not stop a call by itself: Call does not look at
+// ctx, so a tool that completes — even on a context cancelled before or
+// during the call — has its result delivered (a committed write is
+// reported). Only when Execute returns an error wrapping ctx's error while
+// ctx is done is nothing delivered; Call then returns that error, as
+// Python lets a call cancelled in flight go undelivered.
 func Call(ctx context.Context, t Tool, args map[string]any, deliver func(any) error, opts ...CallOption) error {
 	cfg := newCallConfig(opts)
 	if args == nil {
@@ -106,7 +111,8 @@ func Call(ctx context.Context, t Tool, args map[string]any, deliver func(any) er
 // arguments that are malformed or not a JSON object are answered with a
 // delivered [ValidationResult] (one issue, field "", type "json_invalid" or
 // "dict_type"; its error_type is the tool's [ErrorTyper] one, if it has
-// one); Execute and the hook do not run.
+// one); Execute and the hook do not run. A cancelled ctx is treated as
+// [Call] treats it.
 func CallJSON(ctx context.Context, t Tool, raw []byte, deliver func(any) error, opts ...CallOption) error {
 	args, err := DecodeArgs(raw)
 	if err != nil {

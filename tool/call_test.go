@@ -219,8 +219,9 @@ func TestCallHookFailureIsReportedAfterDelivery(t *testing.T) {
 	}
 }
 
-// A call whose context is cancelled is not delivered, as Python lets a
-// cancelled call go undelivered.
+// A call whose tool returns its cancelled context's error is not
+// delivered, as Python lets a cancelled call go undelivered (a tool that
+// completes is delivered: cancel_test.go).
 func TestCallCancelledIsNotDelivered(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	ft := &fakeTool{name: "slow", exec: func(ctx context.Context, _ map[string]any) (any, error) {

@@ -12,8 +12,10 @@
 //     panic becomes {"error": message}; an empty result (nil, "", 0, false,
 //     an empty list or object) is wrapped in a success envelope so that a
 //     model does not read it as nothing; the result is delivered exactly
-//     once; an [AfterResulter] hook runs only after a successful delivery
-//     and never after an error;
+//     once — a cancelled context does not prevent it, only a tool that
+//     returns the done context's error delivers nothing; an
+//     [AfterResulter] hook runs only after a successful delivery and never
+//     after an error;
 //   - replay paths call Execute directly and see the raw shape (a bare empty
 //     list stays a bare empty list).
 //

@@ -124,8 +124,9 @@ type ToolResult struct {
 	Name string `json:"name"` // the call's Name
 	// Result is what the live path delivered for the call: the tool's
 	// result, enveloped when empty, or the unknown-tool, validation or
-	// {"error": …} result. nil when the call never ran (its context was
-	// done).
+	// {"error": …} result. nil when nothing was delivered: the call was
+	// not started because the turn's context was done, or its tool
+	// returned the context's error (see [Call]).
 	Result any `json:"result"`
 }
 
@@ -134,9 +135,12 @@ type ToolResult struct {
 // set's tools, malformed arguments a validation result, errors the
 // {"error": …} result. At most parallel calls run at once (1 when
 // parallel < 1). Results come back in the model's order, one per call.
-// The error joins the failures of individual calls: a call whose context
-// was cancelled has no Result; one whose after-result hook failed keeps
-// the Result it delivered.
+// The error joins the failures of individual calls: a call not yet
+// started when ctx is done is not run, has no Result and fails with ctx's
+// error; a call already running finishes as [Call] does — a tool that
+// completes keeps the Result it delivered, even if ctx was cancelled
+// meanwhile, and only one that returns ctx's error has none; a call whose
+// after-result hook failed keeps the Result it delivered.
 func (s *Set) Dispatch(ctx context.Context, calls []ModelCall, parallel int, opts ...CallOption) ([]ToolResult, error) {
 	if parallel < 1 {
 		parallel = 1

@@ -1,0 +1,106 @@
+package tool_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/voiceeval/schematools/tool"
+)
+
+// What a cancelled context does on the live path: Call and CallJSON do not
+// look at it themselves, so a tool that completes delivers its result (a
+// committed write is reported); only a tool that returns the context's
+// error while the context is done delivers nothing.
+func TestCallWithCancelledContext(t *testing.T) {
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	booked := map[string]any{"booked": true}
+	for name, tt := range map[string]struct {
+		ctx       context.Context
+		exec      func(ctx context.Context, cancel context.CancelFunc) (any, error)
+		delivered []any
+		err       error
+	}{
+		"already cancelled, the tool completes": {cancelled, func(context.Context, context.CancelFunc) (any, error) {
+			return booked, nil
+		}, []any{booked}, nil},
+		"cancelled during the call, the tool completes": {nil, func(_ context.Context, cancel context.CancelFunc) (any, error) {
+			cancel()
+			return booked, nil
+		}, []any{booked}, nil},
+		"the tool returns the context's error": {nil, func(ctx context.Context, cancel context.CancelFunc) (any, error) {
+			cancel()
+			return nil, fmt.Errorf("booking: %w", ctx.Err())
+		}, nil, context.Canceled},
+		"a tool's own other error after cancel is delivered": {nil, func(_ context.Context, cancel context.CancelFunc) (any, error) {
+			cancel()
+			return nil, errors.New("no seats")
+		}, []any{map[string]any{"error": "no seats"}}, nil},
+	} {
+		t.Run(name, func(t *testing.T) {
+			for _, viaJSON := range []bool{false, true} {
+				ctx, cancel := tt.ctx, context.CancelFunc(func() {})
+				if ctx == nil {
+					ctx, cancel = context.WithCancel(context.Background())
+				}
+				ft := &fakeTool{name: "book", exec: func(ctx context.Context, _ map[string]any) (any, error) { return tt.exec(ctx, cancel) }}
+				var d delivery
+				var err error
+				if viaJSON {
+					err = tool.CallJSON(ctx, ft, []byte(`{"value": "v"}`), d.deliver, tool.WithLogger(quiet))
+				} else {
+					err = tool.Call(ctx, ft, map[string]any{"value": "v"}, d.deliver, tool.WithLogger(quiet))
+				}
+				if tt.err != nil {
+					assert.ErrorIs(t, err, tt.err, "json=%v", viaJSON)
+				} else {
+					assert.NoError(t, err, "json=%v", viaJSON)
+				}
+				assert.Equal(t, len(tt.delivered), len(d.got), "json=%v: one delivery or none", viaJSON)
+				if len(tt.delivered) == 1 && len(d.got) == 1 {
+					assert.JSONEq(t, jsonOf(t, tt.delivered[0]), jsonOf(t, d.got[0]), "json=%v", viaJSON)
+				}
+			}
+		})
+	}
+}
+
+// Dispatch does not start a call once the turn's context is done (it has
+// no Result and its error is the context's), but a call already running
+// delivers as Call does: a tool that completes keeps its Result.
+func TestDispatchCancelledMidTurn(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var mu sync.Mutex
+	runs := 0
+	book := &fakeTool{name: "book", exec: func(context.Context, map[string]any) (any, error) {
+		mu.Lock()
+		runs++
+		mu.Unlock()
+		cancel() // the turn is cancelled while the write commits
+		return map[string]any{"booked": true}, nil
+	}}
+	set, err := tool.NewSet(book)
+	require.NoError(t, err)
+	// One call at a time: whichever starts first cancels the turn, and the
+	// other is not started.
+	results, err := set.Dispatch(ctx, []tool.ModelCall{
+		{ID: "1", Name: "book", Arguments: `{"value": "v"}`},
+		{ID: "2", Name: "book", Arguments: `{"value": "v"}`},
+	}, 1)
+	require.Equal(t, 1, runs)
+	ran, skipped := results[0], results[1]
+	if ran.Result == nil {
+		ran, skipped = skipped, ran
+	}
+	assert.Equal(t, map[string]any{"booked": true}, ran.Result, "the committed write is reported")
+	assert.Nil(t, skipped.Result, "the call after the cancel did not run")
+	require.ErrorIs(t, err, context.Canceled)
+	assert.ErrorContains(t, err, "call "+skipped.ID+" (book)")
+	assert.NotContains(t, err.Error(), "call "+ran.ID+" (book)", "the call that ran has no error")
+}
