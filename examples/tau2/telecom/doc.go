@@ -103,7 +103,10 @@
 //     sync deltas are applied in sorted path order.
 //   - Pydantic's text ends each issue with a link carrying pydantic's version;
 //     it is fixed at 2.13, the reference's. gb_amount refuses NaN and
-//     infinities (the SDK's finite_number), which pydantic would let through.
+//     infinities (the SDK's finite_number), which pydantic would let
+//     through: a deliberate difference of every typed tool, as a model
+//     never means NaN and a NaN amount would reach the DB, where strict
+//     JSON cannot encode it and it compares unequal to itself.
 //   - Initialisation functions, predicates, the sync and the applier fail
 //     with errors reading "<Type>: <message>" (Python's exception class and
 //     text), so hooks.Set.ApplyInit and replay.Evaluate report them as Python's
