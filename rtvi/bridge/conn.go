@@ -1,0 +1,310 @@
+package bridge
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/coder/websocket"
+	"github.com/voiceeval/schematools/rtvi"
+)
+
+// NeMo's bridge's limits.
+const (
+	// DefaultHandshakeTimeout is how long Dial waits for bot-ready.
+	DefaultHandshakeTimeout = 5 * time.Second
+	// DefaultRequestTimeout is how long an awaited request waits for its
+	// answer.
+	DefaultRequestTimeout = 15 * time.Second
+	// DefaultMaxMessageBytes is the largest WebSocket message read: the
+	// Python websockets library's default max_size (2^20 bytes), past
+	// which the connection is closed with status 1009.
+	DefaultMaxMessageBytes = 1 << 20
+	// DefaultWriteTimeout bounds each write (NeMo's close_timeout is 10 s;
+	// its sends have no bound of their own).
+	DefaultWriteTimeout = 10 * time.Second
+)
+
+// Options configure [Dial]. The zero value is NeMo's bridge.
+type Options struct {
+	// OnEvent receives every frame the bot sends, decoded, in the order
+	// received, answers to requests included. It runs on the connection's
+	// reader: while it runs no frame is read, so it must not block for
+	// long, and it must not call Close (wait on Done instead). Nil drops
+	// the events. A panic in it closes the connection with an error.
+	OnEvent func(Event)
+	// HandshakeTimeout bounds the wait for bot-ready; 0 means 5 s.
+	HandshakeTimeout time.Duration
+	// RequestTimeout bounds the wait for the answer of an awaited request;
+	// 0 means 15 s.
+	RequestTimeout time.Duration
+	// WriteTimeout bounds each write; 0 means 10 s.
+	WriteTimeout time.Duration
+	// MaxMessageBytes is the largest message read; 0 means 1 MiB. A larger
+	// one closes the connection (status 1009), as it does NeMo's.
+	MaxMessageBytes int64
+	// LenientHandshake makes Dial return the connection even when no
+	// bot-ready came in time, as NeMo's bridge, which logs a warning and
+	// carries on. By default Dial fails with ErrTimeout.
+	LenientHandshake bool
+	// HTTPClient and HTTPHeader are passed to the WebSocket dial.
+	HTTPClient *http.Client
+	HTTPHeader http.Header
+	// Now is the clock of the request ids; nil means time.Now.
+	Now func() time.Time
+}
+
+// Errors of a connection. Each error a method returns wraps one of them
+// (or the context's error when ctx ends first).
+var (
+	// ErrTimeout: no answer within the timeout.
+	ErrTimeout = errors.New("bridge: timed out")
+	// ErrClosed: the connection is closed (by Close, by the bot, or after
+	// a read error such as a message over MaxMessageBytes); the error
+	// says why.
+	ErrClosed = errors.New("bridge: connection closed")
+	// ErrBotError: the bot answered with an error-response.
+	ErrBotError = errors.New("bridge: bot returned an error")
+	// ErrUnexpectedReply: the answer is not of the shape the request
+	// expects.
+	ErrUnexpectedReply = errors.New("bridge: unexpected reply")
+)
+
+// Conn is a connection to one bot, as NeMo's bridge holds one per bot and
+// per phase (prepare, then run). Its methods are safe for concurrent use;
+// awaited requests are carried out one at a time.
+type Conn struct {
+	ws   *websocket.Conn
+	opts Options
+	ids  idClock
+
+	reqMu sync.Mutex // one awaited request at a time
+
+	mu     sync.Mutex
+	waiter *waiter
+	err    error // why the connection closed, once it has
+
+	done chan struct{} // closed when the reader has stopped
+}
+
+// waiter is an awaited request: match picks its answer.
+type waiter struct {
+	match func(Event) bool
+	got   chan Event // buffered, 1
+}
+
+// Dial connects to the bot at url (ws://host:port/...), checks that it
+// speaks WebSocket, sends client-ready and waits for bot-ready
+// (Options.HandshakeTimeout). ctx bounds the dial and the handshake only.
+func Dial(ctx context.Context, url string, opts *Options) (*Conn, error) {
+	o := Options{}
+	if opts != nil {
+		o = *opts
+	}
+	if o.HandshakeTimeout <= 0 {
+		o.HandshakeTimeout = DefaultHandshakeTimeout
+	}
+	if o.RequestTimeout <= 0 {
+		o.RequestTimeout = DefaultRequestTimeout
+	}
+	if o.WriteTimeout <= 0 {
+		o.WriteTimeout = DefaultWriteTimeout
+	}
+	if o.MaxMessageBytes <= 0 {
+		o.MaxMessageBytes = DefaultMaxMessageBytes
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	ws, _, err := websocket.Dial(ctx, url, &websocket.DialOptions{HTTPClient: o.HTTPClient, HTTPHeader: o.HTTPHeader})
+	if err != nil {
+		return nil, fmt.Errorf("bridge: dial %s: %w", url, err)
+	}
+	ws.SetReadLimit(o.MaxMessageBytes)
+	c := &Conn{ws: ws, opts: o, ids: idClock{now: o.Now}, done: make(chan struct{})}
+	go c.read()
+	if err := c.handshake(ctx); err != nil {
+		if o.LenientHandshake && errors.Is(err, ErrTimeout) {
+			return c, nil
+		}
+		c.closeWith(err)
+		return nil, err
+	}
+	return c, nil
+}
+
+// handshake sends client-ready and waits for any bot-ready, as the
+// bridge does (it checks the type only, not the id).
+func (c *Conn) handshake(ctx context.Context) error {
+	data, err := object(field{"version", ClientVersion},
+		field{"about", fields{{"library", ClientLibrary}, {"library_version", ClientLibraryVersion}}})
+	if err != nil {
+		return err
+	}
+	msg, err := envelope("client-ready", c.ids.id("client_ready_"), data)
+	if err != nil {
+		return err
+	}
+	_, err = c.await(ctx, msg, c.opts.HandshakeTimeout, "bot-ready", func(e Event) bool { return e.Kind == KindBotReady })
+	return err
+}
+
+// read is the reader: it decodes each message, hands it to the waiter
+// when it is the answer, and to OnEvent.
+func (c *Conn) read() {
+	defer close(c.done)
+	for {
+		typ, data, err := c.ws.Read(context.Background())
+		if err != nil {
+			c.closeWith(readError(err))
+			return
+		}
+		at := time.Now()
+		var e Event
+		if typ != websocket.MessageBinary {
+			// pipecat's serializer cannot parse a text message as a frame.
+			e = Event{Kind: KindMalformed, Message: string(data), Err: fmt.Errorf("%w: a text WebSocket message (frames are binary)", ErrMalformed)}
+		} else {
+			e = DecodeFrame(data)
+		}
+		e.At = at
+		c.mu.Lock()
+		if w := c.waiter; w != nil && w.match(e) {
+			c.waiter = nil
+			w.got <- e
+		}
+		c.mu.Unlock()
+		if err := c.deliver(e); err != nil {
+			c.closeWith(err)
+			c.ws.CloseNow()
+			return
+		}
+	}
+}
+
+// deliver calls OnEvent, turning a panic into an error.
+func (c *Conn) deliver(e Event) (err error) {
+	if c.opts.OnEvent == nil {
+		return nil
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%w: OnEvent panicked: %v", ErrClosed, r)
+		}
+	}()
+	c.opts.OnEvent(e)
+	return nil
+}
+
+// readError says why reading stopped.
+func readError(err error) error {
+	switch status := websocket.CloseStatus(err); status {
+	case -1:
+		return fmt.Errorf("%w: %w", ErrClosed, err)
+	case websocket.StatusMessageTooBig:
+		return fmt.Errorf("%w: a message over the read limit (status 1009): %w", ErrClosed, err)
+	default:
+		return fmt.Errorf("%w: closed with status %d: %w", ErrClosed, int(status), err)
+	}
+}
+
+// closeWith records why the connection ended (the first reason wins) and
+// fails the waiting request.
+func (c *Conn) closeWith(err error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.err == nil {
+		c.err = err
+	}
+	if w := c.waiter; w != nil {
+		c.waiter = nil
+		close(w.got)
+	}
+}
+
+// Err returns why the connection closed, or nil while it is open.
+func (c *Conn) Err() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.err
+}
+
+// Done is closed once the connection's reader has stopped: no event is
+// delivered after it.
+func (c *Conn) Done() <-chan struct{} { return c.done }
+
+// Close closes the connection normally (status 1000) and waits, at most
+// a few seconds, for the bot's closing handshake. It must not be called
+// from OnEvent.
+func (c *Conn) Close() error {
+	already := c.Err() != nil
+	c.closeWith(fmt.Errorf("%w: closed by the bridge", ErrClosed))
+	err := c.ws.Close(websocket.StatusNormalClosure, "")
+	<-c.done
+	if already || err == nil || websocket.CloseStatus(err) != -1 || errors.Is(err, net.ErrClosed) {
+		return nil
+	}
+	return fmt.Errorf("bridge: close: %w", err)
+}
+
+// send writes msg as a message frame, bounded by WriteTimeout.
+func (c *Conn) send(ctx context.Context, msg []byte) error {
+	if err := c.Err(); err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(ctx, c.opts.WriteTimeout)
+	defer cancel()
+	if err := c.ws.Write(ctx, websocket.MessageBinary, rtvi.MessageFrameBytes(msg)); err != nil {
+		if cerr := c.Err(); cerr != nil {
+			return cerr
+		}
+		if ctx.Err() != nil && errors.Is(err, context.DeadlineExceeded) {
+			return fmt.Errorf("%w: writing to the bot: %w", ErrTimeout, err)
+		}
+		return fmt.Errorf("bridge: write: %w", err)
+	}
+	return nil
+}
+
+// await sends msg and waits, at most timeout (and while ctx lasts), for
+// the first event match accepts; what says what is awaited, for errors.
+func (c *Conn) await(ctx context.Context, msg []byte, timeout time.Duration, what string, match func(Event) bool) (Event, error) {
+	c.reqMu.Lock()
+	defer c.reqMu.Unlock()
+	w := &waiter{match: match, got: make(chan Event, 1)}
+	c.mu.Lock()
+	if c.err != nil {
+		err := c.err
+		c.mu.Unlock()
+		return Event{}, err
+	}
+	c.waiter = w
+	c.mu.Unlock()
+	defer func() {
+		c.mu.Lock()
+		if c.waiter == w {
+			c.waiter = nil
+		}
+		c.mu.Unlock()
+	}()
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	if err := c.send(ctx, msg); err != nil {
+		return Event{}, err
+	}
+	select {
+	case e, ok := <-w.got:
+		if !ok {
+			return Event{}, c.Err()
+		}
+		return e, nil
+	case <-timer.C:
+		return Event{}, fmt.Errorf("%w: no %s within %v", ErrTimeout, what, timeout)
+	case <-ctx.Done():
+		return Event{}, ctx.Err()
+	}
+}

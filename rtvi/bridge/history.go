@@ -1,0 +1,182 @@
+package bridge
+
+import (
+	"fmt"
+
+	"github.com/voiceeval/schematools/internal/pyjson"
+	"github.com/voiceeval/schematools/internal/pyvalue"
+)
+
+// History is a bot's answer to get_context_history: {"context": "<the
+// Python literal of its LLM context>"}.
+type History struct {
+	// Reply is the answer's d.
+	Reply map[string]any
+}
+
+// EmptyHistory is the history NeMo's bridge saves when it got none (an
+// error-response, a timeout, an answer it could not read): context "[]".
+var EmptyHistory = &History{Reply: map[string]any{}}
+
+// Context returns the "context" text; "[]" when there is none, as the
+// bridge's context_history.get("context", "[]").
+func (h *History) Context() (string, error) {
+	v, ok := h.Reply["context"]
+	if !ok {
+		return "[]", nil
+	}
+	s, ok := v.(string)
+	if !ok {
+		// eval() of a non-str raises TypeError.
+		return "", fmt.Errorf("%w: context is a %s, not a str", ErrUnexpectedReply, pyvalue.TypeName(v))
+	}
+	return s, nil
+}
+
+// Value returns what the bridge makes of the context: the Python literal
+// read ([ParseLiteral]), and when that is a str, the JSON it holds
+// (json.loads), or the str itself when it is not JSON, as the bridge logs
+// the error and keeps it. Dicts come out as map[string]any.
+func (h *History) Value() (any, error) {
+	v, err := h.ordered()
+	if err != nil {
+		return nil, err
+	}
+	return plain(v), nil
+}
+
+// JSON returns the bytes NeMo's runner writes to llm_context.json:
+// json.dump(Value, indent=2), keys in the context's order, non-ASCII
+// escaped, no final newline.
+func (h *History) JSON() ([]byte, error) {
+	v, err := h.ordered()
+	if err != nil {
+		return nil, err
+	}
+	compact, err := pyvalue.AppendJSON(nil, v, pyjson.Compact, false)
+	if err != nil {
+		return nil, fmt.Errorf("bridge: the context cannot be written as JSON: %w", err)
+	}
+	return indentJSON(compact), nil
+}
+
+func (h *History) ordered() (any, error) {
+	text, err := h.Context()
+	if err != nil {
+		return nil, err
+	}
+	v, err := pyvalue.ParseLiteral(text)
+	if err != nil {
+		return nil, fmt.Errorf("bridge: the context is not a Python literal: %w", err)
+	}
+	if s, ok := v.(string); ok {
+		if w, err := pyvalue.Loads([]byte(s)); err == nil {
+			return w, nil
+		}
+	}
+	return v, nil
+}
+
+// ParseLiteral reads the text of a Python literal as NeMo's bridge's
+// eval() reads get_context_history's context, without evaluating
+// anything: None, True, False, str and bytes literals with Python's
+// escapes, ints (json.Number, exact), floats (float64), lists and tuples
+// ([]any), dicts with str keys (map[string]any). Names (inf, nan), calls,
+// operators but unary signs, sets and complex numbers are errors, as is
+// nesting deeper than 200 brackets (CPython's limit).
+func ParseLiteral(text string) (any, error) {
+	v, err := pyvalue.ParseLiteral(text)
+	if err != nil {
+		return nil, err
+	}
+	return plain(v), nil
+}
+
+// plain turns the ordered dicts of pyvalue into maps.
+func plain(v any) any {
+	switch x := v.(type) {
+	case pyvalue.Dict:
+		m := make(map[string]any, len(x))
+		for _, it := range x.Items() {
+			m[it.Key] = plain(it.Value)
+		}
+		return m
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = plain(e)
+		}
+		return out
+	}
+	return v
+}
+
+// indentJSON rewrites compact JSON as Python's json.dump(indent=2) writes
+// it: a newline and two spaces per level after each opening bracket and
+// comma, ": " after keys, empty containers as [] and {}.
+func indentJSON(src []byte) []byte {
+	out := make([]byte, 0, len(src)+len(src)/4)
+	depth := 0
+	newline := func() {
+		out = append(out, '\n')
+		for range depth {
+			out = append(out, ' ', ' ')
+		}
+	}
+	inString, escaped := false, false
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		if inString {
+			out = append(out, c)
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			inString = true
+			out = append(out, c)
+		case '{', '[':
+			if i+1 < len(src) && (src[i+1] == '}' || src[i+1] == ']') {
+				out = append(out, c, src[i+1])
+				i++
+				continue
+			}
+			out = append(out, c)
+			depth++
+			newline()
+		case '}', ']':
+			depth--
+			newline()
+			out = append(out, c)
+		case ',':
+			out = append(out, c)
+			newline()
+		case ':':
+			out = append(out, ':', ' ')
+		default:
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// Summary is a bot's answer to get_scenario_summary.
+type Summary struct {
+	// Actions is "actions", the bot's action log (nil when absent or not
+	// a list).
+	Actions []any
+	// DBHash is "db_hash", nil when absent or null (an empty DB).
+	DBHash *string
+	// DB is "db", sent when include_db was set (nil otherwise or when
+	// empty).
+	DB any
+	// Reply is the whole answer.
+	Reply map[string]any
+}
