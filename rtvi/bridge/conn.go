@@ -202,11 +202,12 @@ func (c *Conn) deliver(e Event) (err error) {
 
 // readError says why reading stopped.
 func readError(err error) error {
+	if errors.Is(err, websocket.ErrMessageTooBig) {
+		return fmt.Errorf("%w: a message over the read limit (closed with status 1009): %w", ErrClosed, err)
+	}
 	switch status := websocket.CloseStatus(err); status {
 	case -1:
 		return fmt.Errorf("%w: %w", ErrClosed, err)
-	case websocket.StatusMessageTooBig:
-		return fmt.Errorf("%w: a message over the read limit (status 1009): %w", ErrClosed, err)
 	default:
 		return fmt.Errorf("%w: closed with status %d: %w", ErrClosed, int(status), err)
 	}

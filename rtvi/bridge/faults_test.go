@@ -1,0 +1,227 @@
+package bridge_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+	"github.com/voiceeval/schematools/rtvi/bridge"
+)
+
+func TestHandshakeTimeout(t *testing.T) {
+	bot := newFakeBot(t, true, nil)
+	start := time.Now()
+	_, err := bridge.Dial(context.Background(), bot.url, fast(nil))
+	if !errors.Is(err, bridge.ErrTimeout) || time.Since(start) > 3*time.Second {
+		t.Fatalf("Dial = %v after %v, want ErrTimeout", err, time.Since(start))
+	}
+	o := fast(nil)
+	o.LenientHandshake = true
+	c, err := bridge.Dial(context.Background(), bot.url, o)
+	if err != nil {
+		t.Fatalf("lenient Dial: %v", err)
+	}
+	c.Close()
+}
+
+// TestApplyInitializationFaults: each way apply_initialization fails is
+// an *InitError wrapping ErrInitAborted and its cause.
+func TestApplyInitializationFaults(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		answer func(ctx context.Context, c *websocket.Conn, msg map[string]any)
+		cause  error
+		text   string
+	}{
+		{"error-response", func(ctx context.Context, c *websocket.Conn, msg map[string]any) {
+			respond(ctx, c, map[string]any{"id": "stray", "data": map[string]any{"t": "update_system_prompt"}}, "true")
+			writeJSON(ctx, c, `{"label": "rtvi-ai", "type": "error-response", "id": "`+msg["id"].(string)+`", "data": {"error": "KeyError: 'x'"}}`)
+		}, bridge.ErrBotError, "[APPLY INIT] agent bot returned an error: KeyError: 'x'"},
+		{"hang", func(context.Context, *websocket.Conn, map[string]any) {}, bridge.ErrTimeout,
+			"[APPLY INIT] Timeout (0.3 s) waiting for agent bot to apply 0 initialization action(s)."},
+		{"close", func(ctx context.Context, c *websocket.Conn, msg map[string]any) {
+			c.Close(websocket.StatusInternalError, "boom")
+		}, bridge.ErrClosed, "[APPLY INIT] agent bot connection failed: bridge: connection closed: closed with status 1011"},
+		{"not a dict", func(ctx context.Context, c *websocket.Conn, msg map[string]any) {
+			respond(ctx, c, msg, "[1]")
+		}, bridge.ErrUnexpectedReply, "[APPLY INIT] agent bot answered [1]: AttributeError: 'list' object has no attribute 'get'"},
+		{"success null", func(ctx context.Context, c *websocket.Conn, msg map[string]any) {
+			respond(ctx, c, msg, `{"success": null, "errors": ["a", "b"]}`)
+		}, nil, "[APPLY INIT] agent bot reported failure on 0 action(s): ['a', 'b']"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			bot := newFakeBot(t, false, tc.answer)
+			c, err := bridge.Dial(context.Background(), bot.url, fast(nil))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			err = c.ApplyInitialization(context.Background(), bridge.Init{Side: "agent"})
+			var ie *bridge.InitError
+			if !errors.Is(err, bridge.ErrInitAborted) || !errors.As(err, &ie) {
+				t.Fatalf("err = %v", err)
+			}
+			if tc.cause != nil && !errors.Is(err, tc.cause) || tc.cause == nil && ie.Err != nil {
+				t.Errorf("cause of %v is not %v", err, tc.cause)
+			}
+			if !strings.HasPrefix(err.Error(), tc.text) {
+				t.Errorf("text = %q, want %q", err.Error(), tc.text)
+			}
+		})
+	}
+}
+
+// TestPullFaults: the pulls' timeouts, type matching and failures.
+func TestPullFaults(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		answer func(ctx context.Context, c *websocket.Conn, msg map[string]any)
+		pull   func(c *bridge.Conn) error
+		want   error
+	}{
+		{"history hangs", nil, history, bridge.ErrTimeout},
+		{"summary hangs", nil, summary, bridge.ErrTimeout},
+		{"history error-response", func(ctx context.Context, c *websocket.Conn, msg map[string]any) {
+			writeJSON(ctx, c, `{"label": "rtvi-ai", "type": "error-response", "id": "other", "data": {"error": "boom"}}`)
+		}, history, bridge.ErrBotError},
+		// The summary reader ignores error-responses and waits out its timeout.
+		{"summary error-response", func(ctx context.Context, c *websocket.Conn, msg map[string]any) {
+			writeJSON(ctx, c, `{"label": "rtvi-ai", "type": "error-response", "id": "`+msg["id"].(string)+`", "data": {"error": "boom"}}`)
+		}, summary, bridge.ErrTimeout},
+		// Matched by type: a late answer to another request is taken.
+		{"history takes a stray answer", func(ctx context.Context, c *websocket.Conn, msg map[string]any) {
+			writeJSON(ctx, c, `{"label": "rtvi-ai", "type": "server-response", "id": "reset_1", "data": {"t": "reset", "d": true}}`)
+			respond(ctx, c, msg, `{"context": "[]"}`)
+		}, history, bridge.ErrUnexpectedReply},
+		{"bot closes", func(ctx context.Context, c *websocket.Conn, msg map[string]any) {
+			c.Close(websocket.StatusGoingAway, "bye")
+		}, history, bridge.ErrClosed},
+		{"oversized frame", func(ctx context.Context, c *websocket.Conn, msg map[string]any) {
+			respond(ctx, c, msg, `{"context": "'`+strings.Repeat("x", bridge.DefaultMaxMessageBytes)+`'"}`)
+		}, history, bridge.ErrClosed},
+		{"canceled", nil, func(c *bridge.Conn) error {
+			ctx, cancel := context.WithCancel(context.Background())
+			time.AfterFunc(50*time.Millisecond, cancel)
+			_, err := c.GetContextHistory(ctx)
+			return err
+		}, context.Canceled},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			bot := newFakeBot(t, false, tc.answer)
+			c, err := bridge.Dial(context.Background(), bot.url, fast(nil))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			if err := tc.pull(c); !errors.Is(err, tc.want) {
+				t.Fatalf("err = %v, want %v", err, tc.want)
+			}
+		})
+	}
+}
+
+func history(c *bridge.Conn) error {
+	_, err := c.GetContextHistory(context.Background())
+	return err
+}
+
+func summary(c *bridge.Conn) error {
+	_, err := c.GetScenarioSummary(context.Background(), false)
+	return err
+}
+
+// TestOversizedFrameCloses: a message over the limit closes the
+// connection with 1009, as NeMo's websockets does; later requests fail
+// with the reason.
+func TestOversizedFrameCloses(t *testing.T) {
+	bot := newFakeBot(t, false, func(ctx context.Context, c *websocket.Conn, msg map[string]any) {
+		respond(ctx, c, msg, `"`+strings.Repeat("x", 2000)+`"`)
+	})
+	o := fast(nil)
+	o.MaxMessageBytes = 1000
+	c, err := bridge.Dial(context.Background(), bot.url, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	_, err = c.GetContextHistory(context.Background())
+	if !errors.Is(err, bridge.ErrClosed) || !strings.Contains(err.Error(), "1009") {
+		t.Fatalf("err = %v", err)
+	}
+	<-c.Done()
+	if err := c.Reset(context.Background()); !errors.Is(err, bridge.ErrClosed) {
+		t.Fatalf("Reset after close = %v", err)
+	}
+}
+
+// TestMalformedFrames: what cannot be read becomes a KindMalformed event;
+// the connection goes on.
+func TestMalformedFrames(t *testing.T) {
+	bot := newFakeBot(t, false, func(ctx context.Context, c *websocket.Conn, msg map[string]any) {
+		c.Write(ctx, websocket.MessageBinary, []byte{0xff, 0xff, 0xff})              // not protobuf
+		c.Write(ctx, websocket.MessageText, []byte(`{"type": "bot-ready"}`))         // text, not a frame
+		writeJSON(ctx, c, `{"label": "rtvi-ai", "type": "bot-tts-text"`)             // invalid JSON
+		writeJSON(ctx, c, `[1, 2]`)                                                  // not an object
+		writeJSON(ctx, c, `{"label": "rtvi-ai", "type": "bot-tts-text", "data": 5}`) // data.get on an int
+		respond(ctx, c, msg, `{"context": "[{'role': 'user', 'content': 'hi'}]"}`)
+	})
+	var mu sync.Mutex
+	var kinds []bridge.Kind
+	c, err := bridge.Dial(context.Background(), bot.url, fast(func(e bridge.Event) {
+		mu.Lock()
+		kinds = append(kinds, e.Kind)
+		mu.Unlock()
+		if e.Kind == bridge.KindMalformed && !errors.Is(e.Err, bridge.ErrMalformed) {
+			t.Errorf("malformed event without ErrMalformed: %v", e.Err)
+		}
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	h, err := c.GetContextHistory(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, err := h.Value(); err != nil || len(v.([]any)) != 1 {
+		t.Fatalf("history = %v, %v", v, err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	want := []bridge.Kind{bridge.KindBotReady, bridge.KindMalformed, bridge.KindMalformed, bridge.KindMalformed,
+		bridge.KindMalformed, bridge.KindMalformed, bridge.KindServerResponse}
+	if len(kinds) != len(want) {
+		t.Fatalf("kinds = %v, want %v", kinds, want)
+	}
+	for i := range want {
+		if kinds[i] != want[i] {
+			t.Fatalf("kinds = %v, want %v", kinds, want)
+		}
+	}
+}
+
+// TestOnEventPanic: a panic in OnEvent closes the connection with an
+// error, not the program.
+func TestOnEventPanic(t *testing.T) {
+	bot := newFakeBot(t, false, func(ctx context.Context, c *websocket.Conn, msg map[string]any) {
+		respond(ctx, c, msg, `{}`)
+	})
+	c, err := bridge.Dial(context.Background(), bot.url, fast(func(e bridge.Event) {
+		if e.Kind == bridge.KindServerResponse {
+			panic("harness bug")
+		}
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	_, _ = c.GetContextHistory(context.Background())
+	<-c.Done()
+	if err := c.Err(); !errors.Is(err, bridge.ErrClosed) || !strings.Contains(err.Error(), "harness bug") {
+		t.Fatalf("Err = %v", err)
+	}
+}
