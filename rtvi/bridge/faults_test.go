@@ -112,7 +112,11 @@ func TestPullFaults(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			bot := newFakeBot(t, false, tc.answer)
-			c, err := bridge.Dial(context.Background(), bot.url, fast(nil))
+			o := fast(nil)
+			if tc.name == "oversized frame" {
+				o.RequestTimeout = 20 * time.Second // a 1 MiB write is slow under -race
+			}
+			c, err := bridge.Dial(context.Background(), bot.url, o)
 			if err != nil {
 				t.Fatal(err)
 			}

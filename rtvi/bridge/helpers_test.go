@@ -260,13 +260,6 @@ func respond(ctx context.Context, c *websocket.Conn, msg map[string]any, d strin
 	writeJSON(ctx, c, `{"label": "rtvi-ai", "type": "server-response", "id": "`+msg["id"].(string)+`", "data": {"t": "`+t+`", "d": `+d+`}}`)
 }
 
-// tOf is the client-message name of msg.
-func tOf(msg map[string]any) string {
-	d, _ := msg["data"].(map[string]any)
-	t, _ := d["t"].(string)
-	return t
-}
-
 // fixedClock returns a clock at 2024-06-10 06:13:20.123456 UTC
 // (1718000000.123456), which moves on a second at each call.
 func fixedClock() func() time.Time {

@@ -1,0 +1,60 @@
+package bridge_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+
+	"github.com/coder/websocket"
+	"github.com/voiceeval/schematools/rtvi"
+	"github.com/voiceeval/schematools/rtvi/bridge"
+)
+
+// A bot on rtvi.Dispatcher, served over WebSocket, prepared and pulled as
+// NeMo's bridge does.
+func Example() {
+	d := rtvi.NewDispatcher(rtvi.Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c, err := websocket.Accept(w, r, nil)
+		if err != nil {
+			return
+		}
+		defer c.CloseNow()
+		for {
+			_, frame, err := c.Read(r.Context())
+			if err != nil {
+				return
+			}
+			if reply, _ := d.HandleFrame(r.Context(), frame); reply != nil {
+				c.Write(r.Context(), websocket.MessageBinary, reply)
+			}
+		}
+	}))
+	defer srv.Close()
+
+	ctx := context.Background()
+	var rec bridge.Recorder
+	conn, err := bridge.Dial(ctx, "ws"+strings.TrimPrefix(srv.URL, "http"), &bridge.Options{OnEvent: rec.Handle})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer conn.Close()
+	_ = conn.Reset(ctx)
+	_ = conn.UpdateSystemPrompt(ctx, bridge.Prompt{Prompt: "You are a helpful agent."})
+	if err := conn.ApplyInitialization(ctx, bridge.Init{Side: "agent", SharedStateInit: map[string]any{"db": map[string]any{"n": 1}}}); err != nil {
+		fmt.Println("aborted unscored:", err)
+		return
+	}
+	sum, err := conn.GetScenarioSummary(ctx, true)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("actions:", len(sum.Actions), "db:", sum.DB)
+	// Output: actions: 0 db: map[n:1]
+}
