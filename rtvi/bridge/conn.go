@@ -76,7 +76,8 @@ var (
 
 // Conn is a connection to one bot, as NeMo's bridge holds one per bot and
 // per phase (prepare, then run). Its methods are safe for concurrent use;
-// awaited requests are carried out one at a time.
+// awaited requests are carried out one at a time. Close it when done: its
+// reader runs until the connection ends.
 type Conn struct {
 	ws   *websocket.Conn
 	opts Options
@@ -132,6 +133,8 @@ func Dial(ctx context.Context, url string, opts *Options) (*Conn, error) {
 			return c, nil
 		}
 		c.closeWith(err)
+		c.ws.CloseNow()
+		<-c.done
 		return nil, err
 	}
 	return c, nil
