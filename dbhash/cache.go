@@ -91,23 +91,17 @@ const tableDepth = 1
 
 // NewCache builds the cache of db's tables that are objects or non-empty
 // lists, with the options that the hashes using it will have.
+//
+// Large tables are encoded on several goroutines (GOMAXPROCS), in runs of
+// records; the text is the same as on one.
 func NewCache(db map[string]any, opts ...Option) (*Cache, error) {
 	cfg := newConfig(opts)
-	c := &Cache{cfg: cfg, tables: make(map[string]cachedTable, len(db))}
-	enc := &canon{cfg: cfg, style: pyjson.Compact}
-	for k, v := range db {
-		if cfg.excluded[k] {
-			continue
-		}
-		t, ok, err := enc.cacheTable(k, v)
-		if err != nil {
-			return nil, fmt.Errorf("dbhash: caching table %q: %w", k, err)
-		}
-		if ok {
-			c.tables[k] = t
-		}
+	tables, err := buildTables(db, cfg, parallelWorkers())
+	if err != nil {
+		return nil, err
 	}
-	c.prefix = c.prefixStates(db, enc)
+	c := &Cache{cfg: cfg, tables: tables}
+	c.prefix = c.prefixStates(db, &canon{cfg: cfg, style: pyjson.Compact})
 	return c, nil
 }
 
@@ -212,8 +206,8 @@ func (c *canon) cacheTable(k string, v any) (cachedTable, bool, error) {
 	return t, true, nil
 }
 
-// Verify encodes again every table the cache holds, from the very maps
-// and lists of the DB it was built from, and returns an error naming the
+// Verify encodes again every table the cache holds (on all cores), from
+// the very maps and lists of the DB it was built from, and returns an error naming the
 // tables whose text changed since [NewCache]: something edited the source
 // DB, breaking the Cache's promise, and hashes with the Cache may be
 // stale. It costs what NewCache did; it is a check for tests and debug
@@ -222,15 +216,24 @@ func (c *Cache) Verify() error {
 	if c.cfg == nil {
 		return nil
 	}
-	enc := &canon{cfg: c.cfg, style: pyjson.Compact}
+	source := make(map[string]any, len(c.tables))
+	for k, t := range c.tables {
+		source[k] = t.table
+		if t.table == nil {
+			source[k] = t.list
+		}
+	}
+	now, err := buildTables(source, c.cfg, parallelWorkers())
 	var changed []string
 	for k, t := range c.tables {
-		var v any = t.table
-		if t.table == nil {
-			v = t.list
+		if err != nil { // some table no longer encodes: find which
+			now, err1 := buildTables(map[string]any{k: source[k]}, c.cfg, parallelWorkers())
+			if err1 != nil || !bytes.Equal(now[k].text, t.text) {
+				changed = append(changed, k)
+			}
+			continue
 		}
-		now, _, err := enc.cacheTable(k, v)
-		if err != nil || !bytes.Equal(now.text, t.text) {
+		if !bytes.Equal(now[k].text, t.text) {
 			changed = append(changed, k)
 		}
 	}
@@ -256,16 +259,25 @@ func (c *canon) recordsList(list []any, known map[unsafe.Pointer][]byte) ([]span
 	}
 	var spans []span
 	c.buf = append(c.buf, '[')
-	for i, e := range list {
-		if i > 0 {
-			c.buf = append(c.buf, c.style.Item...)
-		}
-		if err := c.record(e, known, &spans); err != nil {
-			return nil, err
-		}
+	if err := c.recordItems(list, 0, known, &spans); err != nil {
+		return nil, err
 	}
 	c.buf = append(c.buf, ']')
 	return spans, nil
+}
+
+// recordItems writes items of a list table, the first of which is the
+// table's item number first, as recordsList does.
+func (c *canon) recordItems(items []any, first int, known map[unsafe.Pointer][]byte, spans *[]span) error {
+	for i, e := range items {
+		if first+i > 0 {
+			c.buf = append(c.buf, c.style.Item...)
+		}
+		if err := c.record(e, known, spans); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // recordsObject writes an object table as recordsList does a list. from,
@@ -281,11 +293,22 @@ func (c *canon) recordsObject(m map[string]any, known map[unsafe.Pointer][]byte,
 	}
 	defer clear(pairs) // drop references to the DB
 	c.buf = append(c.buf, '{')
-	for i := range pairs {
-		p := &pairs[i]
+	if err := c.recordMembers(pairs, 0, known, &spans); err != nil {
+		return nil, err
+	}
+	c.buf = append(c.buf, '}')
+	return spans, nil
+}
+
+// recordMembers writes members of an object table in key order, the
+// first of which is the table's member number first, as recordsObject
+// does.
+func (c *canon) recordMembers(pairs []pair, first int, known map[unsafe.Pointer][]byte, spans *[]span) error {
+	for j := range pairs {
+		p, i := &pairs[j], first+j
 		if _, isList := p.val.([]any); isList && c.cfg.oil[p.key] {
 			if err := c.member(i, p, tableDepth); err != nil {
-				return nil, err
+				return err
 			}
 			continue
 		}
@@ -294,15 +317,14 @@ func (c *canon) recordsObject(m map[string]any, known map[unsafe.Pointer][]byte,
 		}
 		var err error
 		if c.buf, err = pyjson.AppendString(c.buf, p.key); err != nil {
-			return nil, fmt.Errorf("%w: %w", ErrUnsupported, err)
+			return fmt.Errorf("%w: %w", ErrUnsupported, err)
 		}
 		c.buf = append(c.buf, c.style.Key...)
-		if err := c.record(p.val, known, &spans); err != nil {
-			return nil, fmt.Errorf("%s: %w", p.key, err)
+		if err := c.record(p.val, known, spans); err != nil {
+			return fmt.Errorf("%s: %w", p.key, err)
 		}
 	}
-	c.buf = append(c.buf, '}')
-	return spans, nil
+	return nil
 }
 
 // record writes one value of a table: the known text of an object record,
