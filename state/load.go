@@ -1,13 +1,18 @@
 package state
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/voiceeval/schematools/internal/pyjson"
 )
@@ -119,13 +124,20 @@ func loadDB(fsys fs.FS, file, rel string, wrap func(name string, err error) erro
 }
 
 // loadShards reads every top-level *.json file of dir into one object, in
-// file-name order (fs.ReadDir sorts).
+// file-name order (fs.ReadDir sorts). The files are parsed side by side,
+// on all cores; an error is the one of the first failing file.
 func loadShards(fsys fs.FS, dir string, wrap func(name string, err error) error) (map[string]any, error) {
 	entries, err := fs.ReadDir(fsys, dir)
 	if err != nil {
 		return nil, wrap(dir, err)
 	}
-	db := make(map[string]any)
+	type shard struct {
+		name, path string
+		size       int64
+		val        any
+		err        error
+	}
+	var shards []*shard
 	for _, e := range entries {
 		name := e.Name()
 		if !strings.HasSuffix(name, ".json") || e.IsDir() {
@@ -139,11 +151,28 @@ func loadShards(fsys fs.FS, dir string, wrap func(name string, err error) error)
 		if !info.Mode().IsRegular() {
 			continue
 		}
-		v, err := readJSON(fsys, p, wrap)
-		if err != nil {
-			return nil, err
+		shards = append(shards, &shard{name: strings.TrimSuffix(name, ".json"), path: p, size: info.Size()})
+	}
+	// Largest first, so that a big shard does not start last.
+	order := slices.Clone(shards)
+	slices.SortStableFunc(order, func(a, b *shard) int { return cmp.Compare(b.size, a.size) })
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(order)) {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < len(order); i = int(next.Add(1) - 1) {
+				sh := order[i]
+				sh.val, sh.err = readJSON(fsys, sh.path, wrap)
+			}
+		})
+	}
+	wg.Wait()
+	db := make(map[string]any, len(shards))
+	for _, sh := range shards {
+		if sh.err != nil {
+			return nil, sh.err
 		}
-		db[strings.TrimSuffix(name, ".json")] = v
+		db[sh.name] = sh.val
 	}
 	return db, nil
 }

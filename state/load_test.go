@@ -2,8 +2,10 @@ package state_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"testing/fstest"
 
@@ -222,4 +224,29 @@ func TestLoadDBLinkChainEscape(t *testing.T) {
 	require.NoError(t, os.Symlink("loop_a.json", filepath.Join(root, "loop_b.json")))
 	_, err = state.LoadDB(root, "loop_a")
 	assert.Error(t, err)
+}
+
+// Shards are parsed side by side; the error is the one of the first
+// failing file in name order, whichever failed first, and the shards that
+// parse give the same DB as one by one.
+func TestLoadDBShardsInParallel(t *testing.T) {
+	root := t.TempDir()
+	files := map[string]string{
+		"bad/a.json": `{"ok": 1}`, "bad/b.json": `{"b": `, "bad/c.json": `[1, 2`, "bad/big.json": `{"x": [` + strings.Repeat(`1,`, 100000) + `1]}`,
+	}
+	want := map[string]any{}
+	for i := range 12 {
+		name := fmt.Sprintf("t%02d", i)
+		files["good/"+name+".json"] = fmt.Sprintf(`{"%s": {"n": %d}}`, name, i)
+		want[name] = map[string]any{name: map[string]any{"n": json.Number(fmt.Sprint(i))}}
+	}
+	writeFiles(t, root, files)
+	for range 20 {
+		_, err := state.LoadDB(root, "bad")
+		require.ErrorIs(t, err, state.ErrInvalidDB)
+		assert.ErrorContains(t, err, `"bad/b.json"`)
+	}
+	db, err := state.LoadDB(root, "good")
+	require.NoError(t, err)
+	assert.Equal(t, want, db)
 }

@@ -1,80 +1,115 @@
 package state
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
-	"reflect"
-	"runtime"
 	"slices"
 	"sync"
-	"sync/atomic"
 
 	"github.com/voiceeval/schematools/dbhash"
 )
 
 // Source is a DB loaded once that many states share copy-on-write
 // ([Shared.Share]): gold replay starts every task of a benchmark from one
-// Source and pays only for what a task writes. The Source owns its DB: it
-// keeps two deep copies of the DB it was made from — the one states share
-// and a pristine one no tool ever sees — so the caller's map is never
-// shared, and [Source.Verify] can tell, and undo, a change a misbehaving
-// tool made to the shared copy. A Source is safe for concurrent use by the
+// Source and pays only for what a task writes. The Source owns the DB
+// states share — the caller's map is never shared — and keeps a
+// fingerprint of each of its tables, so that [Source.Verify] can tell a
+// change a misbehaving tool made to it, and a way to get the original DB
+// again, to undo that change. A Source is safe for concurrent use by the
 // states that share it.
 type Source struct {
-	mu       sync.Mutex
-	db       map[string]any // what states share
-	pristine map[string]any // never handed out
-	hash     string
-	cache    *dbhash.Cache
-	err      error // why the DB does not hash
+	mu     sync.Mutex
+	db     map[string]any    // what states share
+	prints map[string]uint64 // the fingerprint of each top-level entry of db as installed
+	// fresh returns a new copy of the original DB, nothing else holds.
+	fresh func() (map[string]any, error)
+	hash  string
+	cache *dbhash.Cache
+	err   error // why the DB does not hash
 }
 
-// NewSource returns a Source holding deep copies of db (nil is an empty
+// NewSource returns a Source holding a deep copy of db (nil is an empty
 // DB), with its hash and the canonical text of its tables computed once,
 // for [Shared.Hash]. A DB that does not hash is reported by Shared.Hash.
+// It keeps a second, private deep copy of db, from which [Source.Verify]
+// restores the DB a tool changed; [LoadSource] needs none.
 func NewSource(db map[string]any) *Source {
 	if db == nil {
 		db = map[string]any{}
 	}
-	s := &Source{pristine: cloneMap(db)}
-	s.reset()
+	pristine := cloneMap(db)
+	s := &Source{fresh: func() (map[string]any, error) { return cloneMap(pristine), nil }}
+	s.install(cloneMap(pristine))
 	return s
 }
 
-// reset makes the shared copy a fresh copy of the pristine one, hashed.
-func (s *Source) reset() {
-	s.db = cloneMap(s.pristine)
-	s.cache, s.err = dbhash.NewCache(s.db)
+// LoadSource returns a Source of the DB load returns, as [NewSource] does,
+// without copying it: load must return a new DB on every call, one that
+// nothing else holds or changes afterwards — a DB just decoded from a
+// file ([LoadDB], [LoadDBFS]) is one. The Source calls load once now, and
+// again only when [Source.Verify] finds its DB changed, to put the
+// original in place: it keeps no copy of its own. The error is load's.
+func LoadSource(load func() (map[string]any, error)) (*Source, error) {
+	db, err := load()
+	if err != nil {
+		return nil, err
+	}
+	if db == nil {
+		db = map[string]any{}
+	}
+	s := &Source{fresh: load}
+	s.install(db)
+	return s, nil
+}
+
+// install makes db the DB states share, and fingerprints and hashes it:
+// the fingerprints and the cache are computed side by side, on all cores.
+func (s *Source) install(db map[string]any) {
+	s.db = db
+	var wg sync.WaitGroup
+	wg.Go(func() { s.prints = fingerprints(db) })
+	s.cache, s.err = dbhash.NewCache(db)
 	if s.err == nil {
-		s.hash, s.err = dbhash.Hash(s.db, dbhash.WithCache(s.cache))
+		s.hash, s.err = dbhash.Hash(db, dbhash.WithCache(s.cache))
 	}
 	if s.err != nil {
 		s.hash, s.cache, s.err = "", nil, fmt.Errorf("state: hashing a source DB: %w", s.err)
 	}
+	wg.Wait()
 }
 
 // ErrSourceChanged is returned (wrapped) by [Source.Verify] when the
 // shared copy of a source DB was changed in place.
 var ErrSourceChanged = errors.New("state: a tool changed a shared source DB")
 
-// Verify reports whether the copy states share still equals the DB the
+// Verify reports whether the DB states share still equals the DB the
 // Source was made from. When it does not — a tool wrote under
 // [Shared.View], or outside the tables it named to [Shared.UpdateTables] —
-// it puts a fresh copy in place, so states that share the Source from now
-// on see the original DB, and returns an error wrapping
+// it puts the original DB in place again (a fresh copy, or for
+// [LoadSource] what load returns), so states that share the Source from
+// now on see the original, and returns an error wrapping
 // [ErrSourceChanged] naming the changed tables; whatever was computed on
-// a state sharing the changed copy may be wrong and should be computed
+// a state sharing the changed DB may be wrong and should be computed
 // again. Call it when no state that shares the Source is in use: it
-// reads the whole DB (on all cores).
+// reads the whole DB (on all cores) and compares the fingerprint of each
+// table with the one taken when the DB was installed, so a change goes
+// unnoticed only if it leaves a 64-bit fingerprint unchanged (odds of
+// about 2^-64).
 func (s *Source) Verify() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	changed := diffTables(s.db, s.pristine)
+	changed := changedTables(fingerprints(s.db), s.prints)
 	if changed == nil {
 		return nil
 	}
-	s.reset()
+	db, err := s.fresh()
+	if err != nil {
+		return fmt.Errorf("%w (tables %q), and getting the original DB again failed: %w", ErrSourceChanged, changed, err)
+	}
+	if db == nil {
+		db = map[string]any{}
+	}
+	s.install(db)
 	return fmt.Errorf("%w (tables %q)", ErrSourceChanged, changed)
 }
 
@@ -86,157 +121,21 @@ func (s *Source) current() (map[string]any, string, *dbhash.Cache, error) {
 	return s.db, s.hash, s.cache, s.err
 }
 
-// diffTables returns the sorted top-level keys whose values differ
-// between a and b, or nil. Large tables are compared in chunks, on all
-// cores.
-func diffTables(a, b map[string]any) []string {
-	type part struct {
-		table string
-		keys  []string // of an object table
-		vals  []any    // of a list table
-		from  int
-	}
-	changed := map[string]bool{}
-	var parts []part
-	for k, va := range a {
-		vb, ok := b[k]
-		if !ok {
-			changed[k] = true
-			continue
-		}
-		switch x := va.(type) {
-		case map[string]any:
-			y, ok := vb.(map[string]any)
-			if !ok || len(x) != len(y) {
-				changed[k] = true
-				continue
-			}
-			keys := make([]string, 0, len(x))
-			for mk := range x {
-				keys = append(keys, mk)
-			}
-			for i := 0; i < len(keys); i += compareChunk {
-				parts = append(parts, part{table: k, keys: keys[i:min(i+compareChunk, len(keys))]})
-			}
-		case []any:
-			y, ok := vb.([]any)
-			if !ok || len(x) != len(y) {
-				changed[k] = true
-				continue
-			}
-			for i := 0; i < len(x); i += compareChunk {
-				parts = append(parts, part{table: k, vals: x[i:min(i+compareChunk, len(x))], from: i})
-			}
-		default:
-			if !same(va, vb) {
-				changed[k] = true
-			}
+// changedTables returns the sorted top-level keys whose fingerprints
+// differ between now and was, or that only one of them has; nil when
+// none.
+func changedTables(now, was map[string]uint64) []string {
+	var out []string
+	for k, p := range now {
+		if q, ok := was[k]; !ok || p != q {
+			out = append(out, k)
 		}
 	}
-	for k := range b {
-		if _, ok := a[k]; !ok {
-			changed[k] = true
+	for k := range was {
+		if _, ok := now[k]; !ok {
+			out = append(out, k)
 		}
-	}
-	differs := make([]bool, len(parts))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(parts)) {
-		wg.Go(func() {
-			for i := int(next.Add(1) - 1); i < len(parts); i = int(next.Add(1) - 1) {
-				p := parts[i]
-				if p.keys != nil {
-					x, y := a[p.table].(map[string]any), b[p.table].(map[string]any)
-					for _, k := range p.keys {
-						w, ok := y[k]
-						if !ok || !same(x[k], w) {
-							differs[i] = true
-							break
-						}
-					}
-					continue
-				}
-				y := b[p.table].([]any)
-				for j, v := range p.vals {
-					if !same(v, y[p.from+j]) {
-						differs[i] = true
-						break
-					}
-				}
-			}
-		})
-	}
-	wg.Wait()
-	for i, p := range parts {
-		if differs[i] {
-			changed[p.table] = true
-		}
-	}
-	if len(changed) == 0 {
-		return nil
-	}
-	out := make([]string, 0, len(changed))
-	for k := range changed {
-		out = append(out, k)
 	}
 	slices.Sort(out)
 	return out
-}
-
-// compareChunk is how many records one goroutine compares at once.
-const compareChunk = 32
-
-// same compares two JSON-like values exactly (json.Number by its text).
-// Leaves are compared in line: a DB is mostly small objects of strings
-// and numbers.
-func same(a, b any) bool {
-	switch x := a.(type) {
-	case map[string]any:
-		y, ok := b.(map[string]any)
-		if !ok || len(x) != len(y) || (x == nil) != (y == nil) {
-			return false
-		}
-		for k, v := range x {
-			w, ok := y[k]
-			if !ok || !sameLeafOrTree(v, w) {
-				return false
-			}
-		}
-		return true
-	case []any:
-		y, ok := b.([]any)
-		if !ok || len(x) != len(y) || (x == nil) != (y == nil) {
-			return false
-		}
-		for i, v := range x {
-			if !sameLeafOrTree(v, y[i]) {
-				return false
-			}
-		}
-		return true
-	}
-	return sameLeafOrTree(a, b)
-}
-
-// sameLeafOrTree compares a leaf in line and hands containers to same.
-func sameLeafOrTree(a, b any) bool {
-	switch x := a.(type) {
-	case string:
-		y, ok := b.(string)
-		return ok && x == y
-	case json.Number:
-		y, ok := b.(json.Number)
-		return ok && x == y
-	case bool:
-		y, ok := b.(bool)
-		return ok && x == y
-	case nil:
-		return b == nil
-	case float64:
-		y, ok := b.(float64)
-		return ok && (x == y || x != x && y != y)
-	case map[string]any, []any:
-		return same(a, b)
-	}
-	return reflect.DeepEqual(a, b)
 }

@@ -1,0 +1,199 @@
+package state
+
+import (
+	"encoding/json"
+	"fmt"
+	"hash/maphash"
+	"math"
+	"math/bits"
+	"runtime"
+	"sync"
+	"sync/atomic"
+)
+
+// A Source proves its shared DB untouched with fingerprints: a 64-bit
+// hash of each top-level entry, taken when the DB is installed and again
+// by Verify. A fingerprint reads every value exactly — the Go type and
+// the value, json.Number by its text, so 1, 1.0 and json.Number("1") all
+// differ, as do a nil and an empty map — and is independent of map
+// iteration order. Two different values collide with probability about
+// 2^-64 (the seed is random per process), so a change goes unnoticed only
+// by that chance. Taking one reads the DB but allocates nothing, which
+// is why a Source keeps fingerprints instead of a pristine deep copy.
+
+// printSeed seeds the fingerprints of this process.
+var printSeed = maphash.MakeSeed()
+
+// Type tags, so that values of different kinds never share a fingerprint
+// by construction.
+const (
+	tagNil uint64 = iota + 1
+	tagFalse
+	tagTrue
+	tagString
+	tagNumber
+	tagFloat
+	tagInt
+	tagInt64
+	tagMap
+	tagNilMap
+	tagList
+	tagNilList
+	tagOther
+)
+
+// mix is a bijective finaliser (murmur3's fmix64).
+func mix(x uint64) uint64 {
+	x ^= x >> 33
+	x *= 0xff51afd7ed558ccd
+	x ^= x >> 33
+	x *= 0xc4ceb9fe1a85ec53
+	x ^= x >> 33
+	return x
+}
+
+// tagged combines a tag with a 64-bit payload.
+func tagged(tag, v uint64) uint64 { return mix(v ^ mix(tag*0x9e3779b97f4a7c15)) }
+
+// entry combines a map key's hash with its value's fingerprint,
+// non-linearly, so that swapping values between keys changes the sum.
+func entry(key string, v uint64) uint64 {
+	return mix(maphash.String(printSeed, key) ^ bits.RotateLeft64(mix(v), 29))
+}
+
+// item combines a list item's fingerprint with its position.
+func item(i int, v uint64) uint64 { return mix(v + mix(uint64(i)+0x632be59bd9b4e019)) }
+
+// fingerprint returns the fingerprint of a JSON-like value.
+func fingerprint(v any) uint64 {
+	switch x := v.(type) {
+	case string:
+		return tagged(tagString, maphash.String(printSeed, x))
+	case json.Number:
+		return tagged(tagNumber, maphash.String(printSeed, string(x)))
+	case map[string]any:
+		if x == nil {
+			return tagged(tagNilMap, 0)
+		}
+		var sum uint64
+		for k, e := range x {
+			sum += entry(k, fingerprint(e))
+		}
+		return tagged(tagMap, sum^mix(uint64(len(x))))
+	case []any:
+		if x == nil {
+			return tagged(tagNilList, 0)
+		}
+		var sum uint64
+		for i, e := range x {
+			sum += item(i, fingerprint(e))
+		}
+		return tagged(tagList, sum^mix(uint64(len(x))))
+	case nil:
+		return tagged(tagNil, 0)
+	case bool:
+		if x {
+			return tagged(tagTrue, 0)
+		}
+		return tagged(tagFalse, 0)
+	case float64:
+		return tagged(tagFloat, math.Float64bits(x))
+	case int:
+		return tagged(tagInt, uint64(x))
+	case int64:
+		return tagged(tagInt64, uint64(x))
+	}
+	return otherPrint(v)
+}
+
+// otherPrint fingerprints a value of another type by its type and its
+// Go-syntax text (fmt prints maps in key order): enough to tell a
+// changed value from an unchanged one, as reflect.DeepEqual would; a
+// pointer is its address, so what it points to is not read.
+func otherPrint(v any) uint64 {
+	return tagged(tagOther, maphash.String(printSeed, fmt.Sprintf("%T %#v", v, v)))
+}
+
+// printChunk is how many records of a large table one goroutine
+// fingerprints at once.
+const printChunk = 64
+
+// fingerprints returns the fingerprint of every top-level entry of db.
+// Large object and list tables are cut into runs of records fingerprinted
+// on all cores; their sums add up to the table's fingerprint.
+func fingerprints(db map[string]any) map[string]uint64 {
+	type part struct {
+		table string
+		keys  []string // of an object table
+		vals  []any    // of a list table
+		from  int
+		sum   uint64
+	}
+	out := make(map[string]uint64, len(db))
+	var parts []*part
+	for k, v := range db {
+		switch x := v.(type) {
+		case map[string]any:
+			if len(x) < 2*printChunk {
+				break
+			}
+			keys := make([]string, 0, len(x))
+			for mk := range x {
+				keys = append(keys, mk)
+			}
+			for i := 0; i < len(keys); i += printChunk {
+				parts = append(parts, &part{table: k, keys: keys[i:min(i+printChunk, len(keys))]})
+			}
+			continue
+		case []any:
+			if len(x) < 2*printChunk {
+				break
+			}
+			for i := 0; i < len(x); i += printChunk {
+				parts = append(parts, &part{table: k, vals: x[i:min(i+printChunk, len(x))], from: i})
+			}
+			continue
+		}
+		parts = append(parts, &part{table: k, vals: []any{v}, from: -1})
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(parts)) {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < len(parts); i = int(next.Add(1) - 1) {
+				p := parts[i]
+				switch {
+				case p.from < 0: // a whole entry
+					p.sum = fingerprint(p.vals[0])
+				case p.keys != nil:
+					m := db[p.table].(map[string]any)
+					for _, k := range p.keys {
+						p.sum += entry(k, fingerprint(m[k]))
+					}
+				default:
+					for j, e := range p.vals {
+						p.sum += item(p.from+j, fingerprint(e))
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
+	sums := map[string]uint64{}
+	for _, p := range parts {
+		if p.from < 0 {
+			out[p.table] = p.sum
+			continue
+		}
+		sums[p.table] += p.sum
+	}
+	for k, sum := range sums {
+		switch x := db[k].(type) {
+		case map[string]any:
+			out[k] = tagged(tagMap, sum^mix(uint64(len(x))))
+		case []any:
+			out[k] = tagged(tagList, sum^mix(uint64(len(x))))
+		}
+	}
+	return out
+}
