@@ -70,9 +70,10 @@ type replayFlags struct {
 	json       bool
 	today      time.Time
 	predicates bool
+	cpuprofile string // where to write a CPU profile; "" for none
 }
 
-const replayUsage = "usage: evalreplay replay -domain D [-data DIR] [-split base|train|test|all] [-tasks ID,ID] [-workers N] [-json] [-today YYYY-MM-DD] [-predicates]"
+const replayUsage = "usage: evalreplay replay -domain D [-data DIR] [-split base|train|test|all] [-tasks ID,ID] [-workers N] [-json] [-today YYYY-MM-DD] [-predicates] [-cpuprofile FILE]"
 
 // parseReplayFlags parses the flags; -h prints the usage to stdout.
 // Errors are reported by the caller, in one line.
@@ -89,6 +90,7 @@ func parseReplayFlags(args []string, stdout io.Writer) (replayFlags, error) {
 	fs.BoolVar(&f.json, "json", false, "print one JSON object per task")
 	today := fs.String("today", tau2tools.ReferenceDate().Format(time.DateOnly), `the date tools take as "today" (the tau2 reference hashes pin 2025-02-25)`)
 	fs.BoolVar(&f.predicates, "predicates", false, "evaluate each task's DB-state assertions after its replay")
+	fs.StringVar(&f.cpuprofile, "cpuprofile", "", "write a CPU profile of the whole command (pprof format) to this file")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprintln(stdout, replayUsage)
@@ -136,6 +138,14 @@ func runReplay(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintln(stderr, "evalreplay replay:", err)
 		return exitUsage
+	}
+	if f.cpuprofile != "" {
+		stopProfile, err := startProfile(f.cpuprofile)
+		if err != nil {
+			fmt.Fprintln(stderr, "evalreplay replay:", err)
+			return exitUsage
+		}
+		defer stopProfile()
 	}
 	start := time.Now()
 	d, err := findDomain(f.domain)
@@ -266,11 +276,12 @@ func loadDomain(d domain, f replayFlags) (domainData, error) {
 // loadDBs loads the domain's DBs into out, as Sources, with their hashes.
 func loadDBs(d domain, src source, out *domainData) (err error) {
 	load := func(rel string) (*state.Source, string, error) {
-		db, err := src.db(rel)
+		// The Source owns the DB just decoded; it decodes it again only to
+		// undo a tool that changed it.
+		s, err := state.LoadSource(func() (map[string]any, error) { return src.db(rel) })
 		if err != nil {
 			return nil, "", err
 		}
-		s := state.NewSource(db)
 		st := state.New()
 		st.Share(s)
 		h, err := st.Hash()
