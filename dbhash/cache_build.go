@@ -192,4 +192,3 @@ func runJobs(jobs []func(), workers int) {
 	work()
 	wg.Wait()
 }
-
