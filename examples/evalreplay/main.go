@@ -1,7 +1,7 @@
 // Command evalreplay replays the evaluation domains ported onto
 // schematools offline, printing the DB hashes NeMo's Python runner scores.
 //
-//	go run ./examples/evalreplay replay --domain tau2_airline [--data DIR] [--split base|train|test|all] [--tasks ID,ID] [--workers N] [--json]
+//	go run ./examples/evalreplay replay --domain tau2_airline|all [--data DIR] [--split base|train|test|all] [--tasks ID,ID] [--workers N] [--json] [--cpuprofile FILE]
 //	go run ./examples/evalreplay calls --domain eva_airline --scenario 1.1.2 [--script FILE]
 //	go run ./examples/evalreplay scenarios --domain eva_airline
 //
@@ -32,6 +32,16 @@
 //
 // then a summary on stderr. The hashes are the ones NeMo's Python runner
 // computes, so they can be compared with a Python replay line for line.
+// --domain all replays every domain (278 tasks with --split all) in one
+// process and one pool of workers, printing the domains' lines in turn,
+// as the domains replayed one by one print them; --tasks then does not
+// apply, and --predicates evaluates the domains that have predicates.
+//
+// The command loads each DB once (its shards side by side), owns it
+// without a copy (state.LoadSource), and runs with the collector off up
+// to a 1 GiB heap unless GOGC or GOMEMLIMIT is set: a batch run's memory
+// is live until its end. --cpuprofile FILE writes a CPU profile of the
+// replay command.
 //
 // Exit status: 0 when every replay ran (tool results that are domain
 // errors, such as "not found", are part of a replay, not failures); 1 when

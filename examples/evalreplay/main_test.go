@@ -166,3 +166,62 @@ func TestEmbeddedDataEqualsTheDirectory(t *testing.T) {
 		})
 	}
 }
+
+// -domain all replays every domain in one process: its lines are those of
+// the domains replayed one by one, in domain order, and every train-split
+// line carries the Python reference's hashes.
+func TestReplayAllDomains(t *testing.T) {
+	t.Parallel()
+	code, all, stderr := runCLI("replay", "-domain", "all", "-split", "all", "-json")
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stderr, "tasks 278,")
+	var want strings.Builder
+	for _, d := range []string{"tau2_airline", "tau2_retail", "tau2_telecom"} {
+		code, one, stderr := runCLI("replay", "-domain", d, "-split", "all", "-json")
+		require.Equal(t, 0, code, stderr)
+		want.WriteString(one)
+	}
+	require.Equal(t, want.String(), all)
+
+	matched := 0
+	refs := map[string]map[string]replayLine{}
+	for _, text := range strings.Split(strings.TrimSpace(all), "\n") {
+		var l replayLine
+		require.NoError(t, json.Unmarshal([]byte(text), &l))
+		if refs[l.Domain] == nil {
+			refs[l.Domain] = referenceLines(t, l.Domain)
+		}
+		if ref, ok := refs[l.Domain][l.TaskID]; ok {
+			assert.Equal(t, ref.hashes(), l.hashes(), "%s task %s", l.Domain, l.TaskID)
+			matched++
+		}
+	}
+	total := 0
+	for _, r := range refs {
+		total += len(r)
+	}
+	assert.Equal(t, total, matched, "every train task of every domain was replayed")
+	assert.Len(t, refs, 3)
+}
+
+func TestReplayAllDomainsFlags(t *testing.T) {
+	code, _, stderr := runCLI("replay", "-domain", "all", "-tasks", "1")
+	assert.Equal(t, 2, code)
+	assert.Equal(t, "evalreplay replay: -tasks names the tasks of one domain: give one -domain\n", stderr)
+
+	// -predicates evaluates the domains that have predicates, and only those.
+	code, stdout, stderr := runCLI("replay", "-domain", "all", "-split", "base", "-predicates", "-json")
+	require.Equal(t, 0, code, stderr)
+	asserted := map[string]bool{}
+	for _, text := range strings.Split(strings.TrimSpace(stdout), "\n") {
+		var l replayLine
+		require.NoError(t, json.Unmarshal([]byte(text), &l))
+		asserted[l.Domain] = asserted[l.Domain] || l.Assertions != nil
+	}
+	assert.Equal(t, map[string]bool{"tau2_airline": false, "tau2_retail": false, "tau2_telecom": true}, asserted)
+
+	// A domain whose data is missing names itself.
+	code, _, stderr = runCLI("replay", "-domain", "all", "-data", t.TempDir())
+	assert.Equal(t, 2, code)
+	assert.Contains(t, stderr, "evalreplay replay: tau2_airline: ")
+}

@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"text/tabwriter"
 	"time"
 
@@ -73,7 +74,7 @@ type replayFlags struct {
 	cpuprofile string // where to write a CPU profile; "" for none
 }
 
-const replayUsage = "usage: evalreplay replay -domain D [-data DIR] [-split base|train|test|all] [-tasks ID,ID] [-workers N] [-json] [-today YYYY-MM-DD] [-predicates] [-cpuprofile FILE]"
+const replayUsage = "usage: evalreplay replay -domain D|all [-data DIR] [-split base|train|test|all] [-tasks ID,ID] [-workers N] [-json] [-today YYYY-MM-DD] [-predicates] [-cpuprofile FILE]"
 
 // parseReplayFlags parses the flags; -h prints the usage to stdout.
 // Errors are reported by the caller, in one line.
@@ -82,7 +83,7 @@ func parseReplayFlags(args []string, stdout io.Writer) (replayFlags, error) {
 	fs := flag.NewFlagSet("evalreplay replay", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
-	fs.StringVar(&f.domain, "domain", "", "the domain to replay, e.g. tau2_airline (required)")
+	fs.StringVar(&f.domain, "domain", "", `the domain to replay, e.g. tau2_airline, or "all" for every domain (required)`)
 	fs.StringVar(&f.data, "data", "", "the tau2 data directory, holding airline/, retail/, telecom/ (default: the copy built into the command)")
 	fs.StringVar(&f.split, "split", "base", "the tasks to replay: a split of split_tasks.json (base, train, test) or all")
 	tasks := fs.String("tasks", "", "comma-separated task ids to replay (within the split)")
@@ -148,12 +149,12 @@ func runReplay(args []string, stdout, stderr io.Writer) int {
 		defer stopProfile()
 	}
 	start := time.Now()
-	d, err := findDomain(f.domain)
+	ds, err := selectDomains(f)
 	if err != nil {
 		fmt.Fprintln(stderr, "evalreplay replay:", err)
 		return exitUsage
 	}
-	data, err := loadDomain(d, f)
+	data, err := loadDomains(ds, f)
 	if err != nil {
 		fmt.Fprintln(stderr, "evalreplay replay:", strings.TrimPrefix(err.Error(), "replay: "))
 		return exitUsage
@@ -162,16 +163,22 @@ func runReplay(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	context.AfterFunc(ctx, stop) // after the first Ctrl-C, a second one kills the process
-	if f.predicates && d.Hooks.Predicates == nil {
-		fmt.Fprintf(stderr, "evalreplay replay: domain %s has no DB-state predicates\n", d.Name)
-		return exitUsage
+	// Every task of a domain shares its one loaded DB copy-on-write and
+	// reuses its hash and its tables' canonical text: a replay copies and
+	// hashes only what its tools write. The domains' tasks replay together,
+	// in one pool.
+	var scenarios []replay.Scenario
+	type origin struct {
+		domain int
+		task   replay.Task
 	}
-	// Every task shares the one loaded DB copy-on-write and reuses its hash
-	// and its tables' canonical text: a replay copies and hashes only what
-	// its tools write.
-	scenarios := d.ScenariosFor(data.tasks, data.db, data.userDB, replay.FixedClock(f.today))
-	for i := range scenarios {
-		scenarios[i].HashesOnly = !f.predicates // the predicates read the final DBs
+	var origins []origin
+	for i, d := range ds {
+		for j, sc := range d.ScenariosFor(data[i].tasks, data[i].db, data[i].userDB, replay.FixedClock(f.today)) {
+			sc.HashesOnly = !f.predicates || d.Hooks.Predicates == nil // the predicates read the final DBs
+			scenarios = append(scenarios, sc)
+			origins = append(origins, origin{i, data[i].tasks[j]})
+		}
 	}
 	bar := newProgress(stderr)
 	results, err := replay.GoldAll(ctx, scenarios, f.workers, bar.update)
@@ -185,12 +192,13 @@ func runReplay(args []string, stdout, stderr io.Writer) int {
 	lines := make([]replayLine, len(results))
 	crashes := 0
 	for i, r := range results {
-		lines[i] = lineOf(d.Name, data.tasks[i], data, r)
+		d, t := ds[origins[i].domain], origins[i].task
+		lines[i] = lineOf(d.Name, t, data[origins[i].domain], r)
 		if r.Err != nil {
 			crashes++
 		}
-		if f.predicates && r.Err == nil {
-			lines[i].Assertions = replay.Evaluate(d.Hooks, d.Name, envAssertions(data.tasks[i]), r.DB, r.UserDB)
+		if f.predicates && d.Hooks.Predicates != nil && r.Err == nil {
+			lines[i].Assertions = replay.Evaluate(d.Hooks, d.Name, envAssertions(t), r.DB, r.UserDB)
 		}
 	}
 	if err := writeLines(stdout, lines, f.json); err != nil {
@@ -210,6 +218,52 @@ func runReplay(args []string, stdout, stderr io.Writer) int {
 		code = exitCrash
 	}
 	return code
+}
+
+// allDomains is the -domain value that replays every domain.
+const allDomains = "all"
+
+// selectDomains returns the domains -domain names: one, or with "all"
+// every domain, in the order of the domain list. With several domains,
+// -tasks (whose ids belong to one domain) is refused, and -predicates
+// evaluates the domains that have predicates; with one, -predicates on a
+// domain without them is an error.
+func selectDomains(f replayFlags) ([]domain, error) {
+	if f.domain == allDomains {
+		if len(f.tasks) > 0 {
+			return nil, errors.New("-tasks names the tasks of one domain: give one -domain")
+		}
+		return domains, nil
+	}
+	d, err := findDomain(f.domain)
+	if err != nil {
+		return nil, err
+	}
+	if f.predicates && d.Hooks.Predicates == nil {
+		return nil, fmt.Errorf("domain %s has no DB-state predicates", d.Name)
+	}
+	return []domain{d}, nil
+}
+
+// loadDomains loads the domains' data side by side; the error is the
+// first domain's that failed, in order.
+func loadDomains(ds []domain, f replayFlags) ([]domainData, error) {
+	out := make([]domainData, len(ds))
+	errs := make([]error, len(ds))
+	var wg sync.WaitGroup
+	for i, d := range ds {
+		wg.Go(func() { out[i], errs[i] = loadDomain(d, f) })
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			if len(ds) > 1 {
+				return nil, fmt.Errorf("%s: %w", ds[i].Name, err)
+			}
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 func envAssertions(t replay.Task) []replay.Assertion {
