@@ -2,6 +2,7 @@ package tool_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"testing"
 
@@ -78,4 +79,72 @@ func TestIsErrorOnDeliveredResults(t *testing.T) {
 	var d delivery
 	require.NoError(t, tool.Call(context.Background(), returning([]any{}, nil), nil, d.deliver))
 	assert.False(t, tool.IsError(d.got[0]), "an empty result's envelope is a success")
+}
+
+// orderedDict is a result type with its own MarshalJSON and no exported
+// fields, as NeMo's ordered dicts (examples/nemo) are.
+type orderedDict struct {
+	keys []string
+	vals map[string]any
+}
+
+func dictOf(kv ...any) *orderedDict {
+	d := &orderedDict{vals: map[string]any{}}
+	for i := 0; i+1 < len(kv); i += 2 {
+		d.keys = append(d.keys, kv[i].(string))
+		d.vals[kv[i].(string)] = kv[i+1]
+	}
+	return d
+}
+
+func (d *orderedDict) MarshalJSON() ([]byte, error) {
+	b := []byte{'{'}
+	for i, k := range d.keys {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		kb, _ := json.Marshal(k)
+		vb, err := json.Marshal(d.vals[k])
+		if err != nil {
+			return nil, err
+		}
+		b = append(append(append(b, kb...), ':'), vb...)
+	}
+	return append(b, '}'), nil
+}
+
+// failingJSON cannot marshal; panickyJSON panics doing so.
+type failingJSON struct{}
+
+func (failingJSON) MarshalJSON() ([]byte, error) { return nil, errors.New("no JSON today") }
+
+type panickyJSON struct{}
+
+func (panickyJSON) MarshalJSON() ([]byte, error) { panic("boom") }
+
+// A result with its own MarshalJSON is read through its JSON form: what
+// the model sees is what counts.
+func TestIsErrorReadsJSONMarshalers(t *testing.T) {
+	tests := []struct {
+		name string
+		v    any
+		want bool
+	}{
+		{"status error", dictOf("status", "error", "error_type", "not_found", "message", "x"), true},
+		{"crash envelope", dictOf("error", "kaboom"), true},
+		{"success", dictOf("status", "success", "result", 1), false},
+		{"error beside others", dictOf("error", "none", "order_id", "1"), false},
+		{"status not a string", dictOf("status", 1), false},
+		{"empty", dictOf(), false},
+		{"nil pointer", (*orderedDict)(nil), false},
+		{"a raw message", json.RawMessage(`{"status": "error"}`), true},
+		{"a raw list", json.RawMessage(`[{"status": "error"}]`), false},
+		{"marshal fails", failingJSON{}, false},
+		{"marshal panics", panickyJSON{}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, tool.IsError(tt.v))
+		})
+	}
 }

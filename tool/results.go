@@ -222,7 +222,9 @@ func normalizeEmpty(v any) any {
 // map), or is exactly {"error": …}, the crash envelope [Call] delivers for
 // a Go error or a panic. Anything else is not: a success, nil, a bare
 // string (even telecom's "Error. …" texts, which Python does not count
-// either), an object with an "error" key beside others.
+// either), an object with an "error" key beside others. A result with its
+// own MarshalJSON ([encoding/json.Marshaler]) is judged by the JSON it
+// marshals to, the form the model reads.
 func IsError(result any) bool {
 	switch r := result.(type) {
 	case nil:
@@ -239,8 +241,37 @@ func IsError(result any) bool {
 		}
 		_, ok := r["error"]
 		return ok && len(r) == 1
+	case json.Marshaler:
+		return marshalerIsError(r)
 	}
 	return reflectIsError(reflect.ValueOf(result))
+}
+
+// marshalerIsError applies the rule of [IsError] to the JSON form of a
+// result with its own MarshalJSON (NeMo's ordered dicts, a
+// json.RawMessage), which is what the model reads; its Go fields may say
+// nothing. A result that does not marshal (an error, a panic) or whose
+// JSON is not an object is not an error result.
+func marshalerIsError(m json.Marshaler) (isErr bool) {
+	defer func() {
+		if recover() != nil {
+			isErr = false
+		}
+	}()
+	b, err := json.Marshal(m) // a nil pointer is "null", never a call on it
+	if err != nil {
+		return false
+	}
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(b, &obj) != nil || obj == nil {
+		return false
+	}
+	var status string
+	if raw, ok := obj["status"]; ok && json.Unmarshal(raw, &status) == nil && status == statusError {
+		return true
+	}
+	_, ok := obj["error"]
+	return ok && len(obj) == 1
 }
 
 // reflectIsError applies the rule of [IsError] to other structs and maps.
