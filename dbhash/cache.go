@@ -56,11 +56,26 @@ type Cache struct {
 }
 
 // prefixState is the SHA-256 state after the canonical text up to and
-// including the table key.
+// including the table key's table, and the states at marks inside that
+// table's text.
 type prefixState struct {
 	key   string
 	state []byte
+	marks []mark
 }
+
+// mark is the SHA-256 state after the canonical text up to and including
+// the first records records of a table (with the tables before it the
+// source's): a hash whose table still starts with those very records
+// resumes there.
+type mark struct {
+	records int
+	state   []byte
+}
+
+// markEvery is about how many bytes of a table's text lie between two
+// marks.
+const markEvery = 32 << 10
 
 type cachedTable struct {
 	table map[string]any // an object table itself: identity, and kept alive
@@ -71,6 +86,11 @@ type cachedTable struct {
 	// list's items, an object's member values), by the map's identity;
 	// nil for an order-independent list, whose items are sorted.
 	records map[unsafe.Pointer][]byte
+	// ends and ptrs are, for each record in the order of the text, where
+	// its text ends and its identity (nil for one that is not an object);
+	// nil for an order-independent list.
+	ends []int
+	ptrs []unsafe.Pointer
 }
 
 // same reports whether v is the very table t was made from: the same map,
@@ -127,14 +147,103 @@ func (c *Cache) prefixStates(db map[string]any, enc *canon) []prefixState {
 			break
 		}
 		h.Write(head)
-		h.Write(t.text)
-		state, err := m.MarshalBinary()
-		if err != nil {
+		ps := prefixState{key: p.key}
+		written := 0
+		if t.records != nil {
+			for j, end := range t.ends {
+				if end-written < markEvery || j+1 == len(t.ends) {
+					continue
+				}
+				h.Write(t.text[written:end])
+				written = end
+				if state, err := m.MarshalBinary(); err == nil {
+					ps.marks = append(ps.marks, mark{records: j + 1, state: state})
+				}
+			}
+		}
+		h.Write(t.text[written:])
+		if ps.state, err = m.MarshalBinary(); err != nil {
 			break
 		}
-		out = append(out, prefixState{key: p.key, state: state})
+		out = append(out, ps)
 	}
 	return out
+}
+
+// resumeInside restores h to the latest mark inside the i-th table whose
+// records the table v still starts with, when the tables before it were
+// the cache's own (resume covered them) and v is a copy of the cache's
+// i-th table. It writes the rest of v's text and reports whether it did;
+// when it did not, h is as it was.
+func (c *Cache) resumeInside(h hash.Hash, enc *canon, i int, p *pair) (bool, error) {
+	if i >= len(c.prefix) || c.prefix[i].key != p.key || len(c.prefix[i].marks) == 0 {
+		return false, nil
+	}
+	t, ok := c.tables[p.key]
+	if !ok || t.records == nil || t.same(p.val) {
+		return false, nil
+	}
+	u, ok := h.(encoding.BinaryUnmarshaler)
+	if !ok {
+		return false, nil
+	}
+	var pairs []pair
+	var items []any
+	same := 0 // leading records that are the cache's own
+	switch x := p.val.(type) {
+	case map[string]any:
+		if t.table == nil {
+			return false, nil
+		}
+		pairs = enc.pairsAfter(x, &t, tableDepth)
+		for same < len(pairs) && same < len(t.keys) && pairs[same].key == t.keys[same] && t.ptrs[same] != nil && isRecord(pairs[same].val, t.ptrs[same]) {
+			same++
+		}
+	case []any:
+		if t.list == nil {
+			return false, nil
+		}
+		items = x
+		for same < len(items) && same < len(t.ptrs) && t.ptrs[same] != nil && isRecord(items[same], t.ptrs[same]) {
+			same++
+		}
+	default:
+		return false, nil
+	}
+	marks := c.prefix[i].marks
+	k := -1
+	for k+1 < len(marks) && marks[k+1].records <= same {
+		k++
+	}
+	if k < 0 {
+		return false, nil
+	}
+	if err := u.UnmarshalBinary(marks[k].state); err != nil {
+		return false, nil
+	}
+	from := marks[k].records
+	enc.buf, enc.h = enc.buf[:0], h
+	defer func() { enc.h = nil }()
+	var err error
+	if pairs != nil || items == nil {
+		defer clear(pairs)
+		err = enc.recordMembers(pairs[from:], from, t.records, nil)
+		enc.buf = append(enc.buf, '}')
+	} else {
+		err = enc.recordItems(items[from:], from, t.records, nil)
+		enc.buf = append(enc.buf, ']')
+	}
+	if err != nil {
+		return true, fmt.Errorf("%s: %w", p.key, err)
+	}
+	h.Write(enc.buf)
+	return true, nil
+}
+
+// isRecord reports whether v is the object record whose identity is id.
+func isRecord(v any, id unsafe.Pointer) bool {
+	m, ok := v.(map[string]any)
+	return ok && mapPointer(m) == id
 }
 
 // tableHead appends what comes before the i-th table's text: the
@@ -200,10 +309,20 @@ func (c *canon) cacheTable(k string, v any) (cachedTable, bool, error) {
 		return t, false, err
 	}
 	t.text = append([]byte(nil), c.buf...)
-	for _, s := range spans {
-		t.records[s.record] = t.text[s.start:s.end:s.end]
-	}
+	t.index(spans, 0)
 	return t, true, nil
+}
+
+// index notes the spans of the table's records, found at offset at of
+// its text: the text of each object record, and where each record ends.
+func (t *cachedTable) index(spans []span, at int) {
+	for _, s := range spans {
+		if s.record != nil {
+			t.records[s.record] = t.text[at+s.start : at+s.end : at+s.end]
+		}
+		t.ends = append(t.ends, at+s.end)
+		t.ptrs = append(t.ptrs, s.record)
+	}
 }
 
 // Verify encodes again every table the cache holds (on all cores), from
@@ -310,6 +429,9 @@ func (c *canon) recordMembers(pairs []pair, first int, known map[unsafe.Pointer]
 			if err := c.member(i, p, tableDepth); err != nil {
 				return err
 			}
+			if c.h == nil && spans != nil { // building: a record with no identity
+				*spans = append(*spans, span{nil, len(c.buf), len(c.buf)})
+			}
 			continue
 		}
 		if i > 0 {
@@ -332,7 +454,14 @@ func (c *canon) recordMembers(pairs []pair, first int, known map[unsafe.Pointer]
 func (c *canon) record(v any, known map[unsafe.Pointer][]byte, spans *[]span) error {
 	m, isObject := v.(map[string]any)
 	if !isObject {
-		return c.value(v, tableDepth+1)
+		start := len(c.buf)
+		if err := c.value(v, tableDepth+1); err != nil {
+			return err
+		}
+		if c.h == nil && spans != nil { // building: a record with no identity
+			*spans = append(*spans, span{nil, start, len(c.buf)})
+		}
+		return nil
 	}
 	id := mapPointer(m)
 	if text, ok := known[id]; ok {
@@ -373,7 +502,17 @@ func hashCached(h hash.Hash, m map[string]any, cfg *config) error {
 	pairs := enc.sortedPairs(m, 0, cfg.excluded) // depth 0: the tables below use the depths beyond
 	defer clear(pairs)                           // drop references to the DB
 	start := c.resume(h, pairs)
-	if start == 0 {
+	if start < len(pairs) { // the first table that is not the cache's own may still start as it did
+		done, err := c.resumeInside(h, enc, start, &pairs[start])
+		if err != nil {
+			return err
+		}
+		if done {
+			start++
+		} else if start == 0 {
+			h.Write([]byte{'{'})
+		}
+	} else if start == 0 {
 		h.Write([]byte{'{'})
 	}
 	for i := start; i < len(pairs); i++ {

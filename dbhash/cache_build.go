@@ -151,12 +151,11 @@ func (b *tableBuild) join() {
 	text := make([]byte, 0, n)
 	text = append(text, open)
 	t.records = make(map[unsafe.Pointer][]byte, records)
+	t.text = text[:n]
 	for _, p := range b.parts {
 		at := len(text)
 		text = append(text, p.buf...)
-		for _, s := range p.spans {
-			t.records[s.record] = text[at+s.start : at+s.end : at+s.end]
-		}
+		t.index(p.spans, at)
 		buf := p.buf
 		segmentBufs.Put(&buf)
 		p.buf = nil

@@ -77,3 +77,76 @@ func TestCacheOfLargeTablesErrors(t *testing.T) {
 	require.ErrorIs(t, err, dbhash.ErrUnsupported)
 	assert.ErrorContains(t, err, `caching table "records"`, "the first table in key order")
 }
+
+// A copy of a large table that changed one record resumes inside the
+// table, from the cache's last mark before the change: the hash is the
+// one without the cache wherever the change lies, in an object table or a
+// list table, first in the DB or after other tables.
+func TestCacheResumesInsideATable(t *testing.T) {
+	const n = 3000
+	records, rows := map[string]any{}, []any{}
+	for i := range n {
+		records[fmt.Sprintf("R%04d", i)] = map[string]any{"i": i, "text": "some text to make the record longer", "bookings": []any{"b", "a"}}
+		rows = append(rows, map[string]any{"i": i, "text": "some text to make the row longer"})
+	}
+	rows[17] = "a row that is no record"
+	db := map[string]any{"a_records": records, "b_rows": rows, "c_small": map[string]any{"k": 1}}
+	cache, err := dbhash.NewCache(db)
+	require.NoError(t, err)
+
+	for _, tt := range []struct {
+		name   string
+		change func(db map[string]any)
+	}{
+		{"first record", func(db map[string]any) { setRecord(db, "R0000", 0) }},
+		{"middle record", func(db map[string]any) { setRecord(db, "R1500", 1) }},
+		{"last record", func(db map[string]any) { setRecord(db, fmt.Sprintf("R%04d", n-1), 2) }},
+		{"a record deleted", func(db map[string]any) {
+			r := maps.Clone(db["a_records"].(map[string]any))
+			delete(r, "R2000")
+			db["a_records"] = r
+		}},
+		{"a record added", func(db map[string]any) {
+			r := maps.Clone(db["a_records"].(map[string]any))
+			r["R2000x"] = map[string]any{"new": true}
+			db["a_records"] = r
+		}},
+		{"a late row", func(db map[string]any) {
+			r := slices.Clone(db["b_rows"].([]any))
+			r[n-10] = map[string]any{"i": "changed"}
+			db["b_rows"] = r
+		}},
+		{"a row appended", func(db map[string]any) {
+			db["b_rows"] = append(slices.Clone(db["b_rows"].([]any)), map[string]any{"i": "new"})
+		}},
+		{"rows cut short", func(db map[string]any) { db["b_rows"] = slices.Clone(db["b_rows"].([]any)[:n-100]) }},
+		{"a table before them", func(db map[string]any) {
+			db["0_first"] = map[string]any{}
+			setRecord(db, "R2500", 3)
+		}},
+		{"a late record and a late row", func(db map[string]any) {
+			setRecord(db, "R2999", 4)
+			r := slices.Clone(db["b_rows"].([]any))
+			r[n-1] = "changed"
+			db["b_rows"] = r
+		}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			changed := maps.Clone(db)
+			tt.change(changed)
+			want, err := dbhash.Hash(changed)
+			require.NoError(t, err)
+			got, err := dbhash.Hash(changed, dbhash.WithCache(cache))
+			require.NoError(t, err)
+			assert.Equal(t, want, got)
+		})
+	}
+	require.NoError(t, cache.Verify())
+}
+
+// setRecord replaces one record of a_records in a copy of the table.
+func setRecord(db map[string]any, key string, v any) {
+	r := maps.Clone(db["a_records"].(map[string]any))
+	r[key] = map[string]any{"changed": v}
+	db["a_records"] = r
+}

@@ -52,50 +52,69 @@ func mix(x uint64) uint64 {
 	return x
 }
 
-// tagged combines a tag with a 64-bit payload.
-func tagged(tag, v uint64) uint64 { return mix(v ^ mix(tag*0x9e3779b97f4a7c15)) }
+// salts are the tags, mixed once.
+var salts = func() (s [tagOther + 1]uint64) {
+	for i := range s {
+		s[i] = mix(uint64(i) * 0x9e3779b97f4a7c15)
+	}
+	return s
+}()
 
-// entry combines a map key's hash with its value's fingerprint,
-// non-linearly, so that swapping values between keys changes the sum.
+// tagged combines a tag with a 64-bit payload.
+func tagged(tag, v uint64) uint64 { return mix(v ^ salts[tag]) }
+
+// stringPrint is a string's fingerprint: its hash is well mixed already,
+// the salt keeps it apart from a json.Number of the same text.
+func stringPrint(s string) uint64 { return maphash.String(printSeed, s) ^ salts[tagString] }
+
+// entry combines a map key's hash with its value's fingerprint (well
+// mixed), non-linearly, so that swapping values between keys changes the
+// sum.
 func entry(key string, v uint64) uint64 {
-	return mix(maphash.String(printSeed, key) ^ bits.RotateLeft64(mix(v), 29))
+	return mix(maphash.String(printSeed, key) ^ bits.RotateLeft64(v, 29))
 }
 
 // item combines a list item's fingerprint with its position.
-func item(i int, v uint64) uint64 { return mix(v + mix(uint64(i)+0x632be59bd9b4e019)) }
+func item(i int, v uint64) uint64 { return mix(v + uint64(i+1)*0x632be59bd9b4e019) }
 
 // fingerprint returns the fingerprint of a JSON-like value.
 func fingerprint(v any) uint64 {
 	switch x := v.(type) {
 	case string:
-		return tagged(tagString, maphash.String(printSeed, x))
-	case json.Number:
-		return tagged(tagNumber, maphash.String(printSeed, string(x)))
+		return stringPrint(x)
 	case map[string]any:
 		if x == nil {
-			return tagged(tagNilMap, 0)
+			return salts[tagNilMap]
 		}
 		var sum uint64
 		for k, e := range x {
-			sum += entry(k, fingerprint(e))
+			var p uint64
+			if s, ok := e.(string); ok { // most values: spare the call
+				p = stringPrint(s)
+			} else {
+				p = fingerprint(e)
+			}
+			sum += entry(k, p)
 		}
-		return tagged(tagMap, sum^mix(uint64(len(x))))
+		return tagged(tagMap, sum^uint64(len(x)))
 	case []any:
 		if x == nil {
-			return tagged(tagNilList, 0)
+			return salts[tagNilList]
 		}
 		var sum uint64
 		for i, e := range x {
 			sum += item(i, fingerprint(e))
 		}
-		return tagged(tagList, sum^mix(uint64(len(x))))
+		return tagged(tagList, sum^uint64(len(x)))
+	case json.Number:
+		return tagged(tagNumber, maphash.String(printSeed, string(x)))
 	case nil:
-		return tagged(tagNil, 0)
+		return salts[tagNil]
 	case bool:
 		if x {
-			return tagged(tagTrue, 0)
+			return salts[tagTrue]
 		}
-		return tagged(tagFalse, 0)
+		return salts[tagFalse]
 	case float64:
 		return tagged(tagFloat, math.Float64bits(x))
 	case int:
@@ -190,9 +209,9 @@ func fingerprints(db map[string]any) map[string]uint64 {
 	for k, sum := range sums {
 		switch x := db[k].(type) {
 		case map[string]any:
-			out[k] = tagged(tagMap, sum^mix(uint64(len(x))))
+			out[k] = tagged(tagMap, sum^uint64(len(x)))
 		case []any:
-			out[k] = tagged(tagList, sum^mix(uint64(len(x))))
+			out[k] = tagged(tagList, sum^uint64(len(x)))
 		}
 	}
 	return out
