@@ -192,8 +192,8 @@ func (c *Cache) resumeInside(h hash.Hash, enc *canon, i int, p *pair) (bool, err
 	same := 0 // leading records that are the cache's own
 	switch x := p.val.(type) {
 	case map[string]any:
-		if t.table == nil {
-			return false, nil
+		if t.table == nil || len(t.keys) == 0 || !isRecord(x[t.keys[0]], t.ptrs[0]) {
+			return false, nil // not even the first record is the source's: no mark applies
 		}
 		pairs = enc.pairsAfter(x, &t, tableDepth)
 		for same < len(pairs) && same < len(t.keys) && pairs[same].key == t.keys[same] && t.ptrs[same] != nil && isRecord(pairs[same].val, t.ptrs[same]) {

@@ -49,6 +49,12 @@
 //     with the Cache are then silently stale. Two traps break it without
 //     naming the source: append on a slice of a shared list, and a
 //     function that edits a shared table it did not ask to own.
+//   - NewCache encodes large tables in runs of records on all cores, and
+//     keeps the SHA-256 state every 32 KiB of each table's text: hashing a
+//     copy whose first changed table still starts with the source's
+//     records resumes at the last such mark before the first change, so a
+//     task that changed one record of a large table hashes only the text
+//     from there on. The bytes hashed are still those of a plain Hash.
 //   - [Cache.Verify] encodes the source again and names the tables that
 //     changed since NewCache; tests that share a DB call it after their
 //     edits. It costs what NewCache did.

@@ -48,10 +48,12 @@
 //
 // Copy-on-write has one owner, this package:
 //
-//   - A [Source] is a DB loaded once. It keeps two private deep copies of
-//     the caller's DB — one that states share, one no tool ever sees — so
-//     the caller's map is never shared, and its hash and table texts are
-//     computed once.
+//   - A [Source] is a DB loaded once; its hash and table texts are
+//     computed once. [NewSource] keeps two private deep copies of the
+//     caller's DB — one that states share, one to restore it from — so the
+//     caller's map is never shared. [LoadSource] takes a loader instead
+//     (say, one that decodes a file): it owns the DB the loader returns,
+//     copies nothing, and calls the loader again only to restore the DB.
 //   - [Shared.Share] installs a Source's DB copy-on-write: a write copies
 //     what it changes first — every table for UpdateTables(nil, …), only
 //     the named tables otherwise. A [Writer] goes down to records: inside
@@ -63,9 +65,13 @@
 //     hashes those and reuses the Source's text of the others.
 //   - A tool that breaks the rules (writes under View, or outside the
 //     tables it named) changes the Source's shared copy, never the
-//     caller's DB: [Source.Verify] compares the shared copy with the
-//     pristine one, restores it and names the changed tables, so a caller
-//     such as gold replay can compute again what was computed on it.
+//     caller's DB: [Source.Verify] compares a fingerprint of each table
+//     with the one taken when the Source was made (exact values: 1, 1.0
+//     and json.Number("1") differ, as do "None" and null; a change goes
+//     unnoticed with odds of about 2^-64), restores the DB and names the
+//     changed tables, so a caller such as gold replay can compute again
+//     what was computed on it. A fingerprint reads the DB without
+//     allocating; no pristine copy is compared.
 //
 // Where the DB does not have the shape a Python tool expects, a Writer
 // returns the exception Python would raise, whose text is str(exc).
@@ -78,7 +84,8 @@
 // # Loading DBs
 //
 // [LoadDB] reads a DB from a single JSON file or from a directory of JSON
-// shards (one file per table, keyed by file stem, the tau2 airline layout).
+// shards (one file per table, keyed by file stem, the tau2 airline layout;
+// the shards are parsed side by side, on all cores).
 // The path is resolved under a root and any path that escapes the root is
 // refused with [ErrPathEscape]. Files are parsed as Python's json.loads
 // parses them; numbers decode as [encoding/json.Number], so large integers
