@@ -159,7 +159,9 @@ func decodeTasks(data []byte) ([]Task, error) {
 	for range min(runtime.GOMAXPROCS(0), len(elems)) {
 		wg.Go(func() {
 			for i := int(next.Add(1) - 1); i < len(elems); i = int(next.Add(1) - 1) {
-				errs[i] = json.Unmarshal(elems[i], &tasks[i])
+				// UnmarshalJSON checks the item's syntax itself (json.Unmarshal
+				// would scan it once more first, to the same error).
+				errs[i] = tasks[i].UnmarshalJSON(elems[i])
 			}
 		})
 	}
