@@ -218,23 +218,8 @@ func handler(t tool.Tool) mcp.ToolHandler {
 		if err != nil {
 			return nil, err
 		}
-		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(text)}}, IsError: isError(out, text)}, nil
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(text)}}, IsError: tool.IsError(out)}, nil
 	}
-}
-
-// isError is tool.IsError of the result, or of its JSON object form when
-// the result is a type tool.IsError cannot see into: NeMo's ordered dicts
-// (a struct with its own MarshalJSON) carry {"error": …} and
-// {"status": "error", …} results too.
-func isError(out any, text []byte) bool {
-	if tool.IsError(out) {
-		return true
-	}
-	if _, ok := out.(json.Marshaler); !ok {
-		return false
-	}
-	var m map[string]any
-	return json.Unmarshal(text, &m) == nil && tool.IsError(m)
 }
 
 // writeSummary prints the action log and the DB hash.
