@@ -12,5 +12,5 @@ import "embed"
 // FS holds eva_airline/, other_domains/, basic_tools/ and
 // tool_schemas.jsonl at its root, as they are on disk.
 //
-//go:embed eva_airline other_domains basic_tools tool_schemas.jsonl
+//go:embed eva_airline other_domains basic_tools scenarios tool_schemas.jsonl
 var FS embed.FS
