@@ -1,0 +1,191 @@
+package harness
+
+import (
+	"slices"
+
+	"github.com/voiceeval/schematools/internal/pyvalue"
+)
+
+// NotApplicable is the runner's "N/A" (is_action_match without a
+// reference, is_successful without an applicable signal).
+const NotApplicable = "N/A"
+
+// LatencyStats is the bridge's get_latency_stats.
+type LatencyStats struct {
+	Count                                 int
+	MeanMs, P50Ms, P95Ms, MinMs, MaxMs float64
+}
+
+// latencyStats computes get_latency_stats.
+func latencyStats(ls []Latency) LatencyStats {
+	if len(ls) == 0 {
+		return LatencyStats{}
+	}
+	v := make([]float64, len(ls))
+	sum := 0.0
+	for i, l := range ls {
+		v[i] = l.LatencyMs
+	}
+	slices.Sort(v)
+	for _, x := range v {
+		sum += x
+	}
+	n := len(v)
+	return LatencyStats{Count: n, MeanMs: sum / float64(n), P50Ms: v[n/2], P95Ms: v[int(float64(n)*0.95)], MinMs: v[0], MaxMs: v[n-1]}
+}
+
+// Breakdown is success_breakdown: the whitelisted signals that passed,
+// failed and were not applicable, and the others that had a value.
+type Breakdown struct {
+	Passed, Failed, NotApplicable, Excluded []string
+}
+
+// Metrics is one scenario's metrics.json. Optional keys are written only
+// when set, where the runner writes them.
+type Metrics struct {
+	TotalTurns        int
+	DurationSeconds   float64
+	Turns             []Turn
+	LatencyStats      LatencyStats
+	Latencies         []Latency
+	ScenarioName      string
+	ScenarioDirectory string
+	ScenarioDuration  float64
+	StopReason        string
+	CleanExit         bool
+	// InsufficientAgentTurns is written (true) only when the gate fired.
+	InsufficientAgentTurns bool
+	// IsActionMatch is true, false or NotApplicable.
+	IsActionMatch any
+	JudgeScore    *float64
+	JudgePassed   *bool
+	TokenUsage    struct{ Agent, User Tokens }
+	// HasDBState: the scenario has an expected DB; then
+	// db_state_expected_hash, db_state_match and db_state_actual_hash
+	// (null when the bot sent none) are written.
+	HasDBState          bool
+	DBStateExpectedHash string
+	DBStateMatch        bool
+	DBStateActualHash   *string
+	NLAssertionPassRate *float64
+	// DBStateAssertionVerdicts (with DBStateAssertionPassRate) are
+	// written when the scenario has db_state_assertions.
+	DBStateAssertionVerdicts []pyvalue.Dict
+	DBStateAssertionPassRate *float64
+	SuccessBreakdown         Breakdown
+	// IsSuccessful is true, false or NotApplicable.
+	IsSuccessful any
+	// IsTaskSuccessful is written when IsSuccessful is a bool.
+	IsTaskSuccessful *bool
+}
+
+func tokensDict(t Tokens) pyvalue.Dict {
+	return pyvalue.Dict{{Key: "n_calls", Value: t.NCalls}, {Key: "prompt", Value: t.Prompt}, {Key: "completion", Value: t.Completion}}
+}
+
+func strList(s []string) []any {
+	out := make([]any, len(s))
+	for i, e := range s {
+		out[i] = e
+	}
+	return out
+}
+
+// zeroOr is 0 (an int, as Python's literal) for zero, else f.
+func zeroOr(f float64) any {
+	if f == 0 {
+		return 0
+	}
+	return f
+}
+
+// Dict returns metrics as the runner's dict, keys in its order.
+func (m *Metrics) Dict() pyvalue.Dict {
+	turns := make([]any, len(m.Turns))
+	for i, t := range m.Turns {
+		turns[i] = pyvalue.Dict{{Key: "timestamp", Value: t.Timestamp}, {Key: "role", Value: t.Role}, {Key: "text", Value: t.Text}}
+	}
+	lats := make([]any, len(m.Latencies))
+	for i, l := range m.Latencies {
+		lats[i] = pyvalue.Dict{{Key: "user_transcript", Value: l.UserTranscript}, {Key: "agent_transcript", Value: l.AgentTranscript}, {Key: "latency_ms", Value: l.LatencyMs}}
+	}
+	s := m.LatencyStats
+	var stats pyvalue.Dict
+	if s.Count == 0 {
+		stats = pyvalue.Dict{{Key: "count", Value: 0}, {Key: "mean_ms", Value: 0}, {Key: "p50_ms", Value: 0}, {Key: "p95_ms", Value: 0}, {Key: "min_ms", Value: 0}, {Key: "max_ms", Value: 0}}
+	} else {
+		stats = pyvalue.Dict{{Key: "count", Value: s.Count}, {Key: "mean_ms", Value: s.MeanMs}, {Key: "p50_ms", Value: s.P50Ms}, {Key: "p95_ms", Value: s.P95Ms}, {Key: "min_ms", Value: s.MinMs}, {Key: "max_ms", Value: s.MaxMs}}
+	}
+	d := pyvalue.Dict{
+		{Key: "total_turns", Value: m.TotalTurns},
+		{Key: "duration_seconds", Value: zeroOr(m.DurationSeconds)},
+		{Key: "turns", Value: turns},
+		{Key: "latency_stats", Value: stats},
+		{Key: "latencies", Value: lats},
+		{Key: "scenario_name", Value: m.ScenarioName},
+		{Key: "scenario_directory", Value: m.ScenarioDirectory},
+		{Key: "scenario_duration", Value: m.ScenarioDuration},
+		{Key: "stop_reason", Value: m.StopReason},
+		{Key: "clean_exit", Value: m.CleanExit},
+	}
+	add := func(k string, v any) { d = append(d, pyvalue.Item{Key: k, Value: v}) }
+	if m.InsufficientAgentTurns {
+		add("insufficient_agent_turns", true)
+	}
+	add("is_action_match", m.IsActionMatch)
+	if m.JudgeScore != nil {
+		add("judge_score", *m.JudgeScore)
+	}
+	if m.JudgePassed != nil {
+		add("judge_passed", *m.JudgePassed)
+	}
+	add("token_usage", pyvalue.Dict{{Key: "agent", Value: tokensDict(m.TokenUsage.Agent)}, {Key: "user", Value: tokensDict(m.TokenUsage.User)}})
+	if m.HasDBState {
+		add("db_state_expected_hash", m.DBStateExpectedHash)
+		add("db_state_match", m.DBStateMatch)
+		var actual any
+		if m.DBStateActualHash != nil {
+			actual = *m.DBStateActualHash
+		}
+		add("db_state_actual_hash", actual)
+	}
+	if m.NLAssertionPassRate != nil {
+		add("nl_assertion_pass_rate", *m.NLAssertionPassRate)
+	}
+	if m.DBStateAssertionVerdicts != nil {
+		vs := make([]any, len(m.DBStateAssertionVerdicts))
+		for i, v := range m.DBStateAssertionVerdicts {
+			vs[i] = v
+		}
+		add("db_state_assertion_verdicts", vs)
+		var rate any
+		if m.DBStateAssertionPassRate != nil {
+			rate = *m.DBStateAssertionPassRate
+		}
+		add("db_state_assertion_pass_rate", rate)
+	}
+	b := m.SuccessBreakdown
+	add("success_breakdown", pyvalue.Dict{
+		{Key: "passed", Value: strList(b.Passed)}, {Key: "failed", Value: strList(b.Failed)},
+		{Key: "not_applicable", Value: strList(b.NotApplicable)}, {Key: "excluded", Value: strList(b.Excluded)},
+	})
+	add("is_successful", m.IsSuccessful)
+	if m.IsTaskSuccessful != nil {
+		add("is_task_successful", *m.IsTaskSuccessful)
+	}
+	return d
+}
+
+// MarshalJSON returns metrics.json's text: json.dump(metrics, f,
+// indent=2), no final newline.
+func (m *Metrics) MarshalJSON() ([]byte, error) { return dumpIndent(m.Dict(), 2) }
+
+// AllMetricsJSON returns all_metrics.json's text: json.dump(all_results,
+// indent=2).
+func AllMetricsJSON(ms []*Metrics) ([]byte, error) {
+	l := make([]any, len(ms))
+	for i, m := range ms {
+		l[i] = m.Dict()
+	}
+	return dumpIndent(l, 2)
+}

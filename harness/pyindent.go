@@ -1,0 +1,97 @@
+package harness
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/voiceeval/schematools/internal/pyjson"
+	"github.com/voiceeval/schematools/internal/pyvalue"
+)
+
+// dumpIndent returns Python's json.dumps(v, indent=n): ensure_ascii, ", "
+// turned "," at line ends, ": " between key and value, "[]" and "{}" for
+// empty containers. A pyvalue.Dict keeps its order, a map[string]any is
+// sorted (it has no other).
+func dumpIndent(v any, n int) ([]byte, error) {
+	return appendIndent(nil, v, n, 0)
+}
+
+func appendIndent(dst []byte, v any, n, level int) ([]byte, error) {
+	if level > pyjson.MaxDepth {
+		return dst, pyjson.ErrDepth
+	}
+	newline := func(d []byte, l int) []byte {
+		d = append(d, '\n')
+		for range n * l {
+			d = append(d, ' ')
+		}
+		return d
+	}
+	var err error
+	switch x := v.(type) {
+	case pyvalue.Dict, map[string]any:
+		var items pyvalue.Dict
+		if d, ok := x.(pyvalue.Dict); ok {
+			items = d.Items()
+		} else {
+			m := x.(map[string]any)
+			keys := make([]string, 0, len(m))
+			for k := range m {
+				keys = append(keys, k)
+			}
+			slices.Sort(keys)
+			for _, k := range keys {
+				items = append(items, pyvalue.Item{Key: k, Value: m[k]})
+			}
+		}
+		if len(items) == 0 {
+			return append(dst, "{}"...), nil
+		}
+		dst = append(dst, '{')
+		for i, it := range items {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = newline(dst, level+1)
+			if dst, err = pyjson.AppendString(dst, it.Key); err != nil {
+				return dst, err
+			}
+			dst = append(dst, ": "...)
+			if dst, err = appendIndent(dst, it.Value, n, level+1); err != nil {
+				return dst, err
+			}
+		}
+		return append(newline(dst, level), '}'), nil
+	case []any:
+		if len(x) == 0 {
+			return append(dst, "[]"...), nil
+		}
+		dst = append(dst, '[')
+		for i, e := range x {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = newline(dst, level+1)
+			if dst, err = appendIndent(dst, e, n, level+1); err != nil {
+				return dst, err
+			}
+		}
+		return append(newline(dst, level), ']'), nil
+	case []string:
+		out := make([]any, len(x))
+		for i, s := range x {
+			out[i] = s
+		}
+		return appendIndent(dst, out, n, level)
+	case float64:
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return pyvalue.AppendJSON(dst, x, pyjson.Default, false)
+		}
+		return pyjson.AppendFloat(dst, x), nil
+	case json.Number, pyvalue.Num, string, bool, nil, int, int64:
+		return pyvalue.AppendJSON(dst, x, pyjson.Default, false)
+	}
+	return dst, fmt.Errorf("harness: cannot write a %T as JSON", v)
+}

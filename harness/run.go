@@ -1,0 +1,147 @@
+package harness
+
+import "github.com/voiceeval/schematools/hooks"
+
+// The six signals (scenarios/classes.py SuccessSignal), in the order the
+// runner's signal_checks lists them; the values are metrics.json keys.
+const (
+	ActionMatch      = "is_action_match"
+	DBStateMatch     = "db_state_match"
+	DBStateAssertion = "db_state_assertion"
+	NLAssertion      = "nl_assertion"
+	JudgePassed      = "judge_passed"
+	CleanExit        = "clean_exit"
+)
+
+// Signals lists the six signals in signal_checks order.
+var Signals = []string{ActionMatch, DBStateMatch, DBStateAssertion, NLAssertion, JudgePassed, CleanExit}
+
+// StopReasonExit and StopReasonTimeout are the bridge's stop reasons
+// (bridge.py STOP_REASON_EXIT, STOP_REASON_TIMEOUT).
+const (
+	StopReasonExit    = "[EXIT]"
+	StopReasonTimeout = "[TIMEOUT]"
+)
+
+// Assertion is one DB-state assertion (metadata db_state_assertions).
+type Assertion struct {
+	Side        string
+	FuncName    string
+	Arguments   map[string]any
+	AssertValue any
+	Message     *string
+}
+
+// Scenario is what scoring reads of a scenario (examples/nemo/scenarios
+// has every one of NeMo's).
+type Scenario struct {
+	Name string
+	// Domain is the tool domain; DB-state predicates are looked up under
+	// it.
+	Domain         string
+	SuccessSignals []string
+	// ReferenceAnswer is reference_answer.json's text, "" when the
+	// scenario has none.
+	ReferenceAnswer string
+	// ExpectedDBHash is get_dict_hash(expected_scenario_db) (metadata
+	// expected_db_hash), "" when the scenario has no expected DB.
+	ExpectedDBHash    string
+	NLAssertions      []string
+	DBStateAssertions []Assertion
+	// The comparator's options (metadata.json).
+	IgnoreCapitalization, IgnorePunctuation, CleanText, DisallowExtraItems bool
+}
+
+// Summary is one side's get_scenario_summary answer.
+type Summary struct {
+	// Actions is the action log; nil when the answer had none (absent or
+	// null), an empty non-nil slice for [].
+	Actions []any
+	// DBHash is db_hash, nil when absent or null.
+	DBHash *string
+	// DB is the DB sent with include_db (nil when not sent).
+	DB map[string]any
+}
+
+// Tokens is one side's token_usage: n_calls counts metrics tokens
+// entries, prompt and completion sum them.
+type Tokens struct {
+	NCalls, Prompt, Completion int64
+}
+
+// Side is what the bridge pulled from one bot and counted of its events.
+type Side struct {
+	// Context is llm_context.json's text (json.dump(context, indent=2));
+	// nil when the runner would find no file.
+	Context []byte
+	// Summary is the get_scenario_summary answer, nil when none came.
+	Summary *Summary
+	Tokens  Tokens
+}
+
+// Turn is one transcript turn of metrics "turns".
+type Turn struct {
+	Timestamp string // datetime.now().isoformat() at the turn's end
+	Role      string // "user" or "agent"
+	Text      string
+}
+
+// Latency is one measured response latency of metrics "latencies".
+type Latency struct {
+	UserTranscript, AgentTranscript string
+	LatencyMs                       float64
+}
+
+// Run is everything a scenario run produced, as the bridge pulls it.
+type Run struct {
+	Scenario    Scenario
+	Agent, User Side
+	// FinalResponses are the agent's <final_response> texts (the push
+	// path, used when no action list was pulled).
+	FinalResponses []string
+	Turns          []Turn
+	Latencies      []Latency
+	// StopReason is "[EXIT]" when the agent sent <exit>, else "[TIMEOUT]"
+	// or another reason.
+	StopReason string
+	// DurationSeconds is the bridge's start-to-end time (0 when it never
+	// started); ScenarioDuration the runner's wall time around
+	// run_scenario.
+	DurationSeconds, ScenarioDuration float64
+	// ScenarioDirectory is <run>/<scenario>, written as metrics
+	// scenario_directory.
+	ScenarioDirectory string
+}
+
+// Options are the runner's scoring flags.
+type Options struct {
+	// Judge scores JUDGE_PASSED and NL_ASSERTION; nil is --judge-url "":
+	// no judge_score, judge_passed or nl_assertion_pass_rate, those
+	// signals not applicable.
+	Judge Judge
+	// JudgeThreshold is --judge-threshold (NeMo's default 0.9); nil means
+	// None: judge_score is kept but judge_passed never set.
+	JudgeThreshold *float64
+	// JudgeIncludeConversation is --judge-include-conversation.
+	JudgeIncludeConversation bool
+	// MinAgentTurns is --min-agent-turns (NeMo's default 3; 0 disables).
+	MinAgentTurns int
+	// StrictMatch is --strict-match (disallow_extra_items on every
+	// scenario).
+	StrictMatch bool
+	// Predicates holds the DB-state predicates by tool domain (for
+	// tau2_telecom: telecom.Hooks().Predicates).
+	Predicates map[string]map[string]hooks.Predicate
+}
+
+// DefaultJudgeThreshold is run_evaluation.py's --judge-threshold default.
+const DefaultJudgeThreshold = 0.9
+
+// DefaultMinAgentTurns is run_evaluation.py's --min-agent-turns default.
+const DefaultMinAgentTurns = 3
+
+// DefaultOptions are run_evaluation.py's defaults, without a judge.
+func DefaultOptions() Options {
+	t := DefaultJudgeThreshold
+	return Options{JudgeThreshold: &t, MinAgentTurns: DefaultMinAgentTurns}
+}
