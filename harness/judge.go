@@ -78,7 +78,7 @@ func ExtractVerdict(content string) (json.RawMessage, error) {
 		}
 		return json.RawMessage(text), nil
 	}
-	return nil, fmt.Errorf("Could not parse judgement JSON from LLM response: %s", content)
+	return nil, fmt.Errorf("could not parse judgement JSON from LLM response: %s", content)
 }
 
 // judgeRequest builds judge_scenario's sections.

@@ -12,7 +12,7 @@ const NotApplicable = "N/A"
 
 // LatencyStats is the bridge's get_latency_stats.
 type LatencyStats struct {
-	Count                                 int
+	Count                              int
 	MeanMs, P50Ms, P95Ms, MinMs, MaxMs float64
 }
 

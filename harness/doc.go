@@ -1,0 +1,58 @@
+// Package harness scores a text-mode run of a NeMo scenario exactly as
+// NVIDIA NeMo labs-Voice-Agent's runner does (nemo_voice_agent/evaluation/
+// runner.py run_dynamic_evaluation at 1a83139; line numbers below are of
+// that file unless named).
+//
+//   - Run is what the bridge pulled: per side the llm_context.json text, the
+//     get_scenario_summary answer {actions, db_hash, db} and the token usage
+//     (n_calls, prompt, completion); the <final_response> texts, transcript
+//     turns, latencies, stop_reason and durations.
+//   - The prediction is bridge.py _save_final_response: when the merged
+//     summary has an action list (the user side's actions appended with
+//     side "user", as run_scenario merges them) it is [{"actions": [...]}]
+//     with side defaulted to "agent"; otherwise each <final_response>
+//     json.loads'd or {"message": text}. Pull wins whenever its list is not
+//     None, even when empty.
+//   - ACTION_MATCH (465–480) is utils.check_if_task_success of the
+//     reference answer against the prediction — list-of-one unwrapped, a
+//     single reference matched against the last of several predictions,
+//     dict keys as a subset, lists matched order-free one to one, scalars as
+//     floats with numpy.isclose when both convert, else as str; "N/A"
+//     without a reference; --strict-match or disallow_extra_items require
+//     equal lengths. The tau2-style compare_args matcher (_match_action) is
+//     not what the runner uses.
+//   - DB_STATE_MATCH (623–642) is applicable when the scenario has an
+//     expected DB (metadata expected_db_hash = get_dict_hash of it); it is
+//     the agent summary's db_hash == that hash, False when no hash came.
+//   - DB_STATE_ASSERTION (666–694) runs each assertion through
+//     db_state_predicates.evaluate_db_state_assertion against the pulled
+//     db / user_db with the predicates registered for the scenario's tool
+//     domain (Options.Predicates); the verdicts and pass rate go into
+//     metrics, and the signal passes at a rate of exactly 1.0.
+//   - NL_ASSERTION and JUDGE_PASSED (495–577) need Options.Judge, given
+//     utils.LLMJudge.judge_scenario's inputs (JudgeRequest, with NeMo's
+//     SCENARIO_PROMPT and the XML-tagged user content); its verdict is
+//     normalised as judge_scenario does (score via float(), missing
+//     verdicts failed, passed only when true) and any judge error scores 0
+//     with every assertion failed. judge_passed is score ≥ JudgeThreshold
+//     (0.9). With no judge (--judge-url "") judge_score, judge_passed and
+//     nl_assertion_pass_rate are absent and both signals not applicable.
+//   - CLEAN_EXIT (586) is stop_reason == "[EXIT]".
+//   - The composite (704–744, classes.py Scenario.compute_is_successful) is
+//     the strict AND of the applicable whitelisted signals, "N/A" when none
+//     applies; is_task_successful ignores clean_exit and is written only when
+//     is_successful is a bool. success_breakdown lists, in signal_checks
+//     order, the whitelisted signals that passed, failed, were not
+//     applicable, and the others that had a value (excluded).
+//   - The turn gate (446–451, 719–730): with MinAgentTurns > 0 (NeMo's
+//     default 3) an agent n_calls below it writes insufficient_agent_turns
+//     and forces is_successful and is_task_successful to false.
+//   - Metrics marshals as metrics.json — json.dump(metrics, indent=2): the
+//     runner's keys in its insertion order, optional keys only where it sets
+//     them, Python's number forms (0 for a zero duration, floats in repr),
+//     non-ASCII escaped; AllMetricsJSON is all_metrics.json.
+//   - Score never panics: a judge's panic is a judge error, a predicate's a
+//     predicate error; it returns an error only for a reference answer or
+//     context it cannot read, or success_signals that are empty or unknown
+//     (where the runner raises).
+package harness
