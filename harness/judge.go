@@ -78,7 +78,8 @@ func ExtractVerdict(content string) (json.RawMessage, error) {
 		}
 		return json.RawMessage(text), nil
 	}
-	return nil, fmt.Errorf("could not parse judgement JSON from LLM response: %s", content)
+	//lint:ignore ST1005 NeMo's text, which lands in judge_result.json's reason
+	return nil, fmt.Errorf("Could not parse judgement JSON from LLM response: %s", content)
 }
 
 // judgeRequest builds judge_scenario's sections.
