@@ -194,14 +194,26 @@ func appendTokenUsage(b []byte, u TokenUsage) []byte {
 // speaking and sends it right after the next bot-started-speaking, since
 // NeMo's bridge only counts text inside a speaking turn.
 //
-// Each method holds the Emitter while Send runs, so that one stage's
-// events stay together: Send should not block for long (give writes a
-// deadline) and must not call back into the Emitter. A Send error ends
-// the stage; the events after it are not sent.
+// An Emitter is one sink's: one connection, as pipecat has one RTVI
+// processor per pipeline. Each method holds the Emitter while Send runs,
+// so that one stage's events stay together and in order; so a bot with
+// several connections gives each its own Emitter (its speaking state is
+// that connection's too), and a slow peer then delays only its own
+// stages. What Send must do:
+//
+//   - return within a bound: give each write a deadline (or enqueue
+//     without blocking, on a bounded queue per connection);
+//   - on a failed or timed-out write, return the error and close that
+//     connection (its peer is gone or not reading), not retry;
+//   - never call back into the Emitter.
+//
+// A Send error ends the stage; the events after it are not sent. Sharing
+// one Emitter between connections whose Send routes by context lets one
+// stalled peer hold every connection's events for its write deadline.
 //
 // The zero Emitter, or one with a nil Send, drops every event. Events it
-// has no method for (pipecat's error event, the deprecated
-// bot-transcription) are the bot's to write through its own Send.
+// has no method for (the deprecated bot-transcription) are the bot's to
+// write through its own Send.
 type Emitter struct {
 	Send func(ctx context.Context, msg []byte) error
 
@@ -316,4 +328,14 @@ func (e *Emitter) UserTranscription(ctx context.Context, t Transcript) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return e.send(ctx, userTranscriptionEvent(t))
+}
+
+// Error sends pipecat's RTVI error event: {"label": "rtvi-ai", "type":
+// "error", "data": {"error": text, "fatal": fatal}}, the answer a bot has
+// for a frame it will not act on and cannot answer by id (user text it
+// refuses, say). fatal tells the client the session cannot go on.
+func (e *Emitter) Error(ctx context.Context, text string, fatal bool) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.send(ctx, errorMessage(text, fatal))
 }

@@ -155,3 +155,17 @@ func TestEmitterConcurrentStagesStayWhole(t *testing.T) {
 	assert.Equal(t, 20, strings.Count(types, say))
 	assert.Equal(t, 20, strings.Count(types, llm))
 }
+
+// Error sends pipecat's error event, byte for byte as the dispatcher's own
+// (the "error" line of testdata/events/pipecat_events.jsonl); the zero
+// Emitter drops it.
+func TestEmitterError(t *testing.T) {
+	ctx := context.Background()
+	var r recorder
+	e := &rtvi.Emitter{Send: r.send}
+	require.NoError(t, e.Error(ctx, "LLM service failed: timeout", false))
+	require.NoError(t, e.Error(ctx, "pipeline stopped", true))
+	assert.Equal(t, []string{string(rtvi.ErrorMessage("LLM service failed: timeout", false)), string(rtvi.ErrorMessage("pipeline stopped", true))}, r.msgs)
+	var zero rtvi.Emitter
+	assert.NoError(t, zero.Error(ctx, "nobody hears", false))
+}

@@ -134,6 +134,11 @@ func (h *harness) send(ctx context.Context, frame []byte, text string) (string, 
 		if m == nil {
 			return answer, nil
 		}
+		if _, hasID := m["id"]; !hasID && m["type"] == "error" {
+			// The bot will not act on the text: it says why in an RTVI
+			// error event (a text frame has no id to answer).
+			return "", fmt.Errorf("the bot refused %q: %v", text, m["data"])
+		}
 		if !h.keep(m) {
 			return "", fmt.Errorf("unexpected message while waiting for the answer to %q: %v", text, m)
 		}

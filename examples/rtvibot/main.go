@@ -20,6 +20,14 @@
 // them: coffee/db.json, tau2_airline/db.json (its shards in
 // tau2_airline/db/), tau2_retail/db.json, tau2_telecom/db.json,
 // eva_airline/<scenario>.json.
+//
+// It runs one scenario at a time: the connection that prepares a scenario,
+// then the one that runs it, own it, and any other connection's scenario
+// messages and text are refused with an error naming the scenario in
+// progress. Each connection's writes have a deadline (-write-timeout) and
+// its reads an idle timeout (-idle-timeout): a peer that stops reading or
+// goes silent loses its own connection, and no one else waits for it.
+// SIGINT and SIGTERM end it cleanly, removing the default data directory.
 package main
 
 import (
@@ -33,6 +41,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"syscall"
 	"time"
 )
 
@@ -52,6 +61,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 	task := fs.String("task", "", "with -gold: the id of the task every scenario plays, in the scenario's domain")
 	demo := fs.Bool("demo", false, "drive one scenario against the bot, print it and exit")
 	verbose := fs.Bool("v", false, "log the bot's warnings")
+	writeTimeout := fs.Duration("write-timeout", DefaultTimeouts.Write, "longest write of one frame; a connection whose write fails or takes longer is closed")
+	idleTimeout := fs.Duration("idle-timeout", DefaultTimeouts.Idle, "close a connection that sends no message for this long (NeMo's bridge holds a run connection open up to 900 s); 0: never")
+	runWait := fs.Duration("run-wait", DefaultTimeouts.RunWait, "how long a prepared scenario waits for its run connection before the bot takes a new scenario")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -79,6 +91,10 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if *writeTimeout <= 0 || *runWait <= 0 || *idleTimeout < 0 {
+		return errors.New("-write-timeout and -run-wait must be positive, -idle-timeout positive or 0")
+	}
+	bot.setTimeouts(Timeouts{Write: *writeTimeout, Idle: *idleTimeout, RunWait: *runWait})
 	switch {
 	case *gold && *task == "":
 		return errors.New("-gold needs -task: the bridge never tells a bot its task")
@@ -106,10 +122,14 @@ func run(args []string, stdout, stderr io.Writer) error {
 		_, err := runScenario(ctx, url, stdout)
 		return err
 	}
-	fmt.Fprintln(stdout, "rtvibot listening on", url)
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	// SIGTERM (a service manager, kill) ends the bot as SIGINT does, so the
+	// deferred clean-up runs: the default data directory is removed. The
+	// handler is in place before the bot says it listens.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	fmt.Fprintln(stdout, "rtvibot listening on", url)
 	<-ctx.Done()
+	logger.Debug("shutting down")
 	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	return srv.Shutdown(shutdown)

@@ -1,0 +1,98 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync/atomic"
+	"time"
+
+	"github.com/coder/websocket"
+	"github.com/voiceeval/schematools/rtvi"
+)
+
+// Timeouts bound what one connection can hold: a write the peer does not
+// read, a connection that sends nothing, a scenario prepared but never run.
+type Timeouts struct {
+	// Write bounds one frame's write. A write that fails or takes longer
+	// ends that connection, and only it.
+	Write time.Duration
+	// Idle bounds the wait for a connection's next message (and the time
+	// that message takes to arrive): a connection silent for longer is
+	// closed. NeMo's bridge keeps a run connection open for a whole
+	// scenario (up to 900 s), sending audio or nothing, so the default is
+	// longer.
+	Idle time.Duration
+	// RunWait bounds how long a prepared scenario waits for its run
+	// connection once its prepare connection has closed; then the bot
+	// takes new scenarios again.
+	RunWait time.Duration
+}
+
+// DefaultTimeouts are the bot's timeouts unless flags say otherwise.
+var DefaultTimeouts = Timeouts{Write: 10 * time.Second, Idle: 20 * time.Minute, RunWait: time.Minute}
+
+// conn is one harness connection: its socket, its own event emitter (a
+// turn's events go to the connection whose turn it is, and a slow peer
+// delays only its own), and what the scenario's owner knows of it.
+type conn struct {
+	ws     *websocket.Conn
+	id     int64
+	events *rtvi.Emitter
+	write  time.Duration
+
+	// Guarded by the bot's scenarioOwner.mu.
+	ready   uint64 // the owner's tick at its last client-ready; 0: none
+	refused bool   // it asked for a scenario while another was in progress: it never claims that one's run
+
+	failed atomic.Bool // a write failed: the connection is closed
+}
+
+// errConnFailed is the error of a write on a connection whose earlier
+// write failed.
+var errConnFailed = errors.New("the connection was closed after a failed write")
+
+// send writes one frame within the write timeout. A failed or timed-out
+// write closes the connection: its read loop ends at the next read.
+func (c *conn) send(ctx context.Context, frame []byte) error {
+	if c.failed.Load() {
+		return errConnFailed
+	}
+	wctx, cancel := context.WithTimeout(ctx, c.write)
+	defer cancel()
+	if err := c.ws.Write(wctx, websocket.MessageBinary, frame); err != nil {
+		c.fail()
+		return fmt.Errorf("connection %d: %w", c.id, err)
+	}
+	return nil
+}
+
+// fail closes the connection once, without a closing handshake: its peer
+// is not reading.
+func (c *conn) fail() {
+	if c.failed.CompareAndSwap(false, true) {
+		c.ws.CloseNow() //nolint:errcheck // best effort: the peer is gone or stalled
+	}
+}
+
+// connKey carries a frame's connection in its context, so its replies,
+// events and tool messages go back where it came from.
+type connKey struct{}
+
+func connOf(ctx context.Context) *conn {
+	c, _ := ctx.Value(connKey{}).(*conn)
+	return c
+}
+
+// bufferKey carries a frameBuffer: work done while the bot is idle (text
+// from a connection that owns no scenario) collects its frames and sends
+// them after it lets go of the bot, so no network write happens while it
+// holds anything another connection waits for.
+type bufferKey struct{}
+
+type frameBuffer struct{ frames [][]byte }
+
+func bufferOf(ctx context.Context) *frameBuffer {
+	b, _ := ctx.Value(bufferKey{}).(*frameBuffer)
+	return b
+}
