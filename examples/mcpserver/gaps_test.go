@@ -2,10 +2,12 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"io"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -191,4 +193,35 @@ func TestOrderedDictErrorIsAnErrorResult(t *testing.T) {
 		"account_id": "A1", "issue_summary": "s", "resolution_type": "fixed", "resolution_details": "d"}})
 	require.NoError(t, err)
 	assert.False(t, res.IsError, text(t, res))
+}
+
+// A large frame's memory is handed back to the operating system once the
+// SDK has answered it (once per answer, not per write; small frames never
+// trigger it). Without it, eight 16 MiB calls in a row left the process at
+// its peak (about 200 MiB here, 394 MiB measured with the issue's calls)
+// for minutes; with it, 83 MiB a fifth of a second after the answers.
+func TestLargeFramesAreHandedBack(t *testing.T) {
+	var freed atomic.Int32
+	large := &largeFrames{free: func() { freed.Add(1) }}
+	var out bytes.Buffer
+	w := &lockedWriter{w: &out, large: large}
+	big := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_menu","arguments":{"pad":"` + strings.Repeat("a", largeFrameBytes) + `"}}}`
+	small := `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`
+	var sdk bytes.Buffer
+	require.NoError(t, guardFrames(strings.NewReader(small+"\n"), &sdk, w, maxFrame, large))
+	_, err := w.Write([]byte("{}\n"))
+	require.NoError(t, err)
+	time.Sleep(2 * returnDelay)
+	assert.Zero(t, freed.Load(), "a small frame keeps nothing worth returning")
+
+	require.NoError(t, guardFrames(strings.NewReader(big+"\n"+small+"\n"), &sdk, w, maxFrame, large))
+	assert.Equal(t, small+"\n"+big+"\n"+small+"\n", sdk.String(), "frames pass unchanged")
+	assert.Zero(t, freed.Load(), "not before the answer")
+	for range 3 {
+		_, err := w.Write([]byte("{}\n"))
+		require.NoError(t, err)
+	}
+	require.Eventually(t, func() bool { return freed.Load() == 1 }, 5*time.Second, 10*time.Millisecond)
+	time.Sleep(2 * returnDelay)
+	assert.EqualValues(t, 1, freed.Load(), "once per answered batch of frames")
 }

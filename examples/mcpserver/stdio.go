@@ -7,7 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime/debug"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -31,9 +34,9 @@ const maxFrame = mcp.DefaultMaxLineLength
 // guardedStdio returns the transport that serves MCP over in and out, with
 // the frame guard in front of the SDK's own newline-delimited transport.
 func guardedStdio(in io.Reader, out io.Writer) mcp.Transport {
-	w := &lockedWriter{w: out}
+	w := &lockedWriter{w: out, large: &largeFrames{}}
 	pr, pw := io.Pipe()
-	go func() { pw.CloseWithError(guardFrames(in, pw, w, maxFrame)) }()
+	go func() { pw.CloseWithError(guardFrames(in, pw, w, maxFrame, w.large)) }()
 	// The guard bounds the frames; the SDK needs no cap of its own.
 	return &mcp.IOTransport{Reader: pr, Writer: w, MaxLineLength: -1}
 }
@@ -41,14 +44,61 @@ func guardedStdio(in io.Reader, out io.Writer) mcp.Transport {
 // lockedWriter serializes writes, so that an error the guard writes never
 // lands inside a message the SDK writes (each is one Write call).
 type lockedWriter struct {
-	mu sync.Mutex
-	w  io.Writer
+	mu    sync.Mutex
+	w     io.Writer
+	large *largeFrames // nil: none tracked
 }
 
 func (l *lockedWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.w.Write(p)
+	n, err := l.w.Write(p)
+	l.mu.Unlock()
+	l.large.answered()
+	return n, err
+}
+
+// largeFrameBytes is the size from which a frame's memory is handed back
+// to the operating system once it has been answered.
+const largeFrameBytes = 1 << 20
+
+// returnDelay is how long after the answer to a large frame the memory
+// is handed back: the handler's last references are gone by then.
+const returnDelay = 200 * time.Millisecond
+
+// largeFrames hands the memory of large frames back to the operating
+// system once they are answered. A 16 MiB call passes through several
+// copies (the line, its decoded message, the tool's arguments, ...);
+// without this, the Go runtime keeps that peak (hundreds of MiB for a few
+// calls in a row) for minutes. What stays is the SDK's own decoder buffer,
+// which keeps the capacity of the largest frame it has read.
+type largeFrames struct {
+	pending atomic.Int64 // large frames passed on and not yet answered
+	timer   atomic.Pointer[time.Timer]
+	free    func() // nil: debug.FreeOSMemory
+}
+
+// passed records a frame of n bytes passed on to the SDK.
+func (f *largeFrames) passed(n int) {
+	if f != nil && n >= largeFrameBytes {
+		f.pending.Add(1)
+	}
+}
+
+// answered is a write of the SDK's: when large frames were pending, their
+// memory is returned a little later (once, however many writes follow).
+func (f *largeFrames) answered() {
+	if f == nil || f.pending.Load() == 0 {
+		return
+	}
+	f.pending.Store(0)
+	free := f.free
+	if free == nil {
+		free = debug.FreeOSMemory
+	}
+	t := time.AfterFunc(returnDelay, free)
+	if old := f.timer.Swap(t); old != nil {
+		old.Stop()
+	}
 }
 
 // Close does not close the underlying writer (stdout).
@@ -57,7 +107,7 @@ func (l *lockedWriter) Close() error { return nil }
 // guardFrames copies the valid frames of in to sdk, one line each, and
 // answers the others on out. It returns at the end of in, or when sdk or
 // out fails.
-func guardFrames(in io.Reader, sdk io.Writer, out io.Writer, limit int) error {
+func guardFrames(in io.Reader, sdk io.Writer, out io.Writer, limit int, large *largeFrames) error {
 	r := bufio.NewReaderSize(in, 64<<10)
 	for {
 		line, tooLong, err := readFrame(r, limit)
@@ -66,8 +116,10 @@ func guardFrames(in io.Reader, sdk io.Writer, out io.Writer, limit int) error {
 				if _, werr := out.Write(reply); werr != nil {
 					return werr
 				}
-			} else if _, werr := sdk.Write(append(bytes.TrimSpace(line), '\n')); werr != nil {
+			} else if werr := pass(sdk, bytes.TrimSpace(line)); werr != nil {
 				return werr
+			} else {
+				large.passed(len(line))
 			}
 		}
 		if err != nil {
@@ -77,6 +129,16 @@ func guardFrames(in io.Reader, sdk io.Writer, out io.Writer, limit int) error {
 			return err
 		}
 	}
+}
+
+// pass writes one frame and its newline to the SDK, without copying the
+// frame to append the newline.
+func pass(sdk io.Writer, frame []byte) error {
+	if _, err := sdk.Write(frame); err != nil {
+		return err
+	}
+	_, err := sdk.Write([]byte{'\n'})
+	return err
 }
 
 // readFrame reads one line (without its newline). A line longer than limit
