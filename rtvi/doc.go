@@ -100,7 +100,10 @@
 // [Dispatcher.Handle] (or each frame to [Dispatcher.HandleFrame]) in arrival
 // order and writes back the reply. A bot has one Dispatcher for its whole
 // life, not one per connection: the harness prepares a scenario on one
-// connection and runs it on the next. examples/rtvibot is a complete bot.
+// connection and runs it on the next. An [Emitter], though, is one
+// connection's: give each its own, and give every write a deadline (a
+// failed or timed-out write closes that connection), so a peer that stops
+// reading holds up no other. examples/rtvibot is a complete bot.
 //
 // # Failures
 //
