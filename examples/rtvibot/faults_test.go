@@ -94,7 +94,11 @@ func TestStalledReaderHoldsUpNoOne(t *testing.T) {
 	want, _, tools := goldExpectations(t, d)
 	bot, url := startGoldBot(t)
 	bot.gold.setTask("0")
-	ctx := testContext(t)
+	// Long enough that the bot does not drop the neighbour during the test,
+	// however slow the machine: the others must not need it gone.
+	bot.setTimeouts(Timeouts{Write: 5 * time.Minute, Idle: 5 * time.Minute, RunWait: time.Minute})
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
 
 	start := time.Now()
 	summary, _ := playGold(ctx, t, url, d.Name, tools)
@@ -247,7 +251,8 @@ func TestTwoHarnessesNeverMix(t *testing.T) {
 // takes the next one.
 func TestSecondHarnessIsRefusedByName(t *testing.T) {
 	ctx := testContext(t)
-	url := startBot(t)
+	bot, url := serveBot(t, nil)
+	bot.scenario.grace = 50 * time.Millisecond // each refusal waits this long for a closing owner
 	owner, err := dialHarness(ctx, url)
 	require.NoError(t, err)
 	_, err = owner.ready(ctx)
