@@ -43,6 +43,7 @@ type scenarioOwner struct {
 	deadline              time.Time     // when an awaiting scenario is given up
 	changed               chan struct{} // closed at every change of owner, then replaced
 	runWait               time.Duration
+	grace                 time.Duration // how long a refused request waits for a closing owner
 	domain                func() string // the scenario's tool domain
 	now                   func() time.Time
 
@@ -88,7 +89,7 @@ const (
 )
 
 func newScenarioOwner(runWait time.Duration, domain func() string) *scenarioOwner {
-	return &scenarioOwner{runWait: runWait, domain: domain, now: time.Now, changed: make(chan struct{})}
+	return &scenarioOwner{runWait: runWait, grace: 2 * time.Second, domain: domain, now: time.Now, changed: make(chan struct{})}
 }
 
 // classify reads what an RTVI message asks for. Anything it cannot read is
@@ -136,7 +137,7 @@ func classify(raw []byte) request {
 
 // admit decides whether c's request may go on. A claim of an idle bot
 // waits for idle work in progress to end; a request that finds the
-// scenario owned by another connection waits (at most a second) for a
+// scenario owned by another connection waits (at most grace, 2 s) for a
 // change of owner before it is refused: a harness's next connection can
 // arrive before the bot has seen its last one close.
 func (o *scenarioOwner) admit(c *conn, r request) (verdict, string) {
@@ -145,7 +146,7 @@ func (o *scenarioOwner) admit(c *conn, r request) (verdict, string) {
 		if wait != nil && try == 0 {
 			select {
 			case <-wait:
-			case <-time.After(time.Second):
+			case <-time.After(o.grace):
 			}
 			continue
 		}
