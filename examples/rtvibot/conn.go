@@ -42,8 +42,8 @@ type conn struct {
 	write  time.Duration
 
 	// Guarded by the bot's scenarioOwner.mu.
-	ready   uint64 // the owner's tick at its last client-ready; 0: none
-	refused bool   // it asked for a scenario while another was in progress: it never claims that one's run
+	ready     uint64 // the owner's tick at its last client-ready; 0: none
+	refusedIn int    // the scenario in progress when it asked for one of its own: it never claims that one's run
 
 	failed atomic.Bool // a write failed: the connection is closed
 }

@@ -123,6 +123,7 @@ func TestStalledReaderHoldsUpNoOne(t *testing.T) {
 		require.NotEmpty(t, pushes)
 		assert.Equal(t, "<exit>The task is finished.</exit>", pushes[len(pushes)-1]["data"].(map[string]any)["text"])
 		assert.Less(t, took, unloaded+2*time.Second, "scenario %d took %v (unloaded: %v)", i, took, unloaded)
+		t.Logf("scenario %d beside the stalled neighbour: %v (unloaded: %v)", i, took, unloaded)
 	}
 	assert.False(t, f.failed.Load(), "the neighbour is still connected")
 	assert.GreaterOrEqual(t, bot.openConnections(), 1)

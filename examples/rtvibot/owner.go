@@ -200,7 +200,7 @@ func (o *scenarioOwner) decide(c *conn, r request, claim bool) (v verdict, why s
 			return allow, "", nil
 		}
 		if r.kind == kindPrepare {
-			c.refused = true
+			c.refusedIn = o.seq
 		}
 		// The owner may be closing: its peer's close can arrive before
 		// the bot has seen it (the next scenario's prepare after a run,
@@ -209,7 +209,7 @@ func (o *scenarioOwner) decide(c *conn, r request, claim bool) (v verdict, why s
 		return refuse, fmt.Sprintf("%s is in progress on another connection; this bot runs one scenario at a time (%s refused)", o.name(), r.t), wait
 	default: // awaitingRun
 		if r.kind == kindPrepare {
-			c.refused = true
+			c.refusedIn = o.seq
 			return refuse, fmt.Sprintf("%s is prepared and waits for its run connection; this bot runs one scenario at a time (%s refused)", o.name(), r.t), nil
 		}
 		if !o.candidate(c) {
@@ -222,7 +222,7 @@ func (o *scenarioOwner) decide(c *conn, r request, claim bool) (v verdict, why s
 }
 
 // candidate reports whether c may claim the run of the prepared scenario.
-func (o *scenarioOwner) candidate(c *conn) bool { return c.ready > o.mark && !c.refused }
+func (o *scenarioOwner) candidate(c *conn) bool { return c.ready > o.mark && c.refusedIn != o.seq }
 
 // note records what the owner did.
 func (o *scenarioOwner) note(r request) {
