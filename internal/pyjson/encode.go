@@ -13,10 +13,15 @@ import (
 	"unicode/utf8"
 )
 
-// Style is a pair of separators.
+// Style is a pair of separators, and the ensure_ascii choice.
 type Style struct {
 	Item string // between items: "," or ", "
 	Key  string // between a key and its value: ":" or ": "
+	// Unicode is ensure_ascii=False: strings keep their non-ASCII
+	// characters (and DEL, and WTF-8 lone surrogates) as they are, and
+	// only '"', '\\' and the control characters below U+0020 are
+	// escaped. The zero value is ensure_ascii=True.
+	Unicode bool
 }
 
 var (
@@ -24,6 +29,9 @@ var (
 	Compact = Style{Item: ",", Key: ":"}
 	// Default is Python's default separators, (", ", ": ").
 	Default = Style{Item: ", ", Key: ": "}
+	// Unicode is json.dumps(v, ensure_ascii=False): the default
+	// separators, non-ASCII text as it is.
+	Unicode = Style{Item: ", ", Key: ": ", Unicode: true}
 )
 
 // MaxDepth bounds the nesting of encoded and decoded values. Deeper input
@@ -102,7 +110,7 @@ func appendValue(dst []byte, v any, st Style, depth int) ([]byte, error) {
 		}
 		return append(dst, "false"...), nil
 	case string:
-		return AppendString(dst, x)
+		return AppendStringStyle(dst, x, st)
 	case json.Number:
 		return AppendNumber(dst, x)
 	case float64:
@@ -119,7 +127,7 @@ func appendValue(dst []byte, v any, st Style, depth int) ([]byte, error) {
 			if i > 0 {
 				dst = append(dst, st.Item...)
 			}
-			if dst, err = AppendString(dst, k); err != nil {
+			if dst, err = AppendStringStyle(dst, k, st); err != nil {
 				return dst, err
 			}
 			dst = append(dst, st.Key...)
@@ -381,6 +389,48 @@ func AppendString(dst []byte, s string) ([]byte, error) {
 			dst = appendU(dst, r)
 		}
 		i += size
+		start = i
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"'), nil
+}
+
+// AppendStringStyle appends s as [AppendString] does, or, when st.Unicode
+// is set, as json.dumps(s, ensure_ascii=False) writes it: only '"', '\\'
+// and the control characters below U+0020 escaped (the short escapes
+// where Python has them, \u00XX otherwise), every other character — DEL,
+// non-ASCII text, a WTF-8 lone surrogate — as it is. Invalid UTF-8 that is
+// not a surrogate is an error wrapping ErrInvalidString either way.
+func AppendStringStyle(dst []byte, s string, st Style) ([]byte, error) {
+	if !st.Unicode {
+		return AppendString(dst, s)
+	}
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError && size == 1 {
+				if _, ok := surrogateAt(s, i); !ok {
+					return dst, fmt.Errorf("%w: byte %#x at offset %d", ErrInvalidString, c, i)
+				}
+				size = 3
+			}
+			i += size
+			continue
+		}
+		if c >= 0x20 && c != '"' && c != '\\' {
+			i++
+			continue
+		}
+		dst = append(dst, s[start:i]...)
+		if e := shortEscape[c]; e != 0 {
+			dst = append(dst, '\\', e)
+		} else {
+			dst = appendU(dst, rune(c))
+		}
+		i++
 		start = i
 	}
 	dst = append(dst, s[start:]...)

@@ -150,8 +150,8 @@ func (p *orderedParser) scalar(start int) (any, bool) {
 	return v, err == nil
 }
 
-// AppendJSON appends Python's json.dumps(v) text (ensure_ascii,
-// allow_nan) with the separators of style: a Dict in its order, or with
+// AppendJSON appends Python's json.dumps(v) text (allow_nan; ensure_ascii
+// unless style.Unicode) with the separators of style: a Dict in its order, or with
 // its keys sorted when sortKeys is set (json.dumps(v, sort_keys=True)); a
 // map[string]any always sorted (a Go map has no other order); a Num as
 // its number; every other value as pyjson writes it. Errors are pyjson's.
@@ -178,7 +178,7 @@ func appendJSON(dst []byte, v any, style pyjson.Style, sortKeys bool, depth int)
 			if i > 0 {
 				dst = append(dst, style.Item...)
 			}
-			if dst, err = pyjson.AppendString(dst, it.Key); err != nil {
+			if dst, err = pyjson.AppendStringStyle(dst, it.Key, style); err != nil {
 				return dst, err
 			}
 			dst = append(dst, style.Key...)
