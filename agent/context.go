@@ -1,0 +1,154 @@
+package agent
+
+import (
+	"context"
+	"slices"
+	"sync"
+
+	"github.com/voiceeval/schematools/internal/pyvalue"
+	"github.com/voiceeval/schematools/rtvi"
+)
+
+// Context is the chat context of one conversation, as pipecat's
+// LLMContext holds it. It is safe for concurrent use; the zero value is an
+// empty context.
+type Context struct {
+	mu       sync.Mutex
+	msgs     []Message
+	inFlight int    // calls written with IN_PROGRESS and not answered yet
+	gen      uint64 // bumped by Replace, so answers of an old context are refused
+}
+
+// NewContext returns a context holding msgs (typically the system
+// prompt).
+func NewContext(msgs ...Message) *Context {
+	return &Context{msgs: slices.Clone(msgs)}
+}
+
+// Messages returns a copy of the messages, oldest first.
+func (c *Context) Messages() []Message {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return slices.Clone(c.msgs)
+}
+
+// Len returns the number of messages.
+func (c *Context) Len() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.msgs)
+}
+
+// Append adds msgs at the end (what pipecat's user aggregator does with a
+// user's turn, {"role": "user", "content": text}).
+func (c *Context) Append(msgs ...Message) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.msgs = append(c.msgs, msgs...)
+}
+
+// Replace discards the context and starts it again with msgs. Calls still
+// in flight are forgotten: their results are refused.
+func (c *Context) Replace(msgs ...Message) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.msgs = slices.Clone(msgs)
+	c.inFlight = 0
+	c.gen++
+}
+
+// CallsInProgress reports whether a call's tool message still holds
+// "IN_PROGRESS" (rtvi.InFlight).
+func (c *Context) CallsInProgress() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.inFlight > 0
+}
+
+// slot names one tool message the loop will answer.
+type slot struct {
+	index int
+	gen   uint64
+}
+
+// addCall writes the pair pipecat's _handle_function_call_in_progress
+// writes for one call and returns the tool message's slot.
+func (c *Context) addCall(call ToolCall) slot {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.msgs = append(c.msgs,
+		Message{Role: RoleAssistant, ToolCalls: []ToolCall{call}},
+		Message{Role: RoleTool, Content: ContentInProgress, ToolCallID: call.ID})
+	c.inFlight++
+	return slot{index: len(c.msgs) - 1, gen: c.gen}
+}
+
+// answer replaces the slot's "IN_PROGRESS" with content, as
+// _update_function_call_result does, and reports whether it did: a slot
+// answered already, or of a replaced context, is left alone.
+func (c *Context) answer(s slot, content string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if s.gen != c.gen || s.index >= len(c.msgs) || c.msgs[s.index].Content != ContentInProgress {
+		return false
+	}
+	c.msgs[s.index].Content = content
+	c.inFlight--
+	return true
+}
+
+// Conversation returns c as an rtvi.Conversation (and rtvi.InFlight), for
+// rtvi's get_context_history and update_system_prompt.
+func (c *Context) Conversation() *Conversation { return &Conversation{c: c} }
+
+// Conversation adapts a [Context] to rtvi.Conversation and rtvi.InFlight.
+type Conversation struct{ c *Context }
+
+var (
+	_ rtvi.Conversation = (*Conversation)(nil)
+	_ rtvi.InFlight     = (*Conversation)(nil)
+)
+
+// Reset replaces the context with messages (rtvi's system prompt).
+func (v *Conversation) Reset(_ context.Context, messages []rtvi.ChatMessage) error {
+	msgs := make([]Message, len(messages))
+	for i, m := range messages {
+		msgs[i] = Message{Role: m.Role, Content: m.Content}
+	}
+	v.c.Replace(msgs...)
+	return nil
+}
+
+// Messages returns the messages as ordered dicts, each with pipecat's
+// keys in pipecat's order, which rtvi writes as Python's str() of the
+// list.
+func (v *Conversation) Messages(context.Context) ([]any, error) {
+	msgs := v.c.Messages()
+	out := make([]any, len(msgs))
+	for i, m := range msgs {
+		out[i] = m.dict()
+	}
+	return out, nil
+}
+
+// CallsInProgress reports whether calls are in progress.
+func (v *Conversation) CallsInProgress() bool { return v.c.CallsInProgress() }
+
+// dict returns m as the dict pipecat holds.
+func (m Message) dict() pyvalue.Dict {
+	switch {
+	case len(m.ToolCalls) > 0:
+		calls := make([]any, len(m.ToolCalls))
+		for i, c := range m.ToolCalls {
+			calls[i] = pyvalue.Dict{
+				{Key: "id", Value: c.ID},
+				{Key: "function", Value: pyvalue.Dict{{Key: "name", Value: c.Name}, {Key: "arguments", Value: c.Arguments}}},
+				{Key: "type", Value: "function"},
+			}
+		}
+		return pyvalue.Dict{{Key: "role", Value: m.Role}, {Key: "tool_calls", Value: calls}}
+	case m.Role == RoleTool || m.ToolCallID != "":
+		return pyvalue.Dict{{Key: "role", Value: m.Role}, {Key: "content", Value: m.Content}, {Key: "tool_call_id", Value: m.ToolCallID}}
+	}
+	return pyvalue.Dict{{Key: "role", Value: m.Role}, {Key: "content", Value: m.Content}}
+}

@@ -1,0 +1,413 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/voiceeval/schematools/internal/pyjson"
+	"github.com/voiceeval/schematools/tool"
+)
+
+// Defaults of a [Loop].
+const (
+	DefaultMaxSteps    = 25
+	DefaultCallTimeout = 10 * time.Second // NeMo's function_call_timeout_secs
+	DefaultParallel    = 8
+	DefaultEndTool     = "EndConversationTool"
+)
+
+// ErrStepLimit is returned when a turn reaches [Loop.MaxSteps] model calls
+// and the model still calls tools. The context is complete: every call it
+// made is answered.
+var ErrStepLimit = errors.New("agent: step limit reached")
+
+// Loop runs a bot's tool loop. Set its fields before the first turn and
+// do not change them after; one Loop runs one turn at a time (turns of one
+// Context must not overlap).
+type Loop struct {
+	Model   Model     // required
+	Tools   *tool.Set // nil: no tools (every call is an unknown tool)
+	Context *Context  // required
+
+	MaxSteps    int           // model calls per turn; 0 means DefaultMaxSteps
+	CallTimeout time.Duration // per tool call; 0 means DefaultCallTimeout, < 0 none
+	Parallel    int           // calls run at once; 0 means DefaultParallel
+	EndTool     string        // "" means DefaultEndTool
+	CallOptions []tool.CallOption
+	Logger      *slog.Logger // nil: slog.Default()
+	Hooks       Hooks
+}
+
+// Hooks are the loop's callbacks; each may be nil. They run on the turn's
+// goroutine except OnResult, which runs on the call's.
+type Hooks struct {
+	// OnText receives the assistant's text as it streams.
+	OnText func(delta string)
+	// OnResponse runs after each model call, once its text and calls are in
+	// the context and before the calls run: one per model call, with its
+	// usage (a bot sends one rtvi Emitter.LLMResponse per call).
+	OnResponse func(ctx context.Context, step int, resp Response)
+	// OnResult runs after a call's content is in the context.
+	OnResult func(ctx context.Context, call tool.ModelCall, content string)
+	// OnEnd runs once the end tool's result is in the context and the
+	// group's other calls are answered: when a bot may send "<exit>".
+	OnEnd func(ctx context.Context, call tool.ModelCall)
+}
+
+// Step is one model call of a turn and what its calls delivered.
+type Step struct {
+	Response Response
+	// Calls are the calls as the context holds them (duplicate ids
+	// renamed), with the content of their tool messages.
+	Calls []Answered
+}
+
+// Answered is one call with the content it was answered with.
+type Answered struct {
+	tool.ModelCall
+	Content string
+	// Result is what the live path delivered; nil for a timeout, a
+	// cancellation or a duplicate id.
+	Result any
+}
+
+// TurnResult is what one turn did.
+type TurnResult struct {
+	Steps []Step
+	Ended bool  // a successful end-tool call was answered
+	Usage Usage // summed over the turn's model calls (optional counts summed when set)
+}
+
+// Turn adds the user's text to the context and runs the loop.
+func (l *Loop) Turn(ctx context.Context, userText string) (TurnResult, error) {
+	if err := l.check(); err != nil {
+		return TurnResult{}, err
+	}
+	l.Context.Append(Message{Role: RoleUser, Content: userText})
+	return l.Run(ctx)
+}
+
+// Run runs the loop on the context as it is (a kickoff, or after the
+// caller appended messages itself): it calls the model until a response
+// has no calls, the end tool has been answered, or MaxSteps model calls
+// were made. A model error or a cancelled ctx ends the turn with the
+// error; what the context holds by then is complete.
+func (l *Loop) Run(ctx context.Context) (TurnResult, error) {
+	if err := l.check(); err != nil {
+		return TurnResult{}, err
+	}
+	var res TurnResult
+	maxSteps := l.MaxSteps
+	if maxSteps <= 0 {
+		maxSteps = DefaultMaxSteps
+	}
+	for step := 0; step < maxSteps; step++ {
+		if err := ctx.Err(); err != nil {
+			return res, err
+		}
+		resp, err := l.Model.Complete(ctx, Request{Messages: l.Context.Messages(), Tools: l.Tools, OnText: l.Hooks.OnText})
+		if err != nil {
+			return res, fmt.Errorf("agent: model call %d: %w", step+1, err)
+		}
+		res.Usage = addUsage(res.Usage, resp.Usage)
+		if resp.Text != "" {
+			// The text is pushed on LLMFullResponseEndFrame, which the
+			// OpenAI service sends (base_llm.py process_frame, finally)
+			// before the calls' FunctionCallInProgressFrames, broadcast
+			// from the call tasks (llm_service.py _run_function_call);
+			// push_aggregation writes it stripped
+			// (utils/string.py concatenate_aggregated_text).
+			l.Context.Append(Message{Role: RoleAssistant, Content: pyjson.Strip(resp.Text)})
+		}
+		g := l.writeCalls(resp.Calls)
+		if l.Hooks.OnResponse != nil {
+			l.Hooks.OnResponse(ctx, step+1, resp)
+		}
+		st := Step{Response: resp, Calls: g.answered}
+		if len(resp.Calls) == 0 {
+			res.Steps = append(res.Steps, st)
+			return res, nil
+		}
+		endCall, ended := l.runGroup(ctx, g)
+		res.Steps = append(res.Steps, st)
+		if err := ctx.Err(); err != nil {
+			return res, err
+		}
+		if ended {
+			res.Ended = true
+			if l.Hooks.OnEnd != nil {
+				l.Hooks.OnEnd(ctx, endCall)
+			}
+			return res, nil
+		}
+	}
+	return res, fmt.Errorf("%w: %d model calls", ErrStepLimit, maxSteps)
+}
+
+func (l *Loop) check() error {
+	if l.Model == nil || l.Context == nil {
+		return errors.New("agent: Loop needs a Model and a Context")
+	}
+	return nil
+}
+
+// group is the calls of one response, written into the context.
+type group struct {
+	answered []Answered
+	slots    []slot
+	run      []bool // false for a duplicate id: answered already
+}
+
+// writeCalls writes one assistant+tool pair per call, in the model's
+// order, and answers duplicate ids at once.
+func (l *Loop) writeCalls(calls []tool.ModelCall) *group {
+	g := &group{answered: make([]Answered, len(calls)), slots: make([]slot, len(calls)), run: make([]bool, len(calls))}
+	seen := make(map[string]bool, len(calls))
+	for i, c := range calls {
+		orig := c.ID
+		dup := orig == "" || seen[orig]
+		if dup {
+			c.ID = uniqueID(orig, seen)
+		}
+		seen[c.ID] = true
+		g.answered[i] = Answered{ModelCall: c}
+		g.slots[i] = l.Context.addCall(ToolCall{ID: c.ID, Name: c.Name, Arguments: ContextArguments(c.Arguments)})
+		if dup {
+			msg := "The call id " + strconv.Quote(orig) + " was already used in this response; the call was not run. Call the tool again if it is needed."
+			if orig == "" {
+				msg = "The call had no id; it was not run. Call the tool again if it is needed."
+			}
+			content, _ := ResultContent(tool.Failure("duplicate_call_id", msg))
+			l.Context.answer(g.slots[i], content)
+			g.answered[i].Content = content
+			continue
+		}
+		g.run[i] = true
+	}
+	return g
+}
+
+// uniqueID returns id + "_dup2", "_dup3", … (or "call_auto2", … for an
+// empty id): the first that seen does not hold.
+func uniqueID(id string, seen map[string]bool) string {
+	base := id + "_dup"
+	if id == "" {
+		base = "call_auto"
+	}
+	for n := 2; ; n++ {
+		if c := base + strconv.Itoa(n); !seen[c] {
+			return c
+		}
+	}
+}
+
+// runGroup runs the group's calls, at most Parallel at once, and answers
+// each exactly once. It reports the end-tool call when one succeeded.
+func (l *Loop) runGroup(ctx context.Context, g *group) (tool.ModelCall, bool) {
+	parallel := l.Parallel
+	if parallel <= 0 {
+		parallel = DefaultParallel
+	}
+	endTool := l.EndTool
+	if endTool == "" {
+		endTool = DefaultEndTool
+	}
+	sem := make(chan struct{}, parallel)
+	var (
+		wg      sync.WaitGroup
+		mu      sync.Mutex
+		endCall tool.ModelCall
+		ended   bool
+	)
+	for i := range g.answered {
+		if !g.run[i] {
+			continue
+		}
+		wg.Go(func() {
+			select {
+			case sem <- struct{}{}:
+			case <-ctx.Done():
+				l.finish(ctx, g, i, nil, ContentCancelled)
+				return
+			}
+			defer func() { <-sem }()
+			res, ok := l.call(ctx, g, i)
+			if ok && g.answered[i].Name == endTool && !tool.IsError(res) {
+				mu.Lock()
+				if !ended {
+					endCall, ended = g.answered[i].ModelCall, true
+				}
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	return endCall, ended
+}
+
+// call runs call i with its timeout and answers it: with the delivered
+// result, the timeout result, or "CANCELLED". It reports the delivered
+// result, and whether one was delivered in time.
+func (l *Loop) call(ctx context.Context, g *group, i int) (any, bool) {
+	c := g.answered[i].ModelCall
+	cctx, cancel := ctx, context.CancelFunc(func() {})
+	timeout := l.CallTimeout
+	if timeout == 0 {
+		timeout = DefaultCallTimeout
+	}
+	if timeout > 0 {
+		cctx, cancel = context.WithTimeout(ctx, timeout)
+	}
+	defer cancel()
+
+	var (
+		once      sync.Once
+		delivered = make(chan any, 1)
+		refused   = errors.New("agent: the call was answered already (timed out or cancelled)")
+		closed    bool
+		mu        sync.Mutex
+	)
+	done := make(chan error, 1)
+	go func() {
+		done <- l.Tools.CallJSON(cctx, c.Name, []byte(c.Arguments), func(v any) error {
+			mu.Lock()
+			defer mu.Unlock()
+			if closed {
+				return refused
+			}
+			var first bool
+			once.Do(func() { first = true })
+			if !first {
+				return errors.New("agent: second delivery refused")
+			}
+			content, err := ResultContent(v)
+			if err != nil {
+				l.logger().ErrorContext(ctx, "agent: tool result cannot be written; answering with an error", "tool", c.Name, "id", c.ID, "err", err)
+				content, _ = ResultContent(tool.Failure("unserializable_result", err.Error()))
+			}
+			// Written before the after-result hook runs, so the end
+			// tool's "<exit>" follows its result into the context.
+			l.finish(ctx, g, i, v, content)
+			delivered <- v
+			return nil
+		}, l.CallOptions...)
+	}()
+	closeCall := func() {
+		mu.Lock()
+		closed = true
+		mu.Unlock()
+	}
+	var timer <-chan time.Time
+	if timeout > 0 {
+		t := time.NewTimer(timeout)
+		defer t.Stop()
+		timer = t.C
+	}
+	for {
+		select {
+		case v := <-delivered:
+			// The hook runs after delivery; wait for it unless the turn
+			// is cancelled, so the group ends after the exit signal.
+			select {
+			case err := <-done:
+				if err != nil {
+					l.logger().WarnContext(ctx, "agent: tool call returned an error after its result", "tool", c.Name, "id", c.ID, "err", err)
+				}
+			case <-ctx.Done():
+			}
+			return v, true
+		case err := <-done:
+			closeCall()
+			select {
+			case v := <-delivered:
+				return v, true
+			default:
+			}
+			if ctx.Err() != nil {
+				l.finish(ctx, g, i, nil, ContentCancelled)
+				return nil, false
+			}
+			if cctx.Err() != nil {
+				l.timedOut(ctx, g, i, timeout)
+				return nil, false
+			}
+			content, _ := ResultContent(tool.Failure("no_result", fmt.Sprintf("Tool %s returned no result: %v", c.Name, err)))
+			l.finish(ctx, g, i, nil, content)
+			return nil, false
+		case <-timer:
+			closeCall()
+			select {
+			case v := <-delivered:
+				return v, true
+			default:
+			}
+			l.timedOut(ctx, g, i, timeout)
+			return nil, false
+		case <-ctx.Done():
+			closeCall()
+			select {
+			case v := <-delivered:
+				return v, true
+			default:
+			}
+			l.finish(ctx, g, i, nil, ContentCancelled)
+			return nil, false
+		}
+	}
+}
+
+func (l *Loop) timedOut(ctx context.Context, g *group, i int, timeout time.Duration) {
+	c := g.answered[i]
+	l.logger().WarnContext(ctx, "agent: tool call timed out", "tool", c.Name, "id", c.ID, "timeout", timeout)
+	content, _ := ResultContent(tool.Failure("timeout", fmt.Sprintf("Tool %s did not answer within %v.", c.Name, timeout)))
+	l.finish(ctx, g, i, nil, content)
+}
+
+// finish answers call i with content, once; later answers are dropped.
+func (l *Loop) finish(ctx context.Context, g *group, i int, result any, content string) {
+	if !l.Context.answer(g.slots[i], content) {
+		return
+	}
+	g.answered[i].Content, g.answered[i].Result = content, result
+	if l.Hooks.OnResult != nil {
+		l.Hooks.OnResult(ctx, g.answered[i].ModelCall, content)
+	}
+}
+
+func (l *Loop) logger() *slog.Logger {
+	if l.Logger != nil {
+		return l.Logger
+	}
+	return slog.Default()
+}
+
+func addUsage(a, b Usage) Usage {
+	opt := func(x, y *int) *int {
+		if x == nil && y == nil {
+			return nil
+		}
+		n := 0
+		if x != nil {
+			n += *x
+		}
+		if y != nil {
+			n += *y
+		}
+		return &n
+	}
+	return Usage{
+		PromptTokens: a.PromptTokens + b.PromptTokens, CompletionTokens: a.CompletionTokens + b.CompletionTokens,
+		TotalTokens:               a.TotalTokens + b.TotalTokens,
+		CacheReadInputTokens:      opt(a.CacheReadInputTokens, b.CacheReadInputTokens),
+		CacheCreationInputTokens:  opt(a.CacheCreationInputTokens, b.CacheCreationInputTokens),
+		ReasoningTokens:           opt(a.ReasoningTokens, b.ReasoningTokens),
+		InputAudioTokens:          opt(a.InputAudioTokens, b.InputAudioTokens),
+		OutputAudioTokens:         opt(a.OutputAudioTokens, b.OutputAudioTokens),
+		CacheReadInputAudioTokens: opt(a.CacheReadInputAudioTokens, b.CacheReadInputAudioTokens),
+	}
+}
