@@ -1,0 +1,30 @@
+// Package agenttest is an OpenAI-compatible Chat Completions stand-in
+// server driven by a script, for testing model adapters and bots without a
+// model.
+//
+//   - [Server] is an http.Handler (use it with httptest.NewServer, or
+//     serve it from a command: examples/standin) answering POST
+//     /v1/chat/completions and /chat/completions; each request takes the
+//     script's next [Turn] (with [Server.Loop], the script starts again
+//     when it runs out; without, a text turn "script finished" answers).
+//   - A turn is text, tool calls (any number, any arguments — unknown
+//     tools, malformed or 1 MB arguments, repeated ids are just script
+//     content), usage and a finish reason ("tool_calls" when there are
+//     calls, "stop" otherwise, unless set). [GoldTurns] makes the turns
+//     of a task's gold actions.
+//   - Streaming ("stream": true) is written the way OpenAI writes it:
+//     "data: {chunk}" events, the first with the role, text in pieces of
+//     [Turn.Piece] bytes, each call opened with its index, id, type and
+//     name and empty arguments, its arguments in pieces, a last chunk with
+//     an empty delta and the finish_reason, a usage chunk with empty
+//     choices when stream_options.include_usage is set, then "data:
+//     [DONE]". Non-streaming requests get one chat.completion object.
+//   - Faults ([Fault]): HTTP errors before a turn is answered (400, 429
+//     with Retry-After, 500: OpenAI's error body), a delay before
+//     answering, a stream cut after n events (the connection is aborted),
+//     a malformed chunk, and server quirks in how call deltas are
+//     numbered ([Quirks]).
+//   - Every request is decoded ([DecodeRequest]: the fields a Chat
+//     Completions server reads; malformed bodies get a 400) and kept
+//     ([Server.Requests]), tool definitions as the raw bytes sent.
+package agenttest

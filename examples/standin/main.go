@@ -1,0 +1,84 @@
+// Command standin serves the agenttest Chat Completions stand-in.
+//
+//	go run ./examples/standin                        # the demo script, on 127.0.0.1:0
+//	go run ./examples/standin -addr :8089 -script turns.json -loop
+//
+// It prints "listening on http://HOST:PORT" once it accepts connections;
+// point an OpenAI client's base URL at http://HOST:PORT/v1. The script
+// file is a JSON list of agenttest.Turn values.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/voiceeval/schematools/agent/agenttest"
+)
+
+// demo is the script the Node client test reads (the same turn twice, so
+// a streaming and a non-streaming request see the same answer).
+var demo = []agenttest.Turn{demoTurn, demoTurn}
+
+var demoTurn = agenttest.Turn{
+	Text: "Let me look that up — un momento.",
+	Calls: []agenttest.Call{
+		{ID: "call_1", Name: "get_order_details", Arguments: `{"order_id": "#W0000001", "note": "ünïcode ✓"}`},
+		{ID: "call_2", Name: "get_user_details", Arguments: `{"user_id": "ann_1"}`},
+	},
+	Usage: &agenttest.Usage{PromptTokens: 120, CompletionTokens: 30, CachedTokens: 64},
+	Piece: 5,
+}
+
+func main() {
+	if err := run(os.Args[1:], os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "standin:", err)
+		os.Exit(1)
+	}
+}
+
+func run(args []string, out io.Writer) error {
+	fs := flag.NewFlagSet("standin", flag.ContinueOnError)
+	addr := fs.String("addr", "127.0.0.1:0", "address to listen on")
+	script := fs.String("script", "", "JSON file of turns (default: the demo script)")
+	loop := fs.Bool("loop", false, "start the script again when it runs out")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	turns := demo
+	if *script != "" {
+		data, err := os.ReadFile(*script)
+		if err != nil {
+			return err
+		}
+		if err := json.Unmarshal(data, &turns); err != nil {
+			return fmt.Errorf("%s: %w", *script, err)
+		}
+	}
+	s := agenttest.New(turns...)
+	s.Loop = *loop
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "listening on http://%s\n", ln.Addr())
+	srv := &http.Server{Handler: s}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	go func() {
+		<-ctx.Done()
+		_ = srv.Close()
+	}()
+	if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}

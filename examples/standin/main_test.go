@@ -1,0 +1,17 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+func TestRunRefusesABadScript(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "turns.json")
+	assert.NoError(t, os.WriteFile(p, []byte(`{"not": "a list"}`), 0o644))
+	assert.Error(t, run([]string{"-script", p}, os.Stdout))
+	assert.Error(t, run([]string{"-script", filepath.Join(t.TempDir(), "missing.json")}, os.Stdout))
+	assert.Error(t, run([]string{"-addr", "256.0.0.1:1"}, os.Stdout))
+}
