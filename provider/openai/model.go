@@ -1,0 +1,245 @@
+package openai
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	sdk "github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/packages/ssestream"
+
+	"github.com/voiceeval/schematools/agent"
+	"github.com/voiceeval/schematools/tool"
+	"github.com/voiceeval/schematools/tool/schema"
+)
+
+// Defaults of a [Model].
+const (
+	DefaultMaxRetries = 2
+	DefaultTimeout    = 60 * time.Second
+)
+
+// Option configures a [Model].
+type Option func(*config)
+
+type config struct {
+	baseURL, apiKey string
+	maxRetries      int
+	timeout         time.Duration
+	strict          bool
+	noStream        bool
+	httpClient      *http.Client
+	extra           []option.RequestOption
+}
+
+// WithBaseURL sets the API's base URL (e.g. "http://127.0.0.1:8089/v1").
+func WithBaseURL(url string) Option { return func(c *config) { c.baseURL = url } }
+
+// WithAPIKey sets the API key (default: OPENAI_API_KEY).
+func WithAPIKey(key string) Option { return func(c *config) { c.apiKey = key } }
+
+// WithMaxRetries sets how often a failed request is retried (default 2;
+// negative is 0).
+func WithMaxRetries(n int) Option { return func(c *config) { c.maxRetries = max(n, 0) } }
+
+// WithTimeout bounds each attempt (default 60 s; 0 or less: none).
+func WithTimeout(d time.Duration) Option { return func(c *config) { c.timeout = d } }
+
+// WithStrict exports the tools in OpenAI's strict mode (schema.Strict).
+func WithStrict() Option { return func(c *config) { c.strict = true } }
+
+// WithoutStreaming sends non-streaming requests.
+func WithoutStreaming() Option { return func(c *config) { c.noStream = true } }
+
+// WithHTTPClient sets the HTTP client.
+func WithHTTPClient(h *http.Client) Option { return func(c *config) { c.httpClient = h } }
+
+// WithRequestOptions adds SDK request options to every request (a
+// temperature: option.WithJSONSet("temperature", 0)).
+func WithRequestOptions(opts ...option.RequestOption) Option {
+	return func(c *config) { c.extra = append(c.extra, opts...) }
+}
+
+// Model is an [agent.Model] calling one model of a Chat Completions API.
+// It is safe for concurrent use.
+type Model struct {
+	model  string
+	client sdk.Client
+	cfg    config
+
+	mu    sync.Mutex
+	tools map[*tool.Set][]json.RawMessage // exports, per (immutable) set
+}
+
+var _ agent.Model = (*Model)(nil)
+
+// New returns a Model for the named model.
+func New(model string, opts ...Option) *Model {
+	cfg := config{maxRetries: DefaultMaxRetries, timeout: DefaultTimeout}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	ro := []option.RequestOption{option.WithMaxRetries(cfg.maxRetries)}
+	if cfg.baseURL != "" {
+		ro = append(ro, option.WithBaseURL(cfg.baseURL))
+	}
+	if cfg.apiKey != "" {
+		ro = append(ro, option.WithAPIKey(cfg.apiKey))
+	}
+	if cfg.timeout > 0 {
+		ro = append(ro, option.WithRequestTimeout(cfg.timeout))
+	}
+	if cfg.httpClient != nil {
+		ro = append(ro, option.WithHTTPClient(cfg.httpClient))
+	}
+	ro = append(ro, cfg.extra...)
+	return &Model{model: model, client: sdk.NewClient(ro...), cfg: cfg, tools: map[*tool.Set][]json.RawMessage{}}
+}
+
+// Complete makes one Chat Completions request.
+func (m *Model) Complete(ctx context.Context, req agent.Request) (agent.Response, error) {
+	opts, err := m.body(req)
+	if err != nil {
+		return agent.Response{}, err
+	}
+	params := sdk.ChatCompletionNewParams{Model: m.model}
+	if m.cfg.noStream {
+		res, err := m.client.Chat.Completions.New(ctx, params, opts...)
+		if err != nil {
+			return agent.Response{}, fmt.Errorf("openai: %w", err)
+		}
+		return fromCompletion(res, req.OnText)
+	}
+	params.StreamOptions = sdk.ChatCompletionStreamOptionsParam{IncludeUsage: sdk.Bool(true)}
+	stream := m.client.Chat.Completions.NewStreaming(ctx, params, opts...)
+	return readStream(stream, req.OnText)
+}
+
+// body returns the options that set the request's messages and tools as
+// raw JSON: the context's messages as pipecat keeps them, the tools as
+// tool/schema exports them.
+func (m *Model) body(req agent.Request) ([]option.RequestOption, error) {
+	msgs := make([]json.RawMessage, len(req.Messages))
+	for i, msg := range req.Messages {
+		b, err := msg.MarshalJSON()
+		if err != nil {
+			return nil, fmt.Errorf("openai: message %d: %w", i, err)
+		}
+		msgs[i] = b
+	}
+	opts := []option.RequestOption{option.WithJSONSet("messages", msgs)}
+	tools, err := m.export(req.Tools)
+	if err != nil {
+		return nil, err
+	}
+	if len(tools) > 0 {
+		opts = append(opts, option.WithJSONSet("tools", tools))
+	}
+	return opts, nil
+}
+
+// export returns the set's OpenAI tool definitions, exported once per set.
+func (m *Model) export(set *tool.Set) ([]json.RawMessage, error) {
+	if set == nil {
+		return nil, nil
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if t, ok := m.tools[set]; ok {
+		return t, nil
+	}
+	var opts []schema.Option
+	if m.cfg.strict {
+		opts = append(opts, schema.Strict())
+	}
+	t, err := schema.OpenAI(set.Tools(), opts...)
+	if err != nil {
+		return nil, fmt.Errorf("openai: exporting the tools: %w", err)
+	}
+	m.tools[set] = t
+	return t, nil
+}
+
+// ErrIncomplete means a stream ended before its finish_reason.
+var ErrIncomplete = errors.New("openai: the stream ended before the response finished")
+
+// readStream reads a stream into a Response.
+func readStream(stream *ssestream.Stream[sdk.ChatCompletionChunk], onText func(string)) (agent.Response, error) {
+	defer stream.Close()
+	var (
+		resp     agent.Response
+		text     strings.Builder
+		acc      callAccumulator
+		finished bool
+	)
+	for stream.Next() {
+		ch := stream.Current()
+		if ch.JSON.Usage.Valid() {
+			resp.Usage = usageOf(ch.Usage)
+		}
+		if len(ch.Choices) == 0 {
+			continue
+		}
+		c := ch.Choices[0]
+		if c.Delta.Content != "" {
+			text.WriteString(c.Delta.Content)
+			if onText != nil {
+				onText(c.Delta.Content)
+			}
+		}
+		for _, tc := range c.Delta.ToolCalls {
+			acc.add(tc.Index, tc.JSON.Index.Valid(), tc.ID, tc.Function.Name, tc.Function.Arguments)
+		}
+		if c.FinishReason != "" {
+			resp.FinishReason, finished = c.FinishReason, true
+		}
+	}
+	if err := stream.Err(); err != nil {
+		return agent.Response{}, fmt.Errorf("openai: stream: %w", err)
+	}
+	if !finished {
+		return agent.Response{}, ErrIncomplete
+	}
+	resp.Text, resp.Calls = text.String(), acc.calls
+	return resp, nil
+}
+
+// fromCompletion reads a non-streaming answer.
+func fromCompletion(res *sdk.ChatCompletion, onText func(string)) (agent.Response, error) {
+	if len(res.Choices) == 0 {
+		return agent.Response{}, errors.New("openai: the answer has no choices")
+	}
+	c := res.Choices[0]
+	resp := agent.Response{Text: c.Message.Content, FinishReason: c.FinishReason}
+	if res.JSON.Usage.Valid() {
+		resp.Usage = usageOf(res.Usage)
+	}
+	for _, tc := range c.Message.ToolCalls {
+		resp.Calls = append(resp.Calls, tool.ModelCall{ID: tc.ID, Name: tc.Function.Name, Arguments: tc.Function.Arguments})
+	}
+	if resp.Text != "" && onText != nil {
+		onText(resp.Text)
+	}
+	return resp, nil
+}
+
+// usageOf maps usage as pipecat's OpenAI service does (base_llm.py:
+// cached_tokens and reasoning_tokens when their details are present).
+func usageOf(u sdk.CompletionUsage) agent.Usage {
+	out := agent.Usage{PromptTokens: int(u.PromptTokens), CompletionTokens: int(u.CompletionTokens), TotalTokens: int(u.TotalTokens)}
+	if u.JSON.PromptTokensDetails.Valid() {
+		n := int(u.PromptTokensDetails.CachedTokens)
+		out.CacheReadInputTokens = &n
+	}
+	if u.JSON.CompletionTokensDetails.Valid() {
+		n := int(u.CompletionTokensDetails.ReasoningTokens)
+		out.ReasoningTokens = &n
+	}
+	return out
+}
