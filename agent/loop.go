@@ -166,15 +166,18 @@ type group struct {
 // writeCalls writes one assistant+tool pair per call, in the model's
 // order, and answers duplicate ids at once.
 func (l *Loop) writeCalls(calls []tool.ModelCall) *group {
+	if len(calls) == 0 {
+		return &group{}
+	}
 	g := &group{answered: make([]Answered, len(calls)), slots: make([]slot, len(calls)), run: make([]bool, len(calls))}
-	seen := make(map[string]bool, len(calls))
+	seen := idSet{}
 	for i, c := range calls {
 		orig := c.ID
-		dup := orig == "" || seen[orig]
+		dup := orig == "" || seen.has(orig)
 		if dup {
 			c.ID = uniqueID(orig, seen)
 		}
-		seen[c.ID] = true
+		seen.add(c.ID)
 		g.answered[i] = Answered{ModelCall: c}
 		g.slots[i] = l.Context.addCall(ToolCall{ID: c.ID, Name: c.Name, Arguments: ContextArguments(c.Arguments)})
 		if dup {
@@ -194,16 +197,60 @@ func (l *Loop) writeCalls(calls []tool.ModelCall) *group {
 
 // uniqueID returns id + "_dup2", "_dup3", … (or "call_auto2", … for an
 // empty id): the first that seen does not hold.
-func uniqueID(id string, seen map[string]bool) string {
+func uniqueID(id string, seen idSet) string {
 	base := id + "_dup"
 	if id == "" {
 		base = "call_auto"
 	}
 	for n := 2; ; n++ {
-		if c := base + strconv.Itoa(n); !seen[c] {
+		if c := base + strconv.Itoa(n); !seen.has(c) {
 			return c
 		}
 	}
+}
+
+// idSet is the call ids of a response: a list while it is short, a map
+// after.
+type idSet struct {
+	list []string
+	m    map[string]bool
+}
+
+func (s *idSet) has(id string) bool {
+	if s.m != nil {
+		return s.m[id]
+	}
+	for _, x := range s.list {
+		if x == id {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *idSet) add(id string) {
+	if s.m == nil && len(s.list) < 16 {
+		s.list = append(s.list, id)
+		return
+	}
+	if s.m == nil {
+		s.m = make(map[string]bool, 32)
+		for _, x := range s.list {
+			s.m[x] = true
+		}
+	}
+	s.m[id] = true
+}
+
+// runnable counts the calls to run.
+func (g *group) runnable() int {
+	n := 0
+	for _, r := range g.run {
+		if r {
+			n++
+		}
+	}
+	return n
 }
 
 // runGroup runs the group's calls, at most Parallel at once, and answers
@@ -216,6 +263,16 @@ func (l *Loop) runGroup(ctx context.Context, g *group) (tool.ModelCall, bool) {
 	endTool := l.EndTool
 	if endTool == "" {
 		endTool = DefaultEndTool
+	}
+	if n := g.runnable(); n == 1 {
+		// One call: no goroutine for it beyond the tool's own.
+		for i := range g.answered {
+			if g.run[i] {
+				res, ok := l.call(ctx, g, i)
+				ok = ok && g.answered[i].Name == endTool && !tool.IsError(res)
+				return g.answered[i].ModelCall, ok
+			}
+		}
 	}
 	sem := make(chan struct{}, parallel)
 	var (
@@ -250,41 +307,33 @@ func (l *Loop) runGroup(ctx context.Context, g *group) (tool.ModelCall, bool) {
 	return endCall, ended
 }
 
+// errRefused is what a late delivery gets: the call was answered already.
+var errRefused = errors.New("agent: the call was answered already (timed out or cancelled)")
+
 // call runs call i with its timeout and answers it: with the delivered
 // result, the timeout result, or "CANCELLED". It reports the delivered
 // result, and whether one was delivered in time.
 func (l *Loop) call(ctx context.Context, g *group, i int) (any, bool) {
 	c := g.answered[i].ModelCall
-	cctx, cancel := ctx, context.CancelFunc(func() {})
 	timeout := l.CallTimeout
 	if timeout == 0 {
 		timeout = DefaultCallTimeout
 	}
+	cctx := ctx
 	if timeout > 0 {
+		var cancel context.CancelFunc
 		cctx, cancel = context.WithTimeout(ctx, timeout)
+		defer cancel()
 	}
-	defer cancel()
-
-	var (
-		once      sync.Once
-		delivered = make(chan any, 1)
-		refused   = errors.New("agent: the call was answered already (timed out or cancelled)")
-		closed    bool
-		mu        sync.Mutex
-	)
-	done := make(chan error, 1)
+	r := &running{delivered: make(chan any, 1), done: make(chan error, 1)}
 	go func() {
-		done <- l.Tools.CallJSON(cctx, c.Name, []byte(c.Arguments), func(v any) error {
-			mu.Lock()
-			defer mu.Unlock()
-			if closed {
-				return refused
+		r.done <- l.Tools.CallJSON(cctx, c.Name, []byte(c.Arguments), func(v any) error {
+			r.mu.Lock()
+			defer r.mu.Unlock()
+			if r.closed {
+				return errRefused
 			}
-			var first bool
-			once.Do(func() { first = true })
-			if !first {
-				return errors.New("agent: second delivery refused")
-			}
+			r.closed = true
 			content, err := ResultContent(v)
 			if err != nil {
 				l.logger().ErrorContext(ctx, "agent: tool result cannot be written; answering with an error", "tool", c.Name, "id", c.ID, "err", err)
@@ -293,71 +342,68 @@ func (l *Loop) call(ctx context.Context, g *group, i int) (any, bool) {
 			// Written before the after-result hook runs, so the end
 			// tool's "<exit>" follows its result into the context.
 			l.finish(ctx, g, i, v, content)
-			delivered <- v
+			r.delivered <- v
 			return nil
 		}, l.CallOptions...)
 	}()
-	closeCall := func() {
-		mu.Lock()
-		closed = true
-		mu.Unlock()
-	}
-	var timer <-chan time.Time
-	if timeout > 0 {
-		t := time.NewTimer(timeout)
-		defer t.Stop()
-		timer = t.C
-	}
-	for {
+	select {
+	case v := <-r.delivered:
+		// The after-result hook runs after delivery; wait for it (within
+		// the call's time), so the group ends after the exit signal.
 		select {
-		case v := <-delivered:
-			// The hook runs after delivery; wait for it unless the turn
-			// is cancelled, so the group ends after the exit signal.
-			select {
-			case err := <-done:
-				if err != nil {
-					l.logger().WarnContext(ctx, "agent: tool call returned an error after its result", "tool", c.Name, "id", c.ID, "err", err)
-				}
-			case <-ctx.Done():
+		case err := <-r.done:
+			if err != nil {
+				l.logger().WarnContext(ctx, "agent: tool call failed after its result", "tool", c.Name, "id", c.ID, "err", err)
 			}
+		case <-cctx.Done():
+		}
+		return v, true
+	case err := <-r.done:
+		if v, ok := r.close(); ok {
 			return v, true
-		case err := <-done:
-			closeCall()
-			select {
-			case v := <-delivered:
-				return v, true
-			default:
-			}
-			if ctx.Err() != nil {
-				l.finish(ctx, g, i, nil, ContentCancelled)
-				return nil, false
-			}
-			if cctx.Err() != nil {
-				l.timedOut(ctx, g, i, timeout)
-				return nil, false
-			}
+		}
+		switch {
+		case ctx.Err() != nil:
+			l.finish(ctx, g, i, nil, ContentCancelled)
+		case cctx.Err() != nil:
+			l.timedOut(ctx, g, i, timeout)
+		default:
 			content, _ := ResultContent(tool.Failure("no_result", fmt.Sprintf("Tool %s returned no result: %v", c.Name, err)))
 			l.finish(ctx, g, i, nil, content)
-			return nil, false
-		case <-timer:
-			closeCall()
-			select {
-			case v := <-delivered:
-				return v, true
-			default:
-			}
-			l.timedOut(ctx, g, i, timeout)
-			return nil, false
-		case <-ctx.Done():
-			closeCall()
-			select {
-			case v := <-delivered:
-				return v, true
-			default:
-			}
-			l.finish(ctx, g, i, nil, ContentCancelled)
-			return nil, false
 		}
+		return nil, false
+	case <-cctx.Done():
+		if v, ok := r.close(); ok {
+			return v, true
+		}
+		if ctx.Err() != nil {
+			l.finish(ctx, g, i, nil, ContentCancelled)
+		} else {
+			l.timedOut(ctx, g, i, timeout)
+		}
+		return nil, false
+	}
+}
+
+// running is one call in flight.
+type running struct {
+	mu        sync.Mutex
+	closed    bool     // answered, or no longer taking an answer
+	delivered chan any // the result, once delivered in time
+	done      chan error
+}
+
+// close stops the call taking an answer, and returns the result it
+// delivered first, if it did.
+func (r *running) close() (any, bool) {
+	r.mu.Lock()
+	r.closed = true
+	r.mu.Unlock()
+	select {
+	case v := <-r.delivered:
+		return v, true
+	default:
+		return nil, false
 	}
 }
 

@@ -135,6 +135,15 @@ func (m *Message) UnmarshalJSON(data []byte) error {
 // refuses is returned as it is (pipecat drops such a call; the loop
 // answers it with a validation result instead).
 func ContextArguments(raw string) string {
+	if out, ok := appendPlainArguments(nil, raw); ok {
+		return string(out)
+	}
+	return contextArgumentsSlow(raw)
+}
+
+// contextArgumentsSlow is [ContextArguments] through the full,
+// order-keeping decode.
+func contextArgumentsSlow(raw string) string {
 	b := bytes.TrimSpace([]byte(raw))
 	if len(b) == 0 {
 		return "{}"

@@ -19,7 +19,8 @@ func TestContextArguments(t *testing.T) {
 		{`"s"`, `"s"`},
 		{`{"a":1,"a":2,"b":3}`, `{"a": 2, "b": 3}`},
 		{`{"x":"\u00e9\ud83d\ude00"}`, `{"x": "é😀"}`},
-		{`{"a":`, `{"a":`}, // not JSON: kept as the model sent it
+		{`{"x":"\ud83d"}`, `{"x": "\ud83d"}`}, // a lone surrogate stays escaped: no UTF-8 text holds it
+		{`{"a":`, `{"a":`},                    // not JSON: kept as the model sent it
 	}
 	for _, tt := range tests {
 		assert.Equal(t, tt.want, agent.ContextArguments(tt.raw), "%q", tt.raw)

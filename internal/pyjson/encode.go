@@ -18,9 +18,9 @@ type Style struct {
 	Item string // between items: "," or ", "
 	Key  string // between a key and its value: ":" or ": "
 	// Unicode is ensure_ascii=False: strings keep their non-ASCII
-	// characters (and DEL, and WTF-8 lone surrogates) as they are, and
-	// only '"', '\\' and the control characters below U+0020 are
-	// escaped. The zero value is ensure_ascii=True.
+	// characters (and DEL) as they are, and only '"', '\\', the control
+	// characters below U+0020 and lone surrogates are escaped
+	// ([AppendStringStyle]). The zero value is ensure_ascii=True.
 	Unicode bool
 }
 
@@ -399,7 +399,8 @@ func AppendString(dst []byte, s string) ([]byte, error) {
 // is set, as json.dumps(s, ensure_ascii=False) writes it: only '"', '\\'
 // and the control characters below U+0020 escaped (the short escapes
 // where Python has them, \u00XX otherwise), every other character — DEL,
-// non-ASCII text, a WTF-8 lone surrogate — as it is. Invalid UTF-8 that is
+// non-ASCII text — as it is; a WTF-8 lone surrogate, which Python would
+// leave in its str but no UTF-8 text can hold, is escaped as \udXXX. Invalid UTF-8 that is
 // not a surrogate is an error wrapping ErrInvalidString either way.
 func AppendStringStyle(dst []byte, s string, st Style) ([]byte, error) {
 	if !st.Unicode {
@@ -412,10 +413,18 @@ func AppendStringStyle(dst []byte, s string, st Style) ([]byte, error) {
 		if c >= utf8.RuneSelf {
 			r, size := utf8.DecodeRuneInString(s[i:])
 			if r == utf8.RuneError && size == 1 {
-				if _, ok := surrogateAt(s, i); !ok {
+				sr, ok := surrogateAt(s, i)
+				if !ok {
 					return dst, fmt.Errorf("%w: byte %#x at offset %d", ErrInvalidString, c, i)
 				}
-				size = 3
+				// A lone surrogate has no UTF-8 form: escaped, so that
+				// the text stays UTF-8 (Python keeps the code point in
+				// its str, which no UTF-8 encoder takes).
+				dst = append(dst, s[start:i]...)
+				dst = appendU(dst, sr)
+				i += 3
+				start = i
+				continue
 			}
 			i += size
 			continue

@@ -18,7 +18,7 @@ func TestUnicodeStyle(t *testing.T) {
 		{`a"b\c`, `"a\"b\\c"`},
 		{"\n\r\t\b\f\x00\x1f\x7f", "\"\\n\\r\\t\\b\\f\\u0000\\u001f\x7f\""},
 		{"日本語 🎉", `"日本語 🎉"`},
-		{"\xed\xa0\xbd", "\"\xed\xa0\xbd\""}, // a lone surrogate (WTF-8) stays as it is
+		{"a\xed\xa0\xbdb", `"a\ud83db"`}, // a lone surrogate (WTF-8) has no UTF-8 form: escaped
 		{map[string]any{"z": "é", "a": []any{1, "\u2028"}}, "{\"a\": [1, \"\u2028\"], \"z\": \"é\"}"},
 	}
 	for _, tt := range tests {
