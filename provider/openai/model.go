@@ -15,6 +15,7 @@ import (
 	"github.com/openai/openai-go/v3/packages/ssestream"
 
 	"github.com/voiceeval/schematools/agent"
+	"github.com/voiceeval/schematools/provider/openai/internal/deltas"
 	"github.com/voiceeval/schematools/tool"
 	"github.com/voiceeval/schematools/tool/schema"
 )
@@ -175,7 +176,7 @@ func readStream(stream *ssestream.Stream[sdk.ChatCompletionChunk], onText func(s
 	var (
 		resp     agent.Response
 		text     strings.Builder
-		acc      callAccumulator
+		acc      deltas.Accumulator
 		finished bool
 	)
 	for stream.Next() {
@@ -194,7 +195,7 @@ func readStream(stream *ssestream.Stream[sdk.ChatCompletionChunk], onText func(s
 			}
 		}
 		for _, tc := range c.Delta.ToolCalls {
-			acc.add(tc.Index, tc.JSON.Index.Valid(), tc.ID, tc.Function.Name, tc.Function.Arguments)
+			acc.Add(tc.Index, tc.JSON.Index.Valid(), tc.ID, tc.Function.Name, tc.Function.Arguments)
 		}
 		if c.FinishReason != "" {
 			resp.FinishReason, finished = c.FinishReason, true
@@ -206,7 +207,7 @@ func readStream(stream *ssestream.Stream[sdk.ChatCompletionChunk], onText func(s
 	if !finished {
 		return agent.Response{}, ErrIncomplete
 	}
-	resp.Text, resp.Calls = text.String(), acc.calls
+	resp.Text, resp.Calls = text.String(), acc.Calls()
 	return resp, nil
 }
 

@@ -1,4 +1,4 @@
-package openai
+package deltas
 
 import (
 	"testing"
@@ -28,10 +28,45 @@ func TestAccumulator(t *testing.T) {
 			[]tool.ModelCall{{ID: "a", Name: "f", Arguments: "1"}, {ID: "a", Name: "f", Arguments: "2"}}},
 	}
 	for _, tt := range tests {
-		var a callAccumulator
+		var a Accumulator
 		for _, x := range tt.deltas {
-			a.add(x.index, x.hasIndex, x.id, x.name, x.argument)
+			a.Add(x.index, x.hasIndex, x.id, x.name, x.argument)
 		}
 		assert.Equal(t, tt.want, a.calls, tt.name)
 	}
+}
+
+// FuzzAccumulator: any sequence of deltas is put together without a
+// panic, into no more calls than deltas, losing and repeating no
+// argument fragment.
+func FuzzAccumulator(f *testing.F) {
+	f.Add([]byte{0, 1, 'a', 0, 2, 0, 3, 0, 'b', 4})
+	f.Add([]byte("\x00\x01a\x00\x01a\x01\x00b"))
+	f.Fuzz(func(t *testing.T, ops []byte) {
+		var a Accumulator
+		var all string
+		n := 0
+		for i := 0; i+2 < len(ops); i += 3 {
+			op, x, y := ops[i], ops[i+1], ops[i+2]
+			id := ""
+			if op&1 != 0 {
+				id = string(rune('a' + x%4))
+			}
+			name := ""
+			if op&2 != 0 {
+				name = string(rune('f' + y%3))
+			}
+			args := string(rune('0' + y%10))
+			a.Add(int64(x%3), op&4 != 0, id, name, args)
+			all += args
+			n++
+		}
+		got := ""
+		for _, c := range a.Calls() {
+			got += c.Arguments
+		}
+		if len(a.Calls()) > n || len(got) != len(all) {
+			t.Fatalf("%d calls from %d deltas; fragments %q, put together %q", len(a.Calls()), n, all, got)
+		}
+	})
 }

@@ -1,14 +1,18 @@
-package openai
+// Package deltas puts a Chat Completions stream's tool-call deltas
+// together, whatever a server does with their index and id. It does not
+// import the SDK, so that its fuzz target runs at full speed.
+package deltas
 
 import "github.com/voiceeval/schematools/tool"
 
-// callAccumulator puts a stream's tool-call deltas together.
-type callAccumulator struct {
+// Accumulator puts a stream's tool-call deltas together. The zero value
+// is ready.
+type Accumulator struct {
 	calls  []tool.ModelCall
 	latest map[int64]int // index → position of the last call opened there
 }
 
-// add takes one delta. An id continues the call open at the delta's
+// Add takes one delta. An id continues the call open at the delta's
 // index when that call has the id (servers that repeat the id in every
 // fragment), and otherwise opens a call — even at an index in use
 // (servers that number every call 0) and even for an id already used at
@@ -17,7 +21,7 @@ type callAccumulator struct {
 // its index (without an index: the last call), or opens one. A name
 // equal to the call's is a repetition, another is appended (a name sent
 // in pieces); arguments are appended.
-func (a *callAccumulator) add(index int64, hasIndex bool, id, name, args string) {
+func (a *Accumulator) Add(index int64, hasIndex bool, id, name, args string) {
 	if a.latest == nil {
 		a.latest = map[int64]int{}
 	}
@@ -51,3 +55,6 @@ func (a *callAccumulator) add(index int64, hasIndex bool, id, name, args string)
 	}
 	c.Arguments += args
 }
+
+// Calls returns the calls so far, in the order they were opened.
+func (a *Accumulator) Calls() []tool.ModelCall { return a.calls }
