@@ -41,6 +41,8 @@ type Loop struct {
 	CallOptions []tool.CallOption
 	Logger      *slog.Logger // nil: slog.Default()
 	Hooks       Hooks
+
+	workers workers
 }
 
 // Hooks are the loop's callbacks; each may be nil. They run on the turn's
@@ -326,7 +328,7 @@ func (l *Loop) call(ctx context.Context, g *group, i int) (any, bool) {
 		defer cancel()
 	}
 	r := &running{delivered: make(chan any, 1), done: make(chan error, 1)}
-	go func() {
+	l.workers.run(func() {
 		r.done <- l.Tools.CallJSON(cctx, c.Name, []byte(c.Arguments), func(v any) error {
 			r.mu.Lock()
 			defer r.mu.Unlock()
@@ -345,7 +347,7 @@ func (l *Loop) call(ctx context.Context, g *group, i int) (any, bool) {
 			r.delivered <- v
 			return nil
 		}, l.CallOptions...)
-	}()
+	})
 	select {
 	case v := <-r.delivered:
 		// The after-result hook runs after delivery; wait for it (within
