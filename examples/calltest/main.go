@@ -1,29 +1,35 @@
 // Command calltest runs a suite of ElevenLabs-format tool-call tests
 // against a scripted fake agent and prints a readable report, several runs
-// per test. A real harness would put a model behind a calltest.Agent
-// function instead of the script.
+// per test (-repeat, 6 by default) with pass^3 and a Wilson interval.
 //
-//	go run ./examples/calltest [suite-dir]
+//	go run ./examples/calltest [-repeat N] [suite-dir]
+//
+// The same suite runs against any OpenAI-compatible model, on the official
+// SDK, from the provider/openai module (which the core module does not
+// depend on):
+//
+//	cd provider/openai && go run ./cmd/calltest -llm-url URL -llm-model NAME
 package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
-	"strings"
 
 	"github.com/voiceeval/schematools/calltest"
 )
 
 func main() {
+	repeat := flag.Int("repeat", 6, "runs per test")
+	flag.Parse()
 	dir := filepath.Join("examples", "calltest", "testdata", "suite")
-	if len(os.Args) > 1 {
-		dir = os.Args[1]
+	if flag.NArg() > 0 {
+		dir = flag.Arg(0)
 	}
-	failed, err := run(os.Stdout, dir)
+	failed, err := run(os.Stdout, dir, *repeat)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "calltest:", err)
 		os.Exit(2)
@@ -32,9 +38,6 @@ func main() {
 		os.Exit(1)
 	}
 }
-
-// runs is how many times each test runs.
-const runs = 6
 
 // script is the fake agent: by the last user message, the steps it takes
 // in turn (so a test sees flaky behaviour when they differ).
@@ -68,41 +71,25 @@ func scriptedAgent() calltest.Agent {
 	}
 }
 
-// run checks every test file in dir and reports; it returns how many tests
-// did not pass every run.
-func run(w io.Writer, dir string) (int, error) {
-	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
+// run checks every test file in dir against the scripted agent, runs
+// times each, and reports; it returns how many tests did not pass every
+// run. The tests are checked against the suite's tools (tools.json next to
+// dir), as provider/openai/cmd/calltest offers them to a model.
+func run(w io.Writer, dir string, runs int) (int, error) {
+	data, err := os.ReadFile(filepath.Join(dir, "..", "tools.json"))
 	if err != nil {
 		return 0, err
 	}
-	slices.Sort(files)
-	agent := scriptedAgent()
-	failed := 0
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			return 0, err
-		}
-		test, err := calltest.LoadElevenLabs(data)
-		if err != nil {
-			return 0, fmt.Errorf("%s: %w", filepath.Base(f), err)
-		}
-		// One worker: the script hands out its steps in turn.
-		rep, err := calltest.Repeat(context.Background(), agent, test, runs, 1, nil)
-		if err != nil {
-			return 0, err
-		}
-		lo, hi := rep.Wilson(1.96)
-		fmt.Fprintf(w, "%-40s %d/%d passed  pass^3 %.2f  95%% CI [%.2f, %.2f]\n",
-			test.Name, rep.Passed, rep.Runs, rep.PassHatK(3), lo, hi)
-		for _, runs := range rep.Failures {
-			first := rep.Results[runs[0]]
-			reasons := first.ConditionResult().Rationale.Messages
-			fmt.Fprintf(w, "    %d run(s): %s\n", len(runs), strings.Join(reasons, "; "))
-		}
-		if rep.Passed < rep.Runs {
-			failed++
-		}
+	tools, err := calltest.LoadTools(data)
+	if err != nil {
+		return 0, err
 	}
-	return failed, nil
+	tests, err := calltest.LoadSuite(dir, tools...)
+	if err != nil {
+		return 0, err
+	}
+	// One worker: the script hands out its steps in turn.
+	return calltest.RunSuite(context.Background(), w, scriptedAgent(), tests, calltest.SuiteOptions{
+		Runs: runs, Workers: 1, K: 3, Options: &calltest.Options{Tools: tools},
+	})
 }
