@@ -81,4 +81,12 @@
 //   - [Repeated] reports the pass count, pass^k and pass@k (draws without
 //     replacement; PassHatK(1) is the pass rate), a Wilson interval, and
 //     the failed runs grouped by their reason codes, most frequent first.
+//   - [ModelAgent] puts an agent.Model behind an [Agent]: one model call on
+//     the test's history (a system prompt optional), calls decoded with
+//     tool.DecodeArgs, nothing executed; a model error or undecodable
+//     arguments is the run's error, never a pass.
+//   - [ModelJudge] asks a model with [JudgePrompt] (ours: ElevenLabs
+//     publishes none); [ParseVerdict] reads {"verdict": "pass"|"fail",
+//     "reason": …} strictly, and anything else is [ErrVerdict], so the check
+//     is Unknown.
 package calltest
