@@ -111,6 +111,14 @@ type Run struct {
 	// ScenarioDirectory is <run>/<scenario>, written as metrics
 	// scenario_directory.
 	ScenarioDirectory string
+	// Segments are the bridge's finalised turns with their times, for
+	// conversation_log.txt and its segLST file.
+	Segments []Segment
+	// LogStartTime is the isoformat time conversation_log.txt's header
+	// gives (when the scenario directory was prepared); EndTime the
+	// scenario's end (metrics end_time), in its footer. PyISOFormat
+	// formats them.
+	LogStartTime, EndTime string
 }
 
 // Options are the runner's scoring flags.

@@ -1,0 +1,311 @@
+package harness
+
+import (
+	"bytes"
+	_ "embed"
+	"fmt"
+	"html/template"
+	"slices"
+	"strings"
+
+	"github.com/voiceeval/schematools/internal/pyjson"
+	"github.com/voiceeval/schematools/internal/pyvalue"
+)
+
+//go:embed report.html.tmpl
+var reportTemplate string
+
+var reportTmpl = template.Must(template.New("report").Parse(reportTemplate))
+
+// ReportInput is what RenderReport reads.
+type ReportInput struct {
+	// Title heads the page.
+	Title string
+	// Lines are the finished scenarios, in the order to show them.
+	Lines []*ResultLine
+	// Queued is the number of queued scenarios (finished or not).
+	Queued int
+	// MinAgentTurns is --min-agent-turns, as for all_summary.txt.
+	MinAgentTurns int
+	// DBDiff returns a scenario's db_diff.json text (nil when it has
+	// none); nil DBDiff shows no diff.
+	DBDiff func(scenario string) ([]byte, error)
+}
+
+type rateRow struct {
+	Name          string
+	Passed, Total int
+	Unit          string
+	Rate          string  // "66.67%" or "–"
+	Pct           float64 // 0–100, for the bars
+}
+
+type domainRow struct {
+	Domain              string
+	Scenarios           int
+	Success, TaskSucc   rateRow
+	Signals             []rateRow
+	BarY, BarW, LabelY  float64
+	BarLabel, BarColour string
+}
+
+type turnView struct{ Role, Text, Time string }
+
+type diffRow struct{ Path, Kind, Expected, Actual string }
+
+type signalView struct{ Name, State string }
+
+type scenarioView struct {
+	Name, Domain, ID                         string
+	Outcome, OutcomeClass                    string
+	StopReason, Duration, JudgeScore         string
+	Signals                                  []signalView
+	AgentTokens, UserTokens                  Tokens
+	Turns                                    []turnView
+	ExpectedHash, ActualHash                 string
+	HasDB, DBMatch, Insufficient             bool
+	Diff                                     []diffRow
+	DiffError                                string
+	AssertionVerdicts                        []diffRow
+}
+
+type reportView struct {
+	Title              string
+	Queued, Finished   int
+	Overall, Task      rateRow
+	Domains            []domainRow
+	Signals            []rateRow
+	SignalNames        []string
+	ChartH             float64
+	Scenarios          []scenarioView
+}
+
+func rateOf(name string, bs []bool, unit string) rateRow {
+	r := rateRow{Name: name, Passed: count(bs), Total: len(bs), Unit: unit, Rate: "\u2013"}
+	if len(bs) > 0 {
+		r.Pct = float64(r.Passed) / float64(r.Total) * 100
+		r.Rate = fixed(r.Pct, 2) + "%"
+	}
+	return r
+}
+
+func bucketSignals(b *Buckets) []rateRow {
+	return []rateRow{
+		rateOf("Action match", b.ActionMatch, "scenarios"),
+		rateOf("DB-state match", b.DBState, "scenarios"),
+		rateOf("DB-state assertions", b.DBStateAssertion, "predicates"),
+		rateOf("NL assertions", b.NLAssertion, "assertions"),
+		rateOf("Judge passed", b.JudgePass, "scenarios"),
+		rateOf("Clean exit", b.CleanExit, "scenarios"),
+	}
+}
+
+// jsonText is json.dumps(v) of a diff value, for a table cell.
+func jsonText(v any) string {
+	b, err := pyvalue.AppendJSON(nil, v, pyjson.Default, false)
+	if err != nil {
+		return pyvalue.Repr(v)
+	}
+	return string(b)
+}
+
+// flattenDiff turns a db_diff.json tree (compute_db_diff's shape) into
+// rows: one per added or removed table, record or field, and per changed
+// value.
+func flattenDiff(tree any) []diffRow {
+	var rows []diffRow
+	names := func(v any) []string {
+		l, _ := v.([]any)
+		out := make([]string, 0, len(l))
+		for _, e := range l {
+			out = append(out, pyvalue.Str(e))
+		}
+		return out
+	}
+	keys := func(v any) []string {
+		var ks []string
+		if d, ok := v.(pyvalue.Dict); ok {
+			for _, it := range d.Items() {
+				ks = append(ks, it.Key)
+			}
+		}
+		slices.Sort(ks)
+		return ks
+	}
+	var walk func(path string, node any)
+	walk = func(path string, node any) {
+		if t, ok := dictGet(node, "type"); ok {
+			kind := pyvalue.Str(t)
+			if kind == "list_differences" {
+				ds, _ := dictGet(node, "differences")
+				l, _ := ds.([]any)
+				for _, d := range l {
+					i, _ := dictGet(d, "index")
+					sub, _ := dictGet(d, "diff")
+					walk(fmt.Sprintf("%s[%s]", path, pyvalue.Str(i)), sub)
+				}
+				return
+			}
+			e, _ := dictGet(node, "expected")
+			a, _ := dictGet(node, "actual")
+			rows = append(rows, diffRow{Path: path, Kind: strings.ReplaceAll(kind, "_", " "), Expected: jsonText(e), Actual: jsonText(a)})
+			return
+		}
+		for _, prefix := range []string{"records_", "fields_"} {
+			if _, ok := dictGet(node, prefix+"modified"); !ok {
+				continue
+			}
+			what := strings.TrimSuffix(prefix, "s_")
+			add, _ := dictGet(node, prefix+"added")
+			for _, n := range names(add) {
+				rows = append(rows, diffRow{Path: path + "." + n, Kind: what + " added", Expected: "\u2014", Actual: "(present)"})
+			}
+			rem, _ := dictGet(node, prefix+"removed")
+			for _, n := range names(rem) {
+				rows = append(rows, diffRow{Path: path + "." + n, Kind: what + " removed", Expected: "(present)", Actual: "\u2014"})
+			}
+			mods, _ := dictGet(node, prefix+"modified")
+			for _, k := range keys(mods) {
+				sub, _ := dictGet(mods, k)
+				walk(path+"."+k, sub)
+			}
+		}
+	}
+	ta, _ := dictGet(tree, "tables_added")
+	for _, n := range names(ta) {
+		rows = append(rows, diffRow{Path: n, Kind: "table added", Expected: "\u2014", Actual: "(present)"})
+	}
+	tr, _ := dictGet(tree, "tables_removed")
+	for _, n := range names(tr) {
+		rows = append(rows, diffRow{Path: n, Kind: "table removed", Expected: "(present)", Actual: "\u2014"})
+	}
+	tm, _ := dictGet(tree, "tables_modified")
+	for _, k := range keys(tm) {
+		sub, _ := dictGet(tm, k)
+		walk(k, sub)
+	}
+	return rows
+}
+
+func outcome(v any) (string, string) {
+	switch v {
+	case true:
+		return "passed", "pass"
+	case false:
+		return "failed", "fail"
+	}
+	return pyvalue.Str(v), "na"
+}
+
+func tokensOf(m pyvalue.Dict, side string) Tokens {
+	sub, _ := dictGet(get(m, "token_usage"), side)
+	n, _ := dictGet(sub, "n_calls")
+	p, _ := dictGet(sub, "prompt")
+	c, _ := dictGet(sub, "completion")
+	return Tokens{NCalls: pyInt(n), Prompt: pyInt(p), Completion: pyInt(c)}
+}
+
+func scenarioOf(l *ResultLine, i int, diff func(string) ([]byte, error)) scenarioView {
+	m := l.Metrics
+	v := scenarioView{Name: l.Scenario, Domain: l.Domain, ID: fmt.Sprintf("s%d", i+1),
+		StopReason: pyvalue.Str(get(m, "stop_reason")), Duration: fixed(num(get(m, "scenario_duration")), 1) + " s",
+		AgentTokens: tokensOf(m, "agent"), UserTokens: tokensOf(m, "user"),
+		Insufficient: pyvalue.Truthy(get(m, "insufficient_agent_turns"))}
+	v.Outcome, v.OutcomeClass = outcome(get(m, "is_successful"))
+	if has(m, "judge_score") {
+		v.JudgeScore = fixed(num(get(m, "judge_score")), 2)
+	}
+	bd, _ := get(m, "success_breakdown").(pyvalue.Dict)
+	for _, k := range []string{"passed", "failed", "not_applicable", "excluded"} {
+		l, _ := get(bd, k).([]any)
+		for _, s := range l {
+			v.Signals = append(v.Signals, signalView{Name: pyvalue.Str(s), State: k})
+		}
+	}
+	turns, _ := get(m, "turns").([]any)
+	for _, t := range turns {
+		r, _ := dictGet(t, "role")
+		x, _ := dictGet(t, "text")
+		ts, _ := dictGet(t, "timestamp")
+		v.Turns = append(v.Turns, turnView{Role: pyvalue.Str(r), Text: pyvalue.Str(x), Time: pyvalue.Str(ts)})
+	}
+	if has(m, DBStateMatch) {
+		v.HasDB, v.DBMatch = true, get(m, DBStateMatch) == true
+		v.ExpectedHash = pyvalue.Str(get(m, "db_state_expected_hash"))
+		v.ActualHash = pyvalue.Str(get(m, "db_state_actual_hash"))
+	}
+	vs, _ := get(m, "db_state_assertion_verdicts").([]any)
+	for _, a := range vs {
+		f, _ := dictGet(a, "func_name")
+		p, _ := dictGet(a, "passed")
+		msg, _ := dictGet(a, "message")
+		state := "failed"
+		if pyvalue.Truthy(p) {
+			state = "passed"
+		}
+		v.AssertionVerdicts = append(v.AssertionVerdicts, diffRow{Path: pyvalue.Str(f), Kind: state, Expected: pyvalue.Str(msg)})
+	}
+	if diff != nil {
+		b, err := diff(l.Scenario)
+		switch {
+		case err != nil:
+			v.DiffError = err.Error()
+		case b != nil:
+			tree, err := pyvalue.Loads(b)
+			if err != nil {
+				v.DiffError = FileDBDiff + ": " + err.Error()
+			} else {
+				v.Diff = flattenDiff(tree)
+			}
+		}
+	}
+	return v
+}
+
+// RenderReport returns report.html: one self-contained page (inline CSS,
+// no script, no network) with the run's pass rates per domain and per
+// signal — the same buckets as all_summary.txt, as tables and an inline
+// SVG bar chart — then each scenario: its outcome, signals, stop reason,
+// token usage, transcript and, where the run has one, its DB diff.
+// Everything shown is escaped by html/template.
+func RenderReport(in ReportInput) ([]byte, error) {
+	agg := NewAggregator(in.MinAgentTurns)
+	scenarios := map[string]int{}
+	for _, l := range in.Lines {
+		agg.Add(l)
+		scenarios[l.Domain]++
+	}
+	v := reportView{Title: in.Title, Queued: in.Queued, Finished: len(in.Lines),
+		Overall: rateOf("Overall success", agg.Run.Success, "scenarios"), Task: rateOf("Task success (excl. clean_exit)", agg.Run.TaskSuccess, "scenarios"),
+		Signals: bucketSignals(&agg.Run)}
+	for _, s := range v.Signals {
+		v.SignalNames = append(v.SignalNames, s.Name)
+	}
+	var ds []string
+	for d := range scenarios {
+		ds = append(ds, d)
+	}
+	slices.Sort(ds)
+	for i, d := range ds {
+		b := agg.PerDomain[d]
+		row := domainRow{Domain: d, Scenarios: scenarios[d], Success: rateOf(d, b.Success, "scenarios"), TaskSucc: rateOf(d, b.TaskSuccess, "scenarios"), Signals: bucketSignals(b)}
+		row.BarY = float64(i)*28 + 4
+		row.LabelY = row.BarY + 15
+		row.BarW = row.Success.Pct * 4
+		row.BarLabel = row.Success.Rate
+		row.BarColour = "#2f855a"
+		if row.Success.Total > 0 && row.Success.Pct < 50 {
+			row.BarColour = "#c05621"
+		}
+		v.Domains = append(v.Domains, row)
+	}
+	v.ChartH = float64(len(ds))*28 + 8
+	for i, l := range in.Lines {
+		v.Scenarios = append(v.Scenarios, scenarioOf(l, i, in.DBDiff))
+	}
+	var buf bytes.Buffer
+	if err := reportTmpl.Execute(&buf, v); err != nil {
+		return nil, fmt.Errorf("harness: report.html: %w", err)
+	}
+	return buf.Bytes(), nil
+}

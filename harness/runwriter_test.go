@@ -1,0 +1,160 @@
+package harness
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// writeFixture writes scenarios of the fixed run into w.
+func writeFixture(t *testing.T, w *RunWriter, names ...string) {
+	t.Helper()
+	for _, n := range names {
+		if err := w.WriteScenario(fixtureOutput(t, w, n)); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// fullRun writes the fixed run, uninterrupted, under the current
+// directory's eval_results and returns its directory.
+func fullRun(t *testing.T) string {
+	t.Helper()
+	w, err := NewRunWriter("eval_results", fixtureTimestamp, fixtureQueue)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	writeFixture(t, w, fixtureQueue...)
+	if err := w.Finish(FinishOptions{MinAgentTurns: DefaultMinAgentTurns}); err != nil {
+		t.Fatal(err)
+	}
+	return w.Dir()
+}
+
+// tree returns every file under dir by relative path.
+func tree(t *testing.T, dir string) map[string][]byte {
+	t.Helper()
+	out := map[string][]byte{}
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		b, err := os.ReadFile(p)
+		out[filepath.ToSlash(rel)] = b
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join(testdataDir, "golden", "run", name)
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from its golden file (go test -update rewrites):\n%s", path, got)
+	}
+}
+
+var testdataDir = func() string { d, _ := filepath.Abs("testdata"); return d }()
+
+// TestRunLayout writes the fixed run and checks NeMo's layout file by file
+// against the goldens (the run-level files, a scenario's conversation log,
+// final DB hash and segLST) and the scenario_config files against the
+// shipped record.
+func TestRunLayout(t *testing.T) {
+	t.Chdir(t.TempDir())
+	dir := fullRun(t)
+	if want := filepath.Join("eval_results", "eval_"+fixtureTimestamp); dir != want {
+		t.Fatalf("run directory %q, want %q", dir, want)
+	}
+	files := tree(t, dir)
+	var names []string
+	for n := range files {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	golden(t, "files.txt", []byte(strings.Join(names, "\n")+"\n"))
+	for _, f := range []string{FileAllMetrics, FileAllSummary, FileAllLatencies, FileResults, FileReport} {
+		golden(t, f, files[f])
+	}
+	eva := "eva_airline__1_1_3/"
+	for _, f := range []string{FileConversationLog, FileSegLST, FileFinalScenarioDBHash, FileDBDiff, FileMetrics, FileFinalAgentResponse} {
+		golden(t, eva+f, files[eva+f])
+	}
+	golden(t, "eva_airline__1_1_4/"+FileConversationLog, files["eva_airline__1_1_4/"+FileConversationLog])
+	golden(t, "tau2_retail__103/"+FileFinalScenarioDBHash, files["tau2_retail__103/"+FileFinalScenarioDBHash])
+	for _, n := range fixtureQueue {
+		sh, _ := shipped(t, n)
+		for file, text := range sh.Config {
+			if got := files[n+"/"+DirScenarioConfig+"/"+file]; string(got) != text {
+				t.Errorf("%s/%s/%s differs from the shipped record", n, DirScenarioConfig, file)
+			}
+		}
+		for _, f := range []string{FileMetrics, FileFinalAgentResponse, DirBotLogsAgent + "/" + FileLLMContext, DirBotLogsUser + "/" + FileLLMContext} {
+			if files[n+"/"+f] == nil {
+				t.Errorf("%s/%s missing", n, f)
+			}
+		}
+	}
+	if files["tau2_retail__103/"+FileJudgeResult] == nil || files["customer_service__account_access/"+FileJudgeResult] != nil {
+		t.Error("judge_result.json should be written exactly where a judge ran")
+	}
+	if files["customer_service__account_access/"+FileFinalScenarioDBHash] != nil {
+		t.Error("final_scenario_db_hash.txt written without a hash")
+	}
+}
+
+// TestConversationLogEmpty: without segments the bridge writes only the
+// header.
+func TestConversationLogEmpty(t *testing.T) {
+	got := string(ConversationLog("2026-01-01T00:00:00", nil, "x", "[EXIT]"))
+	want := "RTVI Evaluation Bridge - Conversation Log\n" + strings.Repeat("=", 80) + "\nStart Time: 2026-01-01T00:00:00\n" + strings.Repeat("=", 80) + "\n\n"
+	if got != want {
+		t.Errorf("got %q", got)
+	}
+}
+
+func TestWriteScenarioRefuses(t *testing.T) {
+	w, err := NewRunWriter(t.TempDir(), fixtureTimestamp, fixtureQueue[:1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	out := fixtureOutput(t, w, "eva_airline__1_1_3")
+	if err := w.WriteScenario(out); err == nil {
+		t.Error("a scenario not in the queue was written")
+	}
+	if err := w.WriteScenario(nil); err == nil {
+		t.Error("nil output accepted")
+	}
+	for _, q := range [][]string{{"a", "a"}, {"../x"}, {""}, {"a/b"}, {".tmp-x"}} {
+		if _, err := NewRunWriter(t.TempDir(), "t", q); err == nil {
+			t.Errorf("queue %q accepted", q)
+		}
+	}
+	entries, _ := os.ReadDir(w.Dir())
+	for _, e := range entries {
+		if e.IsDir() {
+			t.Errorf("left directory %s", e.Name())
+		}
+	}
+}
