@@ -54,8 +54,8 @@ func fixtureOutput(t testing.TB, w *RunWriter, name string) *ScenarioOutput {
 	lats := []Latency{{UserTranscript: segs[1].Text, AgentTranscript: segs[2].Text, LatencyMs: 812.5}, {UserTranscript: "ok", AgentTranscript: "Done \"now\"", LatencyMs: 640.25}}
 	ctx := []byte("[\n  {\n    \"role\": \"system\",\n    \"content\": \"You are an agent.\"\n  },\n  {\n    \"role\": \"user\",\n    \"content\": \"Hello\"\n  }\n]")
 	r := &Run{Scenario: sc, StopReason: StopReasonExit, Turns: turns, Latencies: lats, Segments: segs,
-		Agent: Side{Context: ctx, Tokens: Tokens{NCalls: 5, Prompt: 12345, Completion: 678}},
-		User:  Side{Context: []byte("[]"), Tokens: Tokens{NCalls: 4, Prompt: 2000, Completion: 300}},
+		Agent:           Side{Context: ctx, Tokens: Tokens{NCalls: 5, Prompt: 12345, Completion: 678}},
+		User:            Side{Context: []byte("[]"), Tokens: Tokens{NCalls: 4, Prompt: 2000, Completion: 300}},
 		DurationSeconds: 61.25, ScenarioDuration: 63.5, ScenarioDirectory: w.ScenarioDir(name),
 		LogStartTime: "2026-01-01T12:00:00.000123", EndTime: "2026-01-01T12:01:03.5"}
 	out := &ScenarioOutput{Run: r, Config: sh.Config}

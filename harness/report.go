@@ -56,28 +56,28 @@ type diffRow struct{ Path, Kind, Expected, Actual string }
 type signalView struct{ Name, State string }
 
 type scenarioView struct {
-	Name, Domain, ID                         string
-	Outcome, OutcomeClass                    string
-	StopReason, Duration, JudgeScore         string
-	Signals                                  []signalView
-	AgentTokens, UserTokens                  Tokens
-	Turns                                    []turnView
-	ExpectedHash, ActualHash                 string
-	HasDB, DBMatch, Insufficient             bool
-	Diff                                     []diffRow
-	DiffError                                string
-	AssertionVerdicts                        []diffRow
+	Name, Domain, ID                 string
+	Outcome, OutcomeClass            string
+	StopReason, Duration, JudgeScore string
+	Signals                          []signalView
+	AgentTokens, UserTokens          Tokens
+	Turns                            []turnView
+	ExpectedHash, ActualHash         string
+	HasDB, DBMatch, Insufficient     bool
+	Diff                             []diffRow
+	DiffError                        string
+	AssertionVerdicts                []diffRow
 }
 
 type reportView struct {
-	Title              string
-	Queued, Finished   int
-	Overall, Task      rateRow
-	Domains            []domainRow
-	Signals            []rateRow
-	SignalNames        []string
-	ChartH             float64
-	Scenarios          []scenarioView
+	Title            string
+	Queued, Finished int
+	Overall, Task    rateRow
+	Domains          []domainRow
+	Signals          []rateRow
+	SignalNames      []string
+	ChartH           float64
+	Scenarios        []scenarioView
 }
 
 func rateOf(name string, bs []bool, unit string) rateRow {

@@ -137,4 +137,3 @@ func ResumeRunWriter(runDir string, queue []string, minAgentTurns int) (*RunWrit
 	}
 	return w, st, nil
 }
-
