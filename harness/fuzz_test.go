@@ -1,0 +1,76 @@
+package harness
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+)
+
+// FuzzExtractVerdict: any judge reply is either a verdict that is JSON or
+// an error, never a panic.
+func FuzzExtractVerdict(f *testing.F) {
+	for _, s := range []string{`{"score": 1}`, "```json\n{\"score\": 0.5}\n```", `text {"score": 0.9, "reason": "x"} more`, "", "```{", `{"score": 1e999}`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		v, err := ExtractVerdict(s)
+		if err == nil && !json.Valid(v) && v == nil {
+			t.Fatalf("no verdict and no error for %q", s)
+		}
+	})
+}
+
+// FuzzJudgeReply scores a judged scenario with any reply the judge's
+// parser accepts: Score never panics nor fails on it.
+func FuzzJudgeReply(f *testing.F) {
+	for _, s := range []string{`{"score": 0.95, "nl_assertion_verdicts": [{"index": 1, "passed": true}]}`, `{"score": "x"}`, `[]`, `{"score": 1, "nl_assertion_verdicts": [{"index": 1e3}, 7, {"index": "1", "passed": 1}]}`} {
+		f.Add(s)
+	}
+	sc := Scenario{Name: "tau2_retail__1", SuccessSignals: []string{NLAssertion, JudgePassed, CleanExit}, NLAssertions: []string{"a", "b"}}
+	f.Fuzz(func(t *testing.T, reply string) {
+		o := DefaultOptions()
+		o.Judge = JudgeFunc(func(context.Context, JudgeRequest) (json.RawMessage, error) { return ExtractVerdict(reply) })
+		r := &Run{Scenario: sc, Agent: Side{Context: []byte(`[{"role": "user", "content": "Hello"}]`), Tokens: Tokens{NCalls: 5}}, StopReason: StopReasonExit}
+		res, err := Score(context.Background(), r, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := res.Metrics.MarshalJSON(); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// FuzzParseResults: results.jsonl text of any shape reads as whole lines,
+// a torn tail, or an error; a line read back marshals to a line that
+// reads the same.
+func FuzzParseResults(f *testing.F) {
+	f.Add([]byte(`{"scenario":"a__1","domain":"a","metrics":{"total_turns":1}}` + "\n"))
+	f.Add([]byte(`{"scenario":"a__1","domain":"a","metrics":{},"nl_assertion_verdicts":[true]}` + "\n{\"scen"))
+	f.Add([]byte("\n\n[1]\n"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		rf, err := ParseResults(b)
+		if err != nil {
+			return
+		}
+		for _, l := range rf.Lines {
+			text, err := l.MarshalJSON()
+			if err != nil {
+				continue // a value json.dumps refuses (e.g. a lone surrogate key) stays unwritable
+			}
+			back, err := ParseResultLine(text)
+			if err != nil {
+				t.Fatalf("%s does not read back: %v", text, err)
+			}
+			again, _ := back.MarshalJSON()
+			if string(again) != string(text) {
+				t.Fatalf("round trip changed %s to %s", text, again)
+			}
+		}
+		AllSummary(rf.Lines, len(rf.Lines), 3)
+		AllLatenciesCSV(rf.Lines)
+		if _, err := RenderReport(ReportInput{Lines: rf.Lines}); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
