@@ -51,6 +51,32 @@
 //     runner's keys in its insertion order, optional keys only where it sets
 //     them, Python's number forms (0 for a zero duration, floats in repr),
 //     non-ASCII escaped; AllMetricsJSON is all_metrics.json.
+//   - RunWriter writes NeMo's run layout, DIR/eval_<timestamp>/<scenario>/
+//     (metrics.json, final_agent_response.json, final_scenario_db_hash.txt,
+//     judge_result.json, bot_logs_{agent,user}/llm_context.json,
+//     conversation_log.txt and .seglst.json in bridge.py's formats,
+//     scenario_config/ from the shipped record, and db_diff.json, our
+//     addition, on a DB mismatch with both DBs known): each scenario
+//     directory built under a temporary name and renamed into place, then
+//     its results.jsonl line appended in one write and fsynced. Finish
+//     writes all_metrics.json, all_summary.txt (RunAggregator and the
+//     summary writer, runner.py 43–212 and 791–1000, checked byte for
+//     byte against NeMo's own code), all_latencies.csv and report.html in
+//     queue order, and rewrites results.jsonl in queue order, one line per
+//     scenario. (NeMo's resumed run lists the loaded scenarios first; ours
+//     keeps queue order, so a resumed run's files equal an uninterrupted
+//     one's.)
+//   - results.jsonl: a torn last line (no newline) is ignored and cut off
+//     on resume; a corrupt whole line is an error; a scenario's last line
+//     wins. ResumeRunWriter keeps the scenarios with a line, a metrics.json
+//     and NeMo's resume rule passed (turns > 0, agent n_calls ≥
+//     --min-agent-turns), moves other directories aside to
+//     <name>.killed.<n> with __KILLED__, and removes temporary directories.
+//   - RenderReport is one self-contained page (inline CSS and a few lines
+//     of script, no network) built with html/template: per-domain and
+//     per-signal rates from the same Aggregator, an inline SVG bar chart,
+//     and per scenario its signals, stop reason, tokens, transcript and
+//     DB diff.
 //   - Score never panics: a judge's panic is a judge error, a predicate's a
 //     predicate error; it returns an error only for a reference answer or
 //     context it cannot read, or success_signals that are empty or unknown

@@ -197,7 +197,10 @@ func runJudge(ctx context.Context, j Judge, req JudgeRequest, evidence bool) jud
 	}
 	out, err := judgeOnce(ctx, j, req)
 	if err != nil {
-		return fail("Error: "+err.Error(), "Judge error: "+err.Error())
+		// The error may quote the reply, which a Go judge can hand over
+		// as bytes that are not UTF-8; Python's would be a decoded str.
+		msg := strings.ToValidUTF8(err.Error(), "\uFFFD")
+		return fail("Error: "+msg, "Judge error: "+msg)
 	}
 	out.result = set(out.result, "judge_input", input)
 	if len(nl) == 0 {

@@ -42,7 +42,9 @@ const (
 // The bridge's turn offsets (bridge.py __init__ defaults), added to a
 // segment's start and end in conversation_log.txt and the segLST file.
 const (
-	TurnStartOffsetSecs = -0.0
+	// TurnStartOffsetSecs is NeMo's -0.0; adding a negative zero leaves
+	// every float as it is, which offsetSegment does.
+	TurnStartOffsetSecs = 0.0
 	TurnEndOffsetSecs   = -0.3
 )
 
@@ -73,7 +75,7 @@ func PyISOFormat(t time.Time) string {
 // offsetSegment applies the bridge's offsets, falling back to the raw
 // times when they leave no duration (_build_conversation_log, _save_seglst).
 func offsetSegment(s Segment) (start, end float64) {
-	start, end = s.Start+TurnStartOffsetSecs, s.End+TurnEndOffsetSecs
+	start, end = s.Start, s.End+TurnEndOffsetSecs // start + -0.0 is start
 	if end <= start {
 		start, end = s.Start, s.End
 	}
