@@ -1,0 +1,281 @@
+package harness
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/voiceeval/schematools/examples/nemo/scenarios"
+	"github.com/voiceeval/schematools/rtvi/bridge"
+)
+
+// runConversation is the run and pull phases: bridge.py run_scenario with
+// its two websocket threads, in text.
+func runConversation(ctx context.Context, sc *scenarios.Scenario, agentURL, userURL string, o SessionOptions, sh *shadow, res *ScenarioResult) (*Run, error) {
+	wallStart := time.Now()
+	q := newEventQueue()
+	agentRec, userRec := &bridge.Recorder{Agent: true}, &bridge.Recorder{}
+	onAgent := func(e bridge.Event) { agentRec.Handle(e); q.push(sideEvent{agent: true, e: e}) }
+	onUser := func(e bridge.Event) { userRec.Handle(e); q.push(sideEvent{e: e}) }
+
+	user, err := dial(ctx, userURL, "user", o, onUser)
+	if err != nil {
+		return nil, err
+	}
+	defer user.Close()
+	agent, err := dial(ctx, agentURL, "agent", o, onAgent)
+	if err != nil {
+		return nil, err
+	}
+	defer agent.Close()
+
+	start := time.Now()
+	maxDur := o.MaxDuration
+	if maxDur == 0 {
+		maxDur = time.Duration(sc.MaxDuration) * time.Second
+	}
+	deadline := time.NewTimer(maxDur)
+	defer deadline.Stop()
+	kickDelay := o.KickoffDelay
+	if kickDelay == 0 {
+		kickDelay = bridge.KickoffDelay
+	}
+	kick := time.NewTimer(max(kickDelay, 0))
+	defer kick.Stop()
+	settle := o.ExitSettle
+	if settle == 0 {
+		settle = DefaultExitSettle
+	}
+
+	var (
+		sentToAgent, sentToUser int // user messages the bridge put in each context
+		turns                   int
+		stopReason              = StopReasonTimeout
+		exitTimer               <-chan time.Time
+		runErr                  error
+	)
+	side := func(isAgent bool) string {
+		if isAgent {
+			return "agent"
+		}
+		return "user"
+	}
+	handle := func(ev sideEvent) error {
+		e := ev.e
+		switch e.Kind {
+		case bridge.KindMalformed:
+			return fmt.Errorf("%s bot sent what cannot be read: %w", side(ev.agent), e.Err)
+		case bridge.KindActionApplied:
+			if sh == nil || e.Action == nil {
+				return nil
+			}
+			ad, ud, err := sh.replay(ctx, e.Action.Name, e.Action.Arguments)
+			if err != nil {
+				res.SyncErrors = append(res.SyncErrors, fmt.Sprintf("%s-side %v: %v", side(ev.agent), e.Action.Name, err))
+				return nil
+			}
+			return pushDeltas(ctx, sc.Domain, agent, user, ad, ud)
+		case bridge.KindExit:
+			if ev.agent && exitTimer == nil {
+				stopReason = StopReasonExit
+				exitTimer = time.After(max(settle, 0))
+			}
+		case bridge.KindStoppedSpeaking:
+			if exitTimer != nil {
+				return nil // the agent said goodbye: nothing more is relayed
+			}
+			rec := userRec
+			if ev.agent {
+				rec = agentRec
+			}
+			ts := rec.Turns()
+			if len(ts) == 0 {
+				return nil
+			}
+			text := ts[len(ts)-1].Text
+			turns++
+			if text != bridge.Interrupted {
+				if ev.agent {
+					if err := user.SendText(ctx, text); err != nil {
+						return fmt.Errorf("user bot: send-text: %w", err)
+					}
+					sentToUser++
+				} else {
+					if err := agent.SendText(ctx, text); err != nil {
+						return fmt.Errorf("agent bot: send-text: %w", err)
+					}
+					sentToAgent++
+				}
+			}
+		}
+		return nil
+	}
+
+loop:
+	for {
+		select {
+		case <-ctx.Done():
+			runErr = ctx.Err()
+			break loop
+		case <-kick.C:
+			if err := agent.SendText(ctx, bridge.Kickoff); err != nil {
+				runErr = fmt.Errorf("agent bot: kickoff: %w", err)
+				break loop
+			}
+			sentToAgent++
+		case <-q.signal:
+			for _, ev := range q.drain() {
+				if err := handle(ev); err != nil {
+					runErr = err
+					break loop
+				}
+			}
+			if o.MaxTurns > 0 && turns >= o.MaxTurns && exitTimer == nil {
+				stopReason = StopReasonTurnLimit
+				break loop
+			}
+		case <-exitTimer:
+			break loop
+		case <-deadline.C:
+			break loop
+		case <-agent.Done():
+			runErr = fmt.Errorf("agent bot closed the connection: %w", agent.Err())
+			break loop
+		case <-user.Done():
+			runErr = fmt.Errorf("user bot closed the connection: %w", user.Err())
+			break loop
+		}
+	}
+	end := time.Now()
+	agentRec.Finish(end)
+	userRec.Finish(end)
+	run := &Run{StopReason: stopReason, DurationSeconds: end.Sub(start).Seconds()}
+	fillScenario(run, sc)
+	if runErr != nil {
+		return run, runErr
+	}
+
+	includeDB := len(sc.Metadata.DBStateAssertions) > 0
+	var err2 error
+	if run.Agent, err2 = pull(ctx, agent, "agent", includeDB, sentToAgent); err2 != nil {
+		return run, err2
+	}
+	if run.User, err2 = pull(ctx, user, "user", includeDB, sentToUser); err2 != nil {
+		return run, err2
+	}
+	// A malformed frame that arrived while pulling still fails the run.
+	for _, ev := range q.drain() {
+		if ev.e.Kind == bridge.KindMalformed {
+			return run, fmt.Errorf("%s bot sent what cannot be read: %w", side(ev.agent), ev.e.Err)
+		}
+	}
+	u := agentRec.Usage()
+	run.Agent.Tokens = Tokens{NCalls: u.Calls, Prompt: u.Prompt, Completion: u.Completion}
+	u = userRec.Usage()
+	run.User.Tokens = Tokens{NCalls: u.Calls, Prompt: u.Prompt, Completion: u.Completion}
+	run.FinalResponses = agentRec.FinalResponses()
+	run.Turns = mergeTurns(agentRec.Turns(), userRec.Turns())
+	run.ScenarioDuration = time.Since(wallStart).Seconds()
+	return run, nil
+}
+
+// pull is the bridge's get_context_history then get_scenario_summary on one
+// bot; a bot that does not answer either fails the scenario.
+func pull(ctx context.Context, c *bridge.Conn, side string, includeDB bool, sent int) (Side, error) {
+	var s Side
+	h, err := c.GetContextHistory(ctx)
+	if err != nil {
+		return s, fmt.Errorf("%s bot: get_context_history: %w", side, err)
+	}
+	if err := checkFresh(h, sent); err != nil {
+		return s, fmt.Errorf("%s bot: %w", side, err)
+	}
+	if s.Context, err = h.JSON(); err != nil {
+		return s, fmt.Errorf("%s bot: context: %w", side, err)
+	}
+	sum, err := c.GetScenarioSummary(ctx, includeDB)
+	if err != nil {
+		return s, fmt.Errorf("%s bot: get_scenario_summary: %w", side, err)
+	}
+	s.Summary = &Summary{Actions: sum.Actions, DBHash: sum.DBHash}
+	if db, ok := sum.DB.(map[string]any); ok {
+		s.Summary.DB = db
+	}
+	return s, nil
+}
+
+// ErrNotReset is wrapped by the error of a bot whose context holds user
+// messages the bridge did not send in this run: it kept a previous
+// scenario's conversation. NeMo's bridge does not check; it would score a
+// contaminated context.
+var ErrNotReset = errors.New("context holds messages from before this run (the bot did not reset)")
+
+// checkFresh checks that a pulled context holds at most the user messages
+// the bridge sent this run (the kickoff and the relayed turns).
+func checkFresh(h *bridge.History, sent int) error {
+	v, err := h.Value()
+	if err != nil {
+		return fmt.Errorf("context: %w", err)
+	}
+	msgs, ok := v.([]any)
+	if !ok {
+		return fmt.Errorf("context: %w: not a list", bridge.ErrUnexpectedReply)
+	}
+	users := 0
+	for _, m := range msgs {
+		if d, ok := m.(map[string]any); ok && d["role"] == "user" {
+			users++
+		}
+	}
+	if users > sent {
+		return fmt.Errorf("%w: %d user messages, %d sent", ErrNotReset, users, sent)
+	}
+	return nil
+}
+
+// mergeTurns is the metrics "turns" list: the turns a bot-stopped-speaking
+// closed, both sides, in the order they ended.
+func mergeTurns(agent, user []bridge.Turn) []Turn {
+	type tt struct {
+		t    bridge.Turn
+		role string
+	}
+	var all []tt
+	for _, t := range agent {
+		if t.Stopped {
+			all = append(all, tt{t, "agent"})
+		}
+	}
+	for _, t := range user {
+		if t.Stopped {
+			all = append(all, tt{t, "user"})
+		}
+	}
+	sort.SliceStable(all, func(i, j int) bool { return all[i].t.End.Before(all[j].t.End) })
+	out := make([]Turn, len(all))
+	for i, t := range all {
+		out[i] = Turn{Timestamp: t.t.End.Format("2006-01-02T15:04:05.000000"), Role: t.role, Text: t.t.Text}
+	}
+	return out
+}
+
+// fillScenario sets what scoring reads of sc.
+func fillScenario(r *Run, sc *scenarios.Scenario) {
+	r.Scenario = ScenarioOf(sc)
+}
+
+// ScenarioOf returns what scoring reads of a shipped NeMo scenario.
+func ScenarioOf(s *scenarios.Scenario) Scenario {
+	out := Scenario{
+		Name: s.Name, Domain: s.Domain, SuccessSignals: s.SuccessSignals, ReferenceAnswer: s.ReferenceAnswer,
+		ExpectedDBHash: s.Metadata.ExpectedDBHash, NLAssertions: s.Metadata.NLAssertions,
+		IgnoreCapitalization: s.Metadata.IgnoreCapitalization, IgnorePunctuation: s.Metadata.IgnorePunctuation,
+		CleanText: s.Metadata.CleanText, DisallowExtraItems: s.Metadata.DisallowExtraItems,
+	}
+	for _, a := range s.Metadata.DBStateAssertions {
+		out.DBStateAssertions = append(out.DBStateAssertions, Assertion{Side: a.Side, FuncName: a.FuncName, Arguments: a.Arguments, AssertValue: a.AssertValue, Message: a.Message})
+	}
+	return out
+}

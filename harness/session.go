@@ -1,0 +1,283 @@
+package harness
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/voiceeval/schematools/examples/nemo/scenarios"
+	"github.com/voiceeval/schematools/rtvi/bridge"
+)
+
+// DefaultExitSettle is how long the bridge lets the bots finish after the
+// agent's <exit> (bridge.py exit_settle_delay).
+const DefaultExitSettle = 500 * time.Millisecond
+
+// StopReasonTurnLimit is the stop reason of a text run stopped by
+// SessionOptions.MaxTurns. NeMo has no such bound; like its duration bound
+// it is not a clean exit.
+const StopReasonTurnLimit = "[TURN_LIMIT]"
+
+// ErrAborted is wrapped by the error of a scenario whose preparation failed
+// (apply_initialization refused or unanswered): NeMo aborts it unscored.
+var ErrAborted = errors.New("harness: scenario aborted before the run")
+
+// ErrBotFailed is wrapped by the error of a scenario a bot failed: it
+// closed its connection, sent what cannot be read, never answered a
+// handshake or a pull, or was found not to have reset.
+var ErrBotFailed = errors.New("harness: a bot failed the scenario")
+
+// Status is how a scenario run ended.
+type Status string
+
+// The statuses of a ScenarioResult.
+const (
+	StatusScored  Status = "scored"
+	StatusAborted Status = "aborted"
+	StatusFailed  Status = "failed"
+)
+
+// SessionOptions configure RunScenario. The zero value is NeMo's bridge and
+// runner defaults without a judge, minus the turn gate (set
+// Score.MinAgentTurns, or start from DefaultSessionOptions).
+type SessionOptions struct {
+	// Bridge configures every connection (timeouts, HTTP client); its
+	// OnEvent is the harness's own and is ignored.
+	Bridge bridge.Options
+	// KickoffDelay is the wait between the run handshake and the agent's
+	// "Hello"; 0 means bridge.KickoffDelay (1 s), negative none.
+	KickoffDelay time.Duration
+	// ExitSettle is the wait after the agent's <exit> before the pull; 0
+	// means DefaultExitSettle, negative none.
+	ExitSettle time.Duration
+	// MaxTurns stops the run after this many completed turns (both bots
+	// counted); 0 means no bound.
+	MaxTurns int
+	// MaxDuration bounds the run's wall clock; 0 means the scenario's
+	// max_duration seconds. A text run can scale it down.
+	MaxDuration time.Duration
+	// Shadow turns the cross-side sync on (tau2 telecom); nil is off.
+	Shadow *Shadow
+	// Score are the runner's scoring flags.
+	Score Options
+}
+
+// DefaultSessionOptions are NeMo's defaults: run_evaluation.py's scoring
+// flags without a judge, the bridge's timings.
+func DefaultSessionOptions() SessionOptions {
+	return SessionOptions{Score: DefaultOptions()}
+}
+
+// ScenarioResult is one scenario run.
+type ScenarioResult struct {
+	Scenario string
+	Status   Status
+	// Reason says why a scenario was aborted or failed ("" when scored).
+	Reason string
+	// Run is what the bridge pulled and counted (nil when aborted).
+	Run *Run
+	// Result is the scoring (nil unless Status is StatusScored).
+	Result *Result
+	// SyncErrors are the cross-side syncs that could not run; NeMo logs
+	// them and goes on.
+	SyncErrors []string
+}
+
+// RunScenario prepares the two bots for sc, runs the text conversation
+// between them and scores it, as NeMo's bridge and runner do for one
+// scenario:
+//
+//   - prepare: connect to both (client-ready → bot-ready), reset both (user,
+//     then agent), update_system_prompt to the user then the agent,
+//     apply_initialization to the agent then the user (a failure aborts the
+//     scenario unscored, StatusAborted), the shadow DBs and the initial sync
+//     deltas when o.Shadow is set, disconnect;
+//   - run: fresh connections; KickoffDelay in, the agent gets send-text
+//     "Hello"; every turn one bot completes (bot-started-speaking …
+//     bot-stopped-speaking) is sent to the other as send-text, in the order
+//     the events came; every action-applied is replayed on the shadow DBs and
+//     the deltas pushed with apply_sync_delta, before any later turn of that
+//     bot is relayed; the run stops ExitSettle after the agent's <exit>
+//     ("[EXIT]"), at MaxTurns, or at the duration bound ("[TIMEOUT]");
+//   - pull: get_context_history then get_scenario_summary from the agent and
+//     the user (include_db when sc has db_state_assertions), each context
+//     checked to hold no user message the bridge did not send this run (a
+//     bot that kept a previous scenario's conversation); then Score.
+//
+// A bot that closes its connection, sends a frame or message that cannot be
+// read, or does not answer the handshake or a pull fails the scenario
+// (StatusFailed, error wrapping ErrBotFailed); the result says why. The
+// returned error is nil only for a scored scenario; the result is never nil.
+func RunScenario(ctx context.Context, sc *scenarios.Scenario, agentURL, userURL string, o SessionOptions) (*ScenarioResult, error) {
+	res := &ScenarioResult{Scenario: sc.Name}
+	fail := func(status Status, sentinel error, err error) (*ScenarioResult, error) {
+		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+			res.Status, res.Reason = StatusFailed, err.Error()
+			return res, err
+		}
+		res.Status, res.Reason = status, err.Error()
+		return res, fmt.Errorf("%w: %s: %w", sentinel, sc.Name, err)
+	}
+	sh, err := prepare(ctx, sc, agentURL, userURL, o, res)
+	if err != nil {
+		if errors.Is(err, bridge.ErrInitAborted) {
+			return fail(StatusAborted, ErrAborted, err)
+		}
+		return fail(StatusFailed, ErrBotFailed, err)
+	}
+	run, err := runConversation(ctx, sc, agentURL, userURL, o, sh, res)
+	res.Run = run
+	if err != nil {
+		return fail(StatusFailed, ErrBotFailed, err)
+	}
+	scored, err := Score(ctx, run, o.Score)
+	if err != nil {
+		return fail(StatusFailed, ErrBotFailed, fmt.Errorf("scoring: %w", err))
+	}
+	res.Status, res.Result = StatusScored, scored
+	return res, nil
+}
+
+// dial connects to one bot with the session's options and handler.
+func dial(ctx context.Context, url, side string, o SessionOptions, on func(bridge.Event)) (*bridge.Conn, error) {
+	bo := o.Bridge
+	bo.OnEvent = on
+	c, err := bridge.Dial(ctx, url, &bo)
+	if err != nil {
+		return nil, fmt.Errorf("%s bot: %w", side, err)
+	}
+	return c, nil
+}
+
+// prepare is bridge.py prepare_for_scenario; it returns the shadow state
+// (nil when the sync is off).
+func prepare(ctx context.Context, sc *scenarios.Scenario, agentURL, userURL string, o SessionOptions, res *ScenarioResult) (*shadow, error) {
+	user, err := dial(ctx, userURL, "user", o, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer user.Close()
+	agent, err := dial(ctx, agentURL, "agent", o, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer agent.Close()
+	steps := []struct {
+		side string
+		f    func() error
+	}{
+		{"user", func() error { return user.Reset(ctx) }},
+		{"agent", func() error { return agent.Reset(ctx) }},
+		{"user", func() error {
+			return user.UpdateSystemPrompt(ctx, bridge.Prompt{Prompt: sc.UserPrompt, Tools: sc.UserTools, ToolDomain: sc.Domain})
+		}},
+		{"agent", func() error {
+			return agent.UpdateSystemPrompt(ctx, bridge.Prompt{Prompt: sc.AgentPrompt, Tools: sc.AgentTools, ToolDomain: sc.Domain})
+		}},
+		{"agent", func() error {
+			return agent.ApplyInitialization(ctx, bridge.Init{Side: "agent", Domain: sc.Domain, SharedStateInit: orEmpty(sc.SharedStateInitAgent), Actions: sideActions(sc, "agent")})
+		}},
+		{"user", func() error {
+			return user.ApplyInitialization(ctx, bridge.Init{Side: "user", Domain: sc.Domain, SharedStateInit: orEmpty(sc.SharedStateInitUser), Actions: sideActions(sc, "user")})
+		}},
+	}
+	for _, s := range steps {
+		if err := s.f(); err != nil {
+			if errors.Is(err, bridge.ErrInitAborted) {
+				return nil, err
+			}
+			return nil, fmt.Errorf("%s bot: %w", s.side, err)
+		}
+	}
+	sh, err := newShadow(o.Shadow, sc)
+	if err != nil {
+		res.SyncErrors = append(res.SyncErrors, "setup: "+err.Error())
+		return nil, nil
+	}
+	if sh == nil {
+		return nil, nil
+	}
+	ad, ud, err := sh.sync()
+	if err != nil {
+		res.SyncErrors = append(res.SyncErrors, "initial sync: "+err.Error())
+		return sh, nil
+	}
+	if err := pushDeltas(ctx, sc.Domain, agent, user, ad, ud); err != nil {
+		return nil, err
+	}
+	return sh, nil
+}
+
+// pushDeltas sends the non-empty deltas with apply_sync_delta.
+func pushDeltas(ctx context.Context, domain string, agent, user *bridge.Conn, ad, ud map[string]any) error {
+	if len(ad) > 0 {
+		if err := agent.ApplySyncDelta(ctx, "agent", domain, ad); err != nil {
+			return fmt.Errorf("agent bot: apply_sync_delta: %w", err)
+		}
+	}
+	if len(ud) > 0 {
+		if err := user.ApplySyncDelta(ctx, "user", domain, ud); err != nil {
+			return fmt.Errorf("user bot: apply_sync_delta: %w", err)
+		}
+	}
+	return nil
+}
+
+func orEmpty(m map[string]any) map[string]any {
+	if m == nil {
+		return map[string]any{}
+	}
+	return m
+}
+
+// sideActions are the initialisation actions of one side, as records
+// {func_name, arguments, side}.
+func sideActions(sc *scenarios.Scenario, side string) []any {
+	out := []any{}
+	for _, a := range sc.InitializationActions {
+		if a.Side == side {
+			args := a.Arguments
+			if args == nil {
+				args = map[string]any{}
+			}
+			out = append(out, map[string]any{"func_name": a.FuncName, "arguments": args, "side": a.Side})
+		}
+	}
+	return out
+}
+
+// sideEvent is one event of one bot, queued for the run loop.
+type sideEvent struct {
+	agent bool
+	e     bridge.Event
+}
+
+// eventQueue is an unbounded queue: a connection's reader must never block
+// on the run loop.
+type eventQueue struct {
+	mu     sync.Mutex
+	items  []sideEvent
+	signal chan struct{}
+}
+
+func newEventQueue() *eventQueue { return &eventQueue{signal: make(chan struct{}, 1)} }
+
+func (q *eventQueue) push(ev sideEvent) {
+	q.mu.Lock()
+	q.items = append(q.items, ev)
+	q.mu.Unlock()
+	select {
+	case q.signal <- struct{}{}:
+	default:
+	}
+}
+
+func (q *eventQueue) drain() []sideEvent {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	out := q.items
+	q.items = nil
+	return out
+}
