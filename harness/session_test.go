@@ -1,0 +1,282 @@
+package harness
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+	"github.com/voiceeval/schematools/agent/agenttest"
+	"github.com/voiceeval/schematools/examples/domains"
+	"github.com/voiceeval/schematools/examples/nemo/scenarios"
+	"github.com/voiceeval/schematools/replay"
+	"github.com/voiceeval/schematools/rtvi"
+	"github.com/voiceeval/schematools/state"
+	"github.com/voiceeval/schematools/tool"
+)
+
+// dataRoot lays out the evaluation data root once per test binary.
+func dataRoot(t *testing.T) string {
+	t.Helper()
+	root := t.TempDir()
+	if err := domains.WriteDataRoot(root); err != nil {
+		t.Fatal(err)
+	}
+	return root
+}
+
+// goldCalls are the task's gold actions of one requestor ("assistant" for
+// the agent, "user"), named as the model sees the tools.
+func goldCalls(t *testing.T, domain, id string, user bool) []tool.ModelCall {
+	t.Helper()
+	d, err := domains.Find(domain)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := fs.ReadFile(d.Files, "tasks.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tasks, err := replay.DecodeTasks(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tools, err := d.Replay(replay.Env{Domain: domain, Agent: state.New(), User: state.New()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, task := range tasks {
+		if task.ID != id {
+			continue
+		}
+		var out []tool.ModelCall
+		for _, a := range task.EvaluationCriteria.Actions {
+			isUser := a.Requestor != nil && *a.Requestor == "user"
+			if isUser != user {
+				continue
+			}
+			args, _ := json.Marshal(a.Arguments)
+			if a.Arguments == nil {
+				args = []byte("{}")
+			}
+			out = append(out, tool.ModelCall{Name: tools[a.Name].Name(), Arguments: string(args)})
+		}
+		return out
+	}
+	t.Fatalf("%s has no task %q", domain, id)
+	return nil
+}
+
+func scenario(t *testing.T, name string) *scenarios.Scenario {
+	t.Helper()
+	sc, err := scenarios.Get(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sc
+}
+
+func testOptions() SessionOptions {
+	o := DefaultSessionOptions()
+	o.KickoffDelay = -1
+	o.ExitSettle = 50 * time.Millisecond
+	o.MaxDuration = 5 * time.Second
+	o.MaxTurns = 20
+	o.Bridge.RequestTimeout = 2 * time.Second
+	o.Bridge.HandshakeTimeout = 2 * time.Second
+	return o
+}
+
+func runCtx(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// userScript answers every agent turn with text.
+func userScript() []agenttest.Turn {
+	return []agenttest.Turn{{Text: "Yes, please go ahead."}}
+}
+
+func newUser(t *testing.T, root string) *testBot {
+	b := newTestBot(t, root, userScript()...)
+	b.model.Loop = true
+	return b
+}
+
+// withWrites returns a task of domain whose gold has at least one write
+// (one with more than one action is taken as such).
+func TestSingleSideGoldScoresSuccessful(t *testing.T) {
+	root := dataRoot(t)
+	for _, tc := range []struct{ name, domain, id string }{
+		{"tau2_airline__7", "tau2_airline", "7"},
+		{"tau2_retail__1", "tau2_retail", "1"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sc := scenario(t, tc.name)
+			gold := goldCalls(t, tc.domain, tc.id, false)
+			ag := newTestBot(t, root, agenttest.GoldTurns(gold, "EndConversationTool")...)
+			us := newUser(t, root)
+			res, err := RunScenario(runCtx(t), sc, ag.URL, us.URL, testOptions())
+			if err != nil {
+				t.Fatalf("%v (%+v)", err, res)
+			}
+			m := res.Result.Metrics
+			if m.IsSuccessful != true || !m.DBStateMatch || !m.CleanExit {
+				t.Fatalf("successful %v db %v exit %v stop %s syncerr %v", m.IsSuccessful, m.DBStateMatch, m.CleanExit, m.StopReason, res.SyncErrors)
+			}
+		})
+	}
+}
+
+func TestBrokenVariants(t *testing.T) {
+	root := dataRoot(t)
+	sc := scenario(t, "tau2_airline__7")
+	gold := goldCalls(t, "tau2_airline", "7", false)
+	if len(gold) < 2 {
+		t.Fatalf("task 7 has %d gold actions", len(gold))
+	}
+	// Drop the last write (the tools that change the DB are not Get*,
+	// Search*, Find*, List*, Calculate or Think).
+	dropped := append([]tool.ModelCall(nil), gold...)
+	for i := len(dropped) - 1; i >= 0; i-- {
+		n := dropped[i].Name
+		if !strings.HasPrefix(n, "Get") && !strings.HasPrefix(n, "Search") && !strings.HasPrefix(n, "Find") && !strings.HasPrefix(n, "List") && !strings.HasPrefix(n, "Calculate") && !strings.HasPrefix(n, "Think") {
+			dropped = append(dropped[:i], dropped[i+1:]...)
+			break
+		}
+	}
+	if len(dropped) == len(gold) {
+		t.Fatalf("task 7's gold has no write: %v", gold)
+	}
+	for _, tc := range []struct {
+		name   string
+		script []agenttest.Turn
+		turns  int
+		check  func(t *testing.T, m *Metrics)
+	}{
+		{"write dropped", agenttest.GoldTurns(dropped, "EndConversationTool"), 4, func(t *testing.T, m *Metrics) {
+			if m.DBStateMatch || m.IsSuccessful != false || !m.CleanExit {
+				t.Errorf("db %v successful %v exit %v", m.DBStateMatch, m.IsSuccessful, m.CleanExit)
+			}
+		}},
+		{"no end call", agenttest.GoldTurns(gold, ""), 4, func(t *testing.T, m *Metrics) {
+			if !m.DBStateMatch || m.CleanExit || m.IsSuccessful != false {
+				t.Errorf("db %v successful %v exit %v", m.DBStateMatch, m.IsSuccessful, m.CleanExit)
+			}
+		}},
+		// Hello, the user's answer, the agent's second turn: two LLM calls.
+		{"stalled agent", []agenttest.Turn{{Text: "One moment."}}, 3, func(t *testing.T, m *Metrics) {
+			if !m.InsufficientAgentTurns || m.IsSuccessful != false {
+				t.Errorf("insufficient %v successful %v (calls %d)", m.InsufficientAgentTurns, m.IsSuccessful, m.TokenUsage.Agent.NCalls)
+			}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ag := newTestBot(t, root, tc.script...)
+			us := newUser(t, root)
+			o := testOptions()
+			o.MaxTurns = tc.turns
+			res, err := RunScenario(runCtx(t), sc, ag.URL, us.URL, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tc.check(t, res.Result.Metrics)
+		})
+	}
+}
+
+func TestFaultsFailTheScenario(t *testing.T) {
+	root := dataRoot(t)
+	sc := scenario(t, "tau2_airline__7")
+	gold := goldCalls(t, "tau2_airline", "7", false)
+	isReq := func(msg []byte, typ string) bool {
+		f, err := rtvi.DecodeFrame(msg)
+		return err == nil && f.Message != nil && strings.Contains(f.Message.Data, `"t": "`+typ+`"`)
+	}
+	_ = isReq
+	for _, tc := range []struct {
+		name   string
+		status Status
+		want   string
+		set    func(ag *testBot)
+	}{
+		{"init refused", StatusAborted, "no db", func(ag *testBot) {
+			ag.hook = func(ws *websocket.Conn, msg []byte) bool {
+				if !strings.Contains(string(msg), "apply_initialization") {
+					return false
+				}
+				f, _ := rtvi.DecodeFrame(msg)
+				var m struct{ ID string }
+				_ = json.Unmarshal([]byte(f.Message.Data), &m)
+				ag.write(context.Background(), rtvi.MessageFrameBytes([]byte(`{"label": "rtvi-ai", "type": "server-response", "id": "`+m.ID+`", "data": {"t": "apply_initialization", "d": {"success": false, "errors": ["no db"]}}}`)))
+				return true
+			}
+		}},
+		{"crash mid-run", StatusFailed, "closed", func(ag *testBot) {
+			ag.hook = func(ws *websocket.Conn, msg []byte) bool {
+				if strings.Contains(string(msg), "send-text") {
+					ws.CloseNow()
+					return true
+				}
+				return false
+			}
+		}},
+		{"malformed frame", StatusFailed, "cannot be read", func(ag *testBot) {
+			ag.hook = func(ws *websocket.Conn, msg []byte) bool {
+				if strings.Contains(string(msg), "send-text") {
+					ag.write(context.Background(), []byte{0xff, 0x01, 0x02})
+				}
+				return false
+			}
+		}},
+		{"never answers the pull", StatusFailed, "get_context_history", func(ag *testBot) {
+			ag.hook = func(ws *websocket.Conn, msg []byte) bool {
+				return strings.Contains(string(msg), "get_context_history")
+			}
+		}},
+		{"hangs at the handshake", StatusFailed, "agent bot", func(ag *testBot) {
+			ag.hook = func(ws *websocket.Conn, msg []byte) bool {
+				return strings.Contains(string(msg), "client-ready")
+			}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ag := newTestBot(t, root, agenttest.GoldTurns(gold, "EndConversationTool")...)
+			tc.set(ag)
+			us := newUser(t, root)
+			res, err := RunScenario(runCtx(t), sc, ag.URL, us.URL, testOptions())
+			if err == nil || res == nil || res.Status != tc.status || !strings.Contains(res.Reason, tc.want) {
+				t.Fatalf("err %v, result %+v", err, res)
+			}
+			want := ErrBotFailed
+			if tc.status == StatusAborted {
+				want = ErrAborted
+			}
+			if !errors.Is(err, want) {
+				t.Fatalf("error %v does not wrap %v", err, want)
+			}
+		})
+	}
+}
+
+func TestBotThatDidNotResetFails(t *testing.T) {
+	root := dataRoot(t)
+	sc := scenario(t, "tau2_airline__7")
+	gold := goldCalls(t, "tau2_airline", "7", false)
+	script := agenttest.GoldTurns(gold, "EndConversationTool")
+	ag := newTestBot(t, root, append(script, script...)...)
+	ag.noReset = true
+	us := newUser(t, root)
+	if _, err := RunScenario(runCtx(t), sc, ag.URL, us.URL, testOptions()); err != nil {
+		t.Fatalf("first scenario: %v", err)
+	}
+	res, err := RunScenario(runCtx(t), sc, ag.URL, us.URL, testOptions())
+	if !errors.Is(err, ErrNotReset) || res.Status != StatusFailed {
+		t.Fatalf("second scenario: %v (%+v)", err, res)
+	}
+}
