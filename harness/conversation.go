@@ -76,6 +76,8 @@ func runConversation(ctx context.Context, sc *scenarios.Scenario, agentURL, user
 				res.SyncErrors = append(res.SyncErrors, fmt.Sprintf("%s-side %v: %v", side(ev.agent), e.Action.Name, err))
 				return nil
 			}
+			name, _ := e.Action.Name.(string)
+			res.Syncs = append(res.Syncs, SyncRecord{Source: side(ev.agent), Action: name, AgentDelta: ad, UserDelta: ud})
 			return pushDeltas(ctx, sc.Domain, agent, user, ad, ud)
 		case bridge.KindExit:
 			if ev.agent && exitTimer == nil {

@@ -80,9 +80,18 @@ type ScenarioResult struct {
 	Run *Run
 	// Result is the scoring (nil unless Status is StatusScored).
 	Result *Result
-	// SyncErrors are the cross-side syncs that could not run; NeMo logs
-	// them and goes on.
+	// Syncs are the cross-side syncs run (the initial one first), and
+	// SyncErrors those that could not run; NeMo logs them and goes on.
+	Syncs      []SyncRecord
 	SyncErrors []string
+}
+
+// SyncRecord is one cross-side sync: the action replayed on the shadow
+// DBs ("" for the initial sync), the side that reported it, and the deltas
+// pushed with apply_sync_delta (empty ones are not sent).
+type SyncRecord struct {
+	Source, Action        string
+	AgentDelta, UserDelta map[string]any
 }
 
 // RunScenario prepares the two bots for sc, runs the text conversation
@@ -204,6 +213,7 @@ func prepare(ctx context.Context, sc *scenarios.Scenario, agentURL, userURL stri
 		res.SyncErrors = append(res.SyncErrors, "initial sync: "+err.Error())
 		return sh, nil
 	}
+	res.Syncs = append(res.Syncs, SyncRecord{AgentDelta: ad, UserDelta: ud})
 	if err := pushDeltas(ctx, sc.Domain, agent, user, ad, ud); err != nil {
 		return nil, err
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
 	"strings"
 	"testing"
@@ -13,6 +14,7 @@ import (
 	"github.com/voiceeval/schematools/agent/agenttest"
 	"github.com/voiceeval/schematools/examples/domains"
 	"github.com/voiceeval/schematools/examples/nemo/scenarios"
+	"github.com/voiceeval/schematools/examples/tau2/telecom"
 	"github.com/voiceeval/schematools/replay"
 	"github.com/voiceeval/schematools/rtvi"
 	"github.com/voiceeval/schematools/state"
@@ -278,5 +280,97 @@ func TestBotThatDidNotResetFails(t *testing.T) {
 	res, err := RunScenario(runCtx(t), sc, ag.URL, us.URL, testOptions())
 	if !errors.Is(err, ErrNotReset) || res.Status != StatusFailed {
 		t.Fatalf("second scenario: %v (%+v)", err, res)
+	}
+}
+
+// telecomShadow is the bridge's shadow-DB config for tau2 telecom.
+func telecomShadow(t *testing.T) *Shadow {
+	t.Helper()
+	d, err := domains.Find("tau2_telecom")
+	if err != nil {
+		t.Fatal(err)
+	}
+	agentDB, err := state.LoadDBFS(d.Files, d.DB)
+	if err != nil {
+		t.Fatal(err)
+	}
+	userDB, err := state.LoadDBFS(d.Files, d.UserDB)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &Shadow{Hooks: telecom.Hooks(), Tools: telecom.Tools, AgentDB: agentDB, UserDB: userDB}
+}
+
+// The telecom task's agent refuels data on the agent side (action-applied
+// from the agent: the user's mobile_data_usage_exceeded is cleared by the
+// sync) and the user toggles roaming with a phone tool (action-applied from
+// the user); the assertions read both DBs.
+func TestTelecomDualSide(t *testing.T) {
+	root := dataRoot(t)
+	const name = "tau2_telecom__mobile_data_issue__data_usage_exceeded__user_abroad_roaming_enabled_off__easy"
+	const id = "[mobile_data_issue]data_usage_exceeded|user_abroad_roaming_enabled_off[PERSONA:Easy]"
+	sc := scenario(t, name)
+	agentGold, userGold := goldCalls(t, "tau2_telecom", id, false), goldCalls(t, "tau2_telecom", id, true)
+	if len(agentGold) == 0 || len(userGold) == 0 {
+		t.Fatalf("gold: agent %v user %v", agentGold, userGold)
+	}
+	for _, tc := range []struct {
+		name   string
+		shadow bool
+		pass   bool
+	}{
+		{"synced", true, true},
+		// Without the bridge's sync the user's phone never learns of the
+		// refuel: its mobile data stays off and an assertion fails.
+		{"no sync", false, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			agentScript := append([]agenttest.Turn{{Text: "How can I help you today?"}}, agenttest.GoldTurns(agentGold, "EndConversationTool")...)
+			ag := newTestBot(t, root, agentScript...)
+			// The user's first answer performs its gold actions on the phone.
+			us := newTestBot(t, root, agenttest.GoldTurns(userGold, "")...)
+			us.model.Loop = true
+			o := testOptions()
+			o.Score.Predicates = opts().Predicates
+			if tc.shadow {
+				o.Shadow = telecomShadow(t)
+			}
+			res, err := RunScenario(runCtx(t), sc, ag.URL, us.URL, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := res.Result.Metrics
+			if !m.CleanExit || m.DBStateAssertionPassRate == nil {
+				t.Fatalf("exit %v rate %v", m.CleanExit, m.DBStateAssertionPassRate)
+			}
+			if got := *m.DBStateAssertionPassRate == 1; got != tc.pass || (m.IsSuccessful == true) != tc.pass {
+				t.Fatalf("pass rate %v successful %v (verdicts %v, sync errors %v)", *m.DBStateAssertionPassRate, m.IsSuccessful, m.DBStateAssertionVerdicts, res.SyncErrors)
+			}
+			if len(res.SyncErrors) > 0 {
+				t.Fatalf("sync errors: %v", res.SyncErrors)
+			}
+			if !tc.pass && !strings.Contains(fmt.Sprint(m.DBStateAssertionVerdicts[0]), "{func_name assert_mobile_data_status} {side user} {passed false}") {
+				t.Fatalf("unexpected failure: %v", m.DBStateAssertionVerdicts)
+			}
+			if !tc.shadow {
+				return
+			}
+			// The initial sync (data over the limit), then one sync per
+			// action-applied, from each side.
+			sources := map[string]int{}
+			for _, s := range res.Syncs {
+				sources[s.Source+"/"+s.Action]++
+			}
+			want := map[string]int{"/": 1, "agent/" + agentGold[0].Name: 1, "user/" + userGold[0].Name: 1}
+			if fmt.Sprint(sources) != fmt.Sprint(want) {
+				t.Fatalf("syncs %v, want %v (%+v)", sources, want, res.Syncs)
+			}
+			// The user toggles roaming first (its first answer), then the
+			// agent refuels: that sync clears the user's exceeded flag.
+			last := res.Syncs[len(res.Syncs)-1]
+			if len(res.Syncs[0].UserDelta) == 0 || last.Source != "agent" || last.UserDelta["surroundings.mobile_data_usage_exceeded"] != false {
+				t.Fatalf("the initial sync and the refuel's change the user side: %+v", res.Syncs)
+			}
+		})
 	}
 }
