@@ -17,8 +17,19 @@ func runConversation(ctx context.Context, sc *scenarios.Scenario, agentURL, user
 	wallStart := time.Now()
 	q := newEventQueue()
 	agentRec, userRec := &bridge.Recorder{Agent: true}, &bridge.Recorder{}
-	onAgent := func(e bridge.Event) { agentRec.Handle(e); q.push(sideEvent{agent: true, e: e}) }
-	onUser := func(e bridge.Event) { userRec.Handle(e); q.push(sideEvent{e: e}) }
+	on := func(isAgent bool, rec *bridge.Recorder) func(bridge.Event) {
+		return func(e bridge.Event) {
+			rec.Handle(e)
+			ev := sideEvent{agent: isAgent, e: e}
+			if e.Kind == bridge.KindStoppedSpeaking {
+				if ts := rec.Turns(); len(ts) > 0 {
+					ev.turn, ev.hasTurn = ts[len(ts)-1].Text, true
+				}
+			}
+			q.push(ev)
+		}
+	}
+	onAgent, onUser := on(true, agentRec), on(false, userRec)
 
 	user, err := dial(ctx, userURL, "user", o, onUser)
 	if err != nil {
@@ -85,18 +96,17 @@ func runConversation(ctx context.Context, sc *scenarios.Scenario, agentURL, user
 				exitTimer = time.After(max(settle, 0))
 			}
 		case bridge.KindStoppedSpeaking:
-			if exitTimer != nil {
-				return nil // the agent said goodbye: nothing more is relayed
-			}
-			rec := userRec
-			if ev.agent {
-				rec = agentRec
-			}
-			ts := rec.Turns()
-			if len(ts) == 0 {
+			if !ev.hasTurn {
 				return nil
 			}
-			text := ts[len(ts)-1].Text
+			if exitTimer != nil {
+				// The agent has hung up. In NeMo the settle is shorter than
+				// a bot takes to hear, think and speak, so nothing said now
+				// reaches the other side's context; a text bot answers at
+				// once, so nothing is relayed.
+				return nil
+			}
+			text := ev.turn
 			turns++
 			if text != bridge.Interrupted {
 				if ev.agent {
@@ -160,6 +170,9 @@ loop:
 	}
 
 	includeDB := len(sc.Metadata.DBStateAssertions) > 0
+	if o.NoResetCheck {
+		sentToAgent, sentToUser = -1, -1
+	}
 	var err2 error
 	if run.Agent, err2 = pull(ctx, agent, "agent", includeDB, sentToAgent); err2 != nil {
 		return run, err2
@@ -185,14 +198,17 @@ loop:
 
 // pull is the bridge's get_context_history then get_scenario_summary on one
 // bot; a bot that does not answer either fails the scenario.
+// sent < 0 skips the reset check.
 func pull(ctx context.Context, c *bridge.Conn, side string, includeDB bool, sent int) (Side, error) {
 	var s Side
 	h, err := c.GetContextHistory(ctx)
 	if err != nil {
 		return s, fmt.Errorf("%s bot: get_context_history: %w", side, err)
 	}
-	if err := checkFresh(h, sent); err != nil {
-		return s, fmt.Errorf("%s bot: %w", side, err)
+	if sent >= 0 {
+		if err := checkFresh(h, sent); err != nil {
+			return s, fmt.Errorf("%s bot: %w", side, err)
+		}
 	}
 	if s.Context, err = h.JSON(); err != nil {
 		return s, fmt.Errorf("%s bot: context: %w", side, err)

@@ -60,6 +60,10 @@ type SessionOptions struct {
 	MaxDuration time.Duration
 	// Shadow turns the cross-side sync on (tau2 telecom); nil is off.
 	Shadow *Shadow
+	// NoResetCheck turns off the check that a pulled context holds no
+	// more user messages than the bridge sent in the run (for a bot that
+	// splits one send-text into several messages).
+	NoResetCheck bool
 	// Score are the runner's scoring flags.
 	Score Options
 }
@@ -109,7 +113,9 @@ type SyncRecord struct {
 //     the events came; every action-applied is replayed on the shadow DBs and
 //     the deltas pushed with apply_sync_delta, before any later turn of that
 //     bot is relayed; the run stops ExitSettle after the agent's <exit>
-//     ("[EXIT]"), at MaxTurns, or at the duration bound ("[TIMEOUT]");
+//     ("[EXIT]"; turns completed in the settle are recorded, not relayed:
+//     in NeMo's 0.5 s no bot hears, thinks and answers), at MaxTurns
+//     (StopReasonTurnLimit), or at the duration bound ("[TIMEOUT]");
 //   - pull: get_context_history then get_scenario_summary from the agent and
 //     the user (include_db when sc has db_state_assertions), each context
 //     checked to hold no user message the bridge did not send this run (a
@@ -262,6 +268,11 @@ func sideActions(sc *scenarios.Scenario, side string) []any {
 type sideEvent struct {
 	agent bool
 	e     bridge.Event
+	// turn is the text of the turn a bot-stopped-speaking closed, taken
+	// when it came (the recorder may hold later turns by the time the run
+	// loop reads the event).
+	turn    string
+	hasTurn bool
 }
 
 // eventQueue is an unbounded queue: a connection's reader must never block

@@ -196,20 +196,24 @@ func TestFaultsFailTheScenario(t *testing.T) {
 	root := dataRoot(t)
 	sc := scenario(t, "tau2_airline__7")
 	gold := goldCalls(t, "tau2_airline", "7", false)
-	isReq := func(msg []byte, typ string) bool {
-		f, err := rtvi.DecodeFrame(msg)
-		return err == nil && f.Message != nil && strings.Contains(f.Message.Data, `"t": "`+typ+`"`)
+	on := func(typ string) func(msg []byte) bool {
+		return func(msg []byte) bool { return strings.Contains(string(msg), typ) }
 	}
-	_ = isReq
+	hang := make(chan struct{})
+	t.Cleanup(func() { close(hang) })
 	for _, tc := range []struct {
 		name   string
 		status Status
 		want   string
-		set    func(ag *testBot)
+		set    func(ag, us *testBot)
+		opts   func(o *SessionOptions)
+		// greet makes the agent speak a turn before its gold calls, so
+		// the user bot gets text to answer.
+		greet bool
 	}{
-		{"init refused", StatusAborted, "no db", func(ag *testBot) {
+		{"init refused", StatusAborted, "no db", func(ag, _ *testBot) {
 			ag.hook = func(ws *websocket.Conn, msg []byte) bool {
-				if !strings.Contains(string(msg), "apply_initialization") {
+				if !on("apply_initialization")(msg) {
 					return false
 				}
 				f, _ := rtvi.DecodeFrame(msg)
@@ -218,40 +222,76 @@ func TestFaultsFailTheScenario(t *testing.T) {
 				ag.write(context.Background(), rtvi.MessageFrameBytes([]byte(`{"label": "rtvi-ai", "type": "server-response", "id": "`+m.ID+`", "data": {"t": "apply_initialization", "d": {"success": false, "errors": ["no db"]}}}`)))
 				return true
 			}
-		}},
-		{"crash mid-run", StatusFailed, "closed", func(ag *testBot) {
+		}, nil, false},
+		{"init unanswered", StatusAborted, "Timeout", func(_, us *testBot) {
+			us.hook = func(_ *websocket.Conn, msg []byte) bool { return on("apply_initialization")(msg) }
+		}, nil, false},
+		{"agent crashes mid-run", StatusFailed, "agent bot closed the connection", func(ag, _ *testBot) {
 			ag.hook = func(ws *websocket.Conn, msg []byte) bool {
-				if strings.Contains(string(msg), "send-text") {
+				if on("send-text")(msg) {
 					ws.CloseNow()
 					return true
 				}
 				return false
 			}
-		}},
-		{"malformed frame", StatusFailed, "cannot be read", func(ag *testBot) {
-			ag.hook = func(ws *websocket.Conn, msg []byte) bool {
-				if strings.Contains(string(msg), "send-text") {
+		}, nil, false},
+		{"user closes the socket", StatusFailed, "user bot closed the connection", func(_, us *testBot) {
+			us.hook = func(ws *websocket.Conn, msg []byte) bool {
+				if on("send-text")(msg) {
+					_ = ws.Close(websocket.StatusNormalClosure, "bye")
+					return true
+				}
+				return false
+			}
+		}, nil, true},
+		{"malformed frame", StatusFailed, "cannot be read", func(ag, _ *testBot) {
+			ag.hook = func(_ *websocket.Conn, msg []byte) bool {
+				if on("send-text")(msg) {
 					ag.write(context.Background(), []byte{0xff, 0x01, 0x02})
 				}
 				return false
 			}
-		}},
-		{"never answers the pull", StatusFailed, "get_context_history", func(ag *testBot) {
-			ag.hook = func(ws *websocket.Conn, msg []byte) bool {
-				return strings.Contains(string(msg), "get_context_history")
+		}, nil, false},
+		{"malformed message", StatusFailed, "cannot be read", func(ag, _ *testBot) {
+			ag.hook = func(_ *websocket.Conn, msg []byte) bool {
+				if on("send-text")(msg) {
+					ag.write(context.Background(), rtvi.MessageFrameBytes([]byte(`{"label": "rtvi-ai", "type": "bot-tts-text", "data": [1]}`)))
+				}
+				return false
 			}
-		}},
-		{"hangs at the handshake", StatusFailed, "agent bot", func(ag *testBot) {
-			ag.hook = func(ws *websocket.Conn, msg []byte) bool {
-				return strings.Contains(string(msg), "client-ready")
+		}, nil, false},
+		{"never answers the pull", StatusFailed, "get_context_history", func(ag, _ *testBot) {
+			ag.hook = func(_ *websocket.Conn, msg []byte) bool { return on("get_context_history")(msg) }
+		}, nil, false},
+		{"user never answers the summary", StatusFailed, "user bot: get_scenario_summary", func(_, us *testBot) {
+			us.hook = func(_ *websocket.Conn, msg []byte) bool { return on("get_scenario_summary")(msg) }
+		}, nil, false},
+		{"hangs mid-run", StatusFailed, "agent bot: get_context_history", func(ag, _ *testBot) {
+			ag.hook = func(_ *websocket.Conn, msg []byte) bool {
+				if on("send-text")(msg) {
+					<-hang // the bot's read loop stops: nothing more is answered
+				}
+				return false
 			}
-		}},
+		}, func(o *SessionOptions) { o.MaxDuration = 200 * time.Millisecond }, false},
+		{"hangs at the handshake", StatusFailed, "agent bot", func(ag, _ *testBot) {
+			ag.hook = func(_ *websocket.Conn, msg []byte) bool { return on("client-ready")(msg) }
+		}, nil, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			ag := newTestBot(t, root, agenttest.GoldTurns(gold, "EndConversationTool")...)
-			tc.set(ag)
+			script := agenttest.GoldTurns(gold, "EndConversationTool")
+			if tc.greet {
+				script = append([]agenttest.Turn{{Text: "How can I help you?"}}, script...)
+			}
+			ag := newTestBot(t, root, script...)
 			us := newUser(t, root)
-			res, err := RunScenario(runCtx(t), sc, ag.URL, us.URL, testOptions())
+			tc.set(ag, us)
+			o := testOptions()
+			o.Bridge.RequestTimeout, o.Bridge.HandshakeTimeout = time.Second, time.Second
+			if tc.opts != nil {
+				tc.opts(&o)
+			}
+			res, err := RunScenario(runCtx(t), sc, ag.URL, us.URL, o)
 			if err == nil || res == nil || res.Status != tc.status || !strings.Contains(res.Reason, tc.want) {
 				t.Fatalf("err %v, result %+v", err, res)
 			}
@@ -262,7 +302,53 @@ func TestFaultsFailTheScenario(t *testing.T) {
 			if !errors.Is(err, want) {
 				t.Fatalf("error %v does not wrap %v", err, want)
 			}
+			if res.Result != nil || (tc.status == StatusAborted && res.Run != nil) {
+				t.Fatalf("result %+v", res)
+			}
 		})
+	}
+}
+
+// A silent agent runs into the duration bound: scored, not failed.
+func TestDurationBound(t *testing.T) {
+	root := dataRoot(t)
+	ag := newTestBot(t, root)
+	ag.silent = true
+	us := newUser(t, root)
+	o := testOptions()
+	o.MaxDuration = 200 * time.Millisecond
+	res, err := RunScenario(runCtx(t), scenario(t, "tau2_airline__7"), ag.URL, us.URL, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := res.Result.Metrics; m.StopReason != StopReasonTimeout || m.CleanExit || m.IsSuccessful != false {
+		t.Fatalf("stop %s exit %v successful %v", m.StopReason, m.CleanExit, m.IsSuccessful)
+	}
+}
+
+// Scenarios run one after the other on the same bots leave nothing behind:
+// each is prepared from scratch and scored on its own.
+func TestScenariosInSequence(t *testing.T) {
+	root := dataRoot(t)
+	var script []agenttest.Turn
+	cases := []struct{ name, domain, id string }{
+		{"tau2_airline__7", "tau2_airline", "7"},
+		{"tau2_retail__1", "tau2_retail", "1"},
+		{"tau2_airline__11", "tau2_airline", "11"},
+	}
+	for _, c := range cases {
+		script = append(script, agenttest.GoldTurns(goldCalls(t, c.domain, c.id, false), "EndConversationTool")...)
+	}
+	ag := newTestBot(t, root, script...)
+	us := newUser(t, root)
+	for _, c := range cases {
+		res, err := RunScenario(runCtx(t), scenario(t, c.name), ag.URL, us.URL, testOptions())
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if m := res.Result.Metrics; m.IsSuccessful != true {
+			t.Fatalf("%s: db %v exit %v", c.name, m.DBStateMatch, m.CleanExit)
+		}
 	}
 }
 
