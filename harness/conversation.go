@@ -17,9 +17,11 @@ func runConversation(ctx context.Context, sc *scenarios.Scenario, agentURL, user
 	wallStart := time.Now()
 	q := newEventQueue()
 	agentRec, userRec := &bridge.Recorder{Agent: true}, &bridge.Recorder{}
-	on := func(isAgent bool, rec *bridge.Recorder) func(bridge.Event) {
+	var agentDeltas, userDeltas deltaTracker
+	on := func(isAgent bool, rec *bridge.Recorder, dt *deltaTracker) func(bridge.Event) {
 		return func(e bridge.Event) {
 			rec.Handle(e)
+			dt.observe(e)
 			ev := sideEvent{agent: isAgent, e: e}
 			if e.Kind == bridge.KindStoppedSpeaking {
 				if ts := rec.Turns(); len(ts) > 0 {
@@ -29,7 +31,7 @@ func runConversation(ctx context.Context, sc *scenarios.Scenario, agentURL, user
 			q.push(ev)
 		}
 	}
-	onAgent, onUser := on(true, agentRec), on(false, userRec)
+	onAgent, onUser := on(true, agentRec, &agentDeltas), on(false, userRec, &userDeltas)
 
 	user, err := dial(ctx, userURL, "user", o, onUser)
 	if err != nil {
@@ -89,7 +91,7 @@ func runConversation(ctx context.Context, sc *scenarios.Scenario, agentURL, user
 			}
 			name, _ := e.Action.Name.(string)
 			res.Syncs = append(res.Syncs, SyncRecord{Source: side(ev.agent), Action: name, AgentDelta: ad, UserDelta: ud})
-			return pushDeltas(ctx, sc.Domain, agent, user, ad, ud)
+			return pushDeltas(ctx, sc.Domain, agent, user, ad, ud, &agentDeltas, &userDeltas)
 		case bridge.KindExit:
 			if ev.agent && exitTimer == nil {
 				stopReason = StopReasonExit
@@ -172,6 +174,19 @@ loop:
 	includeDB := len(sc.Metadata.DBStateAssertions) > 0
 	if o.NoResetCheck {
 		sentToAgent, sentToUser = -1, -1
+	}
+	limit := o.Bridge.RequestTimeout
+	if limit <= 0 {
+		limit = bridge.DefaultRequestTimeout
+	}
+	for _, w := range []struct {
+		side string
+		dt   *deltaTracker
+		c    *bridge.Conn
+	}{{"agent", &agentDeltas, agent}, {"user", &userDeltas, user}} {
+		if !w.dt.settle(ctx, limit, w.c.Done()) {
+			res.SyncErrors = append(res.SyncErrors, fmt.Sprintf("%s bot: %d of %d apply_sync_delta answered before the pull", w.side, w.dt.answered.Load(), w.dt.sent.Load()))
+		}
 	}
 	var err2 error
 	if run.Agent, err2 = pull(ctx, agent, "agent", includeDB, sentToAgent); err2 != nil {

@@ -220,20 +220,27 @@ func prepare(ctx context.Context, sc *scenarios.Scenario, agentURL, userURL stri
 		return sh, nil
 	}
 	res.Syncs = append(res.Syncs, SyncRecord{AgentDelta: ad, UserDelta: ud})
-	if err := pushDeltas(ctx, sc.Domain, agent, user, ad, ud); err != nil {
+	if err := pushDeltas(ctx, sc.Domain, agent, user, ad, ud, nil, nil); err != nil {
 		return nil, err
 	}
 	return sh, nil
 }
 
-// pushDeltas sends the non-empty deltas with apply_sync_delta.
-func pushDeltas(ctx context.Context, domain string, agent, user *bridge.Conn, ad, ud map[string]any) error {
+// pushDeltas sends the non-empty deltas with apply_sync_delta, counting
+// them in the trackers (nil: not counted).
+func pushDeltas(ctx context.Context, domain string, agent, user *bridge.Conn, ad, ud map[string]any, at, ut *deltaTracker) error {
 	if len(ad) > 0 {
+		if at != nil {
+			at.sent.Add(1)
+		}
 		if err := agent.ApplySyncDelta(ctx, "agent", domain, ad); err != nil {
 			return fmt.Errorf("agent bot: apply_sync_delta: %w", err)
 		}
 	}
 	if len(ud) > 0 {
+		if ut != nil {
+			ut.sent.Add(1)
+		}
 		if err := user.ApplySyncDelta(ctx, "user", domain, ud); err != nil {
 			return fmt.Errorf("user bot: apply_sync_delta: %w", err)
 		}
@@ -248,17 +255,16 @@ func orEmpty(m map[string]any) map[string]any {
 	return m
 }
 
-// sideActions are the initialisation actions of one side, as records
-// {func_name, arguments, side}.
-func sideActions(sc *scenarios.Scenario, side string) []any {
-	out := []any{}
+// sideActions are the initialisation actions of one side, as the scenario
+// holds them ({side, func_name, arguments}, the fields in that order).
+func sideActions(sc *scenarios.Scenario, side string) []scenarios.Action {
+	out := []scenarios.Action{}
 	for _, a := range sc.InitializationActions {
 		if a.Side == side {
-			args := a.Arguments
-			if args == nil {
-				args = map[string]any{}
+			if a.Arguments == nil {
+				a.Arguments = map[string]any{}
 			}
-			out = append(out, map[string]any{"func_name": a.FuncName, "arguments": args, "side": a.Side})
+			out = append(out, a)
 		}
 	}
 	return out

@@ -404,11 +404,15 @@ func TestTelecomDualSide(t *testing.T) {
 		name   string
 		shadow bool
 		pass   bool
+		// slowDelta makes the user bot answer apply_sync_delta late, so
+		// that, unwaited, its answer would be taken for the pull's.
+		slowDelta bool
 	}{
-		{"synced", true, true},
+		{"synced", true, true, false},
+		{"late delta answer", true, true, true},
 		// Without the bridge's sync the user's phone never learns of the
 		// refuel: its mobile data stays off and an assertion fails.
-		{"no sync", false, false},
+		{"no sync", false, false, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			agentScript := append([]agenttest.Turn{{Text: "How can I help you today?"}}, agenttest.GoldTurns(agentGold, "EndConversationTool")...)
@@ -416,6 +420,14 @@ func TestTelecomDualSide(t *testing.T) {
 			// The user's first answer performs its gold actions on the phone.
 			us := newTestBot(t, root, agenttest.GoldTurns(userGold, "")...)
 			us.model.Loop = true
+			if tc.slowDelta {
+				us.hook = func(_ *websocket.Conn, msg []byte) bool {
+					if strings.Contains(string(msg), "apply_sync_delta") {
+						time.Sleep(150 * time.Millisecond)
+					}
+					return false
+				}
+			}
 			o := testOptions()
 			o.Score.Predicates = opts().Predicates
 			if tc.shadow {
@@ -434,6 +446,10 @@ func TestTelecomDualSide(t *testing.T) {
 			}
 			if len(res.SyncErrors) > 0 {
 				t.Fatalf("sync errors: %v", res.SyncErrors)
+			}
+			var userCtx []any
+			if err := json.Unmarshal(res.Run.User.Context, &userCtx); err != nil || len(userCtx) < 2 {
+				t.Fatalf("user context %s (%v)", res.Run.User.Context, err)
 			}
 			if !tc.pass && !strings.Contains(fmt.Sprint(m.DBStateAssertionVerdicts[0]), "{func_name assert_mobile_data_status} {side user} {passed false}") {
 				t.Fatalf("unexpected failure: %v", m.DBStateAssertionVerdicts)
