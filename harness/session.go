@@ -116,8 +116,11 @@ type SyncRecord struct {
 //     ("[EXIT]"; turns completed in the settle are recorded, not relayed:
 //     in NeMo's 0.5 s no bot hears, thinks and answers), at MaxTurns
 //     (StopReasonTurnLimit), or at the duration bound ("[TIMEOUT]");
-//   - pull: get_context_history then get_scenario_summary from the agent and
-//     the user (include_db when sc has db_state_assertions), each context
+//   - pull: once every apply_sync_delta sent in the run was answered (at most
+//     the request timeout; NeMo does not wait, and a late delta answer is
+//     taken for the pull's, which matches by type), get_context_history then
+//     get_scenario_summary from the agent and the user (include_db when sc
+//     has db_state_assertions), each context
 //     checked to hold no user message the bridge did not send this run (a
 //     bot that kept a previous scenario's conversation); then Score.
 //

@@ -88,7 +88,7 @@ func testOptions() SessionOptions {
 	o.ExitSettle = 50 * time.Millisecond
 	o.MaxDuration = 5 * time.Second
 	o.MaxTurns = 20
-	o.Bridge.RequestTimeout = 2 * time.Second
+	o.Bridge.RequestTimeout = 5 * time.Second
 	o.Bridge.HandshakeTimeout = 2 * time.Second
 	return o
 }
@@ -287,7 +287,9 @@ func TestFaultsFailTheScenario(t *testing.T) {
 			us := newUser(t, root)
 			tc.set(ag, us)
 			o := testOptions()
-			o.Bridge.RequestTimeout, o.Bridge.HandshakeTimeout = time.Second, time.Second
+			// Long enough for apply_initialization to load a DB under -race
+			// on a loaded machine; the pull faults wait it out.
+			o.Bridge.RequestTimeout, o.Bridge.HandshakeTimeout = 3*time.Second, time.Second
 			if tc.opts != nil {
 				tc.opts(&o)
 			}
