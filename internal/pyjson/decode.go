@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"math"
 	"unicode/utf8"
 )
@@ -73,46 +74,80 @@ type decoder struct {
 	buf  []byte // scratch for strings with escapes
 	// Interning: DBs repeat their field names and many short values
 	// thousands of times. Sharing one copy of each saves memory and keeps
-	// what a hash walk touches in cache.
-	// Strings and numbers have maps of their own: a string and a number
+	// what a hash walk touches in cache. Each kind has a table of its own,
+	// direct-mapped (a text replaces the one its slot held): a repeated
+	// text is found in one probe, a unique one (an ID) costs no more than
+	// its own allocation, and no table ever grows.
+	// Strings and numbers have tables of their own: a string and a number
 	// of the same text are different values.
-	keys    map[string]string
-	strings map[string]any // short string values, boxed once
-	numbers map[string]any // short number tokens, boxed once
+	keys    internTable
+	strings internTable // short string values, boxed once
+	numbers internTable // short number tokens, boxed once
+	// sizes hold, per nesting depth (up to hintDepths), the member count
+	// of the last object and the item count of the last array decoded
+	// there: the records of a table have the same shape, so the next
+	// object or array at that depth is made with room for as many, and
+	// does not grow step by step. A hint is a size the input really had,
+	// so it never allocates more than the input could fill.
+	objectSizes [hintDepths]int
+	arraySizes  [hintDepths]int
 }
+
+// hintDepths is how many nesting depths keep size hints.
+const hintDepths = 8
 
 // internLimit is the longest string value or number token that is
 // interned.
 const internLimit = 32
 
+// internTable is a direct-mapped table of interned texts and their boxed
+// values.
+type internTable struct {
+	slots []internSlot
+	mask  uint64
+}
+
+type internSlot struct {
+	text string
+	val  any // the boxed value; nil for keys
+}
+
+// internSeed seeds the slot hash of interned texts.
+var internSeed = maphash.MakeSeed()
+
+// slot returns b's slot, making the table on first use with a size fit
+// for an input of n bytes.
+func (t *internTable) slot(b []byte, n int) *internSlot {
+	if t.slots == nil {
+		size := 64
+		for size < 8192 && size*128 < n {
+			size *= 2
+		}
+		t.slots, t.mask = make([]internSlot, size), uint64(size-1)
+	}
+	return &t.slots[maphash.Bytes(internSeed, b)&t.mask]
+}
+
 func (d *decoder) internKey(b []byte) string {
-	if s, ok := d.keys[string(b)]; ok {
-		return s
+	sl := d.keys.slot(b, len(d.data))
+	if sl.text != string(b) {
+		sl.text = string(b)
 	}
-	if d.keys == nil {
-		d.keys = make(map[string]string)
-	}
-	s := string(b)
-	d.keys[s] = s
-	return s
+	return sl.text
 }
 
 // intern returns the boxed value of text b as a T (a string value or a
-// json.Number), shared through m with earlier equal texts of that kind.
-func intern[T ~string](m *map[string]any, b []byte) any {
+// json.Number), shared through t with earlier equal texts of that kind.
+func intern[T ~string](t *internTable, n int, b []byte) any {
 	if len(b) > internLimit {
 		return T(b)
 	}
-	if v, ok := (*m)[string(b)]; ok {
-		return v
+	sl := t.slot(b, n)
+	if sl.val == nil || sl.text != string(b) {
+		s := string(b)
+		sl.text, sl.val = s, T(s)
 	}
-	if *m == nil {
-		*m = make(map[string]any)
-	}
-	s := string(b)
-	var v any = T(s)
-	(*m)[s] = v
-	return v
+	return sl.val
 }
 
 func (d *decoder) fail(msg string) error { return &SyntaxError{Offset: d.pos, Msg: msg} }
@@ -145,7 +180,7 @@ func (d *decoder) value(depth int) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		return intern[string](&d.strings, b), nil
+		return intern[string](&d.strings, len(d.data), b), nil
 	case c == '-' || c >= '0' && c <= '9':
 		if c == '-' && d.hasPrefix("-Infinity") {
 			d.pos += len("-Infinity")
@@ -177,7 +212,11 @@ func (d *decoder) hasPrefix(p string) bool {
 
 func (d *decoder) object(depth int) (any, error) {
 	d.pos++ // {
-	m := make(map[string]any)
+	hint := 0
+	if depth < hintDepths {
+		hint = d.objectSizes[depth]
+	}
+	m := make(map[string]any, hint)
 	d.skipSpace()
 	if d.pos < len(d.data) && d.data[d.pos] == '}' {
 		d.pos++
@@ -204,6 +243,9 @@ func (d *decoder) object(depth int) (any, error) {
 		}
 		m[key] = v
 		if done, err := d.next('}'); done || err != nil {
+			if depth < hintDepths {
+				d.objectSizes[depth] = len(m)
+			}
 			return m, err
 		}
 	}
@@ -230,7 +272,11 @@ func (d *decoder) next(closing byte) (done bool, err error) {
 
 func (d *decoder) array(depth int) (any, error) {
 	d.pos++ // [
-	a := make([]any, 0, 4)
+	hint := 4
+	if depth < hintDepths && d.arraySizes[depth] > 0 {
+		hint = d.arraySizes[depth]
+	}
+	a := make([]any, 0, hint)
 	d.skipSpace()
 	if d.pos < len(d.data) && d.data[d.pos] == ']' {
 		d.pos++
@@ -243,6 +289,9 @@ func (d *decoder) array(depth int) (any, error) {
 		}
 		a = append(a, v)
 		if done, err := d.next(']'); done || err != nil {
+			if depth < hintDepths {
+				d.arraySizes[depth] = len(a)
+			}
 			return a, err
 		}
 	}
@@ -296,7 +345,7 @@ func (d *decoder) number() (any, error) {
 		}
 	}
 	d.pos = p
-	return intern[json.Number](&d.numbers, d.data[s:p]), nil
+	return intern[json.Number](&d.numbers, len(d.data), d.data[s:p]), nil
 }
 
 // stringBytes decodes a JSON string at d.pos (on the opening quote). The
