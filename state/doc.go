@@ -54,6 +54,9 @@
 //     caller's map is never shared. [LoadSource] takes a loader instead
 //     (say, one that decodes a file): it owns the DB the loader returns,
 //     copies nothing, and calls the loader again only to restore the DB.
+//     [LoadSourceDB] and [LoadSourceFS] load a DB as [LoadDB] and
+//     [LoadDBFS] do, taking its tables' fingerprints as its files are
+//     decoded rather than reading it all once more.
 //   - [Shared.Share] installs a Source's DB copy-on-write: a write copies
 //     what it changes first — every table for UpdateTables(nil, …), only
 //     the named tables otherwise. A [Writer] goes down to records: inside

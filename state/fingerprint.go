@@ -4,11 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash/maphash"
-	"math"
-	"math/bits"
 	"runtime"
 	"sync"
 	"sync/atomic"
+
+	"github.com/voiceeval/schematools/internal/pyjson"
 )
 
 // A Source proves its shared DB untouched with fingerprints: a 64-bit
@@ -19,63 +19,36 @@ import (
 // iteration order. Two different values collide with probability about
 // 2^-64 (the seed is random per process), so a change goes unnoticed only
 // by that chance. Taking one reads the DB but allocates nothing, which
-// is why a Source keeps fingerprints instead of a pristine deep copy.
+// is why a Source keeps fingerprints instead of a pristine deep copy. A
+// DB decoded by LoadSourceDB or LoadSourceFS is fingerprinted by the
+// decoder as it goes (pyjson.DecodePrinted), from the same parts, so
+// only Verify walks it.
 
-// printSeed seeds the fingerprints of this process.
-var printSeed = maphash.MakeSeed()
+// The parts of a fingerprint are pyjson's, which computes the same of a
+// DB as it decodes it ([pyjson.DecodePrinted]).
+var salts = &pyjson.Salts
 
-// Type tags, so that values of different kinds never share a fingerprint
-// by construction.
+func tagged(tag, v uint64) uint64 { return pyjson.Tagged(tag, v) }
+func stringPrint(s string) uint64 { return pyjson.StringPrint(s) }
+func item(i int, v uint64) uint64 { return pyjson.ItemPrint(i, v) }
+
 const (
-	tagNil uint64 = iota + 1
-	tagFalse
-	tagTrue
-	tagString
-	tagNumber
-	tagFloat
-	tagInt
-	tagInt64
-	tagMap
-	tagNilMap
-	tagList
-	tagNilList
-	tagOther
+	tagNil     = pyjson.TagNil
+	tagFalse   = pyjson.TagFalse
+	tagTrue    = pyjson.TagTrue
+	tagNumber  = pyjson.TagNumber
+	tagFloat   = pyjson.TagFloat
+	tagInt     = pyjson.TagInt
+	tagInt64   = pyjson.TagInt64
+	tagMap     = pyjson.TagMap
+	tagNilMap  = pyjson.TagNilMap
+	tagList    = pyjson.TagList
+	tagNilList = pyjson.TagNilList
+	tagOther   = pyjson.TagOther
 )
 
-// mix is a bijective finaliser (murmur3's fmix64).
-func mix(x uint64) uint64 {
-	x ^= x >> 33
-	x *= 0xff51afd7ed558ccd
-	x ^= x >> 33
-	x *= 0xc4ceb9fe1a85ec53
-	x ^= x >> 33
-	return x
-}
-
-// salts are the tags, mixed once.
-var salts = func() (s [tagOther + 1]uint64) {
-	for i := range s {
-		s[i] = mix(uint64(i) * 0x9e3779b97f4a7c15)
-	}
-	return s
-}()
-
-// tagged combines a tag with a 64-bit payload.
-func tagged(tag, v uint64) uint64 { return mix(v ^ salts[tag]) }
-
-// stringPrint is a string's fingerprint: its hash is well mixed already,
-// the salt keeps it apart from a json.Number of the same text.
-func stringPrint(s string) uint64 { return maphash.String(printSeed, s) ^ salts[tagString] }
-
-// entry combines a map key's hash with its value's fingerprint (well
-// mixed), non-linearly, so that swapping values between keys changes the
-// sum.
-func entry(key string, v uint64) uint64 {
-	return mix(maphash.String(printSeed, key) ^ bits.RotateLeft64(v, 29))
-}
-
-// item combines a list item's fingerprint with its position.
-func item(i int, v uint64) uint64 { return mix(v + uint64(i+1)*0x632be59bd9b4e019) }
+// entry combines a map key with its value's fingerprint.
+func entry(key string, v uint64) uint64 { return pyjson.EntryPrint(pyjson.KeyHash(key), v) }
 
 // fingerprint returns the fingerprint of a JSON-like value.
 func fingerprint(v any) uint64 {
@@ -107,7 +80,7 @@ func fingerprint(v any) uint64 {
 		}
 		return tagged(tagList, sum^uint64(len(x)))
 	case json.Number:
-		return tagged(tagNumber, maphash.String(printSeed, string(x)))
+		return pyjson.NumberPrint(string(x))
 	case nil:
 		return salts[tagNil]
 	case bool:
@@ -116,7 +89,7 @@ func fingerprint(v any) uint64 {
 		}
 		return salts[tagFalse]
 	case float64:
-		return tagged(tagFloat, math.Float64bits(x))
+		return pyjson.FloatPrint(x)
 	case int:
 		return tagged(tagInt, uint64(x))
 	case int64:
@@ -130,7 +103,7 @@ func fingerprint(v any) uint64 {
 // changed value from an unchanged one, as reflect.DeepEqual would; a
 // pointer is its address, so what it points to is not read.
 func otherPrint(v any) uint64 {
-	return tagged(tagOther, maphash.String(printSeed, fmt.Sprintf("%T %#v", v, v)))
+	return tagged(tagOther, maphash.String(pyjson.PrintSeed, fmt.Sprintf("%T %#v", v, v)))
 }
 
 // printChunk is how many records of a large table one goroutine

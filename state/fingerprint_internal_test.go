@@ -2,9 +2,15 @@ package state
 
 import (
 	"encoding/json"
+	"fmt"
+	"maps"
 	"math"
+	"reflect"
 	"strconv"
+	"strings"
 	"testing"
+
+	"github.com/voiceeval/schematools/internal/pyjson"
 
 	"github.com/stretchr/testify/assert"
 )
@@ -70,4 +76,50 @@ func TestFingerprintsOfLargeTables(t *testing.T) {
 		assert.Equal(t, fingerprint(v), prints[k], k)
 	}
 	assert.Len(t, prints, len(db))
+}
+
+// The fingerprints pyjson computes as it decodes are the ones taken of the
+// decoded value.
+func FuzzDecodePrinted(f *testing.F) {
+	for _, s := range []string{`{}`, `[]`, `{"a":1,"b":[true,false,null,NaN,Infinity,-Infinity,1.5,"x"],"":{"":""}}`,
+		`{"t":{"k":{"x":"None"}},"l":[[],{}],"n":"` + strings.Repeat("long", 20) + `"}`, `"s"`, `1`, `{"a":1,"a":2}`, `[{"a":{},"b":[]},{"a":{},"b":[]}]`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		v, prints, err := pyjson.DecodePrinted(data)
+		w, err2 := pyjson.Decode(data)
+		if (err == nil) != (err2 == nil) {
+			t.Fatalf("DecodePrinted: %v, Decode: %v", err, err2)
+		}
+		if err != nil {
+			return
+		}
+		if !reflect.DeepEqual(v, w) && fmt.Sprint(v) != fmt.Sprint(w) { // NaN is not DeepEqual to itself
+			t.Fatalf("DecodePrinted gave %#v, Decode %#v", v, w)
+		}
+		if prints == nil {
+			return
+		}
+		if got, want := prints.Root, fingerprint(v); got != want {
+			t.Fatalf("root print %x, want %x", got, want)
+		}
+		m, ok := v.(map[string]any)
+		if !ok {
+			if prints.Members != nil {
+				t.Fatalf("members of a non-object")
+			}
+			return
+		}
+		if want := fingerprints(m); !maps.Equal(prints.Members, want) {
+			t.Fatalf("member prints %v, want %v", prints.Members, want)
+		}
+	})
+}
+
+// An object that names a key twice has no prints from the decoder.
+func TestDecodePrintedDuplicateKey(t *testing.T) {
+	v, prints, err := pyjson.DecodePrinted([]byte(`{"a":{"b":1,"b":2}}`))
+	assert.NoError(t, err)
+	assert.Nil(t, prints)
+	assert.Equal(t, map[string]any{"a": map[string]any{"b": json.Number("2")}}, v)
 }

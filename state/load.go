@@ -45,20 +45,27 @@ import (
 // Unlike the Python loader, which replaces the last suffix of the path, only
 // a literal ".json" suffix is stripped: "db.v1" names "db.v1.json".
 func LoadDB(root, rel string) (map[string]any, error) {
+	db, _, err := loadDBDir(root, rel, false)
+	return db, err
+}
+
+// loadDBDir is LoadDB; with printed, it also returns the fingerprints of
+// the tables (see loadDB).
+func loadDBDir(root, rel string, printed bool) (map[string]any, map[string]uint64, error) {
 	rel = strings.TrimSuffix(filepath.ToSlash(rel), ".json")
 	if rel == "" {
 		rel = "."
 	}
 	if !filepath.IsLocal(filepath.FromSlash(rel)) {
-		return nil, fmt.Errorf("state: load DB %q: %w", rel, ErrPathEscape)
+		return nil, nil, fmt.Errorf("state: load DB %q: %w", rel, ErrPathEscape)
 	}
 	r, err := os.OpenRoot(root)
 	if err != nil {
-		return nil, fmt.Errorf("state: open data root: %w", err)
+		return nil, nil, fmt.Errorf("state: open data root: %w", err)
 	}
 	defer r.Close()
 	file, dir := dbNames(rel)
-	return loadDB(r.FS(), file, dir, func(name string, err error) error { return classify(root, name, err) })
+	return loadDB(r.FS(), file, dir, func(name string, err error) error { return classify(root, name, err) }, printed)
 }
 
 // LoadDBFS loads a DB from the file system fsys, as [LoadDB] loads it from
@@ -71,14 +78,21 @@ func LoadDB(root, rel string) (map[string]any, error) {
 // It serves data that is not a directory on disk, such as files embedded
 // with go:embed.
 func LoadDBFS(fsys fs.FS, rel string) (map[string]any, error) {
+	db, _, err := loadDBFS(fsys, rel, false)
+	return db, err
+}
+
+// loadDBFS is LoadDBFS; with printed, it also returns the fingerprints
+// of the tables (see loadDB).
+func loadDBFS(fsys fs.FS, rel string, printed bool) (map[string]any, map[string]uint64, error) {
 	rel = strings.TrimSuffix(rel, ".json")
 	file, dir := dbNames(rel)
 	if !fs.ValidPath(dir) || file != "" && !fs.ValidPath(file) {
-		return nil, fmt.Errorf("state: load DB %q: %w", rel, ErrPathEscape)
+		return nil, nil, fmt.Errorf("state: load DB %q: %w", rel, ErrPathEscape)
 	}
 	return loadDB(fsys, file, dir, func(name string, err error) error {
 		return fmt.Errorf("state: load DB %q: %w", name, err)
-	})
+	}, printed)
 }
 
 // dbNames returns the two names a DB may have: the single file (rel plus
@@ -94,47 +108,53 @@ func dbNames(rel string) (file, dir string) {
 
 // loadDB is LoadDB and LoadDBFS after their path checks: file and dir are
 // valid fs paths (file is "" for the root); wrap turns an fs error on name
-// into the error reported.
-func loadDB(fsys fs.FS, file, rel string, wrap func(name string, err error) error) (map[string]any, error) {
+// into the error reported. With printed, it also returns the fingerprint
+// of each table, computed as the files are decoded, or nil prints when
+// they could not be had that way.
+func loadDB(fsys fs.FS, file, rel string, wrap func(name string, err error) error, printed bool) (map[string]any, map[string]uint64, error) {
 	if file != "" {
 		info, err := fs.Stat(fsys, file)
 		if err == nil && info.Mode().IsRegular() {
-			v, err := readJSON(fsys, file, wrap)
+			v, p, err := readJSON(fsys, file, wrap, printed)
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			db, ok := v.(map[string]any)
 			if !ok {
-				return nil, fmt.Errorf("state: load DB %q: top level is %s, not an object: %w", file, jsonKind(v), ErrInvalidDB)
+				return nil, nil, fmt.Errorf("state: load DB %q: top level is %s, not an object: %w", file, jsonKind(v), ErrInvalidDB)
 			}
-			return db, nil
+			if p == nil {
+				return db, nil, nil
+			}
+			return db, p.Members, nil
 		} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return nil, wrap(file, err)
+			return nil, nil, wrap(file, err)
 		}
 	}
 
 	info, err := fs.Stat(fsys, rel)
 	if errors.Is(err, fs.ErrNotExist) || (err == nil && !info.IsDir()) {
-		return nil, fmt.Errorf("state: load DB: no DB at %s or %s/ (tried single-file and sharded forms): %w", file, rel, ErrDBNotFound)
+		return nil, nil, fmt.Errorf("state: load DB: no DB at %s or %s/ (tried single-file and sharded forms): %w", file, rel, ErrDBNotFound)
 	}
 	if err != nil {
-		return nil, wrap(rel, err)
+		return nil, nil, wrap(rel, err)
 	}
-	return loadShards(fsys, rel, wrap)
+	return loadShards(fsys, rel, wrap, printed)
 }
 
 // loadShards reads every top-level *.json file of dir into one object, in
 // file-name order (fs.ReadDir sorts). The files are parsed side by side,
 // on all cores; an error is the one of the first failing file.
-func loadShards(fsys fs.FS, dir string, wrap func(name string, err error) error) (map[string]any, error) {
+func loadShards(fsys fs.FS, dir string, wrap func(name string, err error) error, printed bool) (map[string]any, map[string]uint64, error) {
 	entries, err := fs.ReadDir(fsys, dir)
 	if err != nil {
-		return nil, wrap(dir, err)
+		return nil, nil, wrap(dir, err)
 	}
 	type shard struct {
 		name, path string
 		size       int64
 		val        any
+		prints     *pyjson.Prints
 		err        error
 	}
 	var shards []*shard
@@ -146,7 +166,7 @@ func loadShards(fsys fs.FS, dir string, wrap func(name string, err error) error)
 		p := path.Join(dir, name)
 		info, err := fs.Stat(fsys, p)
 		if err != nil {
-			return nil, wrap(p, err)
+			return nil, nil, wrap(p, err)
 		}
 		if !info.Mode().IsRegular() {
 			continue
@@ -162,32 +182,48 @@ func loadShards(fsys fs.FS, dir string, wrap func(name string, err error) error)
 		wg.Go(func() {
 			for i := int(next.Add(1) - 1); i < len(order); i = int(next.Add(1) - 1) {
 				sh := order[i]
-				sh.val, sh.err = readJSON(fsys, sh.path, wrap)
+				sh.val, sh.prints, sh.err = readJSON(fsys, sh.path, wrap, printed)
 			}
 		})
 	}
 	wg.Wait()
 	db := make(map[string]any, len(shards))
+	var prints map[string]uint64
+	if printed {
+		prints = make(map[string]uint64, len(shards))
+	}
 	for _, sh := range shards {
 		if sh.err != nil {
-			return nil, sh.err
+			return nil, nil, sh.err
 		}
 		db[sh.name] = sh.val
+		if sh.prints == nil {
+			prints = nil // some shard has none: fingerprint the DB instead
+		} else if prints != nil {
+			prints[sh.name] = sh.prints.Root
+		}
 	}
-	return db, nil
+	return db, prints, nil
 }
 
-// readJSON parses one JSON document with exact numbers.
-func readJSON(fsys fs.FS, name string, wrap func(name string, err error) error) (any, error) {
+// readJSON parses one JSON document with exact numbers; with printed,
+// it fingerprints it as it goes (nil prints when that cannot be done).
+func readJSON(fsys fs.FS, name string, wrap func(name string, err error) error, printed bool) (any, *pyjson.Prints, error) {
 	data, err := fs.ReadFile(fsys, name)
 	if err != nil {
-		return nil, wrap(name, err)
+		return nil, nil, wrap(name, err)
 	}
-	v, err := pyjson.Decode(data)
+	var v any
+	var prints *pyjson.Prints
+	if printed {
+		v, prints, err = pyjson.DecodePrinted(data)
+	} else {
+		v, err = pyjson.Decode(data)
+	}
 	if err != nil {
-		return nil, fmt.Errorf("state: load DB %q: %w: %w", name, ErrInvalidDB, err)
+		return nil, nil, fmt.Errorf("state: load DB %q: %w: %w", name, ErrInvalidDB, err)
 	}
-	return v, nil
+	return v, prints, nil
 }
 
 // classify turns an os.Root error into ErrPathEscape when the name resolves

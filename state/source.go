@@ -3,6 +3,7 @@ package state
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"slices"
 	"sync"
 
@@ -21,8 +22,9 @@ type Source struct {
 	mu     sync.Mutex
 	db     map[string]any    // what states share
 	prints map[string]uint64 // the fingerprint of each top-level entry of db as installed
-	// fresh returns a new copy of the original DB, nothing else holds.
-	fresh func() (map[string]any, error)
+	// fresh returns a new copy of the original DB, nothing else holds,
+	// and the fingerprints of its tables when it has them (nil when not).
+	fresh func() (map[string]any, map[string]uint64, error)
 	hash  string
 	cache *dbhash.Cache
 	err   error // why the DB does not hash
@@ -38,8 +40,8 @@ func NewSource(db map[string]any) *Source {
 		db = map[string]any{}
 	}
 	pristine := cloneMap(db)
-	s := &Source{fresh: func() (map[string]any, error) { return cloneMap(pristine), nil }}
-	s.install(cloneMap(pristine))
+	s := &Source{fresh: func() (map[string]any, map[string]uint64, error) { return cloneMap(pristine), nil, nil }}
+	s.install(cloneMap(pristine), nil)
 	return s
 }
 
@@ -50,7 +52,30 @@ func NewSource(db map[string]any) *Source {
 // again only when [Source.Verify] finds its DB changed, to put the
 // original in place: it keeps no copy of its own. The error is load's.
 func LoadSource(load func() (map[string]any, error)) (*Source, error) {
-	db, err := load()
+	return loadSource(func() (map[string]any, map[string]uint64, error) {
+		db, err := load()
+		return db, nil, err
+	})
+}
+
+// LoadSourceDB returns a Source of the DB [LoadDB] loads from root and
+// rel, as [LoadSource] of a function calling LoadDB would, with the same
+// errors. The files are fingerprinted as they are decoded, which spares
+// reading the whole DB once more to fingerprint it.
+func LoadSourceDB(root, rel string) (*Source, error) {
+	return loadSource(func() (map[string]any, map[string]uint64, error) { return loadDBDir(root, rel, true) })
+}
+
+// LoadSourceFS returns a Source of the DB [LoadDBFS] loads from fsys and
+// rel, as LoadSourceDB does from a directory.
+func LoadSourceFS(fsys fs.FS, rel string) (*Source, error) {
+	return loadSource(func() (map[string]any, map[string]uint64, error) { return loadDBFS(fsys, rel, true) })
+}
+
+// loadSource is LoadSource of a load that may also return the tables'
+// fingerprints.
+func loadSource(load func() (map[string]any, map[string]uint64, error)) (*Source, error) {
+	db, prints, err := load()
 	if err != nil {
 		return nil, err
 	}
@@ -58,16 +83,21 @@ func LoadSource(load func() (map[string]any, error)) (*Source, error) {
 		db = map[string]any{}
 	}
 	s := &Source{fresh: load}
-	s.install(db)
+	s.install(db, prints)
 	return s, nil
 }
 
 // install makes db the DB states share, and fingerprints and hashes it:
-// the fingerprints and the cache are computed side by side, on all cores.
-func (s *Source) install(db map[string]any) {
+// the fingerprints (unless prints, those of db's tables, are given) and
+// the cache are computed side by side, on all cores.
+func (s *Source) install(db map[string]any, prints map[string]uint64) {
 	s.db = db
 	var wg sync.WaitGroup
-	wg.Go(func() { s.prints = fingerprints(db) })
+	if prints != nil {
+		s.prints = prints
+	} else {
+		wg.Go(func() { s.prints = fingerprints(db) })
+	}
 	s.cache, s.err = dbhash.NewCache(db)
 	if s.err == nil {
 		s.hash, s.err = dbhash.Hash(db, dbhash.WithCache(s.cache))
@@ -102,14 +132,14 @@ func (s *Source) Verify() error {
 	if changed == nil {
 		return nil
 	}
-	db, err := s.fresh()
+	db, prints, err := s.fresh()
 	if err != nil {
 		return fmt.Errorf("%w (tables %q), and getting the original DB again failed: %w", ErrSourceChanged, changed, err)
 	}
 	if db == nil {
-		db = map[string]any{}
+		db, prints = map[string]any{}, nil
 	}
-	s.install(db)
+	s.install(db, prints)
 	return fmt.Errorf("%w (tables %q)", ErrSourceChanged, changed)
 }
 

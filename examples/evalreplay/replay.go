@@ -330,9 +330,9 @@ func loadDomain(d domain, f replayFlags) (domainData, error) {
 // loadDBs loads the domain's DBs into out, as Sources, with their hashes.
 func loadDBs(d domain, src source, out *domainData) (err error) {
 	load := func(rel string) (*state.Source, string, error) {
-		// The Source owns the DB just decoded; it decodes it again only to
-		// undo a tool that changed it.
-		s, err := state.LoadSource(func() (map[string]any, error) { return src.db(rel) })
+		// The Source owns the DB just decoded, fingerprinted as it was
+		// decoded; it decodes it again only to undo a tool that changed it.
+		s, err := src.dbSource(rel)
 		if err != nil {
 			return nil, "", err
 		}
@@ -407,11 +407,11 @@ func (s source) splits(name string) (replay.Splits, error) {
 	return splits, nil
 }
 
-func (s source) db(rel string) (map[string]any, error) {
+func (s source) dbSource(rel string) (*state.Source, error) {
 	if s.root != "" {
-		return state.LoadDB(s.root, rel)
+		return state.LoadSourceDB(s.root, rel)
 	}
-	return state.LoadDBFS(tau2data.FS, rel)
+	return state.LoadSourceFS(tau2data.FS, rel)
 }
 
 // selectTasks keeps the tasks of the split (all tasks for "all") and, when

@@ -46,6 +46,31 @@ func (e *SyntaxError) Unwrap() []error {
 // count bytes of the UTF-8 text.
 func Decode(data []byte) (any, error) {
 	d := decoder{data: data}
+	return d.decode()
+}
+
+// Prints are the fingerprints of a decoded value (see prints.go): of the
+// whole value, and of each member when it is an object.
+type Prints struct {
+	Root    uint64
+	Members map[string]uint64 // nil unless the value is an object
+}
+
+// DecodePrinted decodes data as [Decode] does, and computes the
+// fingerprints of the value as it goes, the same package state computes
+// of the Go value. prints is nil, the value still decoded, when they
+// cannot be had that way: an object names a key twice (the last value
+// wins, as in Python, but the fingerprint summed both).
+func DecodePrinted(data []byte) (v any, prints *Prints, err error) {
+	d := decoder{data: data, printing: true}
+	if v, err = d.decode(); err != nil || d.dup {
+		return v, nil, err
+	}
+	return v, &Prints{Root: d.last, Members: d.members}, nil
+}
+
+func (d *decoder) decode() (any, error) {
+	data := d.data
 	switch enc := detectEncoding(data); enc.width {
 	case 1:
 		d.pos = enc.skip
@@ -91,6 +116,13 @@ type decoder struct {
 	// so it never allocates more than the input could fill.
 	objectSizes [hintDepths]int
 	arraySizes  [hintDepths]int
+	// With printing, each value parsed leaves its fingerprint in last,
+	// the root object's members theirs in members; dup notes a key given
+	// twice in one object, which spoils the sums.
+	printing bool
+	last     uint64
+	members  map[string]uint64
+	dup      bool
 }
 
 // hintDepths is how many nesting depths keep size hints.
@@ -108,8 +140,9 @@ type internTable struct {
 }
 
 type internSlot struct {
-	text string
-	val  any // the boxed value; nil for keys
+	text  string
+	val   any    // the boxed value; nil for keys
+	print uint64 // with printing: the value's fingerprint, or a key's hash
 }
 
 // internSeed seeds the slot hash of interned texts.
@@ -128,25 +161,44 @@ func (t *internTable) slot(b []byte, n int) *internSlot {
 	return &t.slots[maphash.Bytes(internSeed, b)&t.mask]
 }
 
-func (d *decoder) internKey(b []byte) string {
+// internKey returns the key of text b, and its hash when printing.
+func (d *decoder) internKey(b []byte) (string, uint64) {
+	if len(b) == 0 { // the zero slot already holds "", with no hash
+		if d.printing {
+			return "", KeyHash("")
+		}
+		return "", 0
+	}
 	sl := d.keys.slot(b, len(d.data))
 	if sl.text != string(b) {
 		sl.text = string(b)
+		if d.printing {
+			sl.print = KeyHash(sl.text)
+		}
 	}
-	return sl.text
+	return sl.text, sl.print
 }
 
 // intern returns the boxed value of text b as a T (a string value or a
 // json.Number), shared through t with earlier equal texts of that kind.
-func intern[T ~string](t *internTable, n int, b []byte) any {
+// With print (printing), it leaves the value's fingerprint in d.last.
+func intern[T ~string](d *decoder, t *internTable, b []byte, print func(string) uint64) any {
 	if len(b) > internLimit {
-		return T(b)
+		s := string(b)
+		if d.printing {
+			d.last = print(s)
+		}
+		return T(s)
 	}
-	sl := t.slot(b, n)
+	sl := t.slot(b, len(d.data))
 	if sl.val == nil || sl.text != string(b) {
 		s := string(b)
 		sl.text, sl.val = s, T(s)
+		if d.printing {
+			sl.print = print(s)
+		}
 	}
+	d.last = sl.print
 	return sl.val
 }
 
@@ -180,27 +232,33 @@ func (d *decoder) value(depth int) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		return intern[string](&d.strings, len(d.data), b), nil
+		return intern[string](d, &d.strings, b, StringPrint), nil
 	case c == '-' || c >= '0' && c <= '9':
 		if c == '-' && d.hasPrefix("-Infinity") {
 			d.pos += len("-Infinity")
+			d.last = FloatPrint(math.Inf(-1))
 			return math.Inf(-1), nil
 		}
 		return d.number()
 	case d.hasPrefix("true"):
 		d.pos += 4
+		d.last = Salts[TagTrue]
 		return true, nil
 	case d.hasPrefix("false"):
 		d.pos += 5
+		d.last = Salts[TagFalse]
 		return false, nil
 	case d.hasPrefix("null"):
 		d.pos += 4
+		d.last = Salts[TagNil]
 		return nil, nil
 	case d.hasPrefix("NaN"):
 		d.pos += 3
+		d.last = FloatPrint(math.NaN())
 		return math.NaN(), nil
 	case d.hasPrefix("Infinity"):
 		d.pos += 8
+		d.last = FloatPrint(math.Inf(1))
 		return math.Inf(1), nil
 	}
 	return nil, d.fail("expecting value")
@@ -217,9 +275,14 @@ func (d *decoder) object(depth int) (any, error) {
 		hint = d.objectSizes[depth]
 	}
 	m := make(map[string]any, hint)
+	var sum uint64 // with printing
+	if d.printing && depth == 0 {
+		d.members = make(map[string]uint64)
+	}
 	d.skipSpace()
 	if d.pos < len(d.data) && d.data[d.pos] == '}' {
 		d.pos++
+		d.last = MapPrint(0, 0)
 		return m, nil
 	}
 	for {
@@ -230,7 +293,7 @@ func (d *decoder) object(depth int) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		key := d.internKey(k)
+		key, keyHash := d.internKey(k)
 		d.skipSpace()
 		if d.pos >= len(d.data) || d.data[d.pos] != ':' {
 			return nil, d.fail("expecting ':' delimiter")
@@ -241,11 +304,24 @@ func (d *decoder) object(depth int) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		m[key] = v
+		if d.printing {
+			n := len(m)
+			m[key] = v
+			if len(m) == n {
+				d.dup = true
+			}
+			sum += EntryPrint(keyHash, d.last)
+			if depth == 0 {
+				d.members[key] = d.last
+			}
+		} else {
+			m[key] = v
+		}
 		if done, err := d.next('}'); done || err != nil {
 			if depth < hintDepths {
 				d.objectSizes[depth] = len(m)
 			}
+			d.last = MapPrint(sum, len(m))
 			return m, err
 		}
 	}
@@ -277,9 +353,11 @@ func (d *decoder) array(depth int) (any, error) {
 		hint = d.arraySizes[depth]
 	}
 	a := make([]any, 0, hint)
+	var sum uint64 // with printing
 	d.skipSpace()
 	if d.pos < len(d.data) && d.data[d.pos] == ']' {
 		d.pos++
+		d.last = ListPrint(0, 0)
 		return a, nil
 	}
 	for {
@@ -287,11 +365,15 @@ func (d *decoder) array(depth int) (any, error) {
 		if err != nil {
 			return nil, err
 		}
+		if d.printing {
+			sum += ItemPrint(len(a), d.last)
+		}
 		a = append(a, v)
 		if done, err := d.next(']'); done || err != nil {
 			if depth < hintDepths {
 				d.arraySizes[depth] = len(a)
 			}
+			d.last = ListPrint(sum, len(a))
 			return a, err
 		}
 	}
@@ -345,7 +427,7 @@ func (d *decoder) number() (any, error) {
 		}
 	}
 	d.pos = p
-	return intern[json.Number](&d.numbers, len(d.data), d.data[s:p]), nil
+	return intern[json.Number](d, &d.numbers, d.data[s:p], NumberPrint), nil
 }
 
 // stringBytes decodes a JSON string at d.pos (on the opening quote). The
