@@ -222,8 +222,8 @@ func (c *Cache) resumeInside(h hash.Hash, enc *canon, i int, p *pair) (bool, err
 		return false, nil
 	}
 	from := marks[k].records
-	enc.buf, enc.h = enc.buf[:0], h
-	defer func() { enc.h = nil }()
+	enc.buf, enc.h, enc.src, enc.hasSrc = enc.buf[:0], h, t, true
+	defer func() { enc.h, enc.src, enc.hasSrc = nil, cachedTable{}, false }()
 	var err error
 	if pairs != nil || items == nil {
 		defer clear(pairs)
@@ -388,7 +388,15 @@ func (c *canon) recordsList(list []any, known map[unsafe.Pointer][]byte) ([]span
 // recordItems writes items of a list table, the first of which is the
 // table's item number first, as recordsList does.
 func (c *canon) recordItems(items []any, first int, known map[unsafe.Pointer][]byte, spans *[]span) error {
-	for i, e := range items {
+	for i := 0; i < len(items); i++ {
+		e := items[i]
+		if c.h != nil && c.hasSrc {
+			if n := c.src.sameItems(items[i:], first+i); n > 0 {
+				c.writeSource(first+i, n)
+				i += n - 1
+				continue
+			}
+		}
 		if first+i > 0 {
 			c.buf = append(c.buf, c.style.Item...)
 		}
@@ -423,8 +431,15 @@ func (c *canon) recordsObject(m map[string]any, known map[unsafe.Pointer][]byte,
 // first of which is the table's member number first, as recordsObject
 // does.
 func (c *canon) recordMembers(pairs []pair, first int, known map[unsafe.Pointer][]byte, spans *[]span) error {
-	for j := range pairs {
+	for j := 0; j < len(pairs); j++ {
 		p, i := &pairs[j], first+j
+		if c.h != nil && c.hasSrc {
+			if n := c.src.sameMembers(pairs[j:], i); n > 0 {
+				c.writeSource(i, n)
+				j += n - 1
+				continue
+			}
+		}
 		if _, isList := p.val.([]any); isList && c.cfg.oil[p.key] {
 			if err := c.member(i, p, tableDepth); err != nil {
 				return err
@@ -447,6 +462,44 @@ func (c *canon) recordMembers(pairs []pair, first int, known map[unsafe.Pointer]
 		}
 	}
 	return nil
+}
+
+// sameMembers returns how many of pairs, the members of a copy of t from
+// its member number i on, are t's own members i, i+1, …: the same key
+// and the very same object record. Their text, separators included, is
+// then t's text from the end of record i-1 on.
+func (t *cachedTable) sameMembers(pairs []pair, i int) int {
+	n := 0
+	for n < len(pairs) && i+n < len(t.keys) && pairs[n].key == t.keys[i+n] && t.ptrs[i+n] != nil && isRecord(pairs[n].val, t.ptrs[i+n]) {
+		n++
+	}
+	return n
+}
+
+// sameItems is sameMembers for the items of a copy of a list table.
+func (t *cachedTable) sameItems(items []any, i int) int {
+	if t.list == nil {
+		return 0
+	}
+	n := 0
+	for n < len(items) && i+n < len(t.ptrs) && t.ptrs[i+n] != nil && isRecord(items[n], t.ptrs[i+n]) {
+		n++
+	}
+	return n
+}
+
+// writeSource hashes the text of records i to i+n-1 of the source table
+// c.src, with the separators before them, straight from its text: what
+// is buffered goes first.
+func (c *canon) writeSource(i, n int) {
+	t := &c.src
+	start := 1 // past the table's opening bracket
+	if i > 0 {
+		start = t.ends[i-1]
+	}
+	c.h.Write(c.buf)
+	c.buf = c.buf[:0]
+	c.h.Write(t.text[start:t.ends[i+n-1]])
 }
 
 // record writes one value of a table: the known text of an object record,
@@ -527,7 +580,7 @@ func hashCached(h hash.Hash, m map[string]any, cfg *config) error {
 				h.Write(t.text)
 				continue
 			}
-			enc.h = h // flushes as it goes
+			enc.h, enc.src, enc.hasSrc = h, t, true // flushes as it goes
 			switch x := p.val.(type) {
 			case map[string]any:
 				_, err = enc.recordsObject(x, t.records, &t)
@@ -540,7 +593,7 @@ func hashCached(h hash.Hash, m map[string]any, cfg *config) error {
 			default:
 				err = enc.value(p.val, tableDepth)
 			}
-			enc.h = nil
+			enc.h, enc.src, enc.hasSrc = nil, cachedTable{}, false
 			if err != nil {
 				return fmt.Errorf("%s: %w", p.key, err)
 			}

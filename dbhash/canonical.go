@@ -39,8 +39,13 @@ type canon struct {
 	style pyjson.Style
 	buf   []byte
 	h     hash.Hash // when set, buf is flushed into it
-	pairs [][]pair  // one reusable slice per depth, from base on
-	base  int       // the depth of the outermost value written
+	// src, with hasSrc (hashing a copy of a cached table), is that table:
+	// runs of its records the copy still has in place are hashed from its
+	// text.
+	src    cachedTable
+	hasSrc bool
+	pairs  [][]pair // one reusable slice per depth, from base on
+	base   int      // the depth of the outermost value written
 	// sorted says the order-independent lists are in order already, so
 	// they are written as they are.
 	sorted bool
