@@ -152,7 +152,7 @@ var internSeed = maphash.MakeSeed()
 // for an input of n bytes.
 func (t *internTable) slot(b []byte, n int) *internSlot {
 	if t.slots == nil {
-		size := 64
+		size := 8
 		for size < 8192 && size*128 < n {
 			size *= 2
 		}
