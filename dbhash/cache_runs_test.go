@@ -8,6 +8,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 	"github.com/voiceeval/schematools/dbhash"
+	"github.com/voiceeval/schematools/internal/conformance"
+	"github.com/voiceeval/schematools/state"
 )
 
 // A copy of a large cached table is hashed from the source's text for the
@@ -59,6 +61,31 @@ func TestCachedRunsOfRecords(t *testing.T) {
 					require.Equal(t, want, got)
 				}
 			})
+		}
+	}
+}
+
+// BenchmarkHashAirlineOneRecord hashes the airline DB with one reservation
+// changed, as a gold replay's final hash does: the hash resumes at the
+// mark before it, and the records after it are the source's.
+func BenchmarkHashAirlineOneRecord(b *testing.B) {
+	db, err := state.LoadDB(conformance.Tau2Dir(b), "airline/db")
+	require.NoError(b, err)
+	cache, err := dbhash.NewCache(db)
+	require.NoError(b, err)
+	reservations := db["reservations"].(map[string]any)
+	keys := slices.Sorted(maps.Keys(reservations))
+	changed := maps.Clone(db)
+	table := maps.Clone(reservations)
+	k := keys[len(keys)/3]
+	rec := maps.Clone(table[k].(map[string]any))
+	rec["status"] = "cancelled"
+	table[k] = rec
+	changed["reservations"] = table
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := dbhash.Hash(changed, dbhash.WithCache(cache)); err != nil {
+			b.Fatal(err)
 		}
 	}
 }
