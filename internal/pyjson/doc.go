@@ -17,8 +17,11 @@
 // of any size up to MaxIntDigits), the literals NaN, Infinity and
 // -Infinity become float64 values, duplicate keys keep the last value, and
 // escaped lone surrogates survive as WTF-8 (the three-byte encoding of the
-// surrogate code point), which the encoder escapes back to \udXXX. Short
-// strings and number tokens are interned, strings and numbers apart.
+// surrogate code point), which the encoder escapes back to \udXXX. Keys,
+// short strings and number tokens are interned (best effort: in tables
+// that never grow, where a later text may take an earlier one's slot),
+// strings and numbers apart. [DecodePrinted] also fingerprints the value
+// as it decodes it, with the parts package state fingerprints a DB with.
 //
 // What Python refuses, Decode refuses, naming Python's error: text invalid
 // in its detected encoding is a *DecodeError (UnicodeDecodeError); an
