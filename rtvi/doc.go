@@ -103,7 +103,8 @@
 // connection and runs it on the next. An [Emitter], though, is one
 // connection's: give each its own, and give every write a deadline (a
 // failed or timed-out write closes that connection), so a peer that stops
-// reading holds up no other. examples/rtvibot is a complete bot.
+// reading holds up no other. rtvi/rtviws serves a bot this way, and
+// examples/rtvibot is a complete bot on it.
 //
 // # Failures
 //

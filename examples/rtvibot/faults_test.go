@@ -253,7 +253,7 @@ func TestTwoHarnessesNeverMix(t *testing.T) {
 func TestSecondHarnessIsRefusedByName(t *testing.T) {
 	ctx := testContext(t)
 	bot, url := serveBot(t, nil)
-	bot.scenario.grace = 50 * time.Millisecond // each refusal waits this long for a closing owner
+	bot.setTimeouts(Timeouts{Write: DefaultTimeouts.Write, Idle: DefaultTimeouts.Idle, RunWait: DefaultTimeouts.RunWait, Grace: 50 * time.Millisecond}) // each refusal waits this long for a closing owner
 	owner, err := dialHarness(ctx, url)
 	require.NoError(t, err)
 	_, err = owner.ready(ctx)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/voiceeval/schematools/examples/domains"
 	"github.com/voiceeval/schematools/replay"
+	"github.com/voiceeval/schematools/rtvi/rtviws"
 	"github.com/voiceeval/schematools/state"
 )
 
@@ -127,19 +128,19 @@ func (g *goldAgent) load(d domains.Domain) error {
 // EndConversationTool, whose "<exit>" ends the scenario for the bridge.
 // It reports false when there is no task to play in the scenario's
 // domain.
-func (b *Bot) goldTurn(ctx context.Context) (bool, error) {
+func (b *Bot) goldTurn(ctx context.Context, t rtviws.Turn) (bool, error) {
 	steps, ok, err := b.gold.plan(b.st.Domain())
 	if err != nil || !ok {
 		return false, err
 	}
 	for _, s := range steps {
-		if _, err := b.callTool(ctx, s[0], s[1]); err != nil {
+		if _, err := b.callTool(ctx, t, s[0], s[1]); err != nil {
 			return true, err
 		}
 	}
-	if err := b.respond(ctx, "Everything is done. Thank you for calling, goodbye."); err != nil {
+	if err := b.respond(ctx, t, "Everything is done. Thank you for calling, goodbye."); err != nil {
 		return true, err
 	}
-	_, err = b.callTool(ctx, "EndConversationTool", "{}")
+	_, err = b.callTool(ctx, t, "EndConversationTool", "{}")
 	return true, err
 }

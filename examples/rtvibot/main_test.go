@@ -211,10 +211,7 @@ func TestRefusesNonLoopbackHosts(t *testing.T) {
 	require.NoError(t, err)
 	resp.Body.Close()
 	assert.Equal(t, http.StatusForbidden, resp.StatusCode)
-	for _, h := range []string{"127.0.0.1:1", "localhost:2", "[::1]:3", "localhost"} {
-		assert.True(t, loopbackHost(h), h)
-	}
-	assert.False(t, loopbackHost("192.168.1.2:80"))
+	// Which Hosts are loopback names: rtvi/rtviws's TestLoopbackHost.
 }
 
 // Tool messages go back on the connection the call came from, even when a

@@ -1,4 +1,4 @@
-package main
+package rtviws
 
 import (
 	"encoding/json"

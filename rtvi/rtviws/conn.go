@@ -1,4 +1,4 @@
-package main
+package rtviws
 
 import (
 	"context"
@@ -15,7 +15,7 @@ import (
 // read, a connection that sends nothing, a scenario prepared but never run.
 type Timeouts struct {
 	// Write bounds one frame's write. A write that fails or takes longer
-	// ends that connection, and only it.
+	// ends that connection, and only it. Zero means 10 s.
 	Write time.Duration
 	// Idle bounds the wait for a connection's next message (and the time
 	// that message takes to arrive): a connection silent for longer is
@@ -27,10 +27,15 @@ type Timeouts struct {
 	// connection once its prepare connection has closed; then the bot
 	// takes new scenarios again.
 	RunWait time.Duration
+	// Grace bounds how long a request refused because another connection
+	// owns the scenario first waits for that owner to close: a harness's
+	// next connection can arrive before the server has seen its last one
+	// close. Zero means 2 s.
+	Grace time.Duration
 }
 
-// DefaultTimeouts are the bot's timeouts unless flags say otherwise.
-var DefaultTimeouts = Timeouts{Write: 10 * time.Second, Idle: 20 * time.Minute, RunWait: time.Minute}
+// DefaultTimeouts are the server's timeouts unless its Config sets others.
+var DefaultTimeouts = Timeouts{Write: 10 * time.Second, Idle: 20 * time.Minute, RunWait: time.Minute, Grace: 2 * time.Second}
 
 // conn is one harness connection: its socket, its own event emitter (a
 // turn's events go to the connection whose turn it is, and a slow peer

@@ -1,0 +1,375 @@
+package rtviws
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/coder/websocket"
+	"github.com/voiceeval/schematools/rtvi"
+)
+
+// MaxMessageBytes is the WebSocket message limit the Python bridge lives
+// with, and the dispatcher's default Config.MaxMessageBytes.
+const MaxMessageBytes = 1 << 20
+
+// Config wires a Server to a bot.
+type Config struct {
+	// Dispatcher configures the RTVI dispatcher of the harness's client
+	// messages. Its Send and SendText are the server's: leave them nil.
+	// Its State names the scenario's domain in refusals; nil gives the
+	// dispatcher a state of its own.
+	Dispatcher rtvi.Config
+	// Brain answers each user turn: send-text, a text frame or a
+	// transcription. Nil answers none (the text is dropped).
+	Brain Brain
+	// Timeouts bound each connection; zero fields take DefaultTimeouts'
+	// values (a zero Idle means no idle timeout).
+	Timeouts Timeouts
+	// Logger receives the server's logs; nil means slog.Default.
+	Logger *slog.Logger
+}
+
+// Server serves one bot to harnesses over WebSocket (see the package
+// documentation). It is an http.Handler; serve it on a loopback listener
+// (ListenLoopback).
+type Server struct {
+	d        *rtvi.Dispatcher
+	brain    Brain
+	logger   *slog.Logger
+	timeouts Timeouts
+	scenario *scenarioOwner
+
+	mu     sync.Mutex
+	conns  map[*conn]bool // open connections
+	nextID int64
+}
+
+// New returns a server for cfg.
+func New(cfg Config) (*Server, error) {
+	if cfg.Dispatcher.Send != nil || cfg.Dispatcher.SendText != nil {
+		return nil, errors.New("rtviws: Config.Dispatcher.Send and SendText are the server's; leave them nil")
+	}
+	logger := cfg.Logger
+	if logger == nil {
+		logger = slog.Default()
+	}
+	s := &Server{brain: cfg.Brain, logger: logger, conns: map[*conn]bool{}}
+	dc := cfg.Dispatcher
+	dc.Send = s.send
+	dc.SendText = s.userText
+	if dc.Logger == nil {
+		dc.Logger = logger
+	}
+	s.d = rtvi.NewDispatcher(dc)
+	st := s.d.State()
+	s.scenario = newScenarioOwner(DefaultTimeouts.RunWait, st.Domain)
+	s.SetTimeouts(cfg.Timeouts)
+	return s, nil
+}
+
+// Dispatcher returns the server's RTVI dispatcher.
+func (s *Server) Dispatcher() *rtvi.Dispatcher { return s.d }
+
+// SetTimeouts sets the server's timeouts (zero fields as in Config); call
+// it before serving.
+func (s *Server) SetTimeouts(t Timeouts) {
+	if t.Write <= 0 {
+		t.Write = DefaultTimeouts.Write
+	}
+	if t.RunWait <= 0 {
+		t.RunWait = DefaultTimeouts.RunWait
+	}
+	if t.Grace <= 0 {
+		t.Grace = DefaultTimeouts.Grace
+	}
+	if t.Idle < 0 {
+		t.Idle = 0
+	}
+	s.timeouts = t
+	s.scenario.runWait = t.RunWait
+	s.scenario.grace = t.Grace
+}
+
+// ServeHTTP accepts one harness connection and serves it until it closes,
+// goes silent for longer than the idle timeout, or fails a write.
+// Requests whose Host is not a loopback name are refused, so a web page
+// cannot reach the bot through DNS rebinding.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if !loopbackHost(r.Host) {
+		http.Error(w, "this bot serves loopback clients only", http.StatusForbidden)
+		return
+	}
+	ws, err := websocket.Accept(w, r, nil)
+	if err != nil {
+		s.logger.Warn("websocket upgrade failed", "err", err)
+		return
+	}
+	defer ws.CloseNow()
+	// The Python bridge's limit; the dispatcher refuses larger messages.
+	ws.SetReadLimit(MaxMessageBytes + 1024)
+	c := &conn{ws: ws, write: s.timeouts.Write}
+	c.events = &rtvi.Emitter{Send: s.send}
+	s.mu.Lock()
+	s.nextID++
+	c.id = s.nextID
+	s.conns[c] = true
+	s.mu.Unlock()
+	defer func() {
+		s.scenario.release(c)
+		s.mu.Lock()
+		delete(s.conns, c)
+		s.mu.Unlock()
+	}()
+
+	ctx := context.WithValue(r.Context(), connKey{}, c)
+	for {
+		typ, data, err := s.read(ctx, c)
+		if err != nil {
+			if status := websocket.CloseStatus(err); status != websocket.StatusNormalClosure && status != websocket.StatusGoingAway {
+				s.logger.Debug("connection closed", "conn", c.id, "err", err)
+			}
+			return
+		}
+		if typ != websocket.MessageBinary {
+			s.logger.Warn("ignoring a text WebSocket message: frames are binary protobuf")
+			continue
+		}
+		if err := s.handleFrame(ctx, c, data); err != nil {
+			s.logger.Warn("frame not handled", "conn", c.id, "err", err)
+		}
+		if c.failed.Load() {
+			return // a write failed or timed out: this connection is done
+		}
+	}
+}
+
+// read reads c's next message within the idle timeout; a connection that
+// sends nothing for that long (or trickles one message over it) is closed.
+func (s *Server) read(ctx context.Context, c *conn) (websocket.MessageType, []byte, error) {
+	if s.timeouts.Idle <= 0 {
+		return c.ws.Read(ctx)
+	}
+	rctx, cancel := context.WithTimeout(ctx, s.timeouts.Idle)
+	defer cancel()
+	typ, data, err := c.ws.Read(rctx)
+	if err != nil && rctx.Err() != nil && ctx.Err() == nil {
+		s.logger.Debug("closing an idle connection", "conn", c.id, "idle", s.timeouts.Idle)
+	}
+	return typ, data, err
+}
+
+// handleFrame answers one frame: RTVI messages go to the dispatcher, user
+// text to the brain; audio is ignored (this server has no ears).
+// What a frame may do to the scenario is the scenario owner's to say
+// (scenarioOwner): a refused frame is answered with the reason and does
+// nothing else.
+func (s *Server) handleFrame(ctx context.Context, c *conn, data []byte) error {
+	f, err := rtvi.DecodeFrame(data)
+	if err != nil {
+		return err // pipecat drops frames it cannot read, and so do we
+	}
+	var req request
+	switch {
+	case f.Message != nil:
+		req = classify([]byte(f.Message.Data))
+	case f.Text != nil, f.Transcription != nil:
+		req = request{kind: kindRun, t: "user text"}
+	default:
+		return nil
+	}
+	v, why := s.scenario.admit(c, req)
+	switch v {
+	case refuse:
+		s.logger.Warn("refused", "conn", c.id, "reason", why)
+		if req.id != "" {
+			return s.write(ctx, rtvi.MessageFrameBytes(errorResponse(req.id, why)))
+		}
+		return c.events.Error(ctx, why, false)
+	case allowIdle:
+		return s.idleWork(ctx, c, req, f)
+	}
+	return s.handle(ctx, f)
+}
+
+// idleWork handles conversation while no scenario is in progress: with the
+// scenario's work lock held for reading (a scenario cannot start in the
+// middle of it) and its frames buffered, then sent once the lock is let go.
+func (s *Server) idleWork(ctx context.Context, c *conn, req request, f rtvi.Frame) error {
+	buf := &frameBuffer{}
+	s.scenario.work.RLock()
+	if !s.scenario.isIdle() {
+		// A scenario started while this frame waited: decide again.
+		s.scenario.work.RUnlock()
+		if v, why := s.scenario.admit(c, req); v == refuse {
+			if req.id != "" {
+				return s.write(ctx, rtvi.MessageFrameBytes(errorResponse(req.id, why)))
+			}
+			return c.events.Error(ctx, why, false)
+		}
+		return s.handle(ctx, f)
+	}
+	err := s.handle(context.WithValue(ctx, bufferKey{}, buf), f)
+	s.scenario.work.RUnlock()
+	for _, frame := range buf.frames {
+		if werr := c.send(ctx, frame); werr != nil {
+			return werr
+		}
+	}
+	return err
+}
+
+// handle does what an admitted frame asks.
+func (s *Server) handle(ctx context.Context, f rtvi.Frame) error {
+	switch {
+	case f.Message != nil:
+		reply, err := s.d.Handle(ctx, []byte(f.Message.Data))
+		if reply != nil {
+			if werr := s.write(ctx, rtvi.MessageFrameBytes(reply)); werr != nil {
+				return werr
+			}
+		}
+		return err
+	case f.Text != nil:
+		return s.userText(ctx, f.Text.Text)
+	case f.Transcription != nil:
+		stamp := f.Transcription.Timestamp
+		if stamp == "" {
+			stamp = rtvi.Timestamp(time.Now())
+		}
+		if err := s.emitter(ctx).UserTranscription(ctx, rtvi.Transcript{
+			Text: f.Transcription.Text, UserID: f.Transcription.UserID, Timestamp: stamp, Final: true,
+		}); err != nil {
+			return err
+		}
+		return s.userText(ctx, f.Transcription.Text)
+	}
+	return nil
+}
+
+// userText hands one user turn to the brain.
+func (s *Server) userText(ctx context.Context, text string) error {
+	if s.brain == nil {
+		return nil
+	}
+	return s.brain.Turn(ctx, Turn{Text: text, Events: s.emitter(ctx), Reply: s.say})
+}
+
+// errorResponse is the error-response answering the request id with text.
+func errorResponse(id, text string) []byte {
+	msg, _ := json.Marshal(map[string]any{"label": "rtvi-ai", "type": "error-response", "id": id, "data": map[string]any{"error": text}})
+	return msg
+}
+
+// emitter returns the event emitter of ctx's connection; without one,
+// events are dropped.
+func (s *Server) emitter(ctx context.Context) *rtvi.Emitter {
+	if c := connOf(ctx); c != nil {
+		return c.events
+	}
+	return &rtvi.Emitter{}
+}
+
+// say sends text to the harness as a text frame.
+func (s *Server) say(ctx context.Context, text string) error {
+	frame, err := rtvi.Frame{Text: &rtvi.TextFrame{Text: text}}.Marshal()
+	if err != nil {
+		return err
+	}
+	return s.write(ctx, frame)
+}
+
+// send is the dispatcher's sender: tool messages (action-applied, exit)
+// go, as message frames, to the connection the tool call came from.
+func (s *Server) send(ctx context.Context, msg []byte) error {
+	return s.write(ctx, rtvi.MessageFrameBytes(msg))
+}
+
+// ErrNoConnection is the error of a write with no harness to write to.
+var ErrNoConnection = errors.New("rtviws: no harness connected")
+
+// write sends a frame on the connection of ctx (into its buffer, for idle
+// work), or else on the scenario owner's. Each connection's writes have a
+// deadline; a failed one closes that connection only.
+func (s *Server) write(ctx context.Context, frame []byte) error {
+	if buf := bufferOf(ctx); buf != nil {
+		buf.frames = append(buf.frames, frame)
+		return nil
+	}
+	c := connOf(ctx)
+	if c == nil {
+		c = s.scenario.current()
+	}
+	if c == nil {
+		return ErrNoConnection
+	}
+	return c.send(ctx, frame)
+}
+
+// CloseConnections closes every open connection with "going away"; run it
+// when the server shuts down (http.Server does not close WebSockets).
+func (s *Server) CloseConnections() {
+	s.mu.Lock()
+	conns := make([]*conn, 0, len(s.conns))
+	for c := range s.conns {
+		conns = append(conns, c)
+	}
+	s.mu.Unlock()
+	// In parallel, and waited for a second at most: a peer that does not
+	// answer the close (or does not read) must not hold up the others, or
+	// the exit. (The library gives up on such a peer after 5 s.)
+	var wg sync.WaitGroup
+	for _, c := range conns {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c.ws.Close(websocket.StatusGoingAway, "bot shutting down") //nolint:errcheck // best effort
+		}()
+	}
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(time.Second):
+	}
+}
+
+// OpenConnections is the number of connections being served.
+func (s *Server) OpenConnections() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.conns)
+}
+
+// ListenLoopback listens on addr, which must be a loopback address
+// ("127.0.0.1:8765", "[::1]:0", "localhost:8765").
+func ListenLoopback(addr string) (net.Listener, error) {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return nil, err
+	}
+	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		return nil, errors.New("the address must be a loopback address, e.g. 127.0.0.1:8765")
+	}
+	return net.Listen("tcp", addr)
+}
+
+// loopbackHost reports whether a request's Host names the loopback
+// interface.
+func loopbackHost(hostport string) bool {
+	host, _, err := net.SplitHostPort(hostport)
+	if err != nil {
+		host = hostport
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(strings.Trim(host, "[]"))
+	return ip != nil && ip.IsLoopback()
+}

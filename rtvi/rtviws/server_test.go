@@ -1,0 +1,97 @@
+package rtviws
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/voiceeval/schematools/rtvi"
+)
+
+func TestLoopbackHost(t *testing.T) {
+	for _, tc := range []struct {
+		host string
+		want bool
+	}{
+		{"127.0.0.1:1", true}, {"localhost:2", true}, {"[::1]:3", true}, {"localhost", true},
+		{"192.168.1.2:80", false}, {"attacker.example:8765", false}, {"", false},
+	} {
+		assert.Equal(t, tc.want, loopbackHost(tc.host), tc.host)
+	}
+}
+
+func TestListenLoopbackRefusesOtherAddresses(t *testing.T) {
+	for _, addr := range []string{"0.0.0.0:0", ":0", "192.168.1.2:0", "nohost"} {
+		_, err := ListenLoopback(addr)
+		assert.Error(t, err, addr)
+	}
+	ln, err := ListenLoopback("127.0.0.1:0")
+	require.NoError(t, err)
+	ln.Close()
+}
+
+func TestNewRefusesTheServersCallbacks(t *testing.T) {
+	_, err := New(Config{Dispatcher: rtvi.Config{SendText: func(context.Context, string) error { return nil }}})
+	assert.Error(t, err)
+}
+
+// A brain gets each user turn — send-text and text frames — with the
+// connection's Emitter and a Reply that answers on that connection.
+func TestBrainAnswersEachTurnOnItsConnection(t *testing.T) {
+	var got []string
+	srv, err := New(Config{
+		Brain: BrainFunc(func(ctx context.Context, turn Turn) error {
+			got = append(got, turn.Text)
+			if err := turn.Events.Say(ctx, "echo "+turn.Text); err != nil {
+				return err
+			}
+			return turn.Reply(ctx, "echo "+turn.Text)
+		}),
+		Logger: slog.New(slog.DiscardHandler),
+	})
+	require.NoError(t, err)
+	ln, err := ListenLoopback("127.0.0.1:0")
+	require.NoError(t, err)
+	hs := &http.Server{Handler: srv, ReadHeaderTimeout: time.Second}
+	go hs.Serve(ln) //nolint:errcheck // ends with Close
+	t.Cleanup(func() { srv.CloseConnections(); hs.Close() })
+
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	c, _, err := websocket.Dial(ctx, "ws://"+ln.Addr().String(), nil)
+	require.NoError(t, err)
+	defer c.CloseNow()
+
+	msg, _ := json.Marshal(map[string]any{"label": "rtvi-ai", "type": "send-text", "id": "st1", "data": map[string]any{"content": "Hello"}})
+	require.NoError(t, c.Write(ctx, websocket.MessageBinary, rtvi.MessageFrameBytes(msg)))
+	text, err := rtvi.Frame{Text: &rtvi.TextFrame{Text: "again"}}.Marshal()
+	require.NoError(t, err)
+	require.NoError(t, c.Write(ctx, websocket.MessageBinary, text))
+
+	var replies, events []string
+	for len(replies) < 2 {
+		_, data, err := c.Read(ctx)
+		require.NoError(t, err)
+		f, err := rtvi.DecodeFrame(data)
+		require.NoError(t, err)
+		switch {
+		case f.Text != nil:
+			replies = append(replies, f.Text.Text)
+		case f.Message != nil:
+			var m struct{ Type string }
+			require.NoError(t, json.Unmarshal([]byte(f.Message.Data), &m))
+			events = append(events, m.Type)
+		}
+	}
+	assert.Equal(t, []string{"echo Hello", "echo again"}, replies)
+	assert.Equal(t, []string{"Hello", "again"}, got)
+	assert.Contains(t, events, "bot-started-speaking")
+	assert.Contains(t, events, "bot-tts-text")
+	assert.Equal(t, 1, srv.OpenConnections())
+}
