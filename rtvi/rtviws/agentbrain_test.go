@@ -1,0 +1,108 @@
+package rtviws_test
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/voiceeval/schematools/agent"
+	"github.com/voiceeval/schematools/rtvi"
+	"github.com/voiceeval/schematools/rtvi/bridge"
+	"github.com/voiceeval/schematools/rtvi/rtviws"
+)
+
+// serveBrain serves an AgentBrain on model over loopback.
+func serveBrain(t *testing.T, model agent.Model) string {
+	t.Helper()
+	logger := slog.New(slog.DiscardHandler)
+	brain := rtviws.NewAgentBrain(model, logger)
+	srv, err := rtviws.New(rtviws.Config{Dispatcher: brain.Wire(rtvi.Config{Logger: logger}), Brain: brain, Logger: logger})
+	require.NoError(t, err)
+	ln, err := rtviws.ListenLoopback("127.0.0.1:0")
+	require.NoError(t, err)
+	hs := &http.Server{Handler: srv, ReadHeaderTimeout: time.Second}
+	go hs.Serve(ln) //nolint:errcheck // ends with Close
+	t.Cleanup(func() { srv.CloseConnections(); hs.Close() })
+	return "ws://" + ln.Addr().String()
+}
+
+// The user-simulator role: a prompt and no tools; each send-text is one
+// user turn, each model call one tokens entry with the model's usage, its
+// text spoken; reset starts the context again from the prompt.
+func TestAgentBrainAsUserSimulator(t *testing.T) {
+	var mu sync.Mutex
+	var seen [][]agent.Message
+	model := agent.ModelFunc(func(_ context.Context, req agent.Request) (agent.Response, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		seen = append(seen, req.Messages)
+		return agent.Response{Text: "I want to cancel my order.", Usage: agent.Usage{PromptTokens: 40 + len(seen), CompletionTokens: 7, TotalTokens: 47 + len(seen)}}, nil
+	})
+	url := serveBrain(t, model)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	rec := &bridge.Recorder{}
+	c, err := bridge.Dial(ctx, url, &bridge.Options{OnEvent: rec.Handle})
+	require.NoError(t, err)
+	defer c.Close()
+	require.NoError(t, c.UpdateSystemPrompt(ctx, bridge.Prompt{Prompt: "You are a customer."}))
+	require.NoError(t, c.SendText(ctx, "Hi, how can I help?"))
+	require.NoError(t, c.SendText(ctx, "Sure, which order?"))
+	require.Eventually(t, func() bool { return rec.Usage().Calls == 2 }, 10*time.Second, 5*time.Millisecond)
+	hist, err := c.GetContextHistory(ctx)
+	require.NoError(t, err)
+	text, err := hist.Context()
+	require.NoError(t, err)
+	assert.Equal(t, "[{'role': 'system', 'content': 'You are a customer.'}, {'role': 'user', 'content': 'Hi, how can I help?'}, "+
+		"{'role': 'assistant', 'content': 'I want to cancel my order.'}, {'role': 'user', 'content': 'Sure, which order?'}, "+
+		"{'role': 'assistant', 'content': 'I want to cancel my order.'}]", text)
+	assert.Equal(t, bridge.Usage{Calls: 2, Prompt: 41 + 42, Completion: 14}, rec.Usage())
+	turns := rec.Turns()
+	require.Len(t, turns, 2)
+	assert.Equal(t, "I want to cancel my order.", turns[0].Text)
+
+	require.NoError(t, c.Reset(ctx))
+	require.Eventually(t, func() bool {
+		h, err := c.GetContextHistory(ctx)
+		if err != nil {
+			return false
+		}
+		s, _ := h.Context()
+		return s == "[{'role': 'system', 'content': 'You are a customer.'}]"
+	}, 5*time.Second, 20*time.Millisecond, "reset keeps the prompt only")
+	mu.Lock()
+	assert.Len(t, seen[1], 4, "the second call saw the whole conversation")
+	mu.Unlock()
+}
+
+// A model error is an RTVI error event, as pipecat's ErrorFrame; the
+// conversation goes on.
+func TestAgentBrainModelErrorIsAnErrorEvent(t *testing.T) {
+	url := serveBrain(t, agent.ModelFunc(func(context.Context, agent.Request) (agent.Response, error) {
+		return agent.Response{}, errors.New("upstream 500")
+	}))
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	errs := make(chan string, 4)
+	c, err := bridge.Dial(ctx, url, &bridge.Options{OnEvent: func(e bridge.Event) {
+		if e.Type == "error" {
+			errs <- e.Message
+		}
+	}})
+	require.NoError(t, err)
+	defer c.Close()
+	require.NoError(t, c.SendText(ctx, "Hello"))
+	select {
+	case m := <-errs:
+		assert.True(t, strings.Contains(m, "upstream 500"), m)
+	case <-ctx.Done():
+		t.Fatal("no error event")
+	}
+}
