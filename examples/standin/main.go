@@ -2,10 +2,14 @@
 //
 //	go run ./examples/standin                        # the demo script, on 127.0.0.1:0
 //	go run ./examples/standin -addr :8089 -script turns.json -loop
+//	go run ./examples/standin -domain tau2_airline -task 0 -addr 127.0.0.1:8000
 //
 // It prints "listening on http://HOST:PORT" once it accepts connections;
 // point an OpenAI client's base URL at http://HOST:PORT/v1. The script
-// file is a JSON list of agenttest.Turn values.
+// file is a JSON list of agenttest.Turn values. With -domain and -task it
+// plays a tau2 task instead (examples/standin/tau2script): its gold calls
+// one per response (-batch-reads: each run of consecutive read calls in
+// one response), then EndConversationTool, then a goodbye.
 package main
 
 import (
@@ -22,6 +26,7 @@ import (
 	"syscall"
 
 	"github.com/voiceeval/schematools/agent/agenttest"
+	"github.com/voiceeval/schematools/examples/standin/tau2script"
 )
 
 // demo is the script the Node client test reads (the same turn twice, so
@@ -50,10 +55,33 @@ func run(args []string, out io.Writer) error {
 	addr := fs.String("addr", "127.0.0.1:0", "address to listen on")
 	script := fs.String("script", "", "JSON file of turns (default: the demo script)")
 	loop := fs.Bool("loop", false, "start the script again when it runs out")
+	domain := fs.String("domain", "", "play a task of this tau2 domain (tau2_airline, tau2_retail, tau2_telecom); needs -task")
+	task := fs.String("task", "", "with -domain: the id of the task to play")
+	batch := fs.Bool("batch-reads", false, "with -domain: put each run of consecutive read calls in one response")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	turns := demo
+	switch {
+	case (*domain == "") != (*task == ""):
+		return errors.New("-domain and -task go together")
+	case *domain != "" && *script != "":
+		return errors.New("-script or -domain, not both")
+	case *batch && *domain == "":
+		return errors.New("-batch-reads needs -domain and -task")
+	case *domain != "":
+		d, err := tau2script.Load(*domain)
+		if err != nil {
+			return err
+		}
+		t, err := d.Task(*task)
+		if err != nil {
+			return err
+		}
+		if turns, err = d.Script(t, tau2script.Options{BatchReads: *batch}); err != nil {
+			return err
+		}
+	}
 	if *script != "" {
 		data, err := os.ReadFile(*script)
 		if err != nil {

@@ -15,3 +15,16 @@ func TestRunRefusesABadScript(t *testing.T) {
 	assert.Error(t, run([]string{"-script", filepath.Join(t.TempDir(), "missing.json")}, os.Stdout))
 	assert.Error(t, run([]string{"-addr", "256.0.0.1:1"}, os.Stdout))
 }
+
+func TestRunRefusesBadTaskFlags(t *testing.T) {
+	for _, args := range [][]string{
+		{"-domain", "tau2_airline"},
+		{"-task", "0"},
+		{"-batch-reads"},
+		{"-domain", "tau2_airline", "-task", "no-such-task"},
+		{"-domain", "coffee", "-task", "0"},
+		{"-domain", "tau2_airline", "-task", "0", "-script", "x.json"},
+	} {
+		assert.Error(t, run(args, os.Stdout), "%v", args)
+	}
+}
