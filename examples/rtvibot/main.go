@@ -8,6 +8,11 @@
 //	go run ./examples/rtvibot                   # serve on ws://127.0.0.1:8765 until interrupted
 //	go run ./examples/rtvibot -gold -task 0     # a perfect agent: plays task 0 of the scenario's tau2 domain
 //
+// Its serving is library code, rtvi/rtviws; the same bot with an LLM
+// (agent.Loop on an OpenAI-compatible server, -llm-url) is
+// provider/openai/cmd/rtvibot, in provider/openai's module so that this
+// one does not depend on the SDK.
+//
 // It has no LLM: its scripted agent runs "/call <tool> <json arguments>"
 // commands, or with -gold plays the gold actions of the -task on a
 // scenario's first user message. It emits the server events of a pipecat
