@@ -27,7 +27,7 @@ func serveBrain(t *testing.T, model agent.Model) string {
 	require.NoError(t, err)
 	ln, err := rtviws.ListenLoopback("127.0.0.1:0")
 	require.NoError(t, err)
-	hs := &http.Server{Handler: srv, ReadHeaderTimeout: time.Second}
+	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 30 * time.Second}
 	go hs.Serve(ln) //nolint:errcheck // ends with Close
 	t.Cleanup(func() { srv.CloseConnections(); hs.Close() })
 	return "ws://" + ln.Addr().String()

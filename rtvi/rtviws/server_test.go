@@ -58,7 +58,7 @@ func TestBrainAnswersEachTurnOnItsConnection(t *testing.T) {
 	require.NoError(t, err)
 	ln, err := ListenLoopback("127.0.0.1:0")
 	require.NoError(t, err)
-	hs := &http.Server{Handler: srv, ReadHeaderTimeout: time.Second}
+	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 30 * time.Second}
 	go hs.Serve(ln) //nolint:errcheck // ends with Close
 	t.Cleanup(func() { srv.CloseConnections(); hs.Close() })
 

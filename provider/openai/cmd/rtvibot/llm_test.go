@@ -69,8 +69,8 @@ func startLLMBot(t *testing.T) *llmBot {
 	require.NoError(t, err)
 	ln, err := rtviws.ListenLoopback("127.0.0.1:0")
 	require.NoError(t, err)
-	hs := &http.Server{Handler: srv, ReadHeaderTimeout: time.Second}
-	go hs.Serve(ln) //nolint:errcheck // ends with Close
+	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 30 * time.Second} // generous: the machine may be loaded, under -race
+	go hs.Serve(ln)                                                       //nolint:errcheck // ends with Close
 	t.Cleanup(func() { srv.CloseConnections(); hs.Close() })
 	return &llmBot{url: "ws://" + ln.Addr().String(), standin: h, brain: brain}
 }
