@@ -7,13 +7,12 @@ import (
 	"sort"
 	"time"
 
-	"github.com/voiceeval/schematools/examples/nemo/scenarios"
 	"github.com/voiceeval/schematools/rtvi/bridge"
 )
 
 // runConversation is the run and pull phases: bridge.py run_scenario with
 // its two websocket threads, in text.
-func runConversation(ctx context.Context, sc *scenarios.Scenario, agentURL, userURL string, o SessionOptions, sh *shadow, res *ScenarioResult) (*Run, error) {
+func runConversation(ctx context.Context, sc *Scenario, agentURL, userURL string, o SessionOptions, sh *shadow, res *ScenarioResult) (*Run, error) {
 	wallStart := time.Now()
 	q := newEventQueue()
 	agentRec, userRec := &bridge.Recorder{Agent: true}, &bridge.Recorder{}
@@ -171,7 +170,7 @@ loop:
 		return run, runErr
 	}
 
-	includeDB := len(sc.Metadata.DBStateAssertions) > 0
+	includeDB := len(sc.DBStateAssertions) > 0
 	if o.NoResetCheck {
 		sentToAgent, sentToUser = -1, -1
 	}
@@ -294,21 +293,11 @@ func mergeTurns(agent, user []bridge.Turn) []Turn {
 	return out
 }
 
-// fillScenario sets what scoring reads of sc.
-func fillScenario(r *Run, sc *scenarios.Scenario) {
-	r.Scenario = ScenarioOf(sc)
-}
-
-// ScenarioOf returns what scoring reads of a shipped NeMo scenario.
-func ScenarioOf(s *scenarios.Scenario) Scenario {
-	out := Scenario{
-		Name: s.Name, Domain: s.Domain, SuccessSignals: s.SuccessSignals, ReferenceAnswer: s.ReferenceAnswer,
-		ExpectedDBHash: s.Metadata.ExpectedDBHash, NLAssertions: s.Metadata.NLAssertions,
-		IgnoreCapitalization: s.Metadata.IgnoreCapitalization, IgnorePunctuation: s.Metadata.IgnorePunctuation,
-		CleanText: s.Metadata.CleanText, DisallowExtraItems: s.Metadata.DisallowExtraItems,
-	}
-	for _, a := range s.Metadata.DBStateAssertions {
-		out.DBStateAssertions = append(out.DBStateAssertions, Assertion{Side: a.Side, FuncName: a.FuncName, Arguments: a.Arguments, AssertValue: a.AssertValue, Message: a.Message})
-	}
-	return out
+// fillScenario sets what scoring reads of sc: the scenario without its
+// setup.
+func fillScenario(r *Run, sc *Scenario) {
+	r.Scenario = *sc
+	r.Scenario.MaxDuration, r.Scenario.AgentPrompt, r.Scenario.UserPrompt = 0, "", ""
+	r.Scenario.AgentTools, r.Scenario.UserTools = "", ""
+	r.Scenario.SharedStateInitAgent, r.Scenario.SharedStateInitUser, r.Scenario.InitializationActions = nil, nil, nil
 }

@@ -32,8 +32,18 @@ type Assertion struct {
 	Message     *string
 }
 
-// Scenario is what scoring reads of a scenario (examples/nemo/scenarios
-// has every one of NeMo's).
+// Action is one initialisation action: the side that replays it ("user"
+// or "agent"), the initialisation function and its keyword arguments (the
+// JSON fields in that order, as apply_initialization carries them).
+type Action struct {
+	Side      string         `json:"side"`
+	FuncName  string         `json:"func_name"`
+	Arguments map[string]any `json:"arguments"`
+}
+
+// Scenario is what a run sets up and scoring reads of a scenario
+// (examples/nemo/scenarios has every one of NeMo's; examples/nemo/nemoeval
+// converts them).
 type Scenario struct {
 	Name string
 	// Domain is the tool domain; DB-state predicates are looked up under
@@ -50,6 +60,22 @@ type Scenario struct {
 	DBStateAssertions []Assertion
 	// The comparator's options (metadata.json).
 	IgnoreCapitalization, IgnorePunctuation, CleanText, DisallowExtraItems bool
+
+	// The setup RunScenario sends; scoring does not read it.
+
+	// MaxDuration is the run length in seconds (max_duration).
+	MaxDuration int
+	// AgentPrompt and UserPrompt are the system prompts of the two bots.
+	AgentPrompt, UserPrompt string
+	// AgentTools and UserTools are the JSON texts of the {tool: kwargs}
+	// maps that update_system_prompt carries ("{}" for none).
+	AgentTools, UserTools string
+	// SharedStateInitAgent and SharedStateInitUser are each side's
+	// shared_state_init (nil sends {}).
+	SharedStateInitAgent, SharedStateInitUser map[string]any
+	// InitializationActions are the actions replayed before the run, each
+	// with its side; nil when none.
+	InitializationActions []Action
 }
 
 // Summary is one side's get_scenario_summary answer.

@@ -7,7 +7,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/voiceeval/schematools/examples/nemo/scenarios"
 	"github.com/voiceeval/schematools/rtvi/bridge"
 )
 
@@ -128,7 +127,7 @@ type SyncRecord struct {
 // read, or does not answer the handshake or a pull fails the scenario
 // (StatusFailed, error wrapping ErrBotFailed); the result says why. The
 // returned error is nil only for a scored scenario; the result is never nil.
-func RunScenario(ctx context.Context, sc *scenarios.Scenario, agentURL, userURL string, o SessionOptions) (*ScenarioResult, error) {
+func RunScenario(ctx context.Context, sc *Scenario, agentURL, userURL string, o SessionOptions) (*ScenarioResult, error) {
 	res := &ScenarioResult{Scenario: sc.Name}
 	fail := func(status Status, sentinel error, err error) (*ScenarioResult, error) {
 		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
@@ -171,7 +170,7 @@ func dial(ctx context.Context, url, side string, o SessionOptions, on func(bridg
 
 // prepare is bridge.py prepare_for_scenario; it returns the shadow state
 // (nil when the sync is off).
-func prepare(ctx context.Context, sc *scenarios.Scenario, agentURL, userURL string, o SessionOptions, res *ScenarioResult) (*shadow, error) {
+func prepare(ctx context.Context, sc *Scenario, agentURL, userURL string, o SessionOptions, res *ScenarioResult) (*shadow, error) {
 	user, err := dial(ctx, userURL, "user", o, nil)
 	if err != nil {
 		return nil, err
@@ -260,8 +259,8 @@ func orEmpty(m map[string]any) map[string]any {
 
 // sideActions are the initialisation actions of one side, as the scenario
 // holds them ({side, func_name, arguments}, the fields in that order).
-func sideActions(sc *scenarios.Scenario, side string) []scenarios.Action {
-	out := []scenarios.Action{}
+func sideActions(sc *Scenario, side string) []Action {
+	out := []Action{}
 	for _, a := range sc.InitializationActions {
 		if a.Side == side {
 			if a.Arguments == nil {

@@ -73,13 +73,14 @@ func goldCalls(t *testing.T, domain, id string, user bool) []tool.ModelCall {
 	return nil
 }
 
-func scenario(t *testing.T, name string) *scenarios.Scenario {
+func scenario(t *testing.T, name string) *Scenario {
 	t.Helper()
 	sc, err := scenarios.Get(name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return sc
+	out := fromShipped(sc)
+	return &out
 }
 
 func testOptions() SessionOptions {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/voiceeval/schematools/examples/nemo/scenarios"
 	"github.com/voiceeval/schematools/hooks"
 	"github.com/voiceeval/schematools/replay"
 	"github.com/voiceeval/schematools/state"
@@ -45,7 +44,7 @@ type shadow struct {
 // them and builds the tool map; it returns nil (sync off) when the config
 // has no Sync. An error means the sync cannot run; NeMo then logs and runs
 // the scenario without it, and so does the caller.
-func newShadow(cfg *Shadow, sc *scenarios.Scenario) (*shadow, error) {
+func newShadow(cfg *Shadow, sc *Scenario) (*shadow, error) {
 	if cfg == nil || cfg.Hooks.Sync == nil {
 		return nil, nil
 	}
