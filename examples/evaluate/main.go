@@ -1,0 +1,311 @@
+// Command evaluate runs NeMo scenarios against a pair of RTVI bots and
+// writes the run in NeMo's layout (harness.RunWriter: one directory per
+// scenario, results.jsonl, all_metrics.json, report.html), as NeMo's
+// run_evaluation.py does, in text.
+//
+//	go run ./examples/evaluate -scenarios tau2_retail__0,tau2_airline__7 -out DIR
+//	go run ./examples/evaluate -domain all-gold -parallel 4 -out DIR
+//	go run ./examples/evaluate -scenarios ... -agent-url ws://127.0.0.1:8765 -user-url ws://127.0.0.1:8766 -out DIR
+//	go run ./examples/evaluate -scenarios ... -resume DIR/eval_<timestamp>
+//
+// With no bot URLs it runs the repository's Go bots in-process
+// (rtvi/rtviws servers over loopback WebSockets, one pair per parallel
+// slot): the agent is rtviws.AgentBrain on a model playing the tau2
+// task's gold calls (examples/standin/tau2script), the user a simulator
+// answering every turn with one scripted text. In-process gold stand-ins
+// exist for tau2_airline and tau2_retail (telecom's user-side gold actions
+// are not played). There is no judge: NL-assertion and judge signals are
+// scored as NeMo scores them with --judge-url "" (not applicable).
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/voiceeval/schematools/examples/domains"
+	"github.com/voiceeval/schematools/examples/nemo/nemoeval"
+	"github.com/voiceeval/schematools/examples/nemo/scenarios"
+	"github.com/voiceeval/schematools/harness"
+)
+
+func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+
+// flags are the command's settings.
+type flags struct {
+	scenarios, domain, out, resume, agentURLs, userURLs string
+	parallel, minAgentTurns, maxTurns                   int
+	timeout, kickoff, settle                            time.Duration
+}
+
+func parse(args []string, stderr io.Writer) (flags, error) {
+	var f flags
+	fs := flag.NewFlagSet("evaluate", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&f.scenarios, "scenarios", "", "comma-separated scenario names")
+	fs.StringVar(&f.domain, "domain", "", "run every scenario whose name starts with DOMAIN__ (e.g. tau2_airline), or all-gold: every tau2 airline and retail scenario")
+	fs.StringVar(&f.out, "out", "", "output directory; the run goes to DIR/eval_<timestamp>")
+	fs.StringVar(&f.resume, "resume", "", "run directory (DIR/eval_<timestamp>) to finish: only scenarios without a finished result run")
+	fs.StringVar(&f.agentURLs, "agent-url", "", "comma-separated agent bot URLs (ws://…); empty: in-process Go bots with gold stand-ins")
+	fs.StringVar(&f.userURLs, "user-url", "", "comma-separated user-simulator bot URLs, as many as -agent-url")
+	fs.IntVar(&f.parallel, "parallel", 1, "scenarios run at once (in-process: bot pairs started; with URLs: at most the number of pairs)")
+	fs.IntVar(&f.minAgentTurns, "min-agent-turns", harness.DefaultMinAgentTurns, "agent LLM calls below which a scenario is failed (0 disables)")
+	fs.IntVar(&f.maxTurns, "max-turns", 0, "stop a run after this many turns (0: no bound)")
+	fs.DurationVar(&f.timeout, "timeout", 0, "bound on each run's conversation (0: the scenario's max_duration)")
+	fs.DurationVar(&f.kickoff, "kickoff-delay", 0, "wait before the agent's Hello (0: NeMo's 1s with URLs, none in-process)")
+	fs.DurationVar(&f.settle, "exit-settle", 0, "wait after the agent's <exit> (0: NeMo's 0.5s with URLs, 50ms in-process)")
+	if err := fs.Parse(args); err != nil {
+		return f, err
+	}
+	switch {
+	case (f.out == "") == (f.resume == ""):
+		return f, errors.New("give exactly one of -out and -resume")
+	case (f.scenarios == "") == (f.domain == ""):
+		return f, errors.New("give exactly one of -scenarios and -domain")
+	case (f.agentURLs == "") != (f.userURLs == ""):
+		return f, errors.New("give both -agent-url and -user-url, or neither")
+	case f.parallel < 1:
+		return f, errors.New("-parallel must be at least 1")
+	case f.minAgentTurns < 0 || f.maxTurns < 0 || f.timeout < 0:
+		return f, errors.New("-min-agent-turns, -max-turns and -timeout must not be negative")
+	}
+	return f, nil
+}
+
+// selectScenarios resolves -scenarios or -domain to names, in order.
+func selectScenarios(f flags) ([]string, error) {
+	if f.scenarios != "" {
+		var out []string
+		for n := range strings.SplitSeq(f.scenarios, ",") {
+			if n = strings.TrimSpace(n); n != "" && !slices.Contains(out, n) {
+				out = append(out, n)
+			}
+		}
+		return out, nil
+	}
+	names, err := scenarios.Names()
+	if err != nil {
+		return nil, err
+	}
+	prefixes := []string{f.domain}
+	if f.domain == "all-gold" {
+		prefixes = goldDomains
+	}
+	var out []string
+	for _, n := range names {
+		p, _, _ := strings.Cut(n, "__")
+		if slices.Contains(prefixes, p) {
+			out = append(out, n)
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no scenario in domain %q", f.domain)
+	}
+	return out, nil
+}
+
+func splitURLs(s string) []string {
+	var out []string
+	for u := range strings.SplitSeq(s, ",") {
+		if u = strings.TrimSpace(u); u != "" {
+			out = append(out, u)
+		}
+	}
+	return out
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	f, err := parse(args, stderr)
+	if err != nil {
+		if !errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(stderr, "evaluate:", err)
+		}
+		return 2
+	}
+	if err := evaluate(context.Background(), f, stdout, stderr); err != nil {
+		fmt.Fprintln(stderr, "evaluate:", err)
+		return 1
+	}
+	return 0
+}
+
+// evaluate runs the selected scenarios and writes the run.
+func evaluate(ctx context.Context, f flags, stdout, stderr io.Writer) error {
+	queue, err := selectScenarios(f)
+	if err != nil {
+		return err
+	}
+	shipped := make(map[string]*scenarios.Scenario, len(queue))
+	for _, n := range queue {
+		if shipped[n], err = scenarios.Get(n); err != nil {
+			return err
+		}
+	}
+	inProcess := f.agentURLs == ""
+	var g golds
+	if inProcess {
+		for _, n := range queue {
+			if _, err := g.script(n); err != nil {
+				return err
+			}
+		}
+	}
+	pairs, cleanup, err := startPairs(f, inProcess)
+	if err != nil {
+		return err
+	}
+	defer cleanup()
+
+	var w *harness.RunWriter
+	toRun := queue
+	if f.resume != "" {
+		var st *harness.ResumeState
+		if w, st, err = harness.ResumeRunWriter(f.resume, queue, f.minAgentTurns); err != nil {
+			return err
+		}
+		toRun = st.ToRun
+		fmt.Fprintf(stderr, "resume: %d done, %d to run\n", len(st.Done), len(st.ToRun))
+	} else if w, err = harness.NewRunWriter(f.out, harness.SessionTimestamp(time.Now()), queue); err != nil {
+		return err
+	}
+	defer w.Close()
+
+	o := harness.DefaultSessionOptions()
+	o.Score.MinAgentTurns = f.minAgentTurns
+	o.MaxTurns, o.MaxDuration, o.KickoffDelay, o.ExitSettle = f.maxTurns, f.timeout, f.kickoff, f.settle
+	if inProcess {
+		if o.KickoffDelay == 0 {
+			o.KickoffDelay = -1
+		}
+		if o.ExitSettle == 0 {
+			o.ExitSettle = 50 * time.Millisecond
+		}
+	}
+
+	jobs := make(chan string)
+	var mu sync.Mutex
+	done, failed := len(queue)-len(toRun), 0
+	var firstErr error
+	var wg sync.WaitGroup
+	for _, p := range pairs {
+		wg.Go(func() {
+			for name := range jobs {
+				start := time.Now()
+				ok, err := runOne(ctx, w, p, &g, shipped[name], o)
+				mu.Lock()
+				done++
+				verdict := "pass"
+				switch {
+				case err != nil:
+					verdict, failed = "error: "+err.Error(), failed+1
+					if firstErr == nil && !errors.Is(err, harness.ErrBotFailed) && !errors.Is(err, harness.ErrAborted) {
+						firstErr = err
+					}
+				case !ok:
+					verdict, failed = "fail", failed+1
+				}
+				fmt.Fprintf(stderr, "[%d/%d] %s %s %.2fs\n", done, len(queue), name, verdict, time.Since(start).Seconds())
+				mu.Unlock()
+			}
+		})
+	}
+	for _, n := range toRun {
+		jobs <- n
+	}
+	close(jobs)
+	wg.Wait()
+	if firstErr != nil {
+		return firstErr
+	}
+	if err := w.Finish(harness.FinishOptions{MinAgentTurns: f.minAgentTurns}); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%s: %d scenarios, %d not successful\n", w.Dir(), len(queue), failed)
+	return nil
+}
+
+// runOne runs one scenario on pair p and writes it; ok is is_successful.
+func runOne(ctx context.Context, w *harness.RunWriter, p *pair, g *golds, s *scenarios.Scenario, o harness.SessionOptions) (bool, error) {
+	if p.gold != nil {
+		turns, err := g.script(s.Name)
+		if err != nil {
+			return false, err
+		}
+		p.gold.arm(turns)
+	}
+	start := time.Now()
+	sc := nemoeval.Scenario(s)
+	res, err := harness.RunScenario(ctx, &sc, p.agentURL, p.userURL, o)
+	if err != nil {
+		return false, err
+	}
+	run := res.Run
+	run.ScenarioDirectory = w.ScenarioDir(s.Name)
+	run.LogStartTime, run.EndTime = harness.PyISOFormat(start), harness.PyISOFormat(time.Now())
+	scored, err := harness.Score(ctx, run, o.Score)
+	if err != nil {
+		return false, err
+	}
+	if err := w.WriteScenario(&harness.ScenarioOutput{Run: run, Result: scored, Config: s.Config}); err != nil {
+		return false, err
+	}
+	return scored.Metrics.IsSuccessful == true, nil
+}
+
+// startPairs returns the bot pairs: the URL lists paired up, or one
+// in-process pair per parallel slot.
+func startPairs(f flags, inProcess bool) ([]*pair, func(), error) {
+	if !inProcess {
+		as, us := splitURLs(f.agentURLs), splitURLs(f.userURLs)
+		if len(as) != len(us) {
+			return nil, nil, fmt.Errorf("%d agent URLs but %d user URLs", len(as), len(us))
+		}
+		var out []*pair
+		for i := range as {
+			out = append(out, &pair{agentURL: as[i], userURL: us[i]})
+		}
+		return out[:min(len(out), f.parallel)], func() {}, nil
+	}
+	root, err := os.MkdirTemp("", "evaluate-data-")
+	if err != nil {
+		return nil, nil, err
+	}
+	var servers []*botServer
+	cleanup := func() {
+		for _, s := range servers {
+			s.close()
+		}
+		os.RemoveAll(root)
+	}
+	if err := domains.WriteDataRoot(root); err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	logger := slog.New(slog.DiscardHandler)
+	var out []*pair
+	for range f.parallel {
+		gold := &scriptModel{}
+		a, err := serveBot(gold, root, logger)
+		if err != nil {
+			cleanup()
+			return nil, nil, err
+		}
+		servers = append(servers, a)
+		u, err := serveBot(userModel, root, logger)
+		if err != nil {
+			cleanup()
+			return nil, nil, err
+		}
+		servers = append(servers, u)
+		out = append(out, &pair{agentURL: a.url, userURL: u.url, gold: gold})
+	}
+	return out, cleanup, nil
+}
