@@ -1,0 +1,136 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+var testScenarios = []string{"tau2_airline__7", "tau2_airline__1", "tau2_retail__0", "tau2_retail__1"}
+
+// evaluateRun runs the command and returns its run directory.
+func evaluateRun(t testing.TB, args ...string) string {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	if code := run(args, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, stdout.String(), stderr.String())
+	}
+	dir, _, ok := strings.Cut(stdout.String(), ":")
+	if !ok {
+		t.Fatalf("no run directory in %q", stdout.String())
+	}
+	return dir
+}
+
+// resultLines returns results.jsonl's lines by scenario: the name, whether
+// successful, and the signals, without the times.
+func resultLines(t *testing.T, dir string) []string {
+	t.Helper()
+	f, err := os.Open(filepath.Join(dir, "results.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []string
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<24)
+	for sc.Scan() {
+		var l map[string]any
+		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
+			t.Fatal(err)
+		}
+		m, _ := l["metrics"].(map[string]any)
+		if m == nil {
+			m = l
+		}
+		b, _ := json.Marshal([]any{m["scenario"], m["is_successful"], m["is_action_match"], m["db_state_match"], m["clean_exit"], m["stop_reason"]})
+		out = append(out, string(b))
+	}
+	return out
+}
+
+func TestGoldScenariosSucceed(t *testing.T) {
+	dir := evaluateRun(t, "-scenarios", strings.Join(testScenarios, ","), "-out", t.TempDir(), "-parallel", "2")
+	for _, n := range testScenarios {
+		b, err := os.ReadFile(filepath.Join(dir, n, "metrics.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m map[string]any
+		if err := json.Unmarshal(b, &m); err != nil {
+			t.Fatal(err)
+		}
+		if m["is_successful"] != true {
+			t.Errorf("%s: is_successful %v", n, m["is_successful"])
+		}
+	}
+	if got := resultLines(t, dir); len(got) != len(testScenarios) {
+		t.Errorf("%d results lines, want %d: %v", len(got), len(testScenarios), got)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "report.html")); err != nil {
+		t.Error(err)
+	}
+}
+
+// A run whose results.jsonl holds part of the queue is finished by -resume
+// and then holds what an uninterrupted run holds.
+func TestResumeFinishesTheRest(t *testing.T) {
+	all := strings.Join(testScenarios, ",")
+	full := evaluateRun(t, "-scenarios", all, "-out", t.TempDir())
+	part := evaluateRun(t, "-scenarios", strings.Join(testScenarios[:2], ","), "-out", t.TempDir())
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"-scenarios", all, "-resume", part}, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "resume: 2 done, 2 to run") {
+		t.Errorf("resume ran more than the rest:\n%s", stderr.String())
+	}
+	for _, n := range testScenarios[:2] {
+		if strings.Contains(stderr.String(), n) {
+			t.Errorf("%s ran again:\n%s", n, stderr.String())
+		}
+	}
+	got, want := resultLines(t, part), resultLines(t, full)
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("resumed results.jsonl\n%s\nuninterrupted\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+func TestBadFlags(t *testing.T) {
+	for _, args := range [][]string{
+		{},
+		{"-scenarios", "tau2_retail__0"},
+		{"-scenarios", "tau2_retail__0", "-out", "x", "-resume", "y"},
+		{"-scenarios", "tau2_retail__0", "-out", "x", "-agent-url", "ws://127.0.0.1:1"},
+		{"-scenarios", "tau2_retail__0", "-out", "x", "-parallel", "0"},
+	} {
+		var stdout, stderr bytes.Buffer
+		if code := run(args, &stdout, &stderr); code != 2 {
+			t.Errorf("%q: exit %d, want 2", args, code)
+		}
+	}
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"-scenarios", "eva_airline__1_1_3", "-out", t.TempDir()}, &stdout, &stderr); code != 1 || !strings.Contains(stderr.String(), "no gold stand-in") {
+		t.Errorf("in-process eva scenario: exit %d, %s", code, stderr.String())
+	}
+}
+
+// BenchmarkGoldSweep runs every tau2 airline and retail scenario with the
+// in-process gold stand-ins (run once: -benchtime 1x).
+func BenchmarkGoldSweep(b *testing.B) {
+	for b.Loop() {
+		start := time.Now()
+		var stdout, stderr bytes.Buffer
+		if code := run([]string{"-domain", "all-gold", "-parallel", "4", "-out", b.TempDir()}, &stdout, &stderr); code != 0 {
+			b.Fatalf("exit %d\n%s", code, stderr.String())
+		}
+		n := strings.Count(stderr.String(), "\n")
+		b.ReportMetric(float64(n)/time.Since(start).Seconds(), "scenarios/s")
+		b.Log(strings.TrimSpace(stdout.String()))
+	}
+}
