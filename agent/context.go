@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"encoding/json"
 	"slices"
 	"sync"
 
@@ -72,12 +73,13 @@ type slot struct {
 }
 
 // addCall writes the pair pipecat's _handle_function_call_in_progress
-// writes for one call and returns the tool message's slot.
-func (c *Context) addCall(call ToolCall) slot {
+// writes for one call (the assistant message carrying native, see
+// [Message.Native]) and returns the tool message's slot.
+func (c *Context) addCall(call ToolCall, native map[string]json.RawMessage) slot {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.msgs = append(c.msgs,
-		Message{Role: RoleAssistant, ToolCalls: []ToolCall{call}},
+		Message{Role: RoleAssistant, ToolCalls: []ToolCall{call}, Native: native},
 		Message{Role: RoleTool, Content: ContentInProgress, ToolCallID: call.ID})
 	c.inFlight++
 	return slot{index: len(c.msgs) - 1, gen: c.gen}

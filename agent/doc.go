@@ -8,6 +8,10 @@
 //     token usage and the finish reason out ([Response]); text deltas go
 //     to [Request.OnText] when the provider streams. Provider adapters
 //     (provider/openai) implement it; [ModelFunc] makes a function one.
+//   - [Response.Native] is provider-native data (thinking blocks with
+//     their signatures, Gemini's thoughtSignature) the provider needs back
+//     exactly as sent; the loop keeps it on the response's first assistant
+//     message ([Message.Native]), which the context never renders.
 //   - [Usage] has the fields of rtvi.TokenUsage, so rtvi.TokenUsage(u)
 //     converts one for rtvi's Emitter.LLMResponse.
 //

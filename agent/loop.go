@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -124,9 +125,13 @@ func (l *Loop) Run(ctx context.Context) (TurnResult, error) {
 			// from the call tasks (llm_service.py _run_function_call);
 			// push_aggregation writes it stripped
 			// (utils/string.py concatenate_aggregated_text).
-			l.Context.Append(Message{Role: RoleAssistant, Content: pyjson.Strip(resp.Text)})
+			l.Context.Append(Message{Role: RoleAssistant, Content: pyjson.Strip(resp.Text), Native: resp.Native})
 		}
-		g := l.writeCalls(resp.Calls)
+		native := resp.Native
+		if resp.Text != "" {
+			native = nil // on the text message already
+		}
+		g := l.writeCalls(resp.Calls, native)
 		if l.Hooks.OnResponse != nil {
 			l.Hooks.OnResponse(ctx, step+1, resp)
 		}
@@ -166,8 +171,9 @@ type group struct {
 }
 
 // writeCalls writes one assistant+tool pair per call, in the model's
-// order, and answers duplicate ids at once.
-func (l *Loop) writeCalls(calls []tool.ModelCall) *group {
+// order, and answers duplicate ids at once; native goes on the first
+// call's assistant message.
+func (l *Loop) writeCalls(calls []tool.ModelCall, native map[string]json.RawMessage) *group {
 	if len(calls) == 0 {
 		return &group{}
 	}
@@ -181,7 +187,8 @@ func (l *Loop) writeCalls(calls []tool.ModelCall) *group {
 		}
 		seen.add(c.ID)
 		g.answered[i] = Answered{ModelCall: c}
-		g.slots[i] = l.Context.addCall(ToolCall{ID: c.ID, Name: c.Name, Arguments: ContextArguments(c.Arguments)})
+		g.slots[i] = l.Context.addCall(ToolCall{ID: c.ID, Name: c.Name, Arguments: ContextArguments(c.Arguments)}, native)
+		native = nil
 		if dup {
 			msg := "The call id " + strconv.Quote(orig) + " was already used in this response; the call was not run. Call the tool again if it is needed."
 			if orig == "" {

@@ -39,6 +39,13 @@ type Message struct {
 	Content    string     // text; for a tool message the result's JSON text
 	ToolCalls  []ToolCall // an assistant message's calls (pipecat writes one per message)
 	ToolCallID string     // a tool message's call id
+	// Native is provider-native data of the response this assistant
+	// message starts (thinking blocks with their signatures, Gemini's
+	// thoughtSignature parts), keyed by provider ("anthropic", "gemini"),
+	// which the provider's adapter sends back exactly as received. It is
+	// opaque to the context: never rendered by MarshalJSON or in
+	// get_context_history, and not read by UnmarshalJSON.
+	Native map[string]json.RawMessage
 }
 
 // ToolCall is one call in an assistant message.

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"encoding/json"
 
 	"github.com/voiceeval/schematools/tool"
 )
@@ -40,6 +41,10 @@ type Response struct {
 	Calls        []tool.ModelCall
 	Usage        Usage
 	FinishReason string // "stop", "tool_calls", "length", … as the provider says
+	// Native is provider-native data to send back with this response's
+	// turn (see [Message.Native]); the loop puts it on the first assistant
+	// message it writes for the response.
+	Native map[string]json.RawMessage
 }
 
 // Usage is the token count of one model call. Its fields are those of
