@@ -13,6 +13,7 @@ type answer struct {
 	model   string
 	created int64
 	usage   Usage
+	sig     string // the thought signature of a turn with Thinking
 }
 
 type chunk struct {
@@ -173,6 +174,9 @@ func (a answer) stream(w http.ResponseWriter, includeUsage bool) {
 			}
 			emit(&delta{ToolCalls: []toolDelta{td}}, nil)
 		}
+	}
+	if a.turn.Fault.NoFinish {
+		return
 	}
 	fr := a.finish()
 	emit(&delta{}, &fr)

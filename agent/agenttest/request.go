@@ -10,6 +10,9 @@ import (
 // Request is a decoded Chat Completions request: the fields the stand-in
 // reads, and the body as sent.
 type Request struct {
+	// Dialect is the API the request was made to: DialectOpenAI,
+	// DialectAnthropic or DialectGemini.
+	Dialect      string
 	Model        string
 	Messages     []Message
 	Tools        []json.RawMessage // each tool definition as the client sent its bytes
@@ -17,7 +20,18 @@ type Request struct {
 	IncludeUsage bool            // stream_options.include_usage
 	ToolChoice   json.RawMessage // as sent; nil when absent
 	Body         []byte
+	// Anthropic and Gemini hold what those dialects' requests carry
+	// (Messages holds only Chat Completions messages).
+	Anthropic *AnthropicRequest
+	Gemini    *GeminiRequest
 }
+
+// The dialects the stand-in speaks.
+const (
+	DialectOpenAI    = "openai"    // POST /v1/chat/completions
+	DialectAnthropic = "anthropic" // POST /v1/messages
+	DialectGemini    = "gemini"    // POST /v1beta/models/{model}:generateContent, :streamGenerateContent?alt=sse
+)
 
 // Message is one request message.
 type Message struct {
@@ -78,7 +92,7 @@ func DecodeRequest(body []byte) (Request, error) {
 	if len(w.Messages) == 0 {
 		return Request{}, errors.New("'messages' must be a non-empty array")
 	}
-	r := Request{Model: *w.Model, Tools: w.Tools, Body: body, ToolChoice: w.ToolChoice}
+	r := Request{Dialect: DialectOpenAI, Model: *w.Model, Tools: w.Tools, Body: body, ToolChoice: w.ToolChoice}
 	if w.Stream != nil {
 		r.Stream = *w.Stream
 	}

@@ -10,6 +10,14 @@ import (
 type Turn struct {
 	Text  string `json:"text,omitempty"`
 	Calls []Call `json:"calls,omitempty"`
+	// Thinking is the model's reasoning, sent with a signature the
+	// stand-in makes up: an Anthropic thinking block before the text, a
+	// Gemini thought part with the signature on the first call part (the
+	// first text part when there are no calls). The OpenAI dialect leaves
+	// it out. A later request that calls the turn's tools without sending
+	// the block or signature back as it was is answered 400, as the APIs
+	// answer it.
+	Thinking string `json:"thinking,omitempty"`
 	// Usage is reported as given; nil means counts derived from the
 	// request and the turn (prompt: one token per 4 request bytes,
 	// completion: one per 4 bytes of text and arguments).
@@ -37,6 +45,9 @@ type Usage struct {
 	TotalTokens      int `json:"total_tokens"`
 	CachedTokens     int `json:"cached_tokens,omitempty"`
 	ReasoningTokens  int `json:"reasoning_tokens,omitempty"`
+	// CacheCreationTokens is Anthropic's cache_creation_input_tokens
+	// (the other dialects leave it out).
+	CacheCreationTokens int `json:"cache_creation_tokens,omitempty"`
 }
 
 // Fault is what goes wrong with a turn.
@@ -56,6 +67,10 @@ type Fault struct {
 	CutAfter int `json:"cut_after,omitempty"`
 	// Malformed sends a chunk that is not JSON after the first event.
 	Malformed bool `json:"malformed,omitempty"`
+	// NoFinish ends the stream before its finish: no finish_reason chunk
+	// (OpenAI), no message_delta and message_stop (Anthropic), no
+	// finishReason (Gemini).
+	NoFinish bool `json:"no_finish,omitempty"`
 }
 
 // Quirks are ways real servers number tool-call deltas.
@@ -68,6 +83,9 @@ type Quirks struct {
 	IndexZero bool `json:"index_zero,omitempty"`
 	// OneChunk sends each call whole in one delta.
 	OneChunk bool `json:"one_chunk,omitempty"`
+	// CallIDs sends the calls' ids in Gemini's functionCall parts (Vertex
+	// AI does; the Gemini API leaves them out, which is the default).
+	CallIDs bool `json:"call_ids,omitempty"`
 }
 
 // GoldTurns returns the turns that play a task's gold actions: one turn

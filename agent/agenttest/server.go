@@ -1,10 +1,12 @@
 package agenttest
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"io"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 )
@@ -17,6 +19,9 @@ type Server struct {
 	Model string
 	// Loop starts the script again when it runs out.
 	Loop bool
+	// Dialect, when set, is the only dialect answered (DialectOpenAI,
+	// DialectAnthropic, DialectGemini); other routes get a 404.
+	Dialect string
 
 	mu       sync.Mutex
 	turns    []Turn
@@ -24,11 +29,16 @@ type Server struct {
 	failed   int // errors answered for the current turn
 	requests []Request
 	created  int64
+	thinking map[string]issued // Anthropic: per tool_use id, the thinking block it came with
+	sigs     map[string]string // Gemini: per call (name and arguments), the signature it came with
 }
+
+// issued is a thinking block the stand-in sent.
+type issued struct{ text, sig string }
 
 // New returns a stand-in playing turns.
 func New(turns ...Turn) *Server {
-	return &Server{turns: turns, created: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC).Unix()}
+	return &Server{turns: turns, thinking: map[string]issued{}, sigs: map[string]string{}, created: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC).Unix()}
 }
 
 // Append adds turns to the script.
@@ -76,24 +86,53 @@ func (s *Server) take(r Request) (status int, t Turn, n int) {
 	return 0, t, s.next
 }
 
-// ServeHTTP answers POST /v1/chat/completions and /chat/completions.
+// ServeHTTP answers POST /v1/chat/completions and /chat/completions
+// (OpenAI), /v1/messages (Anthropic), and
+// /v1beta/models/{model}:generateContent and :streamGenerateContent
+// (Gemini), each in its dialect's shapes and errors.
 func (s *Server) ServeHTTP(w http.ResponseWriter, req *http.Request) {
-	if req.URL.Path != "/v1/chat/completions" && req.URL.Path != "/chat/completions" {
+	dialect, model, stream := route(req.URL.Path)
+	if dialect == "" || (s.Dialect != "" && s.Dialect != dialect) {
 		writeError(w, http.StatusNotFound, "not_found_error", "no route "+req.URL.Path, "")
 		return
 	}
+	fail := func(status int, msg string) {
+		switch dialect {
+		case DialectAnthropic:
+			writeAnthropicError(w, status, msg)
+		case DialectGemini:
+			writeGeminiError(w, status, msg)
+		default:
+			writeError(w, status, errorType(status), msg, "")
+		}
+	}
 	if req.Method != http.MethodPost {
-		writeError(w, http.StatusMethodNotAllowed, "invalid_request_error", "use POST", "")
+		fail(http.StatusMethodNotAllowed, "use POST")
 		return
 	}
 	body, err := io.ReadAll(io.LimitReader(req.Body, MaxBody+1))
 	if err != nil {
-		writeError(w, http.StatusBadRequest, "invalid_request_error", "reading the body: "+err.Error(), "")
+		fail(http.StatusBadRequest, "reading the body: "+err.Error())
 		return
 	}
-	r, err := DecodeRequest(body)
+	var r Request
+	switch dialect {
+	case DialectAnthropic:
+		r, err = DecodeAnthropicRequest(body)
+		if err == nil {
+			err = s.checkThinking(r.Anthropic)
+		}
+	case DialectGemini:
+		r, err = DecodeGeminiRequest(body)
+		r.Model, r.Stream = model, stream
+		if err == nil {
+			err = s.checkSignatures(r.Gemini)
+		}
+	default:
+		r, err = DecodeRequest(body)
+	}
 	if err != nil {
-		writeError(w, http.StatusBadRequest, "invalid_request_error", err.Error(), "")
+		fail(http.StatusBadRequest, err.Error())
 		return
 	}
 	status, t, n := s.take(r)
@@ -101,7 +140,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		if t.Fault.RetryAfter != "" && (status == http.StatusTooManyRequests || status == http.StatusServiceUnavailable) {
 			w.Header().Set("Retry-After", t.Fault.RetryAfter)
 		}
-		writeError(w, status, errorType(status), "scripted fault: HTTP "+strconv.Itoa(status), "")
+		fail(status, "scripted fault: HTTP "+strconv.Itoa(status))
 		return
 	}
 	if t.Fault.Delay > 0 {
@@ -114,12 +153,67 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		}
 	}
 	a := answer{turn: t, id: "chatcmpl-standin-" + strconv.Itoa(n), model: s.model(r), created: s.created, usage: usageOf(t, r)}
-	if r.Stream {
-		a.stream(w, r.IncludeUsage)
-		return
+	switch dialect {
+	case DialectAnthropic:
+		a.id = "msg_standin_" + strconv.Itoa(n)
+		if t.Thinking != "" {
+			a.sig = signature("anthropic", n)
+			s.issueThinking(t, a.sig)
+		}
+		if r.Stream {
+			a.anthropicStream(w)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(a.anthropicMessage())
+	case DialectGemini:
+		a.id = "standin-" + strconv.Itoa(n)
+		if t.Thinking != "" {
+			a.sig = base64.StdEncoding.EncodeToString([]byte(signature("gemini", n)))
+			s.issueSignature(t, a.sig)
+		}
+		if r.Stream {
+			a.geminiStream(w)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(a.geminiResponse(a.geminiParts(), true))
+	default:
+		if r.Stream {
+			a.stream(w, r.IncludeUsage)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(a.completion())
 	}
-	w.Header().Set("Content-Type", "application/json")
-	_, _ = w.Write(a.completion())
+}
+
+// route names the dialect of a path, with the model and whether it
+// streams for Gemini (whose model is in the path).
+func route(path string) (dialect, model string, stream bool) {
+	switch path {
+	case "/v1/chat/completions", "/chat/completions":
+		return DialectOpenAI, "", false
+	case "/v1/messages":
+		return DialectAnthropic, "", false
+	}
+	for _, prefix := range []string{"/v1beta/models/", "/v1/models/", "/v1alpha/models/"} {
+		rest, ok := strings.CutPrefix(path, prefix)
+		if !ok {
+			continue
+		}
+		m, method, ok := strings.Cut(rest, ":")
+		if !ok || m == "" {
+			return "", "", false
+		}
+		switch method {
+		case "generateContent":
+			return DialectGemini, m, false
+		case "streamGenerateContent":
+			return DialectGemini, m, true
+		}
+	}
+	return "", "", false
 }
 
 func (s *Server) model(r Request) string {

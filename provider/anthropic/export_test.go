@@ -1,0 +1,18 @@
+package anthropic
+
+import (
+	"bytes"
+	"io"
+	"net/http"
+
+	sdk "github.com/anthropics/anthropic-sdk-go/v2"
+	"github.com/anthropics/anthropic-sdk-go/v2/packages/ssestream"
+
+	"github.com/voiceeval/schematools/agent"
+)
+
+// ReadStreamBytes reads an SSE body as a stream answer, for the tests.
+func ReadStreamBytes(body []byte) (agent.Response, error) {
+	res := &http.Response{StatusCode: 200, Header: http.Header{"Content-Type": {"text/event-stream"}}, Body: io.NopCloser(bytes.NewReader(body))}
+	return readStream(ssestream.NewStream[sdk.MessageStreamEventUnion](ssestream.NewDecoder(res), nil), nil)
+}
