@@ -1,0 +1,290 @@
+package gemini
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"iter"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"google.golang.org/genai"
+
+	"github.com/voiceeval/schematools/agent"
+	"github.com/voiceeval/schematools/tool"
+	"github.com/voiceeval/schematools/tool/schema"
+)
+
+// NativeKey is the key of this adapter's data in agent.Message.Native:
+// the response's parts as the API sent them (thought signatures
+// included).
+const NativeKey = "gemini"
+
+// MadeUpIDPrefix starts the call ids the adapter makes up for calls the
+// API sent without one; such ids are never sent to the API.
+const MadeUpIDPrefix = "gemini-call-"
+
+// Defaults of a [Model].
+const (
+	DefaultMaxRetries = 2
+	DefaultRetryDelay = time.Second
+	DefaultTimeout    = 60 * time.Second
+)
+
+// Option configures a [Model].
+type Option func(*config)
+
+type config struct {
+	baseURL, apiKey string
+	maxRetries      int
+	retryDelay      time.Duration
+	timeout         time.Duration
+	noStream        bool
+	httpClient      *http.Client
+	genConfig       *genai.GenerateContentConfig
+}
+
+// WithBaseURL sets the API's base URL (e.g. "http://127.0.0.1:8089";
+// requests go to its /v1beta/models/{model}:generateContent).
+func WithBaseURL(url string) Option { return func(c *config) { c.baseURL = url } }
+
+// WithAPIKey sets the API key (default: GEMINI_API_KEY or GOOGLE_API_KEY,
+// as the SDK reads them).
+func WithAPIKey(key string) Option { return func(c *config) { c.apiKey = key } }
+
+// WithMaxRetries sets how often a failed request is retried (default 2;
+// negative is 0).
+func WithMaxRetries(n int) Option { return func(c *config) { c.maxRetries = max(n, 0) } }
+
+// WithRetryDelay sets the delay before the first retry, doubled for each
+// next one (default 1 s; the SDK does not read Retry-After).
+func WithRetryDelay(d time.Duration) Option { return func(c *config) { c.retryDelay = d } }
+
+// WithTimeout bounds each request, a stream included (default 60 s; 0 or
+// less: none).
+func WithTimeout(d time.Duration) Option { return func(c *config) { c.timeout = d } }
+
+// WithoutStreaming sends non-streaming requests.
+func WithoutStreaming() Option { return func(c *config) { c.noStream = true } }
+
+// WithHTTPClient sets the HTTP client.
+func WithHTTPClient(h *http.Client) Option { return func(c *config) { c.httpClient = h } }
+
+// WithConfig sets the generation settings (temperature, thinking, …);
+// its SystemInstruction and Tools are replaced by the context's and the
+// set's.
+func WithConfig(cfg *genai.GenerateContentConfig) Option { return func(c *config) { c.genConfig = cfg } }
+
+// Model is an [agent.Model] calling one Gemini model. It is safe for
+// concurrent use.
+type Model struct {
+	model  string
+	client *genai.Client
+	cfg    config
+
+	mu    sync.Mutex
+	tools map[*tool.Set]*exported
+}
+
+// exported is a set's declarations and its tools by name.
+type exported struct {
+	tool   *genai.Tool
+	byName map[string]tool.Tool
+}
+
+var _ agent.Model = (*Model)(nil)
+
+// New returns a Model for the named model, on the Gemini API backend.
+func New(ctx context.Context, model string, opts ...Option) (*Model, error) {
+	cfg := config{maxRetries: DefaultMaxRetries, retryDelay: DefaultRetryDelay, timeout: DefaultTimeout}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	attempts := int32(cfg.maxRetries + 1)
+	delay := cfg.retryDelay.Seconds()
+	cc := &genai.ClientConfig{APIKey: cfg.apiKey, Backend: genai.BackendGeminiAPI, HTTPClient: cfg.httpClient,
+		HTTPOptions: genai.HTTPOptions{BaseURL: cfg.baseURL, RetryOptions: &genai.HTTPRetryOptions{Attempts: &attempts, InitialDelay: &delay}}}
+	if cfg.timeout > 0 {
+		cc.HTTPOptions.Timeout = &cfg.timeout
+	}
+	client, err := genai.NewClient(ctx, cc)
+	if err != nil {
+		return nil, fmt.Errorf("gemini: %w", err)
+	}
+	return &Model{model: model, client: client, cfg: cfg, tools: map[*tool.Set]*exported{}}, nil
+}
+
+// Complete makes one generateContent request (streaming:
+// streamGenerateContent?alt=sse).
+func (m *Model) Complete(ctx context.Context, req agent.Request) (agent.Response, error) {
+	system, contents, err := Contents(req.Messages)
+	if err != nil {
+		return agent.Response{}, err
+	}
+	ex, err := m.export(req.Tools)
+	if err != nil {
+		return agent.Response{}, err
+	}
+	gc := &genai.GenerateContentConfig{}
+	if m.cfg.genConfig != nil {
+		c := *m.cfg.genConfig
+		gc = &c
+	}
+	gc.SystemInstruction, gc.Tools = system, nil
+	if ex != nil && len(ex.tool.FunctionDeclarations) > 0 {
+		gc.Tools = []*genai.Tool{ex.tool}
+	}
+	var seq iter.Seq2[*genai.GenerateContentResponse, error]
+	if m.cfg.noStream {
+		res, err := m.client.Models.GenerateContent(ctx, m.model, contents, gc)
+		if err != nil {
+			return agent.Response{}, fmt.Errorf("gemini: %w", err)
+		}
+		seq = func(yield func(*genai.GenerateContentResponse, error) bool) { yield(res, nil) }
+	} else {
+		seq = m.client.Models.GenerateContentStream(ctx, m.model, contents, gc)
+	}
+	var byName map[string]tool.Tool
+	if ex != nil {
+		byName = ex.byName
+	}
+	return ReadResponses(seq, req.OnText, byName, len(req.Messages))
+}
+
+// export returns the set's declarations (tool/schema.GeminiGo, read into
+// the SDK's Tool), exported once per set.
+func (m *Model) export(set *tool.Set) (*exported, error) {
+	if set == nil {
+		return nil, nil
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if ex, ok := m.tools[set]; ok {
+		return ex, nil
+	}
+	ex := &exported{tool: &genai.Tool{}, byName: map[string]tool.Tool{}}
+	tools := set.Tools()
+	for _, t := range tools {
+		ex.byName[t.Name()] = t
+	}
+	if len(tools) > 0 {
+		raw, _, err := schema.GeminiGo(tools)
+		if err != nil {
+			return nil, fmt.Errorf("gemini: exporting the tools: %w", err)
+		}
+		if err := json.Unmarshal(raw, ex.tool); err != nil {
+			return nil, fmt.Errorf("gemini: reading the exported tools: %w", err)
+		}
+	}
+	m.tools[set] = ex
+	return ex, nil
+}
+
+// ErrIncomplete means a stream ended before a finishReason.
+var ErrIncomplete = errors.New("gemini: the stream ended before the response finished")
+
+// ReadResponses reads a stream of responses (one for a non-streaming
+// answer) into a Response: the text of the first candidate's parts that
+// are not thoughts (each to onText), its calls (ids made up from
+// nMessages when absent, arguments through schema.GeminiArguments for the
+// tools in byName), the usage of the last response that has one, and the
+// parts as received in Native.
+func ReadResponses(seq iter.Seq2[*genai.GenerateContentResponse, error], onText func(string), byName map[string]tool.Tool, nMessages int) (agent.Response, error) {
+	var (
+		resp  agent.Response
+		text  strings.Builder
+		parts []*genai.Part
+		err   error
+	)
+	for r, e := range seq {
+		if e != nil {
+			err = e
+			break
+		}
+		if r == nil {
+			continue
+		}
+		if r.UsageMetadata != nil {
+			resp.Usage = usageOf(r.UsageMetadata)
+		}
+		if len(r.Candidates) == 0 {
+			if r.PromptFeedback != nil && r.PromptFeedback.BlockReason != "" {
+				return agent.Response{}, fmt.Errorf("gemini: the prompt was blocked: %s", r.PromptFeedback.BlockReason)
+			}
+			continue
+		}
+		c := r.Candidates[0]
+		if c == nil {
+			continue
+		}
+		if c.Content != nil {
+			for _, p := range c.Content.Parts {
+				if p == nil {
+					continue
+				}
+				parts = append(parts, p)
+				if p.Text != "" && !p.Thought {
+					text.WriteString(p.Text)
+					if onText != nil {
+						onText(p.Text)
+					}
+				}
+			}
+		}
+		if c.FinishReason != "" {
+			resp.FinishReason = string(c.FinishReason)
+		}
+	}
+	if err != nil {
+		return agent.Response{}, fmt.Errorf("gemini: %w", err)
+	}
+	if resp.FinishReason == "" {
+		return agent.Response{}, ErrIncomplete
+	}
+	for _, p := range parts {
+		fc := p.FunctionCall
+		if fc == nil {
+			continue
+		}
+		args, err := json.Marshal(fc.Args)
+		if err != nil {
+			return agent.Response{}, fmt.Errorf("gemini: call %s: %w", fc.Name, err)
+		}
+		if fc.Args == nil {
+			args = []byte("{}")
+		}
+		a := string(args)
+		if t, ok := byName[fc.Name]; ok {
+			if d, err := schema.GeminiArguments(t, a); err == nil {
+				a = d
+			}
+		}
+		id := fc.ID
+		if id == "" {
+			id = MadeUpIDPrefix + strconv.Itoa(nMessages) + "-" + strconv.Itoa(len(resp.Calls)+1)
+		}
+		resp.Calls = append(resp.Calls, tool.ModelCall{ID: id, Name: fc.Name, Arguments: a})
+	}
+	native, err := json.Marshal(parts)
+	if err != nil {
+		return agent.Response{}, fmt.Errorf("gemini: %w", err)
+	}
+	resp.Text = text.String()
+	resp.Native = map[string]json.RawMessage{NativeKey: native}
+	return resp, nil
+}
+
+// usageOf maps usageMetadata as pipecat's Google service does:
+// PromptTokens = promptTokenCount (which includes the cached tokens),
+// CompletionTokens = candidatesTokenCount, TotalTokens =
+// totalTokenCount (which counts the thoughts too), CacheReadInputTokens =
+// cachedContentTokenCount, ReasoningTokens = thoughtsTokenCount.
+func usageOf(u *genai.GenerateContentResponseUsageMetadata) agent.Usage {
+	cached, thoughts := int(u.CachedContentTokenCount), int(u.ThoughtsTokenCount)
+	return agent.Usage{PromptTokens: int(u.PromptTokenCount), CompletionTokens: int(u.CandidatesTokenCount), TotalTokens: int(u.TotalTokenCount),
+		CacheReadInputTokens: &cached, ReasoningTokens: &thoughts}
+}
