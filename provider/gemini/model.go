@@ -77,7 +77,9 @@ func WithHTTPClient(h *http.Client) Option { return func(c *config) { c.httpClie
 // WithConfig sets the generation settings (temperature, thinking, …);
 // its SystemInstruction and Tools are replaced by the context's and the
 // set's.
-func WithConfig(cfg *genai.GenerateContentConfig) Option { return func(c *config) { c.genConfig = cfg } }
+func WithConfig(cfg *genai.GenerateContentConfig) Option {
+	return func(c *config) { c.genConfig = cfg }
+}
 
 // Model is an [agent.Model] calling one Gemini model. It is safe for
 // concurrent use.
