@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 )
 
@@ -137,11 +138,13 @@ func (s *Server) issueSignature(t Turn, sig string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	c := t.Calls[0]
-	s.sigs[callKey(c.Name, inputObjectGemini(c.Arguments))] = sig
+	k := callKey(c.Name, inputObjectGemini(c.Arguments))
+	s.sigs[k] = append(s.sigs[k], sig)
 }
 
 // checkSignatures refuses a model turn holding a call the stand-in sent
-// with a thought signature, without that signature on its part.
+// with a thought signature, without that signature (one of them, for a
+// call sent more than once) on its part.
 func (s *Server) checkSignatures(gr *GeminiRequest) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -156,7 +159,7 @@ func (s *Server) checkSignatures(gr *GeminiRequest) error {
 			}
 			pos++
 			want, ok := s.sigs[callKey(p.FunctionCall.Name, p.FunctionCall.Args)]
-			if ok && p.ThoughtSignature != want {
+			if ok && !slices.Contains(want, p.ThoughtSignature) {
 				return fmt.Errorf("Function call is missing a thought_signature in functionCall parts. This is required for tools to work correctly, and missing thought_signature may lead to degraded model performance. Additional data, function call `default_api:%s` , position %d. Please refer to https://ai.google.dev/gemini-api/docs/thought-signatures for more details.", p.FunctionCall.Name, pos)
 			}
 		}

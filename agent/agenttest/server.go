@@ -29,8 +29,8 @@ type Server struct {
 	failed   int // errors answered for the current turn
 	requests []Request
 	created  int64
-	thinking map[string]issued // Anthropic: per tool_use id, the thinking block it came with
-	sigs     map[string]string // Gemini: per call (name and arguments), the signature it came with
+	thinking map[string]issued   // Anthropic: per tool_use id, the thinking block it came with
+	sigs     map[string][]string // Gemini: per call (name and arguments), the signature it came with
 }
 
 // issued is a thinking block the stand-in sent.
@@ -38,7 +38,7 @@ type issued struct{ text, sig string }
 
 // New returns a stand-in playing turns.
 func New(turns ...Turn) *Server {
-	return &Server{turns: turns, thinking: map[string]issued{}, sigs: map[string]string{}, created: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC).Unix()}
+	return &Server{turns: turns, thinking: map[string]issued{}, sigs: map[string][]string{}, created: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC).Unix()}
 }
 
 // Append adds turns to the script.
