@@ -1,15 +1,18 @@
-// Command standin serves the agenttest Chat Completions stand-in.
+// Command standin serves the agenttest stand-in, in one dialect or all.
 //
-//	go run ./examples/standin                        # the demo script, on 127.0.0.1:0
+//	go run ./examples/standin                        # the demo script, every dialect, on 127.0.0.1:0
 //	go run ./examples/standin -addr :8089 -script turns.json -loop
+//	go run ./examples/standin -dialect anthropic     # only /v1/messages
 //	go run ./examples/standin -domain tau2_airline -task 0 -addr 127.0.0.1:8000
 //
-// It prints "listening on http://HOST:PORT" once it accepts connections;
-// point an OpenAI client's base URL at http://HOST:PORT/v1. The script
-// file is a JSON list of agenttest.Turn values. With -domain and -task it
-// plays a tau2 task instead (examples/standin/tau2script): its gold calls
-// one per response (-batch-reads: each run of consecutive read calls in
-// one response), then EndConversationTool, then a goodbye.
+// It prints "listening on http://HOST:PORT" once it accepts connections.
+// Point an OpenAI client's base URL at http://HOST:PORT/v1, an Anthropic
+// or Gemini client's at http://HOST:PORT. -dialect (openai, anthropic,
+// gemini; "" for all) answers only that API's routes. The script file is
+// a JSON list of agenttest.Turn values. With -domain and -task it plays a
+// tau2 task instead (examples/standin/tau2script): its gold calls one per
+// response (-batch-reads: each run of consecutive read calls in one
+// response), then EndConversationTool, then a goodbye.
 package main
 
 import (
@@ -39,8 +42,9 @@ var demoTurn = agenttest.Turn{
 		{ID: "call_1", Name: "get_order_details", Arguments: `{"order_id": "#W0000001", "note": "ünïcode ✓"}`},
 		{ID: "call_2", Name: "get_user_details", Arguments: `{"user_id": "ann_1"}`},
 	},
-	Usage: &agenttest.Usage{PromptTokens: 120, CompletionTokens: 30, CachedTokens: 64},
-	Piece: 5,
+	Thinking: "The user asks about an order: look it up.",
+	Usage:    &agenttest.Usage{PromptTokens: 120, CompletionTokens: 30, CachedTokens: 64, CacheCreationTokens: 6, ReasoningTokens: 12},
+	Piece:    5,
 }
 
 func main() {
@@ -58,6 +62,7 @@ func run(args []string, out io.Writer) error {
 	domain := fs.String("domain", "", "play a task of this tau2 domain (tau2_airline, tau2_retail, tau2_telecom); needs -task")
 	task := fs.String("task", "", "with -domain: the id of the task to play")
 	batch := fs.Bool("batch-reads", false, "with -domain: put each run of consecutive read calls in one response")
+	dialect := fs.String("dialect", "", "the only dialect answered: openai, anthropic or gemini (default: all)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -91,8 +96,13 @@ func run(args []string, out io.Writer) error {
 			return fmt.Errorf("%s: %w", *script, err)
 		}
 	}
+	switch *dialect {
+	case "", agenttest.DialectOpenAI, agenttest.DialectAnthropic, agenttest.DialectGemini:
+	default:
+		return fmt.Errorf("-dialect %q: want openai, anthropic or gemini", *dialect)
+	}
 	s := agenttest.New(turns...)
-	s.Loop = *loop
+	s.Loop, s.Dialect = *loop, *dialect
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		return err

@@ -14,6 +14,7 @@ func TestRunRefusesABadScript(t *testing.T) {
 	assert.Error(t, run([]string{"-script", p}, os.Stdout))
 	assert.Error(t, run([]string{"-script", filepath.Join(t.TempDir(), "missing.json")}, os.Stdout))
 	assert.Error(t, run([]string{"-addr", "256.0.0.1:1"}, os.Stdout))
+	assert.Error(t, run([]string{"-dialect", "cohere"}, os.Stdout))
 }
 
 func TestRunRefusesBadTaskFlags(t *testing.T) {
