@@ -24,6 +24,29 @@
 //     answering, a stream cut after n events (the connection is aborted),
 //     a malformed chunk, and server quirks in how call deltas are
 //     numbered ([Quirks]).
+//   - The same script answers in the Anthropic and Gemini dialects:
+//     POST /v1/messages ([DecodeAnthropicRequest]; a stream is
+//     message_start with the input and cache usage, a ping, each block's
+//     content_block_start, deltas and content_block_stop — a thinking
+//     block with its signature_delta first when the turn has
+//     [Turn.Thinking], text_delta pieces, input_json_delta pieces, one
+//     empty partial_json for a call without arguments — then
+//     message_delta with the stop_reason and output_tokens, and
+//     message_stop; non-streaming, one message object), and
+//     /v1beta/models/{model}:generateContent and :streamGenerateContent
+//     ([DecodeGeminiRequest]; one response per part, the thought first,
+//     calls whole and without ids unless [Quirks.CallIDs], the
+//     thoughtSignature on the first call, the last response with the
+//     finishReason and the whole usageMetadata). [Server.Dialect] limits
+//     a server to one dialect. Errors come in each API's error body.
+//   - Signatures are checked on the way back: a request whose history
+//     calls a tool the stand-in sent with a thinking block, without that
+//     block as it was (Anthropic), or without its thoughtSignature
+//     (Gemini), is answered 400 with the API's message. The decoders
+//     refuse what the APIs refuse: a tool_use not answered by a
+//     tool_result in the next message, a Gemini call turn answered by
+//     another number of functionResponse parts, a functionResponse that
+//     is not an object.
 //   - Every request is decoded ([DecodeRequest]: the fields a Chat
 //     Completions server reads; malformed bodies get a 400) and kept
 //     ([Server.Requests]), tool definitions as the raw bytes sent.
