@@ -138,13 +138,13 @@ func (ar *AnthropicRequest) checkToolResults() error {
 		for j, b := range m.Content {
 			if b.Type == "tool_result" {
 				if m.Role != "user" || !uses[b.ToolUseID] {
-					return fmt.Errorf("messages.%d.content.%d: unexpected `tool_use_id` found in `tool_result` blocks: %s. Each `tool_result` block must have a corresponding `tool_use` block in the previous message.", i, j, b.ToolUseID)
+					return apiMessage(fmt.Sprintf("messages.%d.content.%d: unexpected `tool_use_id` found in `tool_result` blocks: %s. Each `tool_result` block must have a corresponding `tool_use` block in the previous message.", i, j, b.ToolUseID))
 				}
 				delete(uses, b.ToolUseID)
 			}
 		}
 		if len(uses) > 0 && i > 0 {
-			return fmt.Errorf("messages.%d: `tool_use` ids were found without `tool_result` blocks immediately after: %s. Each `tool_use` block must have a corresponding `tool_result` block in the next message.", i-1, strings.Join(keys(uses), ", "))
+			return apiMessage(fmt.Sprintf("messages.%d: `tool_use` ids were found without `tool_result` blocks immediately after: %s. Each `tool_use` block must have a corresponding `tool_result` block in the next message.", i-1, strings.Join(keys(uses), ", ")))
 		}
 	}
 	if n := len(ar.Messages); ar.Messages[n-1].Role == "assistant" {
@@ -164,6 +164,12 @@ func keys(m map[string]bool) []string {
 	}
 	return out
 }
+
+// apiMessage is an error whose text is an API's own message, word for
+// word (capitals and full stops included).
+type apiMessage string
+
+func (m apiMessage) Error() string { return string(m) }
 
 // decodeOne decodes a body that must be exactly one JSON object.
 func decodeOne(body []byte, v any) error {
@@ -391,7 +397,7 @@ func (s *Server) checkThinking(ar *AnthropicRequest) error {
 			}
 			first := m.Content[0]
 			if first.Type != "thinking" || first.Thinking != want.text || first.Signature != want.sig {
-				return fmt.Errorf("messages.%d.content.0.type: Expected `thinking` or `redacted_thinking`, but found `%s`. When `thinking` is enabled, a final `assistant` message must start with a thinking block (preceeding the lastmost set of `tool_use` and `tool_result` blocks). We recommend you include thinking blocks from previous turns.", i, first.Type)
+				return apiMessage(fmt.Sprintf("messages.%d.content.0.type: Expected `thinking` or `redacted_thinking`, but found `%s`. When `thinking` is enabled, a final `assistant` message must start with a thinking block (preceeding the lastmost set of `tool_use` and `tool_result` blocks). We recommend you include thinking blocks from previous turns.", i, first.Type))
 			}
 		}
 	}

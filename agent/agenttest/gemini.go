@@ -107,13 +107,13 @@ func DecodeGeminiRequest(body []byte) (Request, error) {
 					return Request{}, fmt.Errorf("* GenerateContentRequest.contents[%d].parts[%d].function_response.name: Name cannot be empty", i, j)
 				}
 				if t := strings.TrimSpace(string(fr.Response)); t == "" || t[0] != '{' {
-					return Request{}, fmt.Errorf("Invalid JSON payload received. contents[%d].parts[%d].function_response.response: a Struct (JSON object) is required", i, j)
+					return Request{}, apiMessage(fmt.Sprintf("Invalid JSON payload received. contents[%d].parts[%d].function_response.response: a Struct (JSON object) is required", i, j))
 				}
 				responses++
 			}
 		}
 		if calls > 0 && responses != calls {
-			return Request{}, fmt.Errorf("Please ensure that the number of function response parts is equal to the number of function call parts of the function call turn (contents[%d]: %d responses for %d calls).", i, responses, calls)
+			return Request{}, apiMessage(fmt.Sprintf("Please ensure that the number of function response parts is equal to the number of function call parts of the function call turn (contents[%d]: %d responses for %d calls).", i, responses, calls))
 		}
 		calls = ownCalls
 	}
@@ -160,7 +160,7 @@ func (s *Server) checkSignatures(gr *GeminiRequest) error {
 			pos++
 			want, ok := s.sigs[callKey(p.FunctionCall.Name, p.FunctionCall.Args)]
 			if ok && !slices.Contains(want, p.ThoughtSignature) {
-				return fmt.Errorf("Function call is missing a thought_signature in functionCall parts. This is required for tools to work correctly, and missing thought_signature may lead to degraded model performance. Additional data, function call `default_api:%s` , position %d. Please refer to https://ai.google.dev/gemini-api/docs/thought-signatures for more details.", p.FunctionCall.Name, pos)
+				return apiMessage(fmt.Sprintf("Function call is missing a thought_signature in functionCall parts. This is required for tools to work correctly, and missing thought_signature may lead to degraded model performance. Additional data, function call `default_api:%s` , position %d. Please refer to https://ai.google.dev/gemini-api/docs/thought-signatures for more details.", p.FunctionCall.Name, pos))
 			}
 		}
 	}
