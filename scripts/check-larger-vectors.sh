@@ -36,5 +36,5 @@ if SCHEMATOOLS_CONFORMANCE_DIR="$tmp/broken" go test -count=1 "$@" ./examples/ne
 	echo "FAIL: a changed expected hash went unnoticed"
 	exit 1
 fi
-grep -m3 -E "expected|Error Trace|FAIL" "$tmp/broken.out" || true
+echo "as it must, the conformance test refused it: $(grep -m1 -oE 'expected: *"[0-9a-f]{64}"' "$tmp/broken.out" || echo "(see the test output)")"
 echo "ok: the larger set passes and a changed hash fails"
