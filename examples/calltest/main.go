@@ -4,11 +4,11 @@
 //
 //	go run ./examples/calltest [-repeat N] [suite-dir]
 //
-// The same suite runs against any OpenAI-compatible model, on the official
-// SDK, from the provider/openai module (which the core module does not
-// depend on):
+// The same suite runs against a model on the OpenAI, Anthropic or Gemini
+// adapter, on the official SDKs, from the provider/providertest module
+// (which the core module does not depend on):
 //
-//	cd provider/openai && go run ./cmd/calltest -llm-url URL -llm-model NAME
+//	cd provider/providertest && go run ./cmd/calltest -provider openai|anthropic|gemini -llm-model NAME [-llm-url URL]
 package main
 
 import (
@@ -74,7 +74,7 @@ func scriptedAgent() calltest.Agent {
 // run checks every test file in dir against the scripted agent, runs
 // times each, and reports; it returns how many tests did not pass every
 // run. The tests are checked against the suite's tools (tools.json next to
-// dir), as provider/openai/cmd/calltest offers them to a model.
+// dir), as provider/providertest/cmd/calltest offers them to a model.
 func run(w io.Writer, dir string, runs int) (int, error) {
 	data, err := os.ReadFile(filepath.Join(dir, "..", "tools.json"))
 	if err != nil {

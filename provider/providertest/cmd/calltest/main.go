@@ -1,0 +1,199 @@
+// Command calltest runs a suite of ElevenLabs-format tool-call tests
+// (by default the repository's, examples/calltest/testdata) against a
+// model on one of the three adapters — -provider openai (any
+// OpenAI-compatible Chat Completions API), anthropic (the Messages API)
+// or gemini (the Gemini API) — on each one's official SDK: each test
+// -repeat times, one model call per run on the test's history with the
+// suite's tools, nothing executed, and a report with the pass count,
+// pass^k and the 95 % Wilson interval per test. llm checks are decided by
+// a judge model (-judge-model; by default on the same provider, server
+// and key, else -judge-provider, -judge-url, -judge-key-env) with
+// calltest.JudgePrompt; without one they are Unknown.
+//
+//	cd provider/providertest
+//	OPENAI_API_KEY=… go run ./cmd/calltest -provider openai -llm-model gpt-4.1-mini -repeat 8
+//	ANTHROPIC_API_KEY=… go run ./cmd/calltest -provider anthropic -llm-model claude-sonnet-4-5
+//	GEMINI_API_KEY=… go run ./cmd/calltest -provider gemini -llm-model gemini-2.5-flash
+//
+// -llm-url is the provider's base URL (for openai, e.g.
+// http://127.0.0.1:8000/v1 for vLLM); empty is the provider's public
+// endpoint. The key is read from -llm-key-env, by default OPENAI_API_KEY,
+// ANTHROPIC_API_KEY or GEMINI_API_KEY after the provider.
+//
+// It lives in the provider/providertest module, the one requiring all
+// three adapter modules, because the core module (examples/calltest,
+// which runs the suite against a scripted agent) depends on no SDK. The
+// exit status is 0 when every run of every test passed, 1 when one did
+// not, 2 on a usage or suite error.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+
+	"github.com/voiceeval/schematools/agent"
+	"github.com/voiceeval/schematools/calltest"
+	"github.com/voiceeval/schematools/provider/anthropic"
+	"github.com/voiceeval/schematools/provider/gemini"
+	"github.com/voiceeval/schematools/provider/openai"
+	"github.com/voiceeval/schematools/tool"
+)
+
+func main() {
+	code, err := run(context.Background(), os.Args[1:], os.Stdout, os.Stderr, os.Getenv)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "calltest:", err)
+	}
+	os.Exit(code)
+}
+
+// keyEnv is each provider's default key variable; its keys are the
+// providers -provider and -judge-provider accept.
+var keyEnv = map[string]string{
+	"openai":    "OPENAI_API_KEY",
+	"anthropic": "ANTHROPIC_API_KEY",
+	"gemini":    "GEMINI_API_KEY",
+}
+
+// endpoint is one model's provider, base URL, model name and key variable.
+type endpoint struct {
+	provider, url, model, keyEnv string
+}
+
+// config is what the flags say.
+type config struct {
+	llm, judge                  endpoint
+	suite, tools, system        string
+	repeat, workers, k, retries int
+}
+
+// errUsage marks a usage error (exit status 2, after the flags' usage).
+var errUsage = errors.New("usage")
+
+func parse(args []string, stderr io.Writer) (config, error) {
+	var c config
+	fs := flag.NewFlagSet("calltest", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	root := filepath.Join("..", "..", "examples", "calltest", "testdata")
+	fs.StringVar(&c.llm.provider, "provider", "openai", "adapter of the model under test: openai, anthropic or gemini")
+	fs.StringVar(&c.llm.url, "llm-url", "", "base URL of the provider's API (e.g. http://127.0.0.1:8000/v1 for an OpenAI-compatible server; default: the provider's public endpoint)")
+	fs.StringVar(&c.llm.model, "llm-model", "", "model under test; required")
+	fs.StringVar(&c.llm.keyEnv, "llm-key-env", "", "environment variable holding the API key (default: OPENAI_API_KEY, ANTHROPIC_API_KEY or GEMINI_API_KEY after -provider)")
+	fs.StringVar(&c.judge.provider, "judge-provider", "", "adapter of the judge (default: -provider)")
+	fs.StringVar(&c.judge.url, "judge-url", "", "base URL of the judge's API (default: -llm-url on the same provider, else the judge provider's public endpoint)")
+	fs.StringVar(&c.judge.model, "judge-model", "", "judge model for llm checks (none: llm checks are Unknown)")
+	fs.StringVar(&c.judge.keyEnv, "judge-key-env", "", "environment variable holding the judge's key (default: -llm-key-env on the same provider, else the judge provider's)")
+	fs.StringVar(&c.suite, "suite", filepath.Join(root, "suite"), "directory of ElevenLabs test files (*.json)")
+	fs.StringVar(&c.tools, "tools", filepath.Join(root, "tools.json"), "the tools offered to the model (calltest.LoadTools)")
+	fs.StringVar(&c.system, "system", "", "system prompt of the agent under test")
+	fs.IntVar(&c.repeat, "repeat", 5, "runs per test")
+	fs.IntVar(&c.workers, "workers", 4, "runs at once per test")
+	fs.IntVar(&c.k, "k", 3, "the k of pass^k")
+	fs.IntVar(&c.retries, "retries", openai.DefaultMaxRetries, "retries of a failed request (the SDK's)")
+	if err := fs.Parse(args); err != nil {
+		return c, errUsage
+	}
+	if c.judge.provider == "" {
+		c.judge.provider = c.llm.provider
+	}
+	switch {
+	case fs.NArg() > 0:
+		return c, fmt.Errorf("%w: unexpected arguments %q", errUsage, fs.Args())
+	case keyEnv[c.llm.provider] == "":
+		return c, fmt.Errorf("%w: -provider %q is not openai, anthropic or gemini", errUsage, c.llm.provider)
+	case keyEnv[c.judge.provider] == "":
+		return c, fmt.Errorf("%w: -judge-provider %q is not openai, anthropic or gemini", errUsage, c.judge.provider)
+	case c.llm.model == "":
+		return c, fmt.Errorf("%w: -llm-model is required", errUsage)
+	case c.repeat < 1 || c.workers < 1 || c.k < 1:
+		return c, fmt.Errorf("%w: -repeat, -workers and -k must be at least 1", errUsage)
+	}
+	if c.llm.keyEnv == "" {
+		c.llm.keyEnv = keyEnv[c.llm.provider]
+	}
+	if c.judge.provider == c.llm.provider {
+		if c.judge.url == "" {
+			c.judge.url = c.llm.url
+		}
+		if c.judge.keyEnv == "" {
+			c.judge.keyEnv = c.llm.keyEnv
+		}
+	} else if c.judge.keyEnv == "" {
+		c.judge.keyEnv = keyEnv[c.judge.provider]
+	}
+	return c, nil
+}
+
+// newModel makes e's model on its adapter, the key read with getenv.
+func newModel(ctx context.Context, e endpoint, retries int, getenv func(string) string) (agent.Model, error) {
+	key := getenv(e.keyEnv) // an empty key is passed on: OpenAI-compatible local servers need none (the Anthropic and Gemini SDKs refuse it)
+	switch e.provider {
+	case "anthropic":
+		return anthropic.New(e.model, anthropic.WithBaseURL(e.url), anthropic.WithAPIKey(key), anthropic.WithMaxRetries(retries)), nil
+	case "gemini":
+		return gemini.New(ctx, e.model, gemini.WithBaseURL(e.url), gemini.WithAPIKey(key), gemini.WithMaxRetries(retries))
+	default:
+		return openai.New(e.model, openai.WithBaseURL(e.url), openai.WithAPIKey(key), openai.WithMaxRetries(retries)), nil
+	}
+}
+
+// run runs the suite as args say and returns the exit status.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) (int, error) {
+	c, err := parse(args, stderr)
+	if err != nil {
+		return 2, err
+	}
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
+	defer stop()
+
+	data, err := os.ReadFile(c.tools)
+	if err != nil {
+		return 2, err
+	}
+	tools, err := calltest.LoadTools(data)
+	if err != nil {
+		return 2, err
+	}
+	set, err := tool.NewSet(tools...)
+	if err != nil {
+		return 2, err
+	}
+	tests, err := calltest.LoadSuite(c.suite, tools...)
+	if err != nil {
+		return 2, err
+	}
+	model, err := newModel(ctx, c.llm, c.retries, getenv)
+	if err != nil {
+		return 2, err
+	}
+	opts := &calltest.Options{Tools: tools}
+	if c.judge.model != "" {
+		judge, err := newModel(ctx, c.judge, c.retries, getenv)
+		if err != nil {
+			return 2, err
+		}
+		opts.Judge = calltest.ModelJudge(judge, nil)
+	}
+	at := c.llm.url
+	if at == "" {
+		at = "its public endpoint"
+	}
+	fmt.Fprintf(stdout, "model %s on %s at %s, %d run(s) per test\n", c.llm.model, c.llm.provider, at, c.repeat)
+	agent := calltest.ModelAgent(model, set, &calltest.ModelOptions{System: c.system})
+	notPassed, err := calltest.RunSuite(ctx, stdout, agent, tests, calltest.SuiteOptions{
+		Runs: c.repeat, Workers: c.workers, K: c.k, Options: opts,
+	})
+	if err != nil {
+		return 2, err
+	}
+	if notPassed > 0 {
+		return 1, nil
+	}
+	return 0, nil
+}
