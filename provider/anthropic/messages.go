@@ -49,39 +49,26 @@ func Messages(msgs []agent.Message) (json.RawMessage, []json.RawMessage, error) 
 		}
 		out = append(out, wireMessage{Role: role, Content: content})
 	}
-	for i < len(msgs) {
-		m := msgs[i]
-		if m.Role != agent.RoleAssistant {
+	for _, st := range agent.Responses(msgs[i:], NativeKey) {
+		if !st.Response {
+			m := st.Message
 			if m.Role == agent.RoleTool {
 				// A result without its call: its text, as the user's.
 				add("user", textBlock("Tool result ("+m.ToolCallID+"): "+m.Content))
 			} else if m.Content != "" {
 				add("user", textBlock(m.Content))
 			}
-			i++
 			continue
 		}
-		start := i
-		text := ""
-		if len(m.ToolCalls) == 0 {
-			text = m.Content
-			i++
-		}
-		var calls []agent.ToolCall
-		var results []json.RawMessage
-		for i < len(msgs) && msgs[i].Role == agent.RoleAssistant && len(msgs[i].ToolCalls) > 0 && (i == start || msgs[i].Native[NativeKey] == nil) {
-			calls = append(calls, msgs[i].ToolCalls...)
-			i++
-			for i < len(msgs) && msgs[i].Role == agent.RoleTool {
-				results = append(results, toolResult(msgs[i]))
-				i++
-			}
-		}
-		content, err := assistantContent(msgs[start].Native[NativeKey], text, calls)
+		content, err := assistantContent(st.Native, st.Text, st.Calls)
 		if err != nil {
-			return nil, nil, fmt.Errorf("anthropic: message %d: %w", start, err)
+			return nil, nil, fmt.Errorf("anthropic: message %d: %w", i+st.Start, err)
 		}
 		add("assistant", content...)
+		results := make([]json.RawMessage, 0, len(st.Results))
+		for _, r := range st.Results {
+			results = append(results, toolResult(r))
+		}
 		add("user", results...)
 	}
 	raw := make([]json.RawMessage, len(out))

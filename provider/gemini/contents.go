@@ -50,43 +50,26 @@ func Contents(msgs []agent.Message) (*genai.Content, []*genai.Content, error) {
 		}
 		out = append(out, &genai.Content{Role: role, Parts: parts})
 	}
-	for i < len(msgs) {
-		m := msgs[i]
-		if m.Role != agent.RoleAssistant {
+	for _, st := range agent.Responses(msgs[i:], NativeKey) {
+		if !st.Response {
+			m := st.Message
 			if m.Role == agent.RoleTool {
 				add(genai.RoleUser, &genai.Part{Text: "Tool result (" + m.ToolCallID + "): " + m.Content})
 			} else if m.Content != "" {
 				add(genai.RoleUser, &genai.Part{Text: m.Content})
 			}
-			i++
 			continue
 		}
-		start := i
-		text := ""
-		if len(m.ToolCalls) == 0 {
-			text = m.Content
-			i++
-		}
-		var calls []agent.ToolCall
-		var results []agent.Message
-		for i < len(msgs) && msgs[i].Role == agent.RoleAssistant && len(msgs[i].ToolCalls) > 0 && (i == start || msgs[i].Native[NativeKey] == nil) {
-			calls = append(calls, msgs[i].ToolCalls...)
-			i++
-			for i < len(msgs) && msgs[i].Role == agent.RoleTool {
-				results = append(results, msgs[i])
-				i++
-			}
-		}
-		parts, err := modelParts(msgs[start].Native[NativeKey], text, calls)
+		parts, err := modelParts(st.Native, st.Text, st.Calls)
 		if err != nil {
-			return nil, nil, fmt.Errorf("gemini: message %d: %w", start, err)
+			return nil, nil, fmt.Errorf("gemini: message %d: %w", i+st.Start, err)
 		}
 		add(genai.RoleModel, parts...)
 		names := map[string]string{}
-		for _, c := range calls {
+		for _, c := range st.Calls {
 			names[c.ID] = c.Name
 		}
-		for _, r := range results {
+		for _, r := range st.Results {
 			fr := &genai.FunctionResponse{Name: names[r.ToolCallID], Response: responseOf(r.Content)}
 			if !strings.HasPrefix(r.ToolCallID, MadeUpIDPrefix) {
 				fr.ID = r.ToolCallID
