@@ -101,28 +101,52 @@ func (d *Domain) ToolNames() []string {
 	return out
 }
 
+// goldCall is one gold action as the model calls it, and whose it is.
+type goldCall struct {
+	call tool.ModelCall
+	user bool
+	read bool
+}
+
+// gold returns task's gold actions as calls, in order.
+func (d *Domain) gold(task replay.Task) ([]goldCall, error) {
+	if task.EvaluationCriteria == nil {
+		return nil, nil
+	}
+	var out []goldCall
+	for _, a := range task.EvaluationCriteria.Actions {
+		name, ok := d.names[a.Name]
+		if !ok {
+			return nil, fmt.Errorf("tau2script: task %s: %s has no tool %q", task.ID, d.Name, a.Name)
+		}
+		args := []byte("{}")
+		if a.Arguments != nil {
+			var err error
+			if args, err = json.Marshal(a.Arguments); err != nil {
+				return nil, fmt.Errorf("tau2script: task %s: arguments of %s: %w", task.ID, a.Name, err)
+			}
+		}
+		out = append(out, goldCall{
+			call: tool.ModelCall{Name: name, Arguments: string(args)},
+			user: a.Requestor != nil && *a.Requestor == "user",
+			read: isRead(a.Name),
+		})
+	}
+	return out, nil
+}
+
 // Script returns the stand-in's turns that play task.
 func (d *Domain) Script(task replay.Task, opt Options) ([]agenttest.Turn, error) {
+	all, err := d.gold(task)
+	if err != nil {
+		return nil, err
+	}
 	var calls []tool.ModelCall
 	var reads []bool
-	if task.EvaluationCriteria != nil {
-		for _, a := range task.EvaluationCriteria.Actions {
-			if a.Requestor != nil && *a.Requestor == "user" {
-				continue
-			}
-			name, ok := d.names[a.Name]
-			if !ok {
-				return nil, fmt.Errorf("tau2script: task %s: %s has no tool %q", task.ID, d.Name, a.Name)
-			}
-			args := []byte("{}")
-			if a.Arguments != nil {
-				var err error
-				if args, err = json.Marshal(a.Arguments); err != nil {
-					return nil, fmt.Errorf("tau2script: task %s: arguments of %s: %w", task.ID, a.Name, err)
-				}
-			}
-			calls = append(calls, tool.ModelCall{Name: name, Arguments: string(args)})
-			reads = append(reads, isRead(a.Name))
+	for _, g := range all {
+		if !g.user {
+			calls = append(calls, g.call)
+			reads = append(reads, g.read)
 		}
 	}
 	gold := agenttest.GoldTurns(calls, EndTool)
@@ -143,11 +167,16 @@ func (d *Domain) Script(task replay.Task, opt Options) ([]agenttest.Turn, error)
 			turns = append([]agenttest.Turn{pad}, turns...)
 		}
 	}
+	setUsage(turns)
+	return turns, nil
+}
+
+// setUsage gives response i the usage Usage(i).
+func setUsage(turns []agenttest.Turn) {
 	for i := range turns {
 		u := Usage(i)
 		turns[i].Usage = &u
 	}
-	return turns, nil
 }
 
 // Usage is the usage the script's response i reports.
