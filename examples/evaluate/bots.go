@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -12,6 +13,7 @@ import (
 	"github.com/voiceeval/schematools/agent"
 	"github.com/voiceeval/schematools/agent/agenttest"
 	"github.com/voiceeval/schematools/examples/domains"
+	"github.com/voiceeval/schematools/examples/standin/evascript"
 	"github.com/voiceeval/schematools/examples/standin/tau2script"
 	"github.com/voiceeval/schematools/registry"
 	"github.com/voiceeval/schematools/rtvi"
@@ -27,17 +29,18 @@ const userReply = "Yes, that's right. Please go ahead."
 // itself while it runs.
 type pair struct {
 	agentURL, userURL string
-	// gold is the in-process agent's model (nil for external bots): armed
-	// with the scenario's script before each run.
-	gold *scriptModel
+	// agent and user are the in-process bots' models (nil for external
+	// bots): armed with the scenario's scripts before each run.
+	agent, user *scriptModel
 }
 
 // scriptModel is an agent.Model that answers with a script's turns in
-// order (agenttest's turns, served in-process), then with a goodbye.
+// order (agenttest's turns, served in-process), then with its fallback.
 type scriptModel struct {
-	mu    sync.Mutex
-	turns []agenttest.Turn
-	next  int
+	fallback agent.Response
+	mu       sync.Mutex
+	turns    []agenttest.Turn
+	next     int
 }
 
 // arm sets the script of the next scenario.
@@ -52,7 +55,7 @@ func (m *scriptModel) Complete(context.Context, agent.Request) (agent.Response, 
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.next >= len(m.turns) {
-		return agent.Response{Text: "Goodbye.", Usage: agent.Usage{PromptTokens: 1, CompletionTokens: 1, TotalTokens: 2}, FinishReason: "stop"}, nil
+		return m.fallback, nil
 	}
 	t := m.turns[m.next]
 	m.next++
@@ -69,10 +72,13 @@ func (m *scriptModel) Complete(context.Context, agent.Request) (agent.Response, 
 	return r, nil
 }
 
-// userModel is the scripted user simulator: one text answer per turn.
-var userModel = agent.ModelFunc(func(context.Context, agent.Request) (agent.Response, error) {
-	return agent.Response{Text: userReply, Usage: agent.Usage{PromptTokens: 50, CompletionTokens: 8, TotalTokens: 58}, FinishReason: "stop"}, nil
-})
+// The fallbacks: the agent's goodbye once its script is played, and the
+// scripted user simulator's answer to every turn its script does not
+// cover.
+var (
+	agentFallback = agent.Response{Text: "Goodbye.", Usage: agent.Usage{PromptTokens: 1, CompletionTokens: 1, TotalTokens: 2}, FinishReason: "stop"}
+	userFallback  = agent.Response{Text: userReply, Usage: agent.Usage{PromptTokens: 50, CompletionTokens: 8, TotalTokens: 58}, FinishReason: "stop"}
+)
 
 // golds holds the tau2 domains' scripts, loaded once.
 type golds struct {
@@ -80,39 +86,56 @@ type golds struct {
 	domains map[string]*tau2script.Domain
 }
 
-// goldDomains are the domains the in-process agent has gold scripts for.
-// tau2_telecom is left out: its user-side gold actions would need a user
-// simulator that performs them.
-var goldDomains = []string{"tau2_airline", "tau2_retail"}
+// goldDomains are the scenario groups the in-process bots have gold
+// scripts for: every tau2 task (telecom's played on both sides) and every
+// eva_airline scenario with a gold path.
+var goldDomains = []string{"tau2_airline", "tau2_retail", "tau2_telecom", "eva_airline"}
 
-// script returns the gold script of a tau2 scenario (<domain>__<task id>).
-func (g *golds) script(name string) ([]agenttest.Turn, error) {
-	domain, id, ok := strings.Cut(name, "__")
-	known := false
-	for _, d := range goldDomains {
-		known = known || d == domain
+// scripts returns the gold scripts of a scenario (<group>__<id>): the
+// agent's, and the user simulator's (nil: it only answers userReply).
+func (g *golds) scripts(name string) (agentTurns, userTurns []agenttest.Turn, err error) {
+	group, id, ok := strings.Cut(name, "__")
+	if !ok || !slices.Contains(goldDomains, group) {
+		return nil, nil, fmt.Errorf("no gold stand-in for %s (in-process bots play %s; give -agent-url and -user-url for others)", name, strings.Join(goldDomains, ", "))
 	}
-	if !ok || !known {
-		return nil, fmt.Errorf("no gold stand-in for %s (in-process bots play %s; give -agent-url and -user-url for others)", name, strings.Join(goldDomains, ", "))
+	if group == "eva_airline" {
+		t, err := evascript.Script(name)
+		if err != nil {
+			return nil, nil, fmt.Errorf("no gold stand-in for %s: %w", name, err)
+		}
+		return t, nil, nil
 	}
+	d, err := g.domain(group)
+	if err != nil {
+		return nil, nil, err
+	}
+	task, err := d.TaskByScenario(id)
+	if err != nil {
+		return nil, nil, err
+	}
+	if group == "tau2_telecom" {
+		return d.Dual(task)
+	}
+	t, err := d.Script(task, tau2script.Options{})
+	return t, nil, err
+}
+
+// domain returns the loaded tau2 domain called name.
+func (g *golds) domain(name string) (*tau2script.Domain, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.domains == nil {
 		g.domains = map[string]*tau2script.Domain{}
 	}
-	d := g.domains[domain]
+	d := g.domains[name]
 	if d == nil {
 		var err error
-		if d, err = tau2script.Load(domain); err != nil {
+		if d, err = tau2script.Load(name); err != nil {
 			return nil, err
 		}
-		g.domains[domain] = d
+		g.domains[name] = d
 	}
-	task, err := d.Task(id)
-	if err != nil {
-		return nil, err
-	}
-	return d.Script(task, tau2script.Options{})
+	return d, nil
 }
 
 // botServer is one in-process bot served over loopback.

@@ -10,12 +10,18 @@
 //
 // With no bot URLs it runs the repository's Go bots in-process
 // (rtvi/rtviws servers over loopback WebSockets, one pair per parallel
-// slot): the agent is rtviws.AgentBrain on a model playing the tau2
-// task's gold calls (examples/standin/tau2script), the user a simulator
-// answering every turn with one scripted text. In-process gold stand-ins
-// exist for tau2_airline and tau2_retail (telecom's user-side gold actions
-// are not played). There is no judge: NL-assertion and judge signals are
-// scored as NeMo scores them with --judge-url "" (not applicable).
+// slot), driven by scripted stand-in models: the agent plays the
+// scenario's gold calls — a tau2 task's (examples/standin/tau2script) or an
+// eva_airline gold path (examples/standin/evascript) — and the user
+// simulator answers every turn with one scripted text, except in tau2
+// telecom, where it also performs the task's user-side gold actions on
+// the phone, in the task's order (tau2script's Dual). -domain all-gold
+// runs every scenario with such a script: all 278 tau2 airline, retail and
+// telecom scenarios and the eva_airline ones with a gold path. For two-
+// sided domains (telecom) the harness keeps NeMo's shadow DBs and pushes
+// the cross-side sync deltas, for in-process and external bots alike.
+// There is no judge: NL-assertion and judge signals are scored as NeMo
+// scores them with --judge-url "" (not applicable).
 package main
 
 import (
@@ -51,7 +57,7 @@ func parse(args []string, stderr io.Writer) (flags, error) {
 	fs := flag.NewFlagSet("evaluate", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&f.scenarios, "scenarios", "", "comma-separated scenario names")
-	fs.StringVar(&f.domain, "domain", "", "run every scenario whose name starts with DOMAIN__ (e.g. tau2_airline), or all-gold: every tau2 airline and retail scenario")
+	fs.StringVar(&f.domain, "domain", "", "run every scenario whose name starts with DOMAIN__ (e.g. tau2_airline), or all-gold: every scenario with a gold stand-in (all tau2 airline, retail and telecom tasks, and the eva_airline scenarios with a gold path)")
 	fs.StringVar(&f.out, "out", "", "output directory; the run goes to DIR/eval_<timestamp>")
 	fs.StringVar(&f.resume, "resume", "", "run directory (DIR/eval_<timestamp>) to finish: only scenarios without a finished result run")
 	fs.StringVar(&f.agentURLs, "agent-url", "", "comma-separated agent bot URLs (ws://…); empty: in-process Go bots with gold stand-ins")
@@ -80,8 +86,12 @@ func parse(args []string, stderr io.Writer) (flags, error) {
 	return f, nil
 }
 
+// allGold is the -domain value that selects every scenario the in-process
+// bots have gold scripts for.
+const allGold = "all-gold"
+
 // selectScenarios resolves -scenarios or -domain to names, in order.
-func selectScenarios(f flags) ([]string, error) {
+func selectScenarios(f flags, g *golds) ([]string, error) {
 	if f.scenarios != "" {
 		var out []string
 		for n := range strings.SplitSeq(f.scenarios, ",") {
@@ -95,14 +105,15 @@ func selectScenarios(f flags) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	prefixes := []string{f.domain}
-	if f.domain == "all-gold" {
-		prefixes = goldDomains
-	}
 	var out []string
 	for _, n := range names {
 		p, _, _ := strings.Cut(n, "__")
-		if slices.Contains(prefixes, p) {
+		switch {
+		case f.domain == allGold:
+			if _, _, err := g.scripts(n); err == nil {
+				out = append(out, n)
+			}
+		case p == f.domain:
 			out = append(out, n)
 		}
 	}
@@ -139,7 +150,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 
 // evaluate runs the selected scenarios and writes the run.
 func evaluate(ctx context.Context, f flags, stdout, stderr io.Writer) error {
-	queue, err := selectScenarios(f)
+	var g golds
+	queue, err := selectScenarios(f, &g)
 	if err != nil {
 		return err
 	}
@@ -150,13 +162,16 @@ func evaluate(ctx context.Context, f flags, stdout, stderr io.Writer) error {
 		}
 	}
 	inProcess := f.agentURLs == ""
-	var g golds
 	if inProcess {
 		for _, n := range queue {
-			if _, err := g.script(n); err != nil {
+			if _, _, err := g.scripts(n); err != nil {
 				return err
 			}
 		}
+	}
+	shadows, err := shadowsFor(shipped)
+	if err != nil {
+		return err
 	}
 	pairs, cleanup, err := startPairs(f, inProcess)
 	if err != nil {
@@ -180,6 +195,7 @@ func evaluate(ctx context.Context, f flags, stdout, stderr io.Writer) error {
 
 	o := harness.DefaultSessionOptions()
 	o.Score.MinAgentTurns = f.minAgentTurns
+	o.Score.Predicates = predicates()
 	o.MaxTurns, o.MaxDuration, o.KickoffDelay, o.ExitSettle = f.maxTurns, f.timeout, f.kickoff, f.settle
 	if inProcess {
 		if o.KickoffDelay == 0 {
@@ -199,7 +215,7 @@ func evaluate(ctx context.Context, f flags, stdout, stderr io.Writer) error {
 		wg.Go(func() {
 			for name := range jobs {
 				start := time.Now()
-				ok, err := runOne(ctx, w, p, &g, shipped[name], o)
+				ok, err := runOne(ctx, w, p, &g, shipped[name], o, shadows)
 				mu.Lock()
 				done++
 				verdict := "pass"
@@ -233,14 +249,16 @@ func evaluate(ctx context.Context, f flags, stdout, stderr io.Writer) error {
 }
 
 // runOne runs one scenario on pair p and writes it; ok is is_successful.
-func runOne(ctx context.Context, w *harness.RunWriter, p *pair, g *golds, s *scenarios.Scenario, o harness.SessionOptions) (bool, error) {
-	if p.gold != nil {
-		turns, err := g.script(s.Name)
+func runOne(ctx context.Context, w *harness.RunWriter, p *pair, g *golds, s *scenarios.Scenario, o harness.SessionOptions, shadows map[string]*harness.Shadow) (bool, error) {
+	if p.agent != nil {
+		agentTurns, userTurns, err := g.scripts(s.Name)
 		if err != nil {
 			return false, err
 		}
-		p.gold.arm(turns)
+		p.agent.arm(agentTurns)
+		p.user.arm(userTurns)
 	}
+	o.Shadow = shadows[s.Domain]
 	start := time.Now()
 	sc := nemoeval.Scenario(s)
 	res, err := harness.RunScenario(ctx, &sc, p.agentURL, p.userURL, o)
@@ -292,8 +310,8 @@ func startPairs(f flags, inProcess bool) ([]*pair, func(), error) {
 	logger := slog.New(slog.DiscardHandler)
 	var out []*pair
 	for range f.parallel {
-		gold := &scriptModel{}
-		a, err := serveBot(gold, root, logger)
+		agentModel, userModel := &scriptModel{fallback: agentFallback}, &scriptModel{fallback: userFallback}
+		a, err := serveBot(agentModel, root, logger)
 		if err != nil {
 			cleanup()
 			return nil, nil, err
@@ -305,7 +323,7 @@ func startPairs(f flags, inProcess bool) ([]*pair, func(), error) {
 			return nil, nil, err
 		}
 		servers = append(servers, u)
-		out = append(out, &pair{agentURL: a.url, userURL: u.url, gold: gold})
+		out = append(out, &pair{agentURL: a.url, userURL: u.url, agent: agentModel, user: userModel})
 	}
 	return out, cleanup, nil
 }

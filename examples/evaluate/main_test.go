@@ -115,13 +115,18 @@ func TestBadFlags(t *testing.T) {
 		}
 	}
 	var stdout, stderr bytes.Buffer
-	if code := run([]string{"-scenarios", "eva_airline__1_1_3", "-out", t.TempDir()}, &stdout, &stderr); code != 1 || !strings.Contains(stderr.String(), "no gold stand-in") {
-		t.Errorf("in-process eva scenario: exit %d, %s", code, stderr.String())
+	for _, name := range []string{"eva_airline__1_1_5", "restaurant__burger_classic"} {
+		stdout.Reset()
+		stderr.Reset()
+		if code := run([]string{"-scenarios", name, "-out", t.TempDir()}, &stdout, &stderr); code != 1 || !strings.Contains(stderr.String(), "no gold stand-in") {
+			t.Errorf("in-process %s: exit %d, %s", name, code, stderr.String())
+		}
 	}
 }
 
-// BenchmarkGoldSweep runs every tau2 airline and retail scenario with the
-// in-process gold stand-ins (run once: -benchtime 1x).
+// BenchmarkGoldSweep runs every scenario with a gold stand-in (-domain
+// all-gold: 278 tau2 scenarios and the eva_airline ones with a gold path)
+// on the in-process bots (run once: -benchtime 1x).
 func BenchmarkGoldSweep(b *testing.B) {
 	for b.Loop() {
 		start := time.Now()
