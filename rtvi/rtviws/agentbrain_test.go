@@ -106,3 +106,56 @@ func TestAgentBrainModelErrorIsAnErrorEvent(t *testing.T) {
 		t.Fatal("no error event")
 	}
 }
+
+// A model that hangs does not hang the bot: the connection keeps reading,
+// so the pulls are answered mid-turn (the context holds the user's text,
+// and the usage the model calls that did finish), as a pipecat bot's RTVI
+// processor answers while its LLM service waits; reset interrupts the
+// hung turn, and the next scenario's turns run.
+func TestHungModelLeavesPullsAnswered(t *testing.T) {
+	var mu sync.Mutex
+	calls, cancelled := 0, 0
+	model := agent.ModelFunc(func(ctx context.Context, _ agent.Request) (agent.Response, error) {
+		mu.Lock()
+		calls++
+		n := calls
+		mu.Unlock()
+		if n == 2 {
+			<-ctx.Done() // the second call hangs until its turn is interrupted
+			mu.Lock()
+			cancelled++
+			mu.Unlock()
+			return agent.Response{}, ctx.Err()
+		}
+		return agent.Response{Text: "answer", Usage: agent.Usage{PromptTokens: 10, CompletionTokens: 2, TotalTokens: 12}}, nil
+	})
+	url := serveBrain(t, model)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	rec := &bridge.Recorder{}
+	c, err := bridge.Dial(ctx, url, &bridge.Options{OnEvent: rec.Handle})
+	require.NoError(t, err)
+	defer c.Close()
+	require.NoError(t, c.UpdateSystemPrompt(ctx, bridge.Prompt{Prompt: "You are an agent."}))
+	require.NoError(t, c.SendText(ctx, "Hello"))
+	require.Eventually(t, func() bool { return rec.Usage().Calls == 1 }, 10*time.Second, 5*time.Millisecond)
+	require.NoError(t, c.SendText(ctx, "Are you there?"))
+	require.Eventually(t, func() bool { mu.Lock(); defer mu.Unlock(); return calls == 2 }, 10*time.Second, 5*time.Millisecond)
+
+	pullCtx, pullCancel := context.WithTimeout(ctx, 3*time.Second)
+	defer pullCancel()
+	hist, err := c.GetContextHistory(pullCtx)
+	require.NoError(t, err, "the pull is answered while the model hangs")
+	text, err := hist.Context()
+	require.NoError(t, err)
+	assert.Equal(t, "[{'role': 'system', 'content': 'You are an agent.'}, {'role': 'user', 'content': 'Hello'}, "+
+		"{'role': 'assistant', 'content': 'answer'}, {'role': 'user', 'content': 'Are you there?'}]", text)
+	_, err = c.GetScenarioSummary(pullCtx, false)
+	require.NoError(t, err)
+	assert.EqualValues(t, 1, rec.Usage().Calls, "the hung call has no tokens entry")
+
+	require.NoError(t, c.Reset(ctx)) // sent, not answered (NeMo's reset)
+	require.Eventually(t, func() bool { mu.Lock(); defer mu.Unlock(); return cancelled == 1 }, 10*time.Second, 5*time.Millisecond, "reset interrupts the hung turn")
+	require.NoError(t, c.SendText(ctx, "Hello again"))
+	require.Eventually(t, func() bool { return rec.Usage().Calls == 2 }, 10*time.Second, 5*time.Millisecond, "the next turn runs")
+}

@@ -51,6 +51,8 @@ type conn struct {
 	refusedIn int    // the scenario in progress when it asked for one of its own: it never claims that one's run
 
 	failed atomic.Bool // a write failed: the connection is closed
+
+	turns *turnQueue // its user turns, run in order beside its reads
 }
 
 // errConnFailed is the error of a write on a connection whose earlier

@@ -14,6 +14,16 @@
 //     user-transcription event) and send-text are one user turn each,
 //     answered by Brain.Turn; audio and other frames are ignored; frames
 //     that do not decode are dropped, as pipecat drops them.
+//   - A connection's user turns run in order on a goroutine of their own
+//     (at most 64 waiting; more are refused with an error event), so the
+//     connection keeps reading while a turn waits on its model: pulls and
+//     sync deltas are answered mid-turn, as a pipecat bot's RTVI processor
+//     answers them while its LLM service works, and a hung model leaves a
+//     pullable context. send-text is answered once queued; a turn's error
+//     reaches the harness as an error event. reset, update_system_prompt
+//     and apply_initialization interrupt the turn in progress (its context
+//     is cancelled) and drop the queued ones; a closed connection's turns
+//     end with it.
 //   - Each connection has its own rtvi.Emitter and a write deadline
 //     (Timeouts.Write): a peer that stops reading holds up no other, and a
 //     write that fails or times out closes that connection only. A

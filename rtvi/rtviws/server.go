@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
@@ -63,7 +64,7 @@ func New(cfg Config) (*Server, error) {
 	s := &Server{brain: cfg.Brain, logger: logger, conns: map[*conn]bool{}}
 	dc := cfg.Dispatcher
 	dc.Send = s.send
-	dc.SendText = s.userText
+	dc.SendText = s.queueText
 	if dc.Logger == nil {
 		dc.Logger = logger
 	}
@@ -128,7 +129,14 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.mu.Unlock()
 	}()
 
-	ctx := context.WithValue(r.Context(), connKey{}, c)
+	ctx, cancel := context.WithCancel(context.WithValue(r.Context(), connKey{}, c))
+	c.turns = newTurnQueue(ctx, s.logger)
+	defer func() {
+		// Before the release above: the connection's turns end (their
+		// contexts cancelled) while it still owns its scenario.
+		cancel()
+		c.turns.stop()
+	}()
 	for {
 		typ, data, err := s.read(ctx, c)
 		if err != nil {
@@ -195,6 +203,18 @@ func (s *Server) handleFrame(ctx context.Context, c *conn, data []byte) error {
 	case allowIdle:
 		return s.idleWork(ctx, c, req, f)
 	}
+	switch {
+	case req.kind == kindPrepare:
+		// A new scenario's preparation does not overlap a turn of the
+		// last one: it interrupts it, as new user speech interrupts a
+		// pipecat bot.
+		c.turns.interrupt()
+	case f.Text != nil || f.Transcription != nil:
+		if !c.turns.push(func(tctx context.Context) error { return s.handle(tctx, f) }) {
+			return c.events.Error(ctx, fmt.Sprintf("more than %d user turns wait for the one in progress; this one is dropped", maxQueuedTurns), false)
+		}
+		return nil
+	}
 	return s.handle(ctx, f)
 }
 
@@ -249,6 +269,22 @@ func (s *Server) handle(ctx context.Context, f rtvi.Frame) error {
 			return err
 		}
 		return s.userText(ctx, f.Transcription.Text)
+	}
+	return nil
+}
+
+// queueText is the dispatcher's SendText: the turn joins its connection's
+// queue (turnQueue) and the send-text is answered at once, as pipecat
+// queues the text into its pipeline; a turn's error then reaches the
+// harness as the brain's error event, not as send-text's answer. Idle
+// work, and a context with no connection, run the turn in place.
+func (s *Server) queueText(ctx context.Context, text string) error {
+	c := connOf(ctx)
+	if c == nil || c.turns == nil || bufferOf(ctx) != nil {
+		return s.userText(ctx, text)
+	}
+	if !c.turns.push(func(tctx context.Context) error { return s.userText(tctx, text) }) {
+		return fmt.Errorf("more than %d user turns wait for the one in progress; this one is dropped", maxQueuedTurns)
 	}
 	return nil
 }
