@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -35,28 +36,45 @@ type pair struct {
 }
 
 // scriptModel is an agent.Model that answers with a script's turns in
-// order (agenttest's turns, served in-process), then with its fallback.
+// order (agenttest's turns, served in-process), then with its fallback —
+// or, when armed to stall, never: it waits until the call's context ends
+// or the next scenario arms it.
 type scriptModel struct {
 	fallback agent.Response
 	mu       sync.Mutex
 	turns    []agenttest.Turn
 	next     int
+	stall    bool
+	released chan struct{} // closed when the next scenario arms
 }
 
 // arm sets the script of the next scenario.
-func (m *scriptModel) arm(turns []agenttest.Turn) {
+func (m *scriptModel) arm(turns []agenttest.Turn, stall bool) {
 	m.mu.Lock()
-	m.turns, m.next = turns, 0
+	if m.released != nil {
+		close(m.released)
+	}
+	m.turns, m.next, m.stall, m.released = turns, 0, stall, make(chan struct{})
 	m.mu.Unlock()
 }
 
 // Complete returns the script's next turn.
-func (m *scriptModel) Complete(context.Context, agent.Request) (agent.Response, error) {
+func (m *scriptModel) Complete(ctx context.Context, _ agent.Request) (agent.Response, error) {
 	m.mu.Lock()
-	defer m.mu.Unlock()
 	if m.next >= len(m.turns) {
-		return m.fallback, nil
+		stall, released := m.stall, m.released
+		m.mu.Unlock()
+		if !stall {
+			return m.fallback, nil
+		}
+		select {
+		case <-ctx.Done():
+			return agent.Response{}, ctx.Err()
+		case <-released:
+			return agent.Response{}, errors.New("evaluate: stalled model released by the next scenario")
+		}
 	}
+	defer m.mu.Unlock()
 	t := m.turns[m.next]
 	m.next++
 	r := agent.Response{Text: t.Text, FinishReason: "stop"}
@@ -71,6 +89,18 @@ func (m *scriptModel) Complete(context.Context, agent.Request) (agent.Response, 
 	}
 	return r, nil
 }
+
+// scripts are one scenario's scripts for the in-process bots.
+type scripts struct {
+	agent, user []agenttest.Turn
+	// stall makes the agent's model wait forever once its script is
+	// played (a broken variant; gold scripts never stall).
+	stall bool
+}
+
+// mutator turns a scenario's gold scripts into the scripts to run (tests
+// use it to break them); nil runs the gold scripts.
+type mutator func(name string, gold scripts) scripts
 
 // The fallbacks: the agent's goodbye once its script is played, and the
 // scripted user simulator's answer to every turn its script does not

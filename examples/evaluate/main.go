@@ -50,6 +50,8 @@ type flags struct {
 	scenarios, domain, out, resume, agentURLs, userURLs string
 	parallel, minAgentTurns, maxTurns                   int
 	timeout, kickoff, settle                            time.Duration
+	// mutate breaks the in-process gold scripts (tests only).
+	mutate mutator
 }
 
 func parse(args []string, stderr io.Writer) (flags, error) {
@@ -215,7 +217,7 @@ func evaluate(ctx context.Context, f flags, stdout, stderr io.Writer) error {
 		wg.Go(func() {
 			for name := range jobs {
 				start := time.Now()
-				ok, err := runOne(ctx, w, p, &g, shipped[name], o, shadows)
+				ok, err := runOne(ctx, w, p, &g, shipped[name], o, shadows, f.mutate)
 				mu.Lock()
 				done++
 				verdict := "pass"
@@ -249,14 +251,18 @@ func evaluate(ctx context.Context, f flags, stdout, stderr io.Writer) error {
 }
 
 // runOne runs one scenario on pair p and writes it; ok is is_successful.
-func runOne(ctx context.Context, w *harness.RunWriter, p *pair, g *golds, s *scenarios.Scenario, o harness.SessionOptions, shadows map[string]*harness.Shadow) (bool, error) {
+func runOne(ctx context.Context, w *harness.RunWriter, p *pair, g *golds, s *scenarios.Scenario, o harness.SessionOptions, shadows map[string]*harness.Shadow, mutate mutator) (bool, error) {
 	if p.agent != nil {
 		agentTurns, userTurns, err := g.scripts(s.Name)
 		if err != nil {
 			return false, err
 		}
-		p.agent.arm(agentTurns)
-		p.user.arm(userTurns)
+		sc := scripts{agent: agentTurns, user: userTurns}
+		if mutate != nil {
+			sc = mutate(s.Name, sc)
+		}
+		p.agent.arm(sc.agent, sc.stall)
+		p.user.arm(sc.user, false)
 	}
 	o.Shadow = shadows[s.Domain]
 	start := time.Now()
