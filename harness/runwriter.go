@@ -13,6 +13,50 @@ import (
 	"github.com/voiceeval/schematools/internal/pyvalue"
 )
 
+// FilePulledSummary is this harness's addition: what the runner reads
+// from the bridge's memory and no file of NeMo's holds — each side's
+// get_scenario_summary answer as pulled ({"actions", "db_hash"} and "db"
+// when it was sent; null when none came) and the agent's <final_response>
+// texts. scripts/nemo-rescore replays it through NeMo's own bridge and
+// runner.
+const FilePulledSummary = "pulled_summary.json"
+
+// PulledSummaryJSON is pulled_summary.json's text for r:
+// {"agent": summary|null, "user": summary|null, "final_responses": [...]}
+// in json.dump(indent=2) form.
+func PulledSummaryJSON(r *Run) ([]byte, error) {
+	side := func(s *Summary) any {
+		if s == nil {
+			return nil
+		}
+		var actions, hash any
+		if s.Actions != nil {
+			actions = s.Actions
+		}
+		if s.DBHash != nil {
+			hash = *s.DBHash
+		}
+		d := pyvalue.Dict{{Key: "actions", Value: actions}, {Key: "db_hash", Value: hash}}
+		if s.DB != nil {
+			d = append(d, pyvalue.Item{Key: "db", Value: s.DB})
+		}
+		return d
+	}
+	finals := make([]any, len(r.FinalResponses))
+	for i, f := range r.FinalResponses {
+		finals[i] = f
+	}
+	b, err := dumpIndent(pyvalue.Dict{
+		{Key: "agent", Value: side(r.Agent.Summary)},
+		{Key: "user", Value: side(r.User.Summary)},
+		{Key: "final_responses", Value: finals},
+	}, 2)
+	if err != nil {
+		return nil, fmt.Errorf("harness: %s: %w", FilePulledSummary, err)
+	}
+	return b, nil
+}
+
 // ScenarioOutput is what one finished scenario leaves in its directory.
 type ScenarioOutput struct {
 	// Run is the scored run (its contexts, summaries, segments and times).
@@ -134,7 +178,11 @@ func scenarioFiles(out *ScenarioOutput) (map[string][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	files := map[string][]byte{FileMetrics: metrics, FileFinalAgentResponse: res.Prediction}
+	pulled, err := PulledSummaryJSON(r)
+	if err != nil {
+		return nil, err
+	}
+	files := map[string][]byte{FileMetrics: metrics, FileFinalAgentResponse: res.Prediction, FilePulledSummary: pulled}
 	if h := FinalDBHashText(r); h != nil {
 		files[FileFinalScenarioDBHash] = h
 	}

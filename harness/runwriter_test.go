@@ -2,6 +2,7 @@ package harness
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
@@ -101,6 +102,14 @@ func TestRunLayout(t *testing.T) {
 		golden(t, eva+f, files[eva+f])
 	}
 	golden(t, "eva_airline__1_1_4/"+FileConversationLog, files["eva_airline__1_1_4/"+FileConversationLog])
+	// What scripts/nemo-rescore reads of each scenario: the verdicts, the
+	// prediction, the pulled summaries and the judge's answer.
+	for _, n := range fixtureQueue {
+		for _, f := range []string{FileMetrics, FileFinalAgentResponse, FilePulledSummary} {
+			golden(t, n+"/"+f, files[n+"/"+f])
+		}
+	}
+	golden(t, "tau2_retail__103/"+FileJudgeResult, files["tau2_retail__103/"+FileJudgeResult])
 	golden(t, "tau2_retail__103/"+FileFinalScenarioDBHash, files["tau2_retail__103/"+FileFinalScenarioDBHash])
 	for _, n := range fixtureQueue {
 		sh, _ := shipped(t, n)
@@ -109,7 +118,7 @@ func TestRunLayout(t *testing.T) {
 				t.Errorf("%s/%s/%s differs from the shipped record", n, DirScenarioConfig, file)
 			}
 		}
-		for _, f := range []string{FileMetrics, FileFinalAgentResponse, DirBotLogsAgent + "/" + FileLLMContext, DirBotLogsUser + "/" + FileLLMContext} {
+		for _, f := range []string{FileMetrics, FileFinalAgentResponse, FilePulledSummary, DirBotLogsAgent + "/" + FileLLMContext, DirBotLogsUser + "/" + FileLLMContext} {
 			if files[n+"/"+f] == nil {
 				t.Errorf("%s/%s missing", n, f)
 			}
@@ -156,5 +165,73 @@ func TestWriteScenarioRefuses(t *testing.T) {
 		if e.IsDir() {
 			t.Errorf("left directory %s", e.Name())
 		}
+	}
+}
+
+// TestPulledSummaryJSON: pulled_summary.json holds each side's
+// get_scenario_summary answer as pulled (null when none came, actions
+// null or [] as they came, db only when sent) and the <final_response>
+// texts, in json.dump(indent=2) form.
+func TestPulledSummaryJSON(t *testing.T) {
+	h := "abc"
+	for _, c := range []struct {
+		name string
+		run  Run
+		want string
+	}{
+		{"nothing pulled", Run{}, `{
+  "agent": null,
+  "user": null,
+  "final_responses": []
+}`},
+		{"push path", Run{FinalResponses: []string{`{"a": 1}`, "caf\u00e9"}, User: Side{Summary: &Summary{}}}, `{
+  "agent": null,
+  "user": {
+    "actions": null,
+    "db_hash": null
+  },
+  "final_responses": [
+    "{\"a\": 1}",
+    "caf\u00e9"
+  ]
+}`},
+		{"pull with db", Run{Agent: Side{Summary: &Summary{Actions: []any{map[string]any{"name": "x", "arguments": map[string]any{"n": json.Number("1.50")}}}, DBHash: &h, DB: map[string]any{"t": []any{true}}}}}, `{
+  "agent": {
+    "actions": [
+      {
+        "arguments": {
+          "n": 1.5
+        },
+        "name": "x"
+      }
+    ],
+    "db_hash": "abc",
+    "db": {
+      "t": [
+        true
+      ]
+    }
+  },
+  "user": null,
+  "final_responses": []
+}`},
+		{"empty actions", Run{Agent: Side{Summary: &Summary{Actions: []any{}}}}, `{
+  "agent": {
+    "actions": [],
+    "db_hash": null
+  },
+  "user": null,
+  "final_responses": []
+}`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := PulledSummaryJSON(&c.run)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != c.want {
+				t.Errorf("got\n%s\nwant\n%s", got, c.want)
+			}
+		})
 	}
 }
