@@ -109,7 +109,9 @@ func TestRunLayout(t *testing.T) {
 			golden(t, n+"/"+f, files[n+"/"+f])
 		}
 	}
-	golden(t, "tau2_retail__103/"+FileJudgeResult, files["tau2_retail__103/"+FileJudgeResult])
+	for _, f := range []string{FileJudgeResult, DirBotLogsAgent + "/" + FileLLMContext, DirBotLogsUser + "/" + FileLLMContext} {
+		golden(t, "tau2_retail__103/"+f, files["tau2_retail__103/"+f])
+	}
 	golden(t, "tau2_retail__103/"+FileFinalScenarioDBHash, files["tau2_retail__103/"+FileFinalScenarioDBHash])
 	for _, n := range fixtureQueue {
 		sh, _ := shipped(t, n)
