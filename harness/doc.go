@@ -55,8 +55,9 @@
 //     (metrics.json, final_agent_response.json, final_scenario_db_hash.txt,
 //     judge_result.json, bot_logs_{agent,user}/llm_context.json,
 //     conversation_log.txt and .seglst.json in bridge.py's formats,
-//     scenario_config/ from the shipped record, and db_diff.json, our
-//     addition, on a DB mismatch with both DBs known): each scenario
+//     scenario_config/ from the shipped record, and two additions of
+//     ours: pulled_summary.json, the summaries and <final_response> texts
+//     the runner reads from the bridge's memory, and db_diff.json, on a DB mismatch with both DBs known): each scenario
 //     directory built under a temporary name and renamed into place, then
 //     its results.jsonl line appended in one write and fsynced. Finish
 //     writes all_metrics.json, all_summary.txt (RunAggregator and the
@@ -72,11 +73,19 @@
 //     and NeMo's resume rule passed (turns > 0, agent n_calls ≥
 //     --min-agent-turns), moves other directories aside to
 //     <name>.killed.<n> with __KILLED__, and removes temporary directories.
+//     A line with harness_error (a scenario a bot failed) is not done.
 //   - RenderReport is one self-contained page (inline CSS and a few lines
 //     of script, no network) built with html/template: per-domain and
 //     per-signal rates from the same Aggregator, an inline SVG bar chart,
 //     and per scenario its signals, stop reason, tokens, transcript and
 //     DB diff.
+//   - A scenario a bot failed or whose initialisation it refused (NeMo's
+//     runner stops the whole run there) is scored from FailedRun: what
+//     the harness had, stop reason StopReasonBotFailed/StopReasonAborted
+//     unless the run had stopped, every signal read from what there is;
+//     metrics.json then ends with harness_error (our addition: status and
+//     reason) and is_successful and is_task_successful are false. Resume
+//     runs it again.
 //   - Score never panics: a judge's panic is a judge error, a predicate's a
 //     predicate error; it returns an error only for a reference answer or
 //     context it cannot read, or success_signals that are empty or unknown

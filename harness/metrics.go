@@ -77,6 +77,9 @@ type Metrics struct {
 	IsSuccessful any
 	// IsTaskSuccessful is written when IsSuccessful is a bool.
 	IsTaskSuccessful *bool
+	// HarnessError says why a bot failed the scenario (ScoreFailure), as
+	// "harness_error", last; our addition, written only when set.
+	HarnessError string
 }
 
 func tokensDict(t Tokens) pyvalue.Dict {
@@ -172,6 +175,9 @@ func (m *Metrics) Dict() pyvalue.Dict {
 	add("is_successful", m.IsSuccessful)
 	if m.IsTaskSuccessful != nil {
 		add("is_task_successful", *m.IsTaskSuccessful)
+	}
+	if m.HarnessError != "" {
+		add("harness_error", m.HarnessError)
 	}
 	return d
 }

@@ -29,6 +29,9 @@ type ResumeState struct {
 // classify is NeMo's classify_scenario_resume_state on a results line:
 // finished unless the run had no turns or the agent too few LLM calls.
 func classify(l *ResultLine, minAgentTurns int) (bool, string) {
+	if e, ok := l.Metrics.Get("harness_error"); ok {
+		return false, "a bot failed it: " + pyvalue.Str(e)
+	}
 	if t, _ := l.Metrics.Get("total_turns"); pyInt(t) == 0 {
 		return false, "0 turns (bot crashed before audio)"
 	}

@@ -145,6 +145,9 @@ type Run struct {
 	// scenario's end (metrics end_time), in its footer. PyISOFormat
 	// formats them.
 	LogStartTime, EndTime string
+	// Failure says why a bot failed the scenario (FailedRun); "" for a
+	// run that was scored normally.
+	Failure string
 }
 
 // Options are the runner's scoring flags.

@@ -274,6 +274,12 @@ func Score(ctx context.Context, r *Run, o Options) (*Result, error) {
 		task := !slices.ContainsFunc(b.Failed, func(s string) bool { return s != CleanExit })
 		m.IsTaskSuccessful = &task
 	}
+	if r.Failure != "" {
+		// A scenario a bot failed (FailedRun): our addition.
+		m.HarnessError = r.Failure
+		m.IsSuccessful = false
+		m.IsTaskSuccessful = &f
+	}
 	return res, nil
 }
 

@@ -217,16 +217,18 @@ func evaluate(ctx context.Context, f flags, stdout, stderr io.Writer) error {
 		wg.Go(func() {
 			for name := range jobs {
 				start := time.Now()
-				ok, err := runOne(ctx, w, p, &g, shipped[name], o, shadows, f.mutate)
+				ok, why, err := runOne(ctx, w, p, &g, shipped[name], o, shadows, f.mutate)
 				mu.Lock()
 				done++
 				verdict := "pass"
 				switch {
 				case err != nil:
 					verdict, failed = "error: "+err.Error(), failed+1
-					if firstErr == nil && !errors.Is(err, harness.ErrBotFailed) && !errors.Is(err, harness.ErrAborted) {
+					if firstErr == nil {
 						firstErr = err
 					}
+				case why != "":
+					verdict, failed = "fail ("+why+")", failed+1
 				case !ok:
 					verdict, failed = "fail", failed+1
 				}
@@ -250,12 +252,13 @@ func evaluate(ctx context.Context, f flags, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// runOne runs one scenario on pair p and writes it; ok is is_successful.
-func runOne(ctx context.Context, w *harness.RunWriter, p *pair, g *golds, s *scenarios.Scenario, o harness.SessionOptions, shadows map[string]*harness.Shadow, mutate mutator) (bool, error) {
+// runOne runs one scenario on pair p and writes it; ok is is_successful,
+// why the reason a bot failed it (harness_error), err what stops the run.
+func runOne(ctx context.Context, w *harness.RunWriter, p *pair, g *golds, s *scenarios.Scenario, o harness.SessionOptions, shadows map[string]*harness.Shadow, mutate mutator) (ok bool, why string, err error) {
 	if p.agent != nil {
 		agentTurns, userTurns, err := g.scripts(s.Name)
 		if err != nil {
-			return false, err
+			return false, "", err
 		}
 		sc := scripts{agent: agentTurns, user: userTurns}
 		if mutate != nil {
@@ -267,21 +270,28 @@ func runOne(ctx context.Context, w *harness.RunWriter, p *pair, g *golds, s *sce
 	o.Shadow = shadows[s.Domain]
 	start := time.Now()
 	sc := nemoeval.Scenario(s)
-	res, err := harness.RunScenario(ctx, &sc, p.agentURL, p.userURL, o)
-	if err != nil {
-		return false, err
-	}
+	res, runErr := harness.RunScenario(ctx, &sc, p.agentURL, p.userURL, o)
 	run := res.Run
+	if runErr != nil {
+		if !errors.Is(runErr, harness.ErrBotFailed) && !errors.Is(runErr, harness.ErrAborted) {
+			return false, "", runErr
+		}
+		// The scenario is written as failed, with the reason, and the run
+		// goes on (harness.FailedRun).
+		if run, err = harness.FailedRun(&sc, res); err != nil {
+			return false, "", err
+		}
+	}
 	run.ScenarioDirectory = w.ScenarioDir(s.Name)
 	run.LogStartTime, run.EndTime = harness.PyISOFormat(start), harness.PyISOFormat(time.Now())
 	scored, err := harness.Score(ctx, run, o.Score)
 	if err != nil {
-		return false, err
+		return false, "", err
 	}
 	if err := w.WriteScenario(&harness.ScenarioOutput{Run: run, Result: scored, Config: s.Config}); err != nil {
-		return false, err
+		return false, "", err
 	}
-	return scored.Metrics.IsSuccessful == true, nil
+	return scored.Metrics.IsSuccessful == true, scored.Metrics.HarnessError, nil
 }
 
 // startPairs returns the bot pairs: the URL lists paired up, or one

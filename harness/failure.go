@@ -1,0 +1,47 @@
+package harness
+
+import "fmt"
+
+// StopReasonBotFailed is the stop reason of a run a bot failed before it
+// stopped for one of the bridge's reasons (our addition, as
+// StopReasonTurnLimit is); StopReasonAborted that of a scenario whose
+// initialisation a bot refused.
+const (
+	StopReasonBotFailed = "[BOT_FAILED]"
+	StopReasonAborted   = "[ABORTED]"
+)
+
+// FailedRun returns the run of a scenario RunScenario did not score (a
+// bot failed it, or refused its initialisation), for Score, so that it is
+// written and counted as failed with its reason and the run goes on —
+// NeMo's runner, which has no such case, would stop the whole run:
+//
+//   - the run is what the harness had when the bot failed (res.Run: the
+//     turns, the usage, the stop reason, whatever was pulled), or only the
+//     scenario when nothing ran; a run that had not stopped gets
+//     StopReasonBotFailed (StopReasonAborted when aborted);
+//   - Run.Failure is "<status>: <reason>": Score then scores every signal
+//     from what there is (no pulled hash fails DB_STATE_MATCH, no turns
+//     trip the turn gate), writes the failure as harness_error and makes
+//     is_successful and is_task_successful false whatever the signals
+//     gave: a scenario a bot failed is never a success.
+//
+// Resume runs such a scenario again (ResumeRunWriter).
+func FailedRun(sc *Scenario, res *ScenarioResult) (*Run, error) {
+	if res == nil || res.Status == StatusScored {
+		return nil, fmt.Errorf("harness: FailedRun of %s: the scenario was scored", sc.Name)
+	}
+	run := &Run{Scenario: *sc}
+	if res.Run != nil {
+		r := *res.Run
+		run = &r
+	}
+	if run.StopReason == "" {
+		run.StopReason = StopReasonBotFailed
+		if res.Status == StatusAborted {
+			run.StopReason = StopReasonAborted
+		}
+	}
+	run.Failure = fmt.Sprintf("%s: %s", res.Status, res.Reason)
+	return run, nil
+}

@@ -1,0 +1,82 @@
+package harness
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/voiceeval/schematools/examples/nemo/scenarios"
+)
+
+// A scenario a bot failed is scored from what there was, says why, and is
+// never successful — even a run whose signals would all pass — and resume
+// runs it again.
+func TestFailedRunScoresUnsuccessful(t *testing.T) {
+	shipped, err := scenarios.Get("customer_service__account_access")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs := fromShipped(shipped)
+	full := &Run{Scenario: cs, Agent: enough(), FinalResponses: []string{cs.ReferenceAnswer}, StopReason: StopReasonExit,
+		Turns: []Turn{{Role: "agent", Text: "Hello"}}, ScenarioDuration: 42.0}
+	if m := score(t, full, opts()); m.IsSuccessful != true {
+		t.Fatalf("the full run scores %v", m.IsSuccessful)
+	}
+	tests := []struct {
+		name     string
+		res      *ScenarioResult
+		stop     string
+		gate     bool
+		errorHas string
+	}{
+		{"aborted before the run", &ScenarioResult{Status: StatusAborted, Reason: "[APPLY INIT] agent bot returned an error: boom"}, StopReasonAborted, true, "aborted: [APPLY INIT]"},
+		{"failed mid-run", &ScenarioResult{Status: StatusFailed, Reason: "agent bot: connection closed", Run: &Run{Scenario: cs, Agent: Side{Tokens: Tokens{1, 10, 2}}}}, StopReasonBotFailed, true, "failed: agent bot: connection closed"},
+		{"a pull unanswered after a clean run", &ScenarioResult{Status: StatusFailed, Reason: "user bot: get_scenario_summary: timed out", Run: full}, StopReasonExit, false, "failed: user bot: get_scenario_summary"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			run, err := FailedRun(&cs, tt.res)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := Score(context.Background(), run, opts())
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := res.Metrics
+			if run.StopReason != tt.stop || m.StopReason != tt.stop {
+				t.Errorf("stop reason %q / %q, want %q", run.StopReason, m.StopReason, tt.stop)
+			}
+			if m.IsSuccessful != false || m.IsTaskSuccessful == nil || *m.IsTaskSuccessful {
+				t.Errorf("successful %v task %v", m.IsSuccessful, m.IsTaskSuccessful)
+			}
+			if m.InsufficientAgentTurns != tt.gate {
+				t.Errorf("turn gate %v, want %v", m.InsufficientAgentTurns, tt.gate)
+			}
+			if !strings.HasPrefix(m.HarnessError, tt.errorHas) {
+				t.Errorf("harness_error %q, want %q…", m.HarnessError, tt.errorHas)
+			}
+			d := m.Dict()
+			if last := d[len(d)-1]; last.Key != "harness_error" || last.Value != m.HarnessError {
+				t.Errorf("metrics.json ends with %v", last)
+			}
+			line, err := NewResultLine(res)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if done, why := classify(line, DefaultMinAgentTurns); done || !strings.Contains(why, "a bot failed it") {
+				t.Errorf("resume classifies it done=%v (%s)", done, why)
+			}
+		})
+	}
+	if _, err := FailedRun(&cs, &ScenarioResult{Status: StatusScored}); err == nil {
+		t.Error("a scored scenario: no error")
+	}
+	// Without the key, metrics.json is NeMo's.
+	m := score(t, full, opts())
+	for _, it := range m.Dict() {
+		if it.Key == "harness_error" {
+			t.Error("harness_error written for a scored run")
+		}
+	}
+}
