@@ -41,6 +41,7 @@ import (
 	"github.com/voiceeval/schematools/examples/nemo/nemoeval"
 	"github.com/voiceeval/schematools/examples/nemo/scenarios"
 	"github.com/voiceeval/schematools/harness"
+	"github.com/voiceeval/schematools/internal/pyvalue"
 )
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
@@ -50,6 +51,8 @@ type flags struct {
 	scenarios, domain, out, resume, agentURLs, userURLs string
 	parallel, minAgentTurns, maxTurns                   int
 	timeout, kickoff, settle                            time.Duration
+	// argv is the command line, for run_args.json.
+	argv []string
 	// mutate breaks the in-process gold scripts (tests only).
 	mutate mutator
 }
@@ -73,6 +76,7 @@ func parse(args []string, stderr io.Writer) (flags, error) {
 	if err := fs.Parse(args); err != nil {
 		return f, err
 	}
+	f.argv = append([]string{"evaluate"}, args...)
 	switch {
 	case (f.out == "") == (f.resume == ""):
 		return f, errors.New("give exactly one of -out and -resume")
@@ -194,6 +198,9 @@ func evaluate(ctx context.Context, f flags, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer w.Close()
+	if err := harness.WriteRunArgs(w.Dir(), invocation(f, queue), f.resume != ""); err != nil {
+		return err
+	}
 
 	o := harness.DefaultSessionOptions()
 	o.Score.MinAgentTurns = f.minAgentTurns
@@ -250,6 +257,26 @@ func evaluate(ctx context.Context, f flags, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "%s: %d scenarios, %d not successful\n", w.Dir(), len(queue), failed)
 	return nil
+}
+
+// invocation is this command's run_args.json record: the flags, by their
+// names with "_" for "-" as argparse names them, in the order they are
+// defined; durations in seconds.
+func invocation(f flags, queue []string) harness.Invocation {
+	args := pyvalue.Dict{
+		{Key: "scenarios", Value: f.scenarios}, {Key: "domain", Value: f.domain},
+		{Key: "out", Value: f.out}, {Key: "resume", Value: f.resume},
+		{Key: "agent_url", Value: f.agentURLs}, {Key: "user_url", Value: f.userURLs},
+		{Key: "parallel", Value: f.parallel}, {Key: "min_agent_turns", Value: f.minAgentTurns},
+		{Key: "max_turns", Value: f.maxTurns}, {Key: "timeout", Value: f.timeout.Seconds()},
+		{Key: "kickoff_delay", Value: f.kickoff.Seconds()}, {Key: "exit_settle", Value: f.settle.Seconds()},
+	}
+	return harness.Invocation{
+		StartedAt:     time.Now().Format("2006-01-02T15:04:05"),
+		Argv:          f.argv,
+		ParsedArgs:    args,
+		ScenarioNames: queue,
+	}
 }
 
 // runOne runs one scenario on pair p and writes it; ok is is_successful,

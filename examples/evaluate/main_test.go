@@ -139,3 +139,42 @@ func BenchmarkGoldSweep(b *testing.B) {
 		b.Log(strings.TrimSpace(stdout.String()))
 	}
 }
+
+// run_args.json records each invocation, the resumed one pointing at the
+// one before it.
+func TestRunArgs(t *testing.T) {
+	dir := evaluateRun(t, "-scenarios", "tau2_airline__7", "-out", t.TempDir())
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"-scenarios", "tau2_airline__7", "-resume", dir}, &stdout, &stderr); code != 0 {
+		t.Fatalf("resume: exit %d\n%s", code, stderr.String())
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "run_args.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ra struct {
+		Invocations []struct {
+			Argv       []string       `json:"argv"`
+			ParsedArgs map[string]any `json:"parsed_args"`
+			Count      int            `json:"resolved_scenario_count"`
+			Names      []string       `json:"resolved_scenario_names"`
+			Resumed    *int           `json:"resumed_from_invocation"`
+		} `json:"invocations"`
+	}
+	if err := json.Unmarshal(b, &ra); err != nil {
+		t.Fatal(err)
+	}
+	if len(ra.Invocations) != 2 {
+		t.Fatalf("%d invocations:\n%s", len(ra.Invocations), b)
+	}
+	first, second := ra.Invocations[0], ra.Invocations[1]
+	if first.Argv[0] != "evaluate" || first.Argv[1] != "-scenarios" || first.Count != 1 || first.Names[0] != "tau2_airline__7" || first.Resumed != nil {
+		t.Errorf("first invocation %+v", first)
+	}
+	if first.ParsedArgs["parallel"] != 1.0 || first.ParsedArgs["min_agent_turns"] != 3.0 || first.ParsedArgs["resume"] != "" {
+		t.Errorf("parsed args %v", first.ParsedArgs)
+	}
+	if second.Resumed == nil || *second.Resumed != 0 || second.ParsedArgs["resume"] != dir {
+		t.Errorf("resumed invocation %+v", second)
+	}
+}
