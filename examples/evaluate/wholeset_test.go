@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -22,11 +23,19 @@ import (
 	"github.com/voiceeval/schematools/state"
 )
 
+// keepRuns keeps the whole-set tests' run directories, for
+// scripts/nemo-rescore (regenerating testdata/nemo_verdicts_*.jsonl).
+var keepRuns = flag.String("keep-runs", "", "directory to keep the whole-set runs in")
+
 // sweep runs evaluate with args and mutate and returns each scenario's
 // metrics.json, by name, from results.jsonl's names.
 func sweep(t *testing.T, mutate mutator, args ...string) map[string]map[string]any {
 	t.Helper()
-	f, err := parse(append(args, "-out", t.TempDir()), os.Stderr)
+	out := t.TempDir()
+	if *keepRuns != "" {
+		out = filepath.Join(*keepRuns, t.Name())
+	}
+	f, err := parse(append(args, "-out", out), os.Stderr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +55,7 @@ func sweep(t *testing.T, mutate mutator, args ...string) map[string]map[string]a
 		t.Fatal(err)
 	}
 	defer rf.Close()
-	out := map[string]map[string]any{}
+	got := map[string]map[string]any{}
 	sc := bufio.NewScanner(rf)
 	sc.Buffer(nil, 1<<26)
 	for sc.Scan() {
@@ -64,9 +73,9 @@ func sweep(t *testing.T, mutate mutator, args ...string) map[string]map[string]a
 		if err := json.Unmarshal(b, &m); err != nil {
 			t.Fatal(err)
 		}
-		out[l.Scenario] = m
+		got[l.Scenario] = m
 	}
-	return out
+	return got
 }
 
 // goldSet is every shipped scenario with a gold stand-in, from the data.
@@ -136,6 +145,7 @@ func TestWholeGoldSetSucceeds(t *testing.T) {
 		}
 	}
 	t.Logf("gold set: %d scenarios successful %v", len(want), byGroup)
+	requireNemoVerdicts(t, "nemo_verdicts_gold.jsonl", got)
 }
 
 // isReadCall reports whether a model-facing tool name only reads (tau2's
@@ -433,4 +443,5 @@ func TestWholeSetBrokenVariantsFail(t *testing.T) {
 		}
 	}
 	t.Logf("broken variants over %d scenarios: %v", len(set), counts)
+	requireNemoVerdicts(t, "nemo_verdicts_broken.jsonl", got)
 }
