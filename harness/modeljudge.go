@@ -1,0 +1,34 @@
+package harness
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+
+	"github.com/voiceeval/schematools/agent"
+)
+
+// ModelJudge is a Judge on any agent.Model (provider/openai for an
+// OpenAI-compatible server, as NeMo's LLMJudge posts to one): each
+// request is one model call with the two messages NeMo's _get_payload
+// sends — JudgeRequest.SystemPrompt as the system message and
+// JudgeRequest.UserContent as the user's — and no tools; the verdict is
+// ExtractVerdict of the answer's text. Sampling settings (NeMo's
+// --judge-temperature, --judge-top-p, --judge-seed, --judge-max-tokens)
+// are the model's to send. A model error, or an answer with no verdict,
+// is the Judge's error, which scores 0 as NeMo's judge_scenario does.
+func ModelJudge(m agent.Model) Judge {
+	return JudgeFunc(func(ctx context.Context, req JudgeRequest) (json.RawMessage, error) {
+		if m == nil {
+			return nil, errors.New("harness: ModelJudge has no model")
+		}
+		resp, err := m.Complete(ctx, agent.Request{Messages: []agent.Message{
+			{Role: agent.RoleSystem, Content: req.SystemPrompt},
+			{Role: agent.RoleUser, Content: req.UserContent},
+		}})
+		if err != nil {
+			return nil, err
+		}
+		return ExtractVerdict(resp.Text)
+	})
+}
