@@ -63,6 +63,10 @@ type SessionOptions struct {
 	// more user messages than the bridge sent in the run (for a bot that
 	// splits one send-text into several messages).
 	NoResetCheck bool
+	// ScenarioDirectory is the run's <run>/<scenario> directory, written
+	// as metrics scenario_directory (RunWriter.ScenarioDir); "" leaves it
+	// empty.
+	ScenarioDirectory string
 	// Score are the runner's scoring flags.
 	Score Options
 }
@@ -123,12 +127,17 @@ type SyncRecord struct {
 //     checked to hold no user message the bridge did not send this run (a
 //     bot that kept a previous scenario's conversation); then Score.
 //
+// The run carries o.ScenarioDirectory and its times (LogStartTime when
+// RunScenario began, EndTime after the pulls), so the result is the one to
+// write: it is scored once, a judge called once.
+//
 // A bot that closes its connection, sends a frame or message that cannot be
 // read, or does not answer the handshake or a pull fails the scenario
 // (StatusFailed, error wrapping ErrBotFailed); the result says why. The
 // returned error is nil only for a scored scenario; the result is never nil.
 func RunScenario(ctx context.Context, sc *Scenario, agentURL, userURL string, o SessionOptions) (*ScenarioResult, error) {
 	res := &ScenarioResult{Scenario: sc.Name}
+	start := time.Now()
 	fail := func(status Status, sentinel error, err error) (*ScenarioResult, error) {
 		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
 			res.Status, res.Reason = StatusFailed, err.Error()
@@ -146,6 +155,10 @@ func RunScenario(ctx context.Context, sc *Scenario, agentURL, userURL string, o 
 	}
 	run, err := runConversation(ctx, sc, agentURL, userURL, o, sh, res)
 	res.Run = run
+	if run != nil {
+		run.ScenarioDirectory = o.ScenarioDirectory
+		run.LogStartTime, run.EndTime = PyISOFormat(start), PyISOFormat(time.Now())
+	}
 	if err != nil {
 		return fail(StatusFailed, ErrBotFailed, err)
 	}
