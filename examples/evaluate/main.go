@@ -3,10 +3,11 @@
 // scenario, results.jsonl, all_metrics.json, report.html), as NeMo's
 // run_evaluation.py does, in text.
 //
-//	go run ./examples/evaluate -scenarios tau2_retail__0,tau2_airline__7 -out DIR
-//	go run ./examples/evaluate -domain all-gold -parallel 4 -out DIR
-//	go run ./examples/evaluate -scenarios ... -agent-url ws://127.0.0.1:8765 -user-url ws://127.0.0.1:8766 -out DIR
-//	go run ./examples/evaluate -scenarios ... -resume DIR/eval_<timestamp>
+//	go run . -scenarios tau2_retail__0,tau2_airline__7 -out DIR
+//	go run . -domain all-gold -parallel 4 -out DIR
+//	go run . -scenarios ... -agent-url ws://127.0.0.1:8765 -user-url ws://127.0.0.1:8766 -out DIR
+//	go run . -domain qa -llm-url http://127.0.0.1:8000/v1 -llm-model M -judge-url http://127.0.0.1:8000/v1/chat/completions -judge-model J -out DIR
+//	go run . -scenarios ... -resume DIR/eval_<timestamp>
 //
 // With no bot URLs it runs the repository's Go bots in-process
 // (rtvi/rtviws servers over loopback WebSockets, one pair per parallel
@@ -20,8 +21,22 @@
 // telecom scenarios and the eva_airline ones with a gold path. For two-
 // sided domains (telecom) the harness keeps NeMo's shadow DBs and pushes
 // the cross-side sync deltas, for in-process and external bots alike.
-// There is no judge: NL-assertion and judge signals are scored as NeMo
-// scores them with --judge-url "" (not applicable).
+// With -llm-url and -llm-model the in-process bots are driven by a real
+// model instead (an OpenAI-compatible server, through the official
+// openai-go SDK: provider/openai), both roles on the same server, and any
+// scenario can run.
+//
+// With -judge-url and -judge-model, NeMo's judge scores NL_ASSERTION and
+// JUDGE_PASSED (harness.ModelJudge on provider/openai, with NeMo's
+// sampling defaults: -judge-temperature 1.0, -judge-top-p 0.95,
+// -judge-seed 42, -judge-max-tokens 100000, thinking on); -judge-url takes
+// NeMo's form, the chat completions endpoint. Without them (unlike NeMo,
+// whose --judge-url defaults to localhost:8000) there is no judge, and
+// those signals are scored as NeMo scores them with --judge-url "".
+//
+// This command is its own module (it needs provider/openai, which the
+// core module does not depend on): from the repository root, run it with
+// go -C examples/evaluate run . …, or from its directory with go run . ….
 package main
 
 import (
@@ -37,6 +52,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/voiceeval/schematools/agent"
 	"github.com/voiceeval/schematools/examples/domains"
 	"github.com/voiceeval/schematools/examples/nemo/nemoeval"
 	"github.com/voiceeval/schematools/examples/nemo/scenarios"
@@ -51,6 +67,8 @@ type flags struct {
 	scenarios, domain, out, resume, agentURLs, userURLs string
 	parallel, minAgentTurns, maxTurns                   int
 	timeout, kickoff, settle                            time.Duration
+	llm                                                 modelFlags
+	judge                                               judgeFlags
 	// argv is the command line, for run_args.json.
 	argv []string
 	// mutate breaks the in-process gold scripts (tests only).
@@ -73,6 +91,19 @@ func parse(args []string, stderr io.Writer) (flags, error) {
 	fs.DurationVar(&f.timeout, "timeout", 0, "bound on each run's conversation (0: the scenario's max_duration)")
 	fs.DurationVar(&f.kickoff, "kickoff-delay", 0, "wait before the agent's Hello (0: NeMo's 1s with URLs, none in-process)")
 	fs.DurationVar(&f.settle, "exit-settle", 0, "wait after the agent's <exit> (0: NeMo's 0.5s with URLs, 50ms in-process)")
+	fs.StringVar(&f.llm.url, "llm-url", "", "OpenAI-compatible server of the in-process bots' model (e.g. http://127.0.0.1:8000/v1); empty: gold stand-ins")
+	fs.StringVar(&f.llm.model, "llm-model", "", "model name for -llm-url")
+	fs.StringVar(&f.llm.keyEnv, "llm-key-env", "OPENAI_API_KEY", "environment variable holding -llm-url's API key (unset: \"EMPTY\")")
+	fs.StringVar(&f.judge.url, "judge-url", "", "OpenAI-compatible judge endpoint, as NeMo's --judge-url (http://host:8000/v1/chat/completions or its /v1 base); empty: no judge")
+	fs.StringVar(&f.judge.model, "judge-model", "", "judge model name (NeMo's default is nvidia/NVIDIA-Nemotron-3-Super-120B-A12B-NVFP4)")
+	fs.StringVar(&f.judge.keyEnv, "judge-api-key-name", "JUDGE_API_KEY", "environment variable holding the judge's API key (unset: \"EMPTY\")")
+	fs.DurationVar(&f.judge.timeout, "judge-timeout", 120*time.Second, "judge request timeout")
+	fs.Float64Var(&f.judge.temperature, "judge-temperature", 1.0, "judge sampling temperature")
+	fs.Float64Var(&f.judge.topP, "judge-top-p", 0.95, "judge nucleus sampling top_p")
+	fs.IntVar(&f.judge.seed, "judge-seed", 42, "judge sampling seed")
+	fs.IntVar(&f.judge.maxTokens, "judge-max-tokens", 100000, "judge max_tokens (thinking included)")
+	fs.Float64Var(&f.judge.threshold, "judge-threshold", harness.DefaultJudgeThreshold, "judge score at or above which judge_passed")
+	fs.BoolVar(&f.judge.includeConversation, "judge-include-conversation", false, "give the judge the transcript too")
 	if err := fs.Parse(args); err != nil {
 		return f, err
 	}
@@ -88,6 +119,11 @@ func parse(args []string, stderr io.Writer) (flags, error) {
 		return f, errors.New("-parallel must be at least 1")
 	case f.minAgentTurns < 0 || f.maxTurns < 0 || f.timeout < 0:
 		return f, errors.New("-min-agent-turns, -max-turns and -timeout must not be negative")
+	case f.llm.url != "" && f.agentURLs != "":
+		return f, errors.New("-llm-url drives the in-process bots: give it without -agent-url and -user-url")
+	}
+	if err := checkModelFlags(f.llm, f.judge); err != nil {
+		return f, err
 	}
 	return f, nil
 }
@@ -174,7 +210,7 @@ func evaluate(ctx context.Context, f flags, stdout, stderr io.Writer) error {
 		}
 	}
 	inProcess := f.agentURLs == ""
-	if inProcess {
+	if inProcess && f.llm.url == "" {
 		for _, n := range queue {
 			if _, _, err := g.scripts(n); err != nil {
 				return err
@@ -211,6 +247,10 @@ func evaluate(ctx context.Context, f flags, stdout, stderr io.Writer) error {
 	o := harness.DefaultSessionOptions()
 	o.Score.MinAgentTurns = f.minAgentTurns
 	o.Score.Predicates = predicates()
+	o.Score.Judge = judge(f.judge)
+	threshold := f.judge.threshold
+	o.Score.JudgeThreshold = &threshold
+	o.Score.JudgeIncludeConversation = f.judge.includeConversation
 	o.MaxTurns, o.MaxDuration, o.KickoffDelay, o.ExitSettle = f.maxTurns, f.timeout, f.kickoff, f.settle
 	if inProcess {
 		if o.KickoffDelay == 0 {
@@ -301,10 +341,11 @@ func runOne(ctx context.Context, w *harness.RunWriter, p *pair, g *golds, s *sce
 		p.user.arm(sc.user, false)
 	}
 	o.Shadow = shadows[s.Domain]
+	o.ScenarioDirectory = w.ScenarioDir(s.Name)
 	start := time.Now()
 	sc := nemoeval.Scenario(s)
 	res, runErr := harness.RunScenario(ctx, &sc, p.agentURL, p.userURL, o)
-	run := res.Run
+	run, scored := res.Run, res.Result
 	if runErr != nil {
 		if !errors.Is(runErr, harness.ErrBotFailed) && !errors.Is(runErr, harness.ErrAborted) {
 			return false, "", runErr
@@ -314,12 +355,13 @@ func runOne(ctx context.Context, w *harness.RunWriter, p *pair, g *golds, s *sce
 		if run, err = harness.FailedRun(&sc, res); err != nil {
 			return false, "", err
 		}
-	}
-	run.ScenarioDirectory = w.ScenarioDir(s.Name)
-	run.LogStartTime, run.EndTime = harness.PyISOFormat(start), harness.PyISOFormat(time.Now())
-	scored, err := harness.Score(ctx, run, o.Score)
-	if err != nil {
-		return false, "", err
+		run.ScenarioDirectory = o.ScenarioDirectory
+		if run.LogStartTime == "" {
+			run.LogStartTime, run.EndTime = harness.PyISOFormat(start), harness.PyISOFormat(time.Now())
+		}
+		if scored, err = harness.Score(ctx, run, o.Score); err != nil {
+			return false, "", err
+		}
 	}
 	if err := w.WriteScenario(&harness.ScenarioOutput{Run: run, Result: scored, Config: s.Config}); err != nil {
 		return false, "", err
@@ -360,13 +402,18 @@ func startPairs(f flags, inProcess bool) ([]*pair, func(), error) {
 	var out []*pair
 	for range f.parallel {
 		agentModel, userModel := &scriptModel{fallback: agentFallback}, &scriptModel{fallback: userFallback}
-		a, err := serveBot(agentModel, root, logger)
+		var am, um agent.Model = agentModel, userModel
+		if f.llm.url != "" {
+			// A real model plays both roles; there is no script to arm.
+			am, um, agentModel, userModel = llmModel(f.llm), llmModel(f.llm), nil, nil
+		}
+		a, err := serveBot(am, root, logger)
 		if err != nil {
 			cleanup()
 			return nil, nil, err
 		}
 		servers = append(servers, a)
-		u, err := serveBot(userModel, root, logger)
+		u, err := serveBot(um, root, logger)
 		if err != nil {
 			cleanup()
 			return nil, nil, err

@@ -1,0 +1,36 @@
+module github.com/voiceeval/schematools/examples/evaluate
+
+go 1.26.0
+
+replace (
+	github.com/voiceeval/schematools => ../..
+	github.com/voiceeval/schematools/provider/openai => ../../provider/openai
+)
+
+require (
+	github.com/coder/websocket v1.8.15
+	github.com/openai/openai-go/v3 v3.100.0
+	github.com/voiceeval/schematools v0.0.0-00010101000000-000000000000
+	github.com/voiceeval/schematools/provider/openai v0.0.0-00010101000000-000000000000
+)
+
+require (
+	github.com/bahlo/generic-list-go v0.2.0 // indirect
+	github.com/buger/jsonparser v1.1.2 // indirect
+	github.com/gabriel-vasile/mimetype v1.4.16 // indirect
+	github.com/go-playground/locales v0.14.2 // indirect
+	github.com/go-playground/universal-translator v0.18.2 // indirect
+	github.com/go-playground/validator/v10 v10.30.6 // indirect
+	github.com/invopop/jsonschema v0.14.0 // indirect
+	github.com/leodido/go-urn v1.5.0 // indirect
+	github.com/pb33f/ordered-map/v2 v2.3.1 // indirect
+	github.com/tidwall/gjson v1.20.0 // indirect
+	github.com/tidwall/match v1.1.1 // indirect
+	github.com/tidwall/pretty v1.2.1 // indirect
+	github.com/tidwall/sjson v1.2.5 // indirect
+	go.yaml.in/yaml/v4 v4.0.0-rc.2 // indirect
+	golang.org/x/crypto v0.58.0 // indirect
+	golang.org/x/sys v0.49.0 // indirect
+	golang.org/x/text v0.43.0 // indirect
+	google.golang.org/protobuf v1.36.12 // indirect
+)
