@@ -66,6 +66,22 @@
 //   - [Shared.Hash] of a state still sharing its Source unwritten is the
 //     Source's hash, read not computed; a state that wrote some tables
 //     hashes those and reuses the Source's text of the others.
+//     [Shared.ViewHashed] gives that hash together with the DB and the
+//     action log, under one lock.
+//   - [Shared.Seed] with a [Seed.Source] shares it as Share does; a Seed
+//     that runs a function on the DB makes the DB its own first (the
+//     function may change any of it), so it runs with a nil function when
+//     there is nothing to run.
+//   - A [SourceCache] hands out one Source per DB file, so that many bots
+//     (each with its own states) decode a DB once: [SourceCache.Load]
+//     takes LoadDB's root and path, with LoadDB's rules and errors, and
+//     returns the Source loaded before while the file, or the directory
+//     and each of its shards, keeps its size and modification time (a
+//     changed DB loads again; concurrent Loads decode once). Each reuse
+//     calls [Source.Verify] first: a Source a tool changed is restored,
+//     and returned with Verify's error (wrapping [ErrSourceChanged]) to
+//     say that what was computed on it before may be wrong. It is safe
+//     for concurrent use and keeps what it loaded as long as it lives.
 //   - A tool that breaks the rules (writes under View, or outside the
 //     tables it named) changes the Source's shared copy, never the
 //     caller's DB: [Source.Verify] compares a fingerprint of each table

@@ -52,20 +52,36 @@ func LoadDB(root, rel string) (map[string]any, error) {
 // loadDBDir is LoadDB; with printed, it also returns the fingerprints of
 // the tables (see loadDB).
 func loadDBDir(root, rel string, printed bool) (map[string]any, map[string]uint64, error) {
+	r, file, dir, err := openDB(root, rel)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer r.Close()
+	return loadDB(r.FS(), file, dir, rootWrap(root), printed)
+}
+
+// openDB applies LoadDB's path rules to rel and opens root: it returns
+// the opened root (the caller closes it) and the two names the DB may
+// have under it (see dbNames), or the error LoadDB reports.
+func openDB(root, rel string) (r *os.Root, file, dir string, err error) {
 	rel = strings.TrimSuffix(filepath.ToSlash(rel), ".json")
 	if rel == "" {
 		rel = "."
 	}
 	if !filepath.IsLocal(filepath.FromSlash(rel)) {
-		return nil, nil, fmt.Errorf("state: load DB %q: %w", rel, ErrPathEscape)
+		return nil, "", "", fmt.Errorf("state: load DB %q: %w", rel, ErrPathEscape)
 	}
-	r, err := os.OpenRoot(root)
+	r, err = os.OpenRoot(root)
 	if err != nil {
-		return nil, nil, fmt.Errorf("state: open data root: %w", err)
+		return nil, "", "", fmt.Errorf("state: open data root: %w", err)
 	}
-	defer r.Close()
-	file, dir := dbNames(rel)
-	return loadDB(r.FS(), file, dir, func(name string, err error) error { return classify(root, name, err) }, printed)
+	file, dir = dbNames(rel)
+	return r, file, dir, nil
+}
+
+// rootWrap is the wrap of loadDB for a DB under the directory root.
+func rootWrap(root string) func(name string, err error) error {
+	return func(name string, err error) error { return classify(root, name, err) }
 }
 
 // LoadDBFS loads a DB from the file system fsys, as [LoadDB] loads it from

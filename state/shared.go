@@ -138,6 +138,23 @@ func (s *Shared) Share(src *Source) {
 func (s *Shared) Hash() (string, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
+	return s.hashLocked()
+}
+
+// ViewHashed is [Shared.ViewAll] with the DB's hash: fn gets the live DB,
+// the live action log and a function that returns the DB's hash as
+// [Shared.Hash] does (the Source's, read not computed, for a DB shared and
+// unwritten), all as of one moment, under one read lock. hash may be
+// called only before fn returns. fn must not modify the DB or the log,
+// keep references to them after returning, or call other methods of s.
+func (s *Shared) ViewHashed(fn func(db map[string]any, actions []Action, hash func() (string, error)) error) error {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return fn(s.db, s.actions, s.hashLocked)
+}
+
+// hashLocked is Hash; the caller holds the lock.
+func (s *Shared) hashLocked() (string, error) {
 	if s.src != nil && s.shared {
 		return s.srcHash, s.srcErr
 	}
@@ -237,12 +254,16 @@ func (s *Shared) StartScenario(domain string, n Notifier) {
 }
 
 // Seed is starting data merged into a scenario by [Shared.Seed]. Only what
-// it sets changes; the state takes ownership of the maps and slices in it.
-// DB and Actions are used only when ReplaceDB and ReplaceLog say so, so
-// that a nil DB or log can be installed too.
+// it sets changes; the state takes ownership of the maps and slices in it
+// (not of a Source's DB, which it shares copy-on-write). DB and Actions
+// are used only when ReplaceDB and ReplaceLog say so, so that a nil DB or
+// log can be installed too.
 type Seed struct {
-	DB         map[string]any // the new DB, when ReplaceDB
-	ReplaceDB  bool
+	DB        map[string]any // the new DB, when ReplaceDB
+	ReplaceDB bool
+	// Source, when not nil, is installed as the new DB copy-on-write, as
+	// [Shared.Share] installs it, in place of DB (whatever ReplaceDB says).
+	Source     *Source
 	Actions    []Action // the new action log, when ReplaceLog
 	ReplaceLog bool
 	Values     map[string]any // merged into the values, key by key
@@ -254,11 +275,25 @@ type Seed struct {
 // with the resulting DB — all under one lock, so no tool call or reader
 // sees the scenario half seeded. It returns then's error; what was merged
 // stays merged. Like UpdateTables' function, then must not keep the DB or call
-// methods of s (the lock is held).
+// methods of s (the lock is held). then may change the whole DB: a DB
+// shared with a Source (sd.Source, or an earlier Share) is first made the
+// state's own, as UpdateTables(nil, …) does, so pass a nil then when there
+// is nothing to run, to keep it shared.
 func (s *Shared) Seed(sd Seed, then func(db map[string]any) error) error {
+	var db map[string]any
+	var h string
+	var c *dbhash.Cache
+	var herr error
+	if sd.Source != nil {
+		db, h, c, herr = sd.Source.current() // before s.mu: Share's order
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if sd.ReplaceDB {
+	switch {
+	case sd.Source != nil:
+		s.db, s.shared, s.borrowed = db, true, nil
+		s.src, s.srcHash, s.srcCache, s.srcErr = sd.Source, h, c, herr
+	case sd.ReplaceDB:
 		s.db, s.shared, s.borrowed = sd.DB, false, nil
 		s.src, s.srcHash, s.srcCache, s.srcErr = nil, "", nil, nil
 	}
