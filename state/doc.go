@@ -69,9 +69,9 @@
 //     [Shared.ViewHashed] gives that hash together with the DB and the
 //     action log, under one lock.
 //   - [Shared.Seed] with a [Seed.Source] shares it as Share does; a Seed
-//     that runs a function on the DB makes the DB its own first (the
-//     function may change any of it), so it runs with a nil function when
-//     there is nothing to run.
+//     that runs a function on the DB first makes the tables it may change
+//     ([Seed.Tables], as UpdateTables names them; nil: all) its own, so it
+//     runs with a nil function when there is nothing to run.
 //   - A [SourceCache] hands out one Source per DB file, so that many bots
 //     (each with its own states) decode a DB once: [SourceCache.Load]
 //     takes LoadDB's root and path, with LoadDB's rules and errors, and

@@ -69,9 +69,16 @@ func (s *Shared) View(fn func(db map[string]any) error) error {
 func (s *Shared) UpdateTables(tables []string, fn func(db map[string]any) error) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.own(tables)
+	return fn(s.db)
+}
+
+// own makes the named tables of the DB the state's own (all of them for
+// nil), leaving the others shared. The caller holds the lock.
+func (s *Shared) own(tables []string) {
 	if tables == nil {
 		s.ownAll()
-		return fn(s.db)
+		return
 	}
 	if s.shared {
 		if s.db == nil {
@@ -90,7 +97,6 @@ func (s *Shared) UpdateTables(tables []string, fn func(db map[string]any) error)
 			delete(s.borrowed, t)
 		}
 	}
-	return fn(s.db)
 }
 
 // ownAll makes the whole DB the state's own. The caller holds the lock.
@@ -263,7 +269,13 @@ type Seed struct {
 	ReplaceDB bool
 	// Source, when not nil, is installed as the new DB copy-on-write, as
 	// [Shared.Share] installs it, in place of DB (whatever ReplaceDB says).
-	Source     *Source
+	Source *Source
+	// Tables are the top-level tables the function given to
+	// [Shared.Seed] may change, as [Shared.UpdateTables] names them: nil
+	// means every table, so a DB shared with a Source is made the
+	// state's own in full before the function runs; otherwise only the
+	// named tables are copied, and the others stay shared.
+	Tables     []string
 	Actions    []Action // the new action log, when ReplaceLog
 	ReplaceLog bool
 	Values     map[string]any // merged into the values, key by key
@@ -275,10 +287,11 @@ type Seed struct {
 // with the resulting DB — all under one lock, so no tool call or reader
 // sees the scenario half seeded. It returns then's error; what was merged
 // stays merged. Like UpdateTables' function, then must not keep the DB or call
-// methods of s (the lock is held). then may change the whole DB: a DB
-// shared with a Source (sd.Source, or an earlier Share) is first made the
-// state's own, as UpdateTables(nil, …) does, so pass a nil then when there
-// is nothing to run, to keep it shared.
+// methods of s (the lock is held). then may change the tables sd.Tables
+// names (every table, when nil): of a DB shared with a Source (sd.Source,
+// or an earlier Share) those are first made the state's own, as
+// UpdateTables(sd.Tables, …) does, so pass a nil then when there is
+// nothing to run, to keep the DB shared.
 func (s *Shared) Seed(sd Seed, then func(db map[string]any) error) error {
 	var db map[string]any
 	var h string
@@ -313,6 +326,6 @@ func (s *Shared) Seed(sd Seed, then func(db map[string]any) error) error {
 	if then == nil {
 		return nil
 	}
-	s.ownAll()
+	s.own(sd.Tables)
 	return then(s.db)
 }

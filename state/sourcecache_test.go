@@ -267,24 +267,32 @@ func TestSeedSharesASource(t *testing.T) {
 	wantHash, err := dbhash.Hash(orig)
 	require.NoError(t, err)
 	tests := []struct {
-		name     string
-		then     func(db map[string]any) error
-		wantDB   map[string]any
-		verified bool // the Source is unchanged
+		name   string
+		tables []string
+		then   func(db map[string]any) error
+		wantDB map[string]any
 	}{
-		{"nothing to run", nil, orig, true},
-		{"a function that writes", func(db map[string]any) error {
+		{"nothing to run", nil, nil, orig},
+		{"a function that writes any table", nil, func(db map[string]any) error {
 			db["users"].(map[string]any)["u1"].(map[string]any)["name"] = "Bob"
 			db["log"] = append(db["log"].([]any), "x")
 			return nil
-		}, map[string]any{"users": map[string]any{"u1": map[string]any{"name": "Bob"}}, "log": []any{"x"}}, true},
+		}, map[string]any{"users": map[string]any{"u1": map[string]any{"name": "Bob"}}, "log": []any{"x"}}},
+		{"a function that writes the table it names", []string{"users"}, func(db map[string]any) error {
+			db["users"].(map[string]any)["u1"].(map[string]any)["name"] = "Bob"
+			return nil
+		}, map[string]any{"users": map[string]any{"u1": map[string]any{"name": "Bob"}}, "log": []any{}}},
+		{"a function that names no table", []string{}, func(db map[string]any) error {
+			db["new"] = "value"
+			return nil
+		}, map[string]any{"users": map[string]any{"u1": map[string]any{"name": "Ann"}}, "log": []any{}, "new": "value"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			src := state.NewSource(orig)
 			st := state.New()
 			st.SetDB(map[string]any{"stale": true})
-			require.NoError(t, st.Seed(state.Seed{Source: src, DB: map[string]any{"ignored": true}, Domain: "d"}, tt.then))
+			require.NoError(t, st.Seed(state.Seed{Source: src, DB: map[string]any{"ignored": true}, Domain: "d", Tables: tt.tables}, tt.then))
 			assert.Equal(t, tt.wantDB, st.Snapshot())
 			assert.Equal(t, "d", st.Domain())
 			h, err := st.Hash()
