@@ -57,6 +57,16 @@ type Config struct {
 	// DataRoot is the directory db_path values are relative to. "" means
 	// $EVAL_DATA_ROOT, read at each request.
 	DataRoot string
+	// Sources, when not nil, holds the DBs db_path values load, decoded
+	// once and shared copy-on-write: apply_initialization installs the
+	// cached [state.Source] of the path ([state.Shared.Share]) instead
+	// of decoding the file for the scenario, so that every scenario of
+	// every bot given the same cache starts from one decoded DB, pays
+	// only for what it writes, and hashes unwritten tables from the
+	// Source's text. Nil decodes the file at each apply_initialization.
+	// A Source a tool changed (a write under View) is restored before it
+	// is used again, and the dispatcher logs a warning.
+	Sources *state.SourceCache
 	// Send sends an unsolicited message (JSON) to the harness: the
 	// action-applied, exit and final-response messages of tools. It must be
 	// safe for concurrent use. Nil drops them. The handshake sends through

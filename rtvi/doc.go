@@ -106,6 +106,29 @@
 // reading holds up no other. rtvi/rtviws serves a bot this way, and
 // examples/rtvibot is a complete bot on it.
 //
+// # Sharing decoded DBs
+//
+// With [Config.Sources] (a [state.SourceCache], one for all the bots of a
+// process), a db_path DB is decoded once and shared copy-on-write by
+// every scenario that loads it; the replies are the same as without.
+//
+//   - apply_initialization installs the cached Source of the path
+//     ([state.Seed.Source]) instead of decoding the file; a changed file
+//     is decoded again, and the path rules and errors are LoadDB's.
+//   - Nothing the dispatcher or a tool keeping the rules does writes into
+//     the Source: initialisation functions run after the tables their
+//     hooks.Init names (all, when it names none) are copied;
+//     apply_sync_delta copies the whole DB first (UpdateTables(nil, …));
+//     tools write through [state.Shared.UpdateTables], copying the tables
+//     they name, or a [state.Writer], copying the records they change.
+//   - get_scenario_summary hashes as [state.Shared.Hash] does: the
+//     Source's hash for a DB nothing wrote, the Source's canonical text
+//     for the tables a scenario did not write.
+//   - A tool that breaks the rules (writes under View) changes the Source:
+//     the next load of the path finds it ([state.Source.Verify]), restores
+//     it before the new scenario sees it, and the dispatcher logs a
+//     warning, since what earlier scenarios computed on it may be wrong.
+//
 // # Failures
 //
 //   - Nothing here panics on bad input, and a panic in what the bot plugs in

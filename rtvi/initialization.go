@@ -8,6 +8,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -24,6 +25,9 @@ type initPlan struct {
 	domain  string
 	seed    state.Seed
 	actions []hooks.InitAction
+	// restored is the error of a cached Source that a tool of an earlier
+	// scenario changed, and that was restored (see Config.Sources).
+	restored error
 }
 
 // applyInitialization seeds the scenario and answers {"success",
@@ -49,20 +53,29 @@ func (d *Dispatcher) applyInitialization(ctx context.Context, args any) (any, er
 		return failure(describe(err)), nil
 	}
 
+	if p.restored != nil {
+		d.cfg.Logger.WarnContext(ctx, "rtvi: a tool changed a shared DB in place; it was restored, and what an earlier scenario computed on it may be wrong",
+			"err", p.restored)
+	}
+
 	// The merge and the initialisation functions happen under one lock: no
-	// tool call sees the scenario half seeded.
-	var res hooks.InitResult
-	err = d.st.Seed(p.seed, func(db map[string]any) error {
-		if len(p.actions) == 0 {
-			res.Success = true
+	// tool call sees the scenario half seeded. With no functions to run,
+	// none is passed, so that a DB shared with a Source stays shared; the
+	// functions change the DB in place, so Seed makes it the state's own
+	// first.
+	res := hooks.InitResult{Success: true}
+	var then func(db map[string]any) error
+	if len(p.actions) > 0 {
+		p.seed.Tables = initTables(d.cfg.Tools.Hooks(p.domain).Init, p.actions)
+		then = func(db map[string]any) error {
+			if db == nil {
+				return errNoSyncDB
+			}
+			res = d.cfg.Tools.Hooks(p.domain).ApplyInit(p.domain, p.actions, db, nil)
 			return nil
 		}
-		if db == nil {
-			return errNoSyncDB
-		}
-		res = d.cfg.Tools.Hooks(p.domain).ApplyInit(p.domain, p.actions, db, nil)
-		return nil
-	})
+	}
+	err = d.st.Seed(p.seed, then)
 	if err != nil {
 		return failure(fmt.Sprintf("No shared_state['db'] available; cannot apply %d initialization action(s). "+
 			"Bridge must send db_path (or inline db) in shared_state_init.", len(p.actions))), nil
@@ -73,6 +86,30 @@ func (d *Dispatcher) applyInitialization(ctx context.Context, args any) (any, er
 		return success(), nil
 	}
 	return failure(errs...), nil
+}
+
+// initTables returns the top-level tables the initialisation functions
+// of actions may change, as [state.Seed.Tables] names them: the union of
+// their hooks.Init tables, or nil (any table) when one of them does not
+// say. An action that names no function of the set, or cannot be read,
+// runs nothing.
+func initTables(funcs map[string]hooks.Init, actions []hooks.InitAction) []string {
+	tables := []string{}
+	for _, a := range actions {
+		f, ok := funcs[a.FuncName]
+		if !ok || f.Func == nil || a.Invalid != "" {
+			continue
+		}
+		if f.Tables == nil {
+			return nil
+		}
+		for _, t := range f.Tables {
+			if !slices.Contains(tables, t) {
+				tables = append(tables, t)
+			}
+		}
+	}
+	return tables
 }
 
 // plainMessage is a failure reported as its text alone, without a kind
@@ -174,7 +211,10 @@ func (d *Dispatcher) initPlan(args any) (initPlan, error) {
 		if !ok {
 			return p, errorf(kindTypeError, "db_path must be a string, got %s", pyvalue.TypeName(dbPath))
 		}
-		db, list, err := d.loadDB(rel)
+		db, src, list, err := d.loadDB(rel)
+		if errors.Is(err, state.ErrSourceChanged) && src != nil {
+			p.restored, err = err, nil
+		}
 		if err != nil {
 			return p, err
 		}
@@ -182,7 +222,7 @@ func (d *Dispatcher) initPlan(args any) (initPlan, error) {
 			p.seed.Values[keyDB] = list
 			return p, nil
 		}
-		p.seed.ReplaceDB, p.seed.DB = true, db
+		p.seed.ReplaceDB, p.seed.DB, p.seed.Source = true, db, src
 	}
 	if p.seed.ReplaceDB && hasList {
 		p.seed.Values[keyDB] = nil // the new DB replaces the list
@@ -295,35 +335,45 @@ func pythonDecodeMessage(text string, err error) string {
 	return fmt.Sprintf("%s: line %d column %d (char %d)", msg, line, col, utf8.RuneCountInString(before))
 }
 
-// loadDB loads db_path under the data root: an object (db) or, as the
-// Python loader also reads, a single file holding a JSON list (list).
-func (d *Dispatcher) loadDB(rel string) (db map[string]any, list []any, err error) {
+// loadDB loads db_path under the data root: an object (db, or with
+// Config.Sources its cached Source, src) or, as the Python loader also
+// reads, a single file holding a JSON list (list). A cached Source that
+// was restored comes with the error of its restoring (wrapping
+// state.ErrSourceChanged).
+func (d *Dispatcher) loadDB(rel string) (db map[string]any, src *state.Source, list []any, err error) {
 	root := d.cfg.DataRoot
 	if root == "" {
 		root = os.Getenv("EVAL_DATA_ROOT")
 	}
 	if root == "" {
-		return nil, nil, &Error{Kind: kindFileNotFoundError, Err: errNoDataRoot,
+		return nil, nil, nil, &Error{Kind: kindFileNotFoundError, Err: errNoDataRoot,
 			Message: fmt.Sprintf("Scenario DB not found for db_path=%s: %v", pyvalue.Repr(rel), errNoDataRoot)}
 	}
-	db, err = state.LoadDB(root, rel)
+	if d.cfg.Sources != nil {
+		src, err = d.cfg.Sources.Load(root, rel)
+		if src != nil {
+			return nil, src, nil, err
+		}
+	} else {
+		db, err = state.LoadDB(root, rel)
+	}
 	switch {
 	case err == nil:
-		return db, nil, nil
+		return db, nil, nil, nil
 	case errors.Is(err, state.ErrPathEscape):
-		return nil, nil, &Error{Kind: kindPermissionError, Err: err,
+		return nil, nil, nil, &Error{Kind: kindPermissionError, Err: err,
 			Message: fmt.Sprintf("db_path=%s is outside the data root %s", pyvalue.Repr(rel), root)}
 	case errors.Is(err, state.ErrDBNotFound):
-		return nil, nil, &Error{Kind: kindFileNotFoundError, Err: err,
+		return nil, nil, nil, &Error{Kind: kindFileNotFoundError, Err: err,
 			Message: fmt.Sprintf("Scenario DB not found for db_path=%s. Check EVAL_DATA_ROOT (currently resolves to %s). Underlying error: %v",
 				pyvalue.Repr(rel), root, err)}
 	case errors.Is(err, state.ErrInvalidDB):
 		if list := loadListDB(root, rel); list != nil {
-			return nil, list, nil
+			return nil, nil, list, nil
 		}
-		return nil, nil, &Error{Kind: kindValueError, Err: err, Message: err.Error()}
+		return nil, nil, nil, &Error{Kind: kindValueError, Err: err, Message: err.Error()}
 	default:
-		return nil, nil, &Error{Kind: "OSError", Err: err, Message: err.Error()}
+		return nil, nil, nil, &Error{Kind: "OSError", Err: err, Message: err.Error()}
 	}
 }
 

@@ -13,7 +13,9 @@ import (
 // the action log are read under one read lock (the DB hashed in place,
 // copied only for include_db). An
 // empty DB reports a null hash (not the hash of {}), as the Python
-// original does; so does a DB that cannot be hashed, with no actions. A
+// original does; so does a DB that cannot be hashed, with no actions.
+// The hash is the state's ([state.Shared.Hash]): [dbhash.Hash] of the DB,
+// read from the Source for a DB shared unwritten (Config.Sources). A
 // list loaded from a db_path (see keyDB) is hashed and sent as Python
 // hashes and sends it.
 func (d *Dispatcher) getScenarioSummary(ctx context.Context, args any) (any, error) {
@@ -26,10 +28,10 @@ func (d *Dispatcher) getScenarioSummary(ctx context.Context, args any) (any, err
 	include := pyvalue.Truthy(m["include_db"])
 	listDB, _ := d.listDB() // a db_path file holding a list (see keyDB)
 	var out map[string]any
-	err = d.st.ViewAll(func(db map[string]any, actions []state.Action) error {
+	err = d.st.ViewHashed(func(db map[string]any, actions []state.Action, dbHash func() (string, error)) error {
 		var hash any
 		if len(db) > 0 {
-			h, err := dbhash.Hash(db)
+			h, err := dbHash() // a DB shared with a Source: its hash, or its tables' text
 			if err != nil {
 				return err
 			}
