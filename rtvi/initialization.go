@@ -34,8 +34,9 @@ type initPlan struct {
 // "errors"}: it merges shared_state_init into the state (an inline "db"
 // replaces the DB, "actions" the action log, other keys become state
 // values), loads "db_path" under the data root when no DB is present yet
-// (a second call with the same path does not reload), then runs the
-// initialisation functions on the DB.
+// (a second call with the same path does not reload; with Config.Sources
+// the DB is the path's cached Source, shared copy-on-write), then runs
+// the initialisation functions on the DB.
 //
 // The request is checked in full, and the DB file loaded, before the state
 // changes, so a bad request changes nothing. A db_path that is absolute or
