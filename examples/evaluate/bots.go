@@ -180,6 +180,10 @@ func (b *botServer) close() {
 	b.hs.Close()
 }
 
+// dbSources holds the DBs every in-process bot loads from db_path:
+// decoded once, shared copy-on-write by all scenarios.
+var dbSources = &state.SourceCache{}
+
 // serveBot serves an AgentBrain on model over a loopback WebSocket, with
 // every domain of examples/domains and db_path values under dataRoot.
 func serveBot(model agent.Model, dataRoot string, logger *slog.Logger) (*botServer, error) {
@@ -189,7 +193,7 @@ func serveBot(model agent.Model, dataRoot string, logger *slog.Logger) (*botServ
 	}
 	brain := rtviws.NewAgentBrain(model, logger)
 	srv, err := rtviws.New(rtviws.Config{
-		Dispatcher: brain.Wire(rtvi.Config{State: state.New(), Tools: reg, DataRoot: dataRoot, Logger: logger,
+		Dispatcher: brain.Wire(rtvi.Config{State: state.New(), Tools: reg, DataRoot: dataRoot, Sources: dbSources, Logger: logger,
 			About: map[string]any{"library": "schematools-evaluate"}}),
 		Brain:  brain,
 		Logger: logger,
