@@ -308,6 +308,18 @@ func TestFaultsFailTheScenario(t *testing.T) {
 			if res.Result != nil || (tc.status == StatusAborted && res.Run != nil) {
 				t.Fatalf("result %+v", res)
 			}
+			// Written as failed, with the reason in its metrics.
+			run, err := FailedRun(sc, res)
+			if err != nil {
+				t.Fatal(err)
+			}
+			scored, err := Score(context.Background(), run, o.Score)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m := scored.Metrics; m.IsSuccessful != false || !strings.Contains(m.HarnessError, tc.want) {
+				t.Fatalf("metrics: successful %v harness_error %q", m.IsSuccessful, m.HarnessError)
+			}
 		})
 	}
 }
