@@ -158,6 +158,35 @@ func loadDB(fsys fs.FS, file, rel string, wrap func(name string, err error) erro
 	return loadShards(fsys, rel, wrap, printed)
 }
 
+// shardFile is one file of a sharded DB: the table it holds, its path and
+// what fs.Stat said of it.
+type shardFile struct {
+	table, path string
+	info        fs.FileInfo
+}
+
+// shardFiles picks the shards among dir's entries: the regular *.json
+// files, in entry order. On a Stat error, the last element names the file
+// it failed on.
+func shardFiles(fsys fs.FS, dir string, entries []fs.DirEntry) ([]shardFile, error) {
+	var out []shardFile
+	for _, e := range entries {
+		name := e.Name()
+		if !strings.HasSuffix(name, ".json") || e.IsDir() {
+			continue
+		}
+		p := path.Join(dir, name)
+		info, err := fs.Stat(fsys, p)
+		if err != nil {
+			return append(out, shardFile{path: p}), err
+		}
+		if info.Mode().IsRegular() {
+			out = append(out, shardFile{table: strings.TrimSuffix(name, ".json"), path: p, info: info})
+		}
+	}
+	return out, nil
+}
+
 // loadShards reads every top-level *.json file of dir into one object, in
 // file-name order (fs.ReadDir sorts). The files are parsed side by side,
 // on all cores; an error is the one of the first failing file.
@@ -173,21 +202,13 @@ func loadShards(fsys fs.FS, dir string, wrap func(name string, err error) error,
 		prints     *pyjson.Prints
 		err        error
 	}
-	var shards []*shard
-	for _, e := range entries {
-		name := e.Name()
-		if !strings.HasSuffix(name, ".json") || e.IsDir() {
-			continue
-		}
-		p := path.Join(dir, name)
-		info, err := fs.Stat(fsys, p)
-		if err != nil {
-			return nil, nil, wrap(p, err)
-		}
-		if !info.Mode().IsRegular() {
-			continue
-		}
-		shards = append(shards, &shard{name: strings.TrimSuffix(name, ".json"), path: p, size: info.Size()})
+	files, err := shardFiles(fsys, dir, entries)
+	if err != nil {
+		return nil, nil, wrap(files[len(files)-1].path, err)
+	}
+	shards := make([]*shard, len(files))
+	for i, f := range files {
+		shards[i] = &shard{name: f.table, path: f.path, size: f.info.Size()}
 	}
 	// Largest first, so that a big shard does not start last.
 	order := slices.Clone(shards)

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"path"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -129,19 +128,12 @@ func stampDB(root, rel string) (key, stamp string, ok bool) {
 	if err != nil {
 		return "", "", false
 	}
-	for _, e := range entries { // as loadShards picks them
-		name := e.Name()
-		if !strings.HasSuffix(name, ".json") || e.IsDir() {
-			continue
-		}
-		p := path.Join(dir, name)
-		info, err := fs.Stat(fsys, p)
-		if err != nil {
-			return "", "", false
-		}
-		if info.Mode().IsRegular() {
-			stampOf(p, info)
-		}
+	files, err := shardFiles(fsys, dir, entries) // as loadShards picks them
+	if err != nil {
+		return "", "", false
+	}
+	for _, f := range files {
+		stampOf(f.path, f.info)
 	}
 	return abs + "\x00dir\x00" + dir, b.String(), true
 }

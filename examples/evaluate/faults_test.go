@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"encoding/json"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -74,15 +73,7 @@ func metricsOf(t *testing.T, dir string, names []string) map[string]map[string]a
 	t.Helper()
 	out := map[string]map[string]any{}
 	for _, n := range names {
-		b, err := os.ReadFile(filepath.Join(dir, n, "metrics.json"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var m map[string]any
-		if err := json.Unmarshal(b, &m); err != nil {
-			t.Fatal(err)
-		}
-		out[n] = m
+		out[n] = readMetrics(t, dir, n)
 	}
 	return out
 }

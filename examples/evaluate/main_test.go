@@ -27,6 +27,20 @@ func evaluateRun(t testing.TB, args ...string) string {
 	return dir
 }
 
+// readMetrics reads a scenario's metrics.json in a run directory.
+func readMetrics(t testing.TB, dir, scenario string) map[string]any {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, scenario, "metrics.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
 // resultLines returns results.jsonl's lines by scenario: the name, whether
 // successful, and the signals, without the times.
 func resultLines(t *testing.T, dir string) []string {
@@ -57,15 +71,7 @@ func resultLines(t *testing.T, dir string) []string {
 func TestGoldScenariosSucceed(t *testing.T) {
 	dir := evaluateRun(t, "-scenarios", strings.Join(testScenarios, ","), "-out", t.TempDir(), "-parallel", "2")
 	for _, n := range testScenarios {
-		b, err := os.ReadFile(filepath.Join(dir, n, "metrics.json"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var m map[string]any
-		if err := json.Unmarshal(b, &m); err != nil {
-			t.Fatal(err)
-		}
-		if m["is_successful"] != true {
+		if m := readMetrics(t, dir, n); m["is_successful"] != true {
 			t.Errorf("%s: is_successful %v", n, m["is_successful"])
 		}
 	}

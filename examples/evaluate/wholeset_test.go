@@ -65,15 +65,7 @@ func sweep(t *testing.T, mutate mutator, args ...string) map[string]map[string]a
 		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
 			t.Fatal(err)
 		}
-		b, err := os.ReadFile(filepath.Join(dir, l.Scenario, "metrics.json"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var m map[string]any
-		if err := json.Unmarshal(b, &m); err != nil {
-			t.Fatal(err)
-		}
-		got[l.Scenario] = m
+		got[l.Scenario] = readMetrics(t, dir, l.Scenario)
 	}
 	return got
 }
