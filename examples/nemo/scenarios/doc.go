@@ -19,5 +19,7 @@
 //   - The compact form stores each distinct text line once and each
 //     distinct long text once, and refers eva_airline's inline DBs to the
 //     fixtures nemodata/eva_airline already ships (a test proves equality);
-//     TestRegenerate -source rebuilds it from NeMo's file.
+//     Regenerate builds it from NeMo's file (go run
+//     ./examples/nemo/scenarios/regenerate -source FILE writes it), and
+//     regenerating from the shipped records gives the shipped files back.
 package scenarios

@@ -2,142 +2,63 @@ package scenarios
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
-	"flag"
-	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/voiceeval/schematools/examples/nemo/nemodata"
-	"github.com/voiceeval/schematools/internal/pyjson"
 )
 
-var source = flag.String("source", "", "regenerate nemodata/scenarios and the hash manifest from NeMo's scenario_configs.jsonl at this path")
-
+// Regenerating from the records the shipped form gives back (NeMo's own
+// lines, by the manifest's hashes) yields the shipped files and manifest
+// byte for byte: the compaction is a fixed point of its own output.
 const manifestPath = "../../../internal/conformance/testdata/nemo/scenario_configs.sha256"
 
-// TestRegenerate rewrites the compact form from NeMo's file when -source
-// is given:
-//
-//	go test ./examples/nemo/scenarios -run TestRegenerate -source /path/to/scenario_configs.jsonl
-func TestRegenerate(t *testing.T) {
-	if *source == "" {
-		t.Skip("no -source")
-	}
-	data, err := os.ReadFile(*source)
+func TestRegenerateGivesTheShippedFiles(t *testing.T) {
+	names, err := Names()
 	if err != nil {
 		t.Fatal(err)
 	}
-	lines := bytes.Split(bytes.TrimSuffix(data, []byte("\n")), []byte("\n"))
-	c := newCompactor()
-	fixtures := evaFixtures(t)
-	var recs, manifest bytes.Buffer
-	for i, line := range lines {
-		v, err := pyjson.Decode(line)
-		if err != nil {
-			t.Fatalf("line %d: %v", i+1, err)
-		}
-		again, err := pyjson.Marshal(v, pyjson.Default)
-		if err != nil || !bytes.Equal(again, line) {
-			t.Fatalf("line %d is not json.dumps(sort_keys=True) text: %v", i+1, err)
-		}
-		m := v.(map[string]any)
-		name := m["scenario"].(string)
-		if err := checkReserved(m); err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		if err := useEvaFixture(m, fixtures); err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		w, err := c.compact(m)
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		w.(map[string]any)["scenario"] = name // the loader's index reads it as is
-		b, err := pyjson.Marshal(w, pyjson.Default)
+	var source bytes.Buffer
+	for _, n := range names {
+		rec, err := Record(n)
 		if err != nil {
 			t.Fatal(err)
 		}
-		recs.Write(b)
-		recs.WriteByte('\n')
-		sum := sha256.Sum256(line)
-		fmt.Fprintf(&manifest, "%s  %s\n", hex.EncodeToString(sum[:]), name)
+		source.Write(rec)
+		source.WriteByte('\n')
 	}
-	write := func(path string, b []byte) {
-		t.Helper()
-		if err := os.WriteFile(path, b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	dir := "../nemodata/scenarios"
-	write(filepath.Join(dir, "scenarios.jsonl"), recs.Bytes())
-	write(filepath.Join(dir, "lines.jsonl"), jsonStrings(t, c.lines))
-	write(filepath.Join(dir, "texts.jsonl"), jsonStrings(t, c.texts))
-	write(manifestPath, manifest.Bytes())
-}
-
-func jsonStrings(t *testing.T, ss []string) []byte {
-	var b []byte
-	for _, s := range ss {
-		var err error
-		if b, err = pyjson.AppendString(b, s); err != nil {
-			t.Fatal(err)
-		}
-		b = append(b, '\n')
-	}
-	return b
-}
-
-// evaFixtures maps the canonical text of each eva_airline fixture DB
-// nemodata ships to its path.
-func evaFixtures(t *testing.T) map[string]string {
-	paths, err := fs.Glob(nemodata.FS, "eva_airline/*.json")
+	c, err := Regenerate(source.Bytes())
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := map[string]string{}
-	for _, p := range paths {
-		data, err := fs.ReadFile(nemodata.FS, p)
+	for name, got := range map[string][]byte{"scenarios.jsonl": c.Scenarios, "lines.jsonl": c.Lines, "texts.jsonl": c.Texts} {
+		want, err := fs.ReadFile(nemodata.FS, "scenarios/"+name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		v, err := pyjson.Decode(data)
-		if err != nil {
-			t.Fatalf("%s: %v", p, err)
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s differs from the shipped file (%d bytes, shipped %d)", name, len(got), len(want))
 		}
-		b, err := pyjson.Marshal(v, pyjson.Default)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out[string(b)] = p
 	}
-	return out
+	want, err := os.ReadFile(manifestPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(c.Manifest, want) {
+		t.Error("the manifest differs from the shipped one")
+	}
 }
 
-// useEvaFixture replaces an eva scenario's inline agent DB by a reference
-// to the fixture holding the same JSON value; every eva scenario must
-// have one.
-func useEvaFixture(m map[string]any, fixtures map[string]string) error {
-	if !strings.HasPrefix(m["scenario"].(string), "eva_airline__") {
-		return nil
+func TestRegenerateRefuses(t *testing.T) {
+	for _, in := range []string{
+		"{",
+		`{"b": 1, "a": 2}`, // not sort_keys text
+		`{"scenario": ""}`,
+		`{"scenario": "eva_airline__9_9_9", "shared_state_init_agent": {}}`,
+	} {
+		if _, err := Regenerate([]byte(in)); err == nil {
+			t.Errorf("%q: no error", in)
+		}
 	}
-	init, _ := m["shared_state_init_agent"].(map[string]any)
-	db, ok := init["db"]
-	if !ok {
-		return fmt.Errorf("no inline db")
-	}
-	b, err := pyjson.Marshal(db, pyjson.Default)
-	if err != nil {
-		return err
-	}
-	path, ok := fixtures[string(b)]
-	if !ok {
-		return fmt.Errorf("inline db equals no shipped eva_airline fixture")
-	}
-	init["db"] = map[string]any{markFixture: path}
-	return nil
 }
