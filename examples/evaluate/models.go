@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"strings"
 	"time"
 
@@ -34,20 +33,11 @@ func baseURL(u string) string {
 	return strings.TrimSuffix(strings.TrimSuffix(u, "/"), "/chat/completions")
 }
 
-// key reads the API key from the environment variable env; unset, it is
-// "EMPTY", as NeMo's vLLM setups use.
-func key(env string) string {
-	if k := os.Getenv(env); k != "" {
-		return k
-	}
-	return "EMPTY"
-}
-
 // llmModel is the model of the in-process bots with -llm-url (both roles:
 // the agent and the user simulator, each on its own context), through the
 // official openai-go SDK (provider/openai).
 func llmModel(f modelFlags) agent.Model {
-	return openai.New(f.model, openai.WithBaseURL(baseURL(f.url)), openai.WithAPIKey(key(f.keyEnv)))
+	return openai.New(f.model, openai.WithBaseURL(baseURL(f.url)), openai.WithAPIKeyFromEnv(f.keyEnv))
 }
 
 // judge returns the run's judge: nil without -judge-url and -judge-model
@@ -61,7 +51,7 @@ func judge(f judgeFlags) harness.Judge {
 	}
 	m := openai.New(f.model,
 		openai.WithBaseURL(baseURL(f.url)),
-		openai.WithAPIKey(key(f.keyEnv)),
+		openai.WithAPIKeyFromEnv(f.keyEnv),
 		openai.WithTimeout(f.timeout),
 		openai.WithoutStreaming(),
 		openai.WithRequestOptions(

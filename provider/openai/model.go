@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"os"
 	"strings"
 	"sync"
 	"time"
@@ -44,6 +45,18 @@ func WithBaseURL(url string) Option { return func(c *config) { c.baseURL = url }
 
 // WithAPIKey sets the API key (default: OPENAI_API_KEY).
 func WithAPIKey(key string) Option { return func(c *config) { c.apiKey = key } }
+
+// WithAPIKeyFromEnv sets the API key to the value of the environment
+// variable env, or to "EMPTY" when it is unset or empty — what NeMo's vLLM
+// configs send (api_key: "EMPTY"), and what an OpenAI-compatible server
+// without authentication accepts.
+func WithAPIKeyFromEnv(env string) Option {
+	key := os.Getenv(env)
+	if key == "" {
+		key = "EMPTY"
+	}
+	return WithAPIKey(key)
+}
 
 // WithMaxRetries sets how often a failed request is retried (default 2;
 // negative is 0).

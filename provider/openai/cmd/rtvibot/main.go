@@ -124,11 +124,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		}
 		f.data = dir
 	}
-	key := os.Getenv(f.keyEnv)
-	if key == "" {
-		key = "EMPTY"
-	}
-	model := openai.New(f.model, openai.WithBaseURL(f.url), openai.WithAPIKey(key))
+	model := openai.New(f.model, openai.WithBaseURL(f.url), openai.WithAPIKeyFromEnv(f.keyEnv))
 	srv, _, err := newBot(f.data, model, f.timeouts, logger)
 	if err != nil {
 		return err
