@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
@@ -211,7 +210,7 @@ func (s *Server) handleFrame(ctx context.Context, c *conn, data []byte) error {
 		c.turns.interrupt()
 	case f.Text != nil || f.Transcription != nil:
 		if !c.turns.push(func(tctx context.Context) error { return s.handle(tctx, f) }) {
-			return c.events.Error(ctx, fmt.Sprintf("more than %d user turns wait for the one in progress; this one is dropped", maxQueuedTurns), false)
+			return c.events.Error(ctx, errTurnsFull.Error(), false)
 		}
 		return nil
 	}
@@ -284,7 +283,7 @@ func (s *Server) queueText(ctx context.Context, text string) error {
 		return s.userText(ctx, text)
 	}
 	if !c.turns.push(func(tctx context.Context) error { return s.userText(tctx, text) }) {
-		return fmt.Errorf("more than %d user turns wait for the one in progress; this one is dropped", maxQueuedTurns)
+		return errTurnsFull
 	}
 	return nil
 }

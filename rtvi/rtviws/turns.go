@@ -2,6 +2,7 @@ package rtviws
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"sync"
 )
@@ -9,6 +10,9 @@ import (
 // maxQueuedTurns bounds the user turns a connection may have waiting
 // behind the one in progress; more are refused with an error event.
 const maxQueuedTurns = 64
+
+// errTurnsFull refuses a user turn beyond maxQueuedTurns.
+var errTurnsFull = fmt.Errorf("more than %d user turns wait for the one in progress; this one is dropped", maxQueuedTurns)
 
 // turnQueue runs one connection's user turns in order, on a goroutine of
 // their own, so that the connection keeps reading while a turn waits on
