@@ -117,20 +117,8 @@ func (p *plainParser) object(depth int) bool {
 		if !p.value(depth + 1) {
 			return false
 		}
-		p.space()
-		if p.i >= len(p.s) {
-			return false
-		}
-		switch p.s[p.i] {
-		case ',':
-			p.i++
-			p.space()
-		case '}':
-			p.i++
-			p.dst = append(p.dst, '}')
-			return true
-		default:
-			return false
+		if end, ok := p.after('}'); !ok || end {
+			return ok
 		}
 	}
 }
@@ -151,22 +139,31 @@ func (p *plainParser) array(depth int) bool {
 		if !p.value(depth + 1) {
 			return false
 		}
-		p.space()
-		if p.i >= len(p.s) {
-			return false
-		}
-		switch p.s[p.i] {
-		case ',':
-			p.i++
-			p.space()
-		case ']':
-			p.i++
-			p.dst = append(p.dst, ']')
-			return true
-		default:
-			return false
+		if end, ok := p.after(']'); !ok || end {
+			return ok
 		}
 	}
+}
+
+// after reads what follows a member or an element: a comma (end false)
+// or the closing byte, which it writes (end true); ok is false for
+// anything else.
+func (p *plainParser) after(closing byte) (end, ok bool) {
+	p.space()
+	if p.i >= len(p.s) {
+		return false, false
+	}
+	switch p.s[p.i] {
+	case ',':
+		p.i++
+		p.space()
+		return false, true
+	case closing:
+		p.i++
+		p.dst = append(p.dst, closing)
+		return true, true
+	}
+	return false, false
 }
 
 // str reads a string without escapes or control characters, valid UTF-8,
