@@ -200,10 +200,7 @@ loop:
 			return run, fmt.Errorf("%s bot sent what cannot be read: %w", side(ev.agent), ev.e.Err)
 		}
 	}
-	u := agentRec.Usage()
-	run.Agent.Tokens = Tokens{NCalls: u.Calls, Prompt: u.Prompt, Completion: u.Completion}
-	u = userRec.Usage()
-	run.User.Tokens = Tokens{NCalls: u.Calls, Prompt: u.Prompt, Completion: u.Completion}
+	run.Agent.Tokens, run.User.Tokens = tokensOfUsage(agentRec.Usage()), tokensOfUsage(userRec.Usage())
 	run.FinalResponses = agentRec.FinalResponses()
 	run.Turns = mergeTurns(agentRec.Turns(), userRec.Turns())
 	run.ScenarioDuration = time.Since(wallStart).Seconds()
