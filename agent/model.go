@@ -50,6 +50,10 @@ type Response struct {
 // Usage is the token count of one model call. Its fields are those of
 // rtvi.TokenUsage, so rtvi.TokenUsage(u) converts it; optional counts are
 // nil when the provider does not report them.
+//
+// The zero Usage is a reported count of zero tokens, as stand-ins without
+// a real model report it; an adapter whose response carried no usage sets
+// Missing instead, so that no one reads its zeros as counts.
 type Usage struct {
 	PromptTokens, CompletionTokens, TotalTokens int
 	CacheReadInputTokens                        *int
@@ -58,4 +62,8 @@ type Usage struct {
 	InputAudioTokens                            *int
 	OutputAudioTokens                           *int
 	CacheReadInputAudioTokens                   *int
+	// Missing says the provider reported no usage for the call (an
+	// OpenAI-compatible server that ignores stream_options.include_usage,
+	// say): the counts are unknown, and left zero.
+	Missing bool
 }

@@ -2,6 +2,7 @@ package rtvi
 
 import (
 	"context"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -77,7 +78,7 @@ type Metrics struct {
 	TTFB       []Metric     // time to first byte, seconds
 	Processing []Metric     // processing time, seconds
 	Characters []Metric     // characters sent to speech synthesis (Value is a count)
-	Tokens     []TokenUsage // one entry per LLM response
+	Tokens     []TokenUsage // one entry per LLM response; entries with Missing set are left out
 }
 
 // Metric is one measurement of a pipeline stage: the processor's name
@@ -90,7 +91,8 @@ type Metric struct {
 
 // TokenUsage is the token count of one LLM response. The optional counts
 // are written only when set. pipecat writes no processor or model for
-// them.
+// them. Its fields are those of agent.Usage, so TokenUsage(u) converts
+// one; the zero TokenUsage is a reported count of zero tokens.
 type TokenUsage struct {
 	PromptTokens, CompletionTokens, TotalTokens int
 	CacheReadInputTokens                        *int
@@ -99,11 +101,15 @@ type TokenUsage struct {
 	InputAudioTokens                            *int
 	OutputAudioTokens                           *int
 	CacheReadInputAudioTokens                   *int
+	// Missing says the model reported no usage for the response: there is
+	// no tokens entry to send, as pipecat sends none when its LLM service
+	// got no usage.
+	Missing bool
 }
 
 // metricsEvent returns the metrics event of m: data holds "ttfb",
 // "processing", "characters" and "tokens", in that order, each only when
-// it has entries.
+// it has entries (tokens entries with Missing set are none).
 func metricsEvent(m Metrics) []byte {
 	b := envelopeStart(nil, typeMetrics, "", false)
 	b = append(b, `"data": {`...)
@@ -144,9 +150,10 @@ func metricsEvent(m Metrics) []byte {
 		}
 		b = append(b, ']')
 	}
-	if len(m.Tokens) > 0 {
+	tokens := slices.DeleteFunc(slices.Clone(m.Tokens), func(u TokenUsage) bool { return u.Missing })
+	if len(tokens) > 0 {
 		key("tokens")
-		for i, u := range m.Tokens {
+		for i, u := range tokens {
 			if i > 0 {
 				b = append(b, ", "...)
 			}
@@ -294,6 +301,11 @@ func (e *Emitter) Say(ctx context.Context, text string) error {
 // runner counts the agent's responses by these token entries
 // (--min-agent-turns): call it once per LLM call, tool-call rounds
 // included, with zero counts when there is no real model.
+//
+// A usage with Missing set (the model reported none) sends no metrics
+// event, as pipecat's OpenAI service reports usage only for a response
+// that carried it; the harness then counts the response by its
+// bot-llm-stopped and says its tokens are unknown.
 func (e *Emitter) LLMResponse(ctx context.Context, usage TokenUsage, chunks ...string) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -301,7 +313,10 @@ func (e *Emitter) LLMResponse(ctx context.Context, usage TokenUsage, chunks ...s
 	for _, c := range chunks {
 		msgs = append(msgs, textEvent(typeBotLLMText, c))
 	}
-	msgs = append(msgs, plainEvent(typeBotLLMStopped), metricsEvent(Metrics{Tokens: []TokenUsage{usage}}))
+	msgs = append(msgs, plainEvent(typeBotLLMStopped))
+	if !usage.Missing {
+		msgs = append(msgs, metricsEvent(Metrics{Tokens: []TokenUsage{usage}}))
+	}
 	return e.send(ctx, msgs...)
 }
 

@@ -169,3 +169,32 @@ func TestEmitterError(t *testing.T) {
 	var zero rtvi.Emitter
 	assert.NoError(t, zero.Error(ctx, "nobody hears", false))
 }
+
+// A response whose usage the model did not report sends no metrics event,
+// as pipecat's OpenAI service sends none without a usage chunk; a
+// reported zero is still sent. The Missing entries of a metrics event are
+// left out.
+func TestEmitterMissingUsage(t *testing.T) {
+	ctx := context.Background()
+	tests := []struct {
+		name  string
+		usage rtvi.TokenUsage
+		want  []string
+	}{
+		{"missing", rtvi.TokenUsage{Missing: true}, []string{"bot-llm-started", "bot-llm-text", "bot-llm-stopped"}},
+		{"reported zero", rtvi.TokenUsage{}, []string{"bot-llm-started", "bot-llm-text", "bot-llm-stopped", "metrics"}},
+		{"reported", rtvi.TokenUsage{PromptTokens: 3, CompletionTokens: 2, TotalTokens: 5}, []string{"bot-llm-started", "bot-llm-text", "bot-llm-stopped", "metrics"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var r recorder
+			e := &rtvi.Emitter{Send: r.send}
+			require.NoError(t, e.LLMResponse(ctx, tt.usage, "Hi"))
+			assert.Equal(t, tt.want, r.types())
+		})
+	}
+	assert.Equal(t,
+		string(rtvi.MetricsEvent(rtvi.Metrics{Tokens: []rtvi.TokenUsage{{PromptTokens: 1, CompletionTokens: 2, TotalTokens: 3}}})),
+		string(rtvi.MetricsEvent(rtvi.Metrics{Tokens: []rtvi.TokenUsage{{Missing: true}, {PromptTokens: 1, CompletionTokens: 2, TotalTokens: 3}, {Missing: true}}})))
+	assert.Equal(t, `{"label": "rtvi-ai", "type": "metrics", "data": {}}`, string(rtvi.MetricsEvent(rtvi.Metrics{Tokens: []rtvi.TokenUsage{{Missing: true}}})))
+}
