@@ -105,9 +105,12 @@ type Event struct {
 }
 
 // TokenUsage is one tokens entry of a metrics event: one LLM call. The
-// counts are Python's int(entry.get(key) or 0), as the bridge sums them.
+// counts are Python's int(entry.get(key) or 0), as the bridge sums them;
+// NoPrompt and NoCompletion say the count was absent or null, which the
+// bridge reads as 0 and we read as unknown.
 type TokenUsage struct {
 	PromptTokens, CompletionTokens int64
+	NoPrompt, NoCompletion         bool
 }
 
 // ActionApplied is what a bot's write tool reports after it changed the
@@ -234,7 +237,8 @@ func truthyMap(v any) (map[string]any, bool) {
 }
 
 // metrics reads body = data or {}; for tok in body.get("tokens") or []:
-// int(tok.get("prompt_tokens") or 0), int(tok.get("completion_tokens") or 0).
+// int(tok.get("prompt_tokens") or 0), int(tok.get("completion_tokens") or 0),
+// noting a count that is absent or null.
 func (e Event) metrics(data any) Event {
 	body, ok := truthyMap(data)
 	if !ok {
@@ -256,10 +260,12 @@ func (e Event) metrics(data any) Event {
 		}
 		var u TokenUsage
 		for _, c := range []struct {
-			key string
-			n   *int64
-		}{{"prompt_tokens", &u.PromptTokens}, {"completion_tokens", &u.CompletionTokens}} {
+			key    string
+			n      *int64
+			absent *bool
+		}{{"prompt_tokens", &u.PromptTokens, &u.NoPrompt}, {"completion_tokens", &u.CompletionTokens, &u.NoCompletion}} {
 			v := tok[c.key]
+			*c.absent = v == nil // absent or null
 			if !pyvalue.Truthy(v) {
 				continue
 			}

@@ -12,6 +12,10 @@ import (
 // Interrupted is the transcript of a turn in which the bot said nothing.
 const Interrupted = "[INTERRUPTED]"
 
+// typeBotLLMStopped is the event that ends each LLM response of a pipecat
+// bot, whatever the response's outcome.
+const typeBotLLMStopped = "bot-llm-stopped"
+
 // Turn is one turn of a bot's transcript.
 type Turn struct {
 	// Text is the turn's bot-tts-text texts joined as sent, stripped of
@@ -28,9 +32,22 @@ type Turn struct {
 }
 
 // Usage is a side's token usage: one call per tokens entry of a metrics
-// event, and the sums of their counts.
+// event, and the sums of their counts, as NeMo's bridge counts them; and
+// what it does not count, so that usage a bot did not report is not read
+// as zero tokens.
 type Usage struct {
 	Calls, Prompt, Completion int64
+	// Unreported counts the model responses beyond the tokens entries:
+	// bot-llm-stopped events, one per response whatever its outcome,
+	// less Calls (0 when fewer). pipecat sends no tokens entry for a
+	// response its server reported no usage for, so Calls + Unreported
+	// is the number of model calls. It is 0 when every response was
+	// reported, and for a bot that sends no bot-llm events.
+	Unreported int64
+	// Partial counts the tokens entries without prompt_tokens or
+	// completion_tokens (absent or null), which Prompt and Completion
+	// count as 0.
+	Partial int64
 }
 
 // Recorder is NeMo's bridge's monitor of one bot: it assembles the turns
@@ -42,16 +59,17 @@ type Recorder struct {
 	// <final_response> texts count, as the bridge reads them only from it.
 	Agent bool
 
-	mu       sync.Mutex
-	turns    []Turn
-	open     bool
-	start    time.Time
-	acc      strings.Builder
-	usage    Usage
-	exited   bool
-	exitText string
-	finals   []string
-	actions  []ActionApplied
+	mu        sync.Mutex
+	turns     []Turn
+	open      bool
+	start     time.Time
+	acc       strings.Builder
+	usage     Usage
+	responses int64 // bot-llm-stopped events
+	exited    bool
+	exitText  string
+	finals    []string
+	actions   []ActionApplied
 }
 
 // Handle records one event:
@@ -62,6 +80,7 @@ type Recorder struct {
 //     progress (text outside a turn is dropped, as the bridge drops it);
 //   - bot-stopped-speaking closes the turn in progress (Stopped);
 //   - metrics adds each tokens entry to the usage;
+//   - bot-llm-stopped counts a model response (see Usage.Unreported);
 //   - action-applied is kept; for the agent, the first <exit> ends the
 //     scenario (Exit) and every <final_response> is kept.
 func (r *Recorder) Handle(e Event) {
@@ -83,6 +102,13 @@ func (r *Recorder) Handle(e Event) {
 			r.usage.Calls++
 			r.usage.Prompt += t.PromptTokens
 			r.usage.Completion += t.CompletionTokens
+			if t.NoPrompt || t.NoCompletion {
+				r.usage.Partial++
+			}
+		}
+	case KindOther:
+		if e.Type == typeBotLLMStopped {
+			r.responses++
 		}
 	case KindActionApplied:
 		r.actions = append(r.actions, *e.Action)
@@ -129,7 +155,9 @@ func (r *Recorder) Turns() []Turn {
 func (r *Recorder) Usage() Usage {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.usage
+	u := r.usage
+	u.Unreported = max(r.responses-u.Calls, 0)
+	return u
 }
 
 // Exit returns the text of the agent's first <exit> message and whether
