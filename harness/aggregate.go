@@ -27,7 +27,8 @@ type Aggregator struct {
 	Run           Buckets
 	// PerDomain is keyed by the scenario name up to "__".
 	PerDomain map[string]*Buckets
-	// Tokens sums token_usage per side.
+	// Tokens sums token_usage per side; a side's prompt and completion
+	// are unknown when a scenario's were (Tokens.Known).
 	Tokens struct{ Agent, User Tokens }
 	// InsufficientTurnsSkipped names the stalled scenarios, in order.
 	InsufficientTurnsSkipped []string
@@ -93,12 +94,7 @@ func (a *Aggregator) Add(l *ResultLine) {
 			if side == "user" {
 				t = &a.Tokens.User
 			}
-			n, _ := dictGet(sub, "n_calls")
-			p, _ := dictGet(sub, "prompt")
-			c, _ := dictGet(sub, "completion")
-			t.NCalls += pyInt(n)
-			t.Prompt += pyInt(p)
-			t.Completion += pyInt(c)
+			t.add(tokensOfDict(sub))
 		}
 	}
 	if a.MinAgentTurns > 0 {

@@ -30,7 +30,7 @@ func TestFailedRunScoresUnsuccessful(t *testing.T) {
 		errorHas string
 	}{
 		{"aborted before the run", &ScenarioResult{Status: StatusAborted, Reason: "[APPLY INIT] agent bot returned an error: boom"}, StopReasonAborted, true, "aborted: [APPLY INIT]"},
-		{"failed mid-run", &ScenarioResult{Status: StatusFailed, Reason: "agent bot: connection closed", Run: &Run{Scenario: cs, Agent: Side{Tokens: Tokens{1, 10, 2}}}}, StopReasonBotFailed, true, "failed: agent bot: connection closed"},
+		{"failed mid-run", &ScenarioResult{Status: StatusFailed, Reason: "agent bot: connection closed", Run: &Run{Scenario: cs, Agent: Side{Tokens: Tokens{NCalls: 1, Prompt: 10, Completion: 2}}}}, StopReasonBotFailed, true, "failed: agent bot: connection closed"},
 		{"a pull unanswered after a clean run", &ScenarioResult{Status: StatusFailed, Reason: "user bot: get_scenario_summary: timed out", Run: full}, StopReasonExit, false, "failed: user bot: get_scenario_summary"},
 	}
 	for _, tt := range tests {

@@ -82,9 +82,20 @@ type Metrics struct {
 	HarnessError string
 }
 
+// tokensDict is one side's token_usage: NeMo's n_calls, prompt and
+// completion; when some calls reported no usage, prompt and completion
+// are null and our calls_without_usage follows them.
 func tokensDict(t Tokens) pyvalue.Dict {
+	if !t.Known() {
+		return pyvalue.Dict{{Key: "n_calls", Value: t.NCalls}, {Key: "prompt", Value: nil}, {Key: "completion", Value: nil},
+			{Key: keyCallsWithoutUsage, Value: t.CallsWithoutUsage}}
+	}
 	return pyvalue.Dict{{Key: "n_calls", Value: t.NCalls}, {Key: "prompt", Value: t.Prompt}, {Key: "completion", Value: t.Completion}}
 }
+
+// keyCallsWithoutUsage is our token_usage key counting a side's calls
+// that reported no usage, written only when there are some.
+const keyCallsWithoutUsage = "calls_without_usage"
 
 func strList(s []string) []any {
 	out := make([]any, len(s))

@@ -197,12 +197,10 @@ func outcome(v any) (string, string) {
 	return pyvalue.Str(v), "na"
 }
 
+// tokensOf is one side's token_usage of a metrics dict.
 func tokensOf(m pyvalue.Dict, side string) Tokens {
 	sub, _ := dictGet(get(m, "token_usage"), side)
-	n, _ := dictGet(sub, "n_calls")
-	p, _ := dictGet(sub, "prompt")
-	c, _ := dictGet(sub, "completion")
-	return Tokens{NCalls: pyInt(n), Prompt: pyInt(p), Completion: pyInt(c)}
+	return tokensOfDict(sub)
 }
 
 func scenarioOf(l *ResultLine, i int, diff func(string) ([]byte, error)) scenarioView {

@@ -89,10 +89,16 @@ type Summary struct {
 	DB map[string]any
 }
 
-// Tokens is one side's token_usage: n_calls counts metrics tokens
-// entries, prompt and completion sum them.
+// Tokens is one side's token_usage: n_calls counts the model calls,
+// prompt and completion sum their metrics tokens entries. When every call
+// reported its usage, n_calls is NeMo's (the tokens entries).
 type Tokens struct {
 	NCalls, Prompt, Completion int64
+	// CallsWithoutUsage counts the calls that reported no usage (a
+	// response without a tokens entry, or an entry lacking a count); when
+	// it is not 0, Prompt and Completion are unknown (they sum only what
+	// was reported) and metrics.json writes them as null.
+	CallsWithoutUsage int64
 }
 
 // Side is what the bridge pulled from one bot and counted of its events.

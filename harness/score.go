@@ -111,7 +111,7 @@ func Score(ctx context.Context, r *Run, o Options) (*Result, error) {
 	}
 	m.TokenUsage.Agent, m.TokenUsage.User = r.Agent.Tokens, r.User.Tokens
 	res := &Result{Metrics: m, Domain: prefix(sc.Name)}
-	insufficient := o.MinAgentTurns > 0 && r.Agent.Tokens.NCalls < int64(o.MinAgentTurns)
+	insufficient := o.MinAgentTurns > 0 && r.Agent.Tokens.NCalls < int64(o.MinAgentTurns) // model calls, their usage reported or not
 
 	pred := prediction(r)
 	predText, err := dumpIndent(pred, 2)

@@ -345,12 +345,12 @@ func TestGoldenMetrics(t *testing.T) {
 		file string
 		run  *Run
 	}{
-		{"eva_match_exit", &Run{Scenario: eva, Agent: Side{Summary: &Summary{Actions: []any{}, DBHash: strp(eva.ExpectedDBHash)}, Tokens: Tokens{7, 12000, 340}},
-			User: Side{Summary: &Summary{Actions: []any{}}, Tokens: Tokens{6, 9000, 200}}, StopReason: StopReasonExit, Turns: turns, Latencies: lats,
+		{"eva_match_exit", &Run{Scenario: eva, Agent: Side{Summary: &Summary{Actions: []any{}, DBHash: strp(eva.ExpectedDBHash)}, Tokens: Tokens{NCalls: 7, Prompt: 12000, Completion: 340}},
+			User: Side{Summary: &Summary{Actions: []any{}}, Tokens: Tokens{NCalls: 6, Prompt: 9000, Completion: 200}}, StopReason: StopReasonExit, Turns: turns, Latencies: lats,
 			DurationSeconds: 61.25, ScenarioDuration: 63.5, ScenarioDirectory: "eval_x/eva_airline__1_1_3"}},
-		{"eva_timeout_stalled", &Run{Scenario: eva, Agent: Side{Tokens: Tokens{1, 500, 10}}, StopReason: StopReasonTimeout, ScenarioDuration: 900.0, ScenarioDirectory: "eval_x/eva_airline__1_1_3"}},
+		{"eva_timeout_stalled", &Run{Scenario: eva, Agent: Side{Tokens: Tokens{NCalls: 1, Prompt: 500, Completion: 10}}, StopReason: StopReasonTimeout, ScenarioDuration: 900.0, ScenarioDirectory: "eval_x/eva_airline__1_1_3"}},
 		{"customer_service_push", &Run{Scenario: cs, Agent: enough(), FinalResponses: []string{cs.ReferenceAnswer}, StopReason: StopReasonExit, Turns: turns, ScenarioDuration: 42.0, DurationSeconds: 41.0}},
-		{"telecom_no_db", &Run{Scenario: tel, Agent: Side{Summary: &Summary{Actions: []any{map[string]any{"name": "get_customer_by_phone", "arguments": map[string]any{"phone_number": "555"}}}}, Tokens: Tokens{4, 1, 1}},
+		{"telecom_no_db", &Run{Scenario: tel, Agent: Side{Summary: &Summary{Actions: []any{map[string]any{"name": "get_customer_by_phone", "arguments": map[string]any{"phone_number": "555"}}}}, Tokens: Tokens{NCalls: 4, Prompt: 1, Completion: 1}},
 			User: Side{Summary: &Summary{Actions: []any{map[string]any{"name": "toggle_airplane_mode", "arguments": map[string]any{}}}}}, StopReason: StopReasonExit, ScenarioDuration: 100.0}},
 	}
 	for _, tt := range tests {

@@ -200,16 +200,24 @@ func AllSummary(lines []*ResultLine, total, minAgentTurns int) []byte {
 	if agg.Tokens.Agent.NCalls+agg.Tokens.User.NCalls > 0 {
 		b.WriteString("\n\nToken Usage:\n")
 		b.WriteString(rule + "\n")
-		var grand int64
+		var grand Tokens
 		for _, side := range []struct {
 			name string
 			t    Tokens
 		}{{"agent", agg.Tokens.Agent}, {"user", agg.Tokens.User}} {
+			grand.add(side.t)
+			if !side.t.Known() {
+				p("  %s: %d call(s), prompt=unknown, completion=unknown, total=unknown (%d call(s) without usage)\n", side.name, side.t.NCalls, side.t.CallsWithoutUsage)
+				continue
+			}
 			st := side.t.Prompt + side.t.Completion
-			grand += st
 			p("  %s: %d call(s), prompt=%s, completion=%s, total=%s\n", side.name, side.t.NCalls, thousands(side.t.Prompt), thousands(side.t.Completion), thousands(st))
 		}
-		p("  Run total: %s tokens\n", thousands(grand))
+		if !grand.Known() {
+			p("  Run total: unknown (%d call(s) without usage)\n", grand.CallsWithoutUsage)
+		} else {
+			p("  Run total: %s tokens\n", thousands(grand.Prompt+grand.Completion))
+		}
 	}
 
 	domains := func(pick func(*Buckets) []bool) []string {
