@@ -15,7 +15,11 @@
 //     not appended, a call sent whole in one delta is taken whole.
 //   - Usage maps to agent.Usage as pipecat maps it (cached_tokens to
 //     CacheReadInputTokens, reasoning_tokens to ReasoningTokens, each set
-//     when the server sent its details object).
+//     when the server sent its details object). A response without usage
+//     (a server that ignores include_usage), or whose usage lacks
+//     prompt_tokens or completion_tokens, has Usage.Missing set.
+//   - [WithMaxTokens] sends max_completion_tokens; by default none is
+//     sent.
 //   - Failures: the SDK retries 429, 408, 409 and 5xx answers and dropped
 //     connections before a response starts, with exponential backoff and
 //     Retry-After ([WithMaxRetries], 2 by default); each attempt has a

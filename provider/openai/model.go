@@ -33,6 +33,7 @@ type Option func(*config)
 type config struct {
 	baseURL, apiKey string
 	maxRetries      int
+	maxTokens       int64
 	timeout         time.Duration
 	strict          bool
 	noStream        bool
@@ -64,6 +65,12 @@ func WithMaxRetries(n int) Option { return func(c *config) { c.maxRetries = max(
 
 // WithTimeout bounds each attempt (default 60 s; 0 or less: none).
 func WithTimeout(d time.Duration) Option { return func(c *config) { c.timeout = d } }
+
+// WithMaxTokens bounds each response's output tokens (reasoning
+// included) with max_completion_tokens, which NeMo's agent configs and
+// pipecat send and OpenAI-compatible servers (llama.cpp, vLLM) read;
+// less than 1 sends none, leaving the server's limit (the default).
+func WithMaxTokens(n int) Option { return func(c *config) { c.maxTokens = int64(max(n, 0)) } }
 
 // WithStrict exports the tools in OpenAI's strict mode (schema.Strict).
 func WithStrict() Option { return func(c *config) { c.strict = true } }
@@ -123,6 +130,9 @@ func (m *Model) Complete(ctx context.Context, req agent.Request) (agent.Response
 		return agent.Response{}, err
 	}
 	params := sdk.ChatCompletionNewParams{Model: m.model}
+	if m.cfg.maxTokens > 0 {
+		params.MaxCompletionTokens = sdk.Int(m.cfg.maxTokens)
+	}
 	if m.cfg.noStream {
 		res, err := m.client.Chat.Completions.New(ctx, params, opts...)
 		if err != nil {
@@ -192,6 +202,7 @@ func readStream(stream *ssestream.Stream[sdk.ChatCompletionChunk], onText func(s
 		acc      deltas.Accumulator
 		finished bool
 	)
+	resp.Usage.Missing = true // until a chunk carries usage
 	for stream.Next() {
 		ch := stream.Current()
 		if ch.JSON.Usage.Valid() {
@@ -230,7 +241,7 @@ func fromCompletion(res *sdk.ChatCompletion, onText func(string)) (agent.Respons
 		return agent.Response{}, errors.New("openai: the answer has no choices")
 	}
 	c := res.Choices[0]
-	resp := agent.Response{Text: c.Message.Content, FinishReason: c.FinishReason}
+	resp := agent.Response{Text: c.Message.Content, FinishReason: c.FinishReason, Usage: agent.Usage{Missing: true}}
 	if res.JSON.Usage.Valid() {
 		resp.Usage = usageOf(res.Usage)
 	}
@@ -244,8 +255,13 @@ func fromCompletion(res *sdk.ChatCompletion, onText func(string)) (agent.Respons
 }
 
 // usageOf maps usage as pipecat's OpenAI service does (base_llm.py:
-// cached_tokens and reasoning_tokens when their details are present).
+// cached_tokens and reasoning_tokens when their details are present). A
+// usage object without prompt_tokens or completion_tokens is no usage
+// (Missing): its zeros would read as counts.
 func usageOf(u sdk.CompletionUsage) agent.Usage {
+	if !u.JSON.PromptTokens.Valid() || !u.JSON.CompletionTokens.Valid() {
+		return agent.Usage{Missing: true}
+	}
 	out := agent.Usage{PromptTokens: int(u.PromptTokens), CompletionTokens: int(u.CompletionTokens), TotalTokens: int(u.TotalTokens)}
 	if u.JSON.PromptTokensDetails.Valid() {
 		n := int(u.PromptTokensDetails.CachedTokens)
