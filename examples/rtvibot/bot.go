@@ -83,15 +83,12 @@ func NewBot(dataRoot string, logger *slog.Logger) (*Bot, error) {
 }
 
 // InstallTools makes set the tools of the scripted agent (rtvi.ToolInstaller).
-// A new tool set means a new scenario: the gold agent, if any, plays its
-// task again.
+// The gold agent, if any, plays its task once per scenario (the server
+// numbers them: rtviws.Turn.Scenario).
 func (b *Bot) InstallTools(_ context.Context, set *tool.Set) error {
 	b.mu.Lock()
 	b.tools = set
 	b.mu.Unlock()
-	if b.gold != nil {
-		b.gold.newScenario()
-	}
 	return nil
 }
 

@@ -138,9 +138,17 @@ const (
 	wrong                     // no error, and a wrong hash or no clean exit
 )
 
+// prepareExtras are what a harness may do on its prepare connection
+// besides preparing, as NeMo's bridge and other harnesses do.
+type prepareExtras struct {
+	summary bool // read get_scenario_summary (an initial hash)
+	delta   bool // push an apply_sync_delta (NeMo's initial shadow sync)
+}
+
 // tryGold drives one gold scenario as the bridge does, stopping at the
-// first error the bot reports.
-func tryGold(ctx context.Context, url, domain, tools, wantHash string) (scenarioOutcome, string) {
+// first error the bot reports; it pulls once <exit> came, as the bridge
+// does.
+func tryGold(ctx context.Context, url, domain, tools, wantHash string, x prepareExtras) (scenarioOutcome, string) {
 	h, err := dialHarness(ctx, url)
 	if err != nil {
 		return wrong, err.Error()
@@ -149,14 +157,27 @@ func tryGold(ctx context.Context, url, domain, tools, wantHash string) (scenario
 		h.close()
 		return wrong, err.Error()
 	}
-	for _, s := range []struct {
+	steps := []struct {
 		t string
 		d map[string]any
 	}{
 		{"reset", map[string]any{}},
 		{"update_system_prompt", map[string]any{"prompt": "You are an airline or retail agent.", "tools": tools, "add_suffix": false, "tool_domain": domain}},
 		{"apply_initialization", map[string]any{"domain": domain, "shared_state_init": `{"db_path": "` + domain + `/db.json"}`, "actions": []any{}}},
-	} {
+	}
+	if x.delta {
+		steps = append(steps, struct {
+			t string
+			d map[string]any
+		}{"apply_sync_delta", map[string]any{"domain": domain, "delta": map[string]any{}}})
+	}
+	if x.summary {
+		steps = append(steps, struct {
+			t string
+			d map[string]any
+		}{"get_scenario_summary", map[string]any{"include_db": false}})
+	}
+	for _, s := range steps {
 		m, err := h.request(ctx, s.t, s.d)
 		if err != nil {
 			h.close()
@@ -183,6 +204,15 @@ func tryGold(ctx context.Context, url, domain, tools, wantHash string) (scenario
 		}
 		return wrong, err.Error()
 	}
+	// The bridge pulls once the agent said <exit>; an error event instead
+	// is an explicit error; no exit at all is silently wrong (the context
+	// ends it).
+	if err := h.waitExit(ctx); err != nil {
+		if strings.Contains(err.Error(), "reported an error") {
+			return refused, err.Error()
+		}
+		return wrong, err.Error()
+	}
 	m, err := h.request(ctx, "get_scenario_summary", map[string]any{"include_db": false})
 	if err != nil {
 		return wrong, err.Error()
@@ -191,27 +221,39 @@ func tryGold(ctx context.Context, url, domain, tools, wantHash string) (scenario
 		return refused, fmt.Sprint(m["data"])
 	}
 	got := m["data"].(map[string]any)["d"].(map[string]any)["db_hash"]
-	exit := false
-	for _, p := range h.pushes {
-		if p["data"].(map[string]any)["text"] == "<exit>The task is finished.</exit>" {
-			exit = true
-		}
-	}
-	if got != wantHash || !exit {
-		return wrong, fmt.Sprintf("hash %v (want %s), exit %v", got, wantHash, exit)
+	if got != wantHash {
+		return wrong, fmt.Sprintf("hash %v (want %s)", got, wantHash)
 	}
 	return succeeded, ""
 }
 
-// Two harnesses drive one bot at once, free-running, 20 scenarios each
-// (one retail, one airline): every scenario either succeeds or gets an
-// explicit error naming the scenario in progress — never another
-// scenario's hash, DB or exit. Failed before: most scenarios ended with
-// the other harness's hash, or no exit, and no error.
+// Two harnesses drive one bot at once, free-running, 50 scenarios each
+// (one retail, one airline), in each way a harness may use its prepare
+// connection (nothing more; reading the summary; pushing a sync delta;
+// both): every scenario either succeeds or gets an explicit error naming
+// the scenario in progress — never another scenario's hash, DB or exit.
+// Failed before: most scenarios ended with the other harness's hash, or
+// no exit, and no error; with the summary read or the delta on the
+// prepare connection, 10–13 of 20 per side still did (the read freed
+// the scenario for the other harness).
 func TestTwoHarnessesNeverMix(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		x    prepareExtras
+	}{
+		{"prepare only", prepareExtras{}},
+		{"summary read while preparing", prepareExtras{summary: true}},
+		{"sync delta while preparing", prepareExtras{delta: true}},
+		{"both", prepareExtras{summary: true, delta: true}},
+	} {
+		t.Run(tc.name, func(t *testing.T) { twoHarnesses(t, 50, tc.x) })
+	}
+}
+
+func twoHarnesses(t *testing.T, n int, x prepareExtras) {
 	bot, url := startGoldBot(t)
 	bot.gold.setTask("0")
-	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	type side struct {
 		domain, tools, want string
@@ -229,8 +271,8 @@ func TestTwoHarnessesNeverMix(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i := 0; i < 20; i++ {
-				o, why := tryGold(ctx, url, s.domain, s.tools, s.want)
+			for i := 0; i < n; i++ {
+				o, why := tryGold(ctx, url, s.domain, s.tools, s.want, x)
 				s.outcomes[o]++
 				if o == wrong {
 					s.wrongs = append(s.wrongs, why)

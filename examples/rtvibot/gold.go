@@ -24,11 +24,11 @@ import (
 // agent's actions are performed; a telecom task's user-side actions are
 // the user simulator's to perform.
 type goldAgent struct {
-	mu     sync.Mutex
-	task   string
-	played bool                              // the current scenario's task was played: later messages get the scripted answer
-	tasks  map[string]map[string]replay.Task // domain → id → task, read on first use
-	names  map[string]map[string]string      // domain → gold action name → tool name the model sees
+	mu       sync.Mutex
+	task     string
+	playedIn int                               // the scenario (rtviws.Turn.Scenario) whose task was played: its later messages get the scripted answer
+	tasks    map[string]map[string]replay.Task // domain → id → task, read on first use
+	names    map[string]map[string]string      // domain → gold action name → tool name the model sees
 }
 
 // setTask selects the task every following scenario plays.
@@ -38,27 +38,20 @@ func (g *goldAgent) setTask(id string) {
 	g.mu.Unlock()
 }
 
-// newScenario arms the agent for a new scenario (update_system_prompt).
-func (g *goldAgent) newScenario() {
-	g.mu.Lock()
-	g.played = false
-	g.mu.Unlock()
-}
-
 // plan returns the actions the agent performs in domain, as (tool name,
 // JSON arguments) pairs, and whether there is a task to play there: once
-// per scenario, on its first user message.
-func (g *goldAgent) plan(domain string) ([][2]string, bool, error) {
+// per scenario (the server's scenario number), on its first user message.
+func (g *goldAgent) plan(domain string, scenario int) ([][2]string, bool, error) {
 	d, ok := findTau2Domain(domain)
 	if !ok {
 		return nil, false, nil
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if g.task == "" || g.played {
+	if g.task == "" || g.playedIn == scenario {
 		return nil, false, nil
 	}
-	g.played = true // once per scenario, even when it fails
+	g.playedIn = scenario // once per scenario, even when it fails
 	if err := g.load(d); err != nil {
 		return nil, false, err
 	}
@@ -129,7 +122,7 @@ func (g *goldAgent) load(d domains.Domain) error {
 // It reports false when there is no task to play in the scenario's
 // domain.
 func (b *Bot) goldTurn(ctx context.Context, t rtviws.Turn) (bool, error) {
-	steps, ok, err := b.gold.plan(b.st.Domain())
+	steps, ok, err := b.gold.plan(b.st.Domain(), t.Scenario)
 	if err != nil || !ok {
 		return false, err
 	}

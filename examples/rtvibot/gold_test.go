@@ -54,15 +54,14 @@ func goldExpectations(t *testing.T, d domains.Domain) (map[string]string, []repl
 	return want, tasks, string(text)
 }
 
-// playGold drives one scenario as NeMo's bridge does — a prepare
+// prepareGold prepares one scenario as NeMo's bridge does: a prepare
 // connection (handshake, update_system_prompt, apply_initialization with
-// the domain's db_path), then a run connection (handshake, the "Hello"
-// kickoff, get_scenario_summary) — and returns the summary and the run
-// connection's pushes.
-func playGold(ctx context.Context, t *testing.T, url, domain, tools string) (map[string]any, []map[string]any) {
+// the domain's db_path), closed.
+func prepareGold(ctx context.Context, t *testing.T, url, domain, tools string) {
 	t.Helper()
 	h, err := dialHarness(ctx, url)
 	require.NoError(t, err)
+	defer h.close()
 	_, err = h.ready(ctx)
 	require.NoError(t, err)
 	for _, s := range []struct {
@@ -76,19 +75,41 @@ func playGold(ctx context.Context, t *testing.T, url, domain, tools string) (map
 		require.NoError(t, err)
 		require.Equal(t, "server-response", m["type"], "%s: %v", s.t, m)
 	}
-	h.close()
+}
 
-	h, err = dialHarness(ctx, url)
+// runGold runs the prepared scenario as the bridge does: a run connection
+// (handshake, the "Hello" kickoff, <exit>), left open for the caller.
+func runGold(ctx context.Context, t *testing.T, url string) *harness {
+	t.Helper()
+	h, err := dialHarness(ctx, url)
 	require.NoError(t, err)
-	defer h.close()
+	t.Cleanup(h.close)
 	_, err = h.ready(ctx)
 	require.NoError(t, err)
 	_, err = h.sendText(ctx, "Hello")
 	require.NoError(t, err)
+	require.NoError(t, h.waitExit(ctx))
+	return h
+}
+
+// summary pulls get_scenario_summary on h.
+func summary(ctx context.Context, t *testing.T, h *harness) map[string]any {
+	t.Helper()
 	m, err := h.request(ctx, "get_scenario_summary", map[string]any{"include_db": false})
 	require.NoError(t, err)
 	require.Equal(t, "server-response", m["type"], "%v", m)
-	return m["data"].(map[string]any)["d"].(map[string]any), h.pushes
+	return m["data"].(map[string]any)["d"].(map[string]any)
+}
+
+// playGold drives one scenario as NeMo's bridge does — prepareGold,
+// runGold, then get_scenario_summary on the run connection once <exit>
+// came — and returns the summary and the run connection's pushes.
+func playGold(ctx context.Context, t *testing.T, url, domain, tools string) (map[string]any, []map[string]any) {
+	t.Helper()
+	prepareGold(ctx, t, url, domain, tools)
+	h := runGold(ctx, t, url)
+	defer h.close()
+	return summary(ctx, t, h), h.pushes
 }
 
 // Every task of tau2 airline and retail, played by the gold agent over the
@@ -118,29 +139,33 @@ func TestGoldAgentReachesTheReplayHash(t *testing.T) {
 	}
 }
 
-// The task is played once per scenario: a second user message gets the
-// scripted answer and changes nothing; the next scenario plays it again.
-// An unknown task is said, not left for the harness to time out on.
+// The task is played once per scenario: a second user message of the
+// run gets the scripted answer and changes nothing; after the run, a new
+// connection's conversation is refused (no scenario is its own); the next
+// scenario plays the task again. An unknown task is said, not left for
+// the harness to time out on.
 func TestGoldAgentPlaysOncePerScenario(t *testing.T) {
 	d, _ := findTau2Domain("tau2_retail")
 	want, _, tools := goldExpectations(t, d)
 	bot, url := startGoldBot(t)
 	ctx := testContext(t)
 	bot.gold.setTask("0")
-	first, _ := playGold(ctx, t, url, d.Name, tools)
-	require.Equal(t, want["0"], first["db_hash"])
+	prepareGold(ctx, t, url, d.Name, tools)
+	run := runGold(ctx, t, url)
+	require.Equal(t, want["0"], summary(ctx, t, run)["db_hash"])
+	answer, err := run.sendText(ctx, "Hello again")
+	require.NoError(t, err)
+	assert.Contains(t, answer, "/call")
+	assert.Equal(t, want["0"], summary(ctx, t, run)["db_hash"], "nothing played twice")
+	run.close()
 
 	h, err := dialHarness(ctx, url)
 	require.NoError(t, err)
 	defer h.close()
 	_, err = h.ready(ctx)
 	require.NoError(t, err)
-	answer, err := h.sendText(ctx, "Hello again")
-	require.NoError(t, err)
-	assert.Contains(t, answer, "/call")
-	m, err := h.request(ctx, "get_scenario_summary", map[string]any{})
-	require.NoError(t, err)
-	assert.Equal(t, want["0"], m["data"].(map[string]any)["d"].(map[string]any)["db_hash"], "nothing played twice")
+	_, err = h.sendText(ctx, "Hello again")
+	assert.ErrorContains(t, err, "no scenario is in progress on this bot (the last, scenario 1 (tau2_retail), has ended)")
 
 	again, _ := playGold(ctx, t, url, d.Name, tools)
 	assert.Equal(t, want["0"], again["db_hash"], "a new scenario plays the task again")

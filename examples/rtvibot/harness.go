@@ -170,3 +170,34 @@ func (h *harness) read(ctx context.Context) (map[string]any, string, error) {
 	}
 	return nil, "", fmt.Errorf("unexpected frame %v", f)
 }
+
+// exitText is what the end tool pushes.
+const exitText = "<exit>The task is finished.</exit>"
+
+// waitExit reads the bot's frames until the <exit> push, as NeMo's bridge
+// waits for it before it pulls (the bridge then settles 0.5 s: a pull
+// sent between the goodbye and the end tool would read the scenario
+// before its last call). It returns at once when the exit came already.
+func (h *harness) waitExit(ctx context.Context) error {
+	for {
+		for _, p := range h.pushes {
+			if d, ok := p["data"].(map[string]any); ok && d["text"] == exitText {
+				return nil
+			}
+		}
+		m, text, err := h.read(ctx)
+		if err != nil {
+			return fmt.Errorf("waiting for <exit>: %w", err)
+		}
+		if m == nil {
+			h.texts = append(h.texts, text)
+			continue
+		}
+		if !h.keep(m) {
+			return fmt.Errorf("unexpected message while waiting for <exit>: %v", m)
+		}
+		if m["type"] == "error" {
+			return fmt.Errorf("the bot reported an error while the scenario ran: %v", m["data"])
+		}
+	}
+}

@@ -92,12 +92,7 @@ func (b *AgentBrain) Turn(ctx context.Context, t Turn) error {
 			err = aerr
 		}
 	}
-	if err != nil && emitErr == nil && ctx.Err() == nil {
-		// pipecat pushes an ErrorFrame: the harness sees an error event.
-		if eerr := t.Events.Error(ctx, err.Error(), false); eerr != nil {
-			emitErr = eerr
-		}
-	}
+	// The server reports the error to the harness (an error event).
 	return errors.Join(err, emitErr)
 }
 

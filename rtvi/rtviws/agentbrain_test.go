@@ -98,6 +98,7 @@ func TestAgentBrainModelErrorIsAnErrorEvent(t *testing.T) {
 	}})
 	require.NoError(t, err)
 	defer c.Close()
+	require.NoError(t, c.UpdateSystemPrompt(ctx, bridge.Prompt{Prompt: "You are an agent."}))
 	require.NoError(t, c.SendText(ctx, "Hello"))
 	select {
 	case m := <-errs:

@@ -17,6 +17,11 @@ type Brain interface {
 	Turn(ctx context.Context, t Turn) error
 }
 
+// A Turn's error is the server's to report: it sends the harness an RTVI
+// error event with its text (as pipecat does for its LLM service's
+// errors), so the harness ends the scenario at once instead of waiting
+// out its duration. A panic in Turn is reported the same way.
+
 // BrainFunc makes a function a Brain.
 type BrainFunc func(ctx context.Context, t Turn) error
 
@@ -27,6 +32,11 @@ func (f BrainFunc) Turn(ctx context.Context, t Turn) error { return f(ctx, t) }
 type Turn struct {
 	// Text is what the user said.
 	Text string
+	// Scenario is the number of the scenario the turn belongs to: the
+	// server counts the scenarios it is prepared for, from 1. State a
+	// brain keeps per scenario (a scripted agent's "already played")
+	// belongs to this number, not to the brain.
+	Scenario int
 	// Events is the turn's connection's Emitter: one LLMResponse per model
 	// call, the spoken text (Say, or StartSpeaking / SpokenText /
 	// StopSpeaking while streaming).

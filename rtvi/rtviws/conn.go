@@ -23,9 +23,14 @@ type Timeouts struct {
 	// scenario (up to 900 s), sending audio or nothing, so the default is
 	// longer.
 	Idle time.Duration
-	// RunWait bounds how long a prepared scenario waits for its run
-	// connection once its prepare connection has closed; then the bot
-	// takes new scenarios again.
+	// RunWait bounds how long a prepared scenario is reserved for its run
+	// connection once its prepare connection has closed, while no
+	// candidate run connection is open; then the bot takes new scenarios
+	// again (a preparing message waits for that rather than be refused).
+	// Zero means 10 s: NeMo's bridge opens its run connections as soon as
+	// it has closed the preparation's, and waits 15 s for
+	// apply_initialization's answer, so the next bridge is answered in
+	// time after an aborted preparation.
 	RunWait time.Duration
 	// Grace bounds how long a request refused because another connection
 	// owns the scenario first waits for that owner to close: a harness's
@@ -35,7 +40,7 @@ type Timeouts struct {
 }
 
 // DefaultTimeouts are the server's timeouts unless its Config sets others.
-var DefaultTimeouts = Timeouts{Write: 10 * time.Second, Idle: 20 * time.Minute, RunWait: time.Minute, Grace: 2 * time.Second}
+var DefaultTimeouts = Timeouts{Write: 10 * time.Second, Idle: 20 * time.Minute, RunWait: 10 * time.Second, Grace: 2 * time.Second}
 
 // conn is one harness connection: its socket, its own event emitter (a
 // turn's events go to the connection whose turn it is, and a slow peer
@@ -47,8 +52,8 @@ type conn struct {
 	write  time.Duration
 
 	// Guarded by the bot's scenarioOwner.mu.
-	ready     uint64 // the owner's tick at its last client-ready; 0: none
-	refusedIn int    // the scenario in progress when it asked for one of its own: it never claims that one's run
+	ready   uint64 // the owner's tick at its last client-ready; 0: none
+	triedIn int    // the scenario in progress when it sent a preparing message of its own: it never claims that one's run
 
 	failed atomic.Bool // a write failed: the connection is closed
 
@@ -91,15 +96,11 @@ func connOf(ctx context.Context) *conn {
 	return c
 }
 
-// bufferKey carries a frameBuffer: work done while the bot is idle (text
-// from a connection that owns no scenario) collects its frames and sends
-// them after it lets go of the bot, so no network write happens while it
-// holds anything another connection waits for.
-type bufferKey struct{}
+// scenarioKey carries the number of the scenario a frame was admitted to
+// (Turn.Scenario).
+type scenarioKey struct{}
 
-type frameBuffer struct{ frames [][]byte }
-
-func bufferOf(ctx context.Context) *frameBuffer {
-	b, _ := ctx.Value(bufferKey{}).(*frameBuffer)
-	return b
+func scenarioOf(ctx context.Context) int {
+	n, _ := ctx.Value(scenarioKey{}).(int)
+	return n
 }

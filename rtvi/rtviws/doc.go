@@ -19,22 +19,36 @@
 //     connection keeps reading while a turn waits on its model: pulls and
 //     sync deltas are answered mid-turn, as a pipecat bot's RTVI processor
 //     answers them while its LLM service works, and a hung model leaves a
-//     pullable context. send-text is answered once queued; a turn's error
-//     reaches the harness as an error event. reset, update_system_prompt
-//     and apply_initialization interrupt the turn in progress (its context
-//     is cancelled) and drop the queued ones; a closed connection's turns
-//     end with it.
+//     pullable context. send-text is answered once queued. A turn that
+//     fails (its error, or a panic) is reported at once as an RTVI error
+//     event, "the bot's turn failed: <error>", as pipecat reports its LLM
+//     service's errors, so a harness ends the scenario instead of waiting
+//     it out. reset, update_system_prompt and apply_initialization
+//     interrupt the turn in progress (its context is cancelled) and drop
+//     the queued ones; a closed connection's turns end with it.
 //   - Each connection has its own rtvi.Emitter and a write deadline
 //     (Timeouts.Write): a peer that stops reading holds up no other, and a
 //     write that fails or times out closes that connection only. A
 //     connection silent for Timeouts.Idle is closed.
-//   - One scenario at a time, one owner at a time: the connection that
-//     prepares a scenario (reset, update_system_prompt,
-//     apply_initialization), then the first later connection that runs it,
-//     own it; other connections' scenario messages and text are refused
-//     with an error naming the scenario in progress, and never reach the
-//     dispatcher or the brain. A prepared scenario whose run does not come
-//     within Timeouts.RunWait is given up.
+//   - One scenario at a time, one owner at a time (owner.go has the
+//     rules): the connection that prepares a scenario (reset,
+//     update_system_prompt, apply_initialization; its reads and sync
+//     deltas keep it the preparer), then exactly one run connection — the
+//     first whose client-ready came after the preparation's last message
+//     and that never tried to prepare meanwhile. Everyone else's scenario
+//     messages and text are refused with an error naming the scenario in
+//     progress and never reach the dispatcher or the brain; conversation
+//     on a bot with no scenario in progress is refused too. A preparing
+//     message that finds the bot busy waits (Timeouts.Grace, or until a
+//     reserved scenario's reservation ends) rather than be refused at
+//     once. A reservation lapses Timeouts.RunWait (10 s) after its
+//     preparer closed while no candidate run connection is open, so NeMo's
+//     bridge after an aborted preparation is answered within the 15 s it
+//     waits for apply_initialization. The limit of what the wire allows:
+//     a run connection that opens more than RunWait after its own
+//     preparation closed may be taken for the next harness's run.
+//   - Turn.Scenario numbers each turn's scenario, for state a brain keeps
+//     per scenario.
 //   - Tool messages (action-applied, <exit>) and events go to the
 //     connection in the turn's context, else to the scenario's owner.
 //   - AgentBrain is the Brain of an LLM bot: agent.Loop over any

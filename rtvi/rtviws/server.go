@@ -121,6 +121,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	c.id = s.nextID
 	s.conns[c] = true
 	s.mu.Unlock()
+	s.scenario.connect(c)
 	defer func() {
 		s.scenario.release(c)
 		s.mu.Lock()
@@ -129,7 +130,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}()
 
 	ctx, cancel := context.WithCancel(context.WithValue(r.Context(), connKey{}, c))
-	c.turns = newTurnQueue(ctx, s.logger)
+	c.turns = newTurnQueue(ctx, s.logger, func(err error) {
+		// pipecat pushes an ErrorFrame when its LLM service fails: the
+		// harness sees an error event, at once.
+		if eerr := c.events.Error(ctx, "the bot's turn failed: "+err.Error(), false); eerr != nil {
+			s.logger.Warn("the turn's error was not reported", "conn", c.id, "err", eerr)
+		}
+	})
 	defer func() {
 		// Before the release above: the connection's turns end (their
 		// contexts cancelled) while it still owns its scenario.
@@ -187,21 +194,19 @@ func (s *Server) handleFrame(ctx context.Context, c *conn, data []byte) error {
 	case f.Message != nil:
 		req = classify([]byte(f.Message.Data))
 	case f.Text != nil, f.Transcription != nil:
-		req = request{kind: kindRun, t: "user text"}
+		req = request{kind: kindTalk, t: "user text"}
 	default:
 		return nil
 	}
-	v, why := s.scenario.admit(c, req)
-	switch v {
-	case refuse:
-		s.logger.Warn("refused", "conn", c.id, "reason", why)
+	a := s.scenario.admit(c, req)
+	if !a.ok {
+		s.logger.Warn("refused", "conn", c.id, "reason", a.why)
 		if req.id != "" {
-			return s.write(ctx, rtvi.MessageFrameBytes(errorResponse(req.id, why)))
+			return s.write(ctx, rtvi.MessageFrameBytes(errorResponse(req.id, a.why)))
 		}
-		return c.events.Error(ctx, why, false)
-	case allowIdle:
-		return s.idleWork(ctx, c, req, f)
+		return c.events.Error(ctx, a.why, false)
 	}
+	ctx = context.WithValue(ctx, scenarioKey{}, a.scenario)
 	switch {
 	case req.kind == kindPrepare:
 		// A new scenario's preparation does not overlap a turn of the
@@ -209,39 +214,14 @@ func (s *Server) handleFrame(ctx context.Context, c *conn, data []byte) error {
 		// pipecat bot.
 		c.turns.interrupt()
 	case f.Text != nil || f.Transcription != nil:
-		if !c.turns.push(func(tctx context.Context) error { return s.handle(tctx, f) }) {
+		if !c.turns.push(func(tctx context.Context) error {
+			return s.handle(context.WithValue(tctx, scenarioKey{}, a.scenario), f)
+		}) {
 			return c.events.Error(ctx, errTurnsFull.Error(), false)
 		}
 		return nil
 	}
 	return s.handle(ctx, f)
-}
-
-// idleWork handles conversation while no scenario is in progress: with the
-// scenario's work lock held for reading (a scenario cannot start in the
-// middle of it) and its frames buffered, then sent once the lock is let go.
-func (s *Server) idleWork(ctx context.Context, c *conn, req request, f rtvi.Frame) error {
-	buf := &frameBuffer{}
-	s.scenario.work.RLock()
-	if !s.scenario.isIdle() {
-		// A scenario started while this frame waited: decide again.
-		s.scenario.work.RUnlock()
-		if v, why := s.scenario.admit(c, req); v == refuse {
-			if req.id != "" {
-				return s.write(ctx, rtvi.MessageFrameBytes(errorResponse(req.id, why)))
-			}
-			return c.events.Error(ctx, why, false)
-		}
-		return s.handle(ctx, f)
-	}
-	err := s.handle(context.WithValue(ctx, bufferKey{}, buf), f)
-	s.scenario.work.RUnlock()
-	for _, frame := range buf.frames {
-		if werr := c.send(ctx, frame); werr != nil {
-			return werr
-		}
-	}
-	return err
 }
 
 // handle does what an admitted frame asks.
@@ -275,14 +255,17 @@ func (s *Server) handle(ctx context.Context, f rtvi.Frame) error {
 // queueText is the dispatcher's SendText: the turn joins its connection's
 // queue (turnQueue) and the send-text is answered at once, as pipecat
 // queues the text into its pipeline; a turn's error then reaches the
-// harness as the brain's error event, not as send-text's answer. Idle
-// work, and a context with no connection, run the turn in place.
+// harness as an error event, not as send-text's answer. A context with no
+// connection runs the turn in place.
 func (s *Server) queueText(ctx context.Context, text string) error {
 	c := connOf(ctx)
-	if c == nil || c.turns == nil || bufferOf(ctx) != nil {
+	if c == nil || c.turns == nil {
 		return s.userText(ctx, text)
 	}
-	if !c.turns.push(func(tctx context.Context) error { return s.userText(tctx, text) }) {
+	n := scenarioOf(ctx)
+	if !c.turns.push(func(tctx context.Context) error {
+		return s.userText(context.WithValue(tctx, scenarioKey{}, n), text)
+	}) {
 		return errTurnsFull
 	}
 	return nil
@@ -293,7 +276,7 @@ func (s *Server) userText(ctx context.Context, text string) error {
 	if s.brain == nil {
 		return nil
 	}
-	return s.brain.Turn(ctx, Turn{Text: text, Events: s.emitter(ctx), Reply: s.say})
+	return s.brain.Turn(ctx, Turn{Text: text, Scenario: scenarioOf(ctx), Events: s.emitter(ctx), Reply: s.say})
 }
 
 // errorResponse is the error-response answering the request id with text.
@@ -329,14 +312,10 @@ func (s *Server) send(ctx context.Context, msg []byte) error {
 // ErrNoConnection is the error of a write with no harness to write to.
 var ErrNoConnection = errors.New("rtviws: no harness connected")
 
-// write sends a frame on the connection of ctx (into its buffer, for idle
-// work), or else on the scenario owner's. Each connection's writes have a
-// deadline; a failed one closes that connection only.
+// write sends a frame on the connection of ctx, or else on the scenario
+// owner's. Each connection's writes have a deadline; a failed one closes
+// that connection only.
 func (s *Server) write(ctx context.Context, frame []byte) error {
-	if buf := bufferOf(ctx); buf != nil {
-		buf.frames = append(buf.frames, frame)
-		return nil
-	}
 	c := connOf(ctx)
 	if c == nil {
 		c = s.scenario.current()

@@ -3,6 +3,7 @@ package rtviws
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"log/slog"
 	"net/http"
 	"testing"
@@ -12,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/voiceeval/schematools/rtvi"
+	"github.com/voiceeval/schematools/rtvi/bridge"
 )
 
 func TestLoopbackHost(t *testing.T) {
@@ -68,6 +70,10 @@ func TestBrainAnswersEachTurnOnItsConnection(t *testing.T) {
 	require.NoError(t, err)
 	defer c.CloseNow()
 
+	// Conversation needs a scenario: this connection prepares one (its
+	// reset), then runs it.
+	reset, _ := json.Marshal(map[string]any{"label": "rtvi-ai", "type": "client-message", "id": "r1", "data": map[string]any{"t": "reset", "d": map[string]any{}}})
+	require.NoError(t, c.Write(ctx, websocket.MessageBinary, rtvi.MessageFrameBytes(reset)))
 	msg, _ := json.Marshal(map[string]any{"label": "rtvi-ai", "type": "send-text", "id": "st1", "data": map[string]any{"content": "Hello"}})
 	require.NoError(t, c.Write(ctx, websocket.MessageBinary, rtvi.MessageFrameBytes(msg)))
 	text, err := rtvi.Frame{Text: &rtvi.TextFrame{Text: "again"}}.Marshal()
@@ -94,4 +100,52 @@ func TestBrainAnswersEachTurnOnItsConnection(t *testing.T) {
 	assert.Contains(t, events, "bot-started-speaking")
 	assert.Contains(t, events, "bot-tts-text")
 	assert.Equal(t, 1, srv.OpenConnections())
+}
+
+// A turn that fails — an error or a panic in the brain — is reported to
+// the harness at once as an RTVI error event with its text, and the
+// connection goes on. Failed before: a BrainFunc's error was only logged
+// ("user turn not handled") and the harness waited out its scenario.
+func TestFailedTurnIsAnErrorEvent(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		turn BrainFunc
+		want string
+	}{
+		{"error", func(context.Context, Turn) error { return errors.New("model: 500 Internal Server Error") }, "the bot's turn failed: model: 500 Internal Server Error"},
+		{"panic", func(context.Context, Turn) error { panic("index out of range") }, "the bot's turn failed: panic: index out of range"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv, err := New(Config{Brain: tc.turn, Logger: slog.New(slog.DiscardHandler)})
+			require.NoError(t, err)
+			ln, err := ListenLoopback("127.0.0.1:0")
+			require.NoError(t, err)
+			hs := &http.Server{Handler: srv, ReadHeaderTimeout: 30 * time.Second}
+			go hs.Serve(ln) //nolint:errcheck // ends with Close
+			t.Cleanup(func() { srv.CloseConnections(); hs.Close() })
+
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			var errs []string
+			got := make(chan struct{}, 4)
+			c, err := bridge.Dial(ctx, "ws://"+ln.Addr().String(), &bridge.Options{OnEvent: func(e bridge.Event) {
+				if e.Kind == bridge.KindError {
+					errs = append(errs, e.Error)
+					got <- struct{}{}
+				}
+			}})
+			require.NoError(t, err)
+			defer c.Close()
+			require.NoError(t, c.Reset(ctx))
+			for i := 0; i < 2; i++ {
+				require.NoError(t, c.SendText(ctx, "Hello"))
+				select {
+				case <-got:
+				case <-ctx.Done():
+					t.Fatal("no error event")
+				}
+			}
+			assert.Equal(t, []string{tc.want, tc.want}, errs, "each failed turn, and the connection goes on")
+		})
+	}
 }

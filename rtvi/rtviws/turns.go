@@ -23,6 +23,7 @@ var errTurnsFull = fmt.Errorf("more than %d user turns wait for the one in progr
 type turnQueue struct {
 	ctx    context.Context // the connection's: a turn's context derives from it
 	logger *slog.Logger
+	report func(error) // tells the harness a turn failed
 
 	start sync.Once
 	jobs  chan turnJob
@@ -38,8 +39,10 @@ type turnJob struct {
 	run func(context.Context) error
 }
 
-func newTurnQueue(ctx context.Context, logger *slog.Logger) *turnQueue {
-	return &turnQueue{ctx: ctx, logger: logger, jobs: make(chan turnJob, maxQueuedTurns)}
+// newTurnQueue returns the turn queue of a connection whose context is
+// ctx; report tells the harness of a turn that failed.
+func newTurnQueue(ctx context.Context, logger *slog.Logger, report func(error)) *turnQueue {
+	return &turnQueue{ctx: ctx, logger: logger, report: report, jobs: make(chan turnJob, maxQueuedTurns)}
 }
 
 // push queues a turn; false when the queue is full.
@@ -69,8 +72,11 @@ func (q *turnQueue) work() {
 		ctx, cancel := context.WithCancel(q.ctx)
 		q.cancel = cancel
 		q.mu.Unlock()
-		if err := job.run(ctx); err != nil {
-			q.logger.Warn("user turn not handled", "err", err)
+		if err := runTurn(ctx, job.run); err != nil && ctx.Err() == nil {
+			// Failed, not interrupted: the harness hears of it at once
+			// rather than wait out its scenario.
+			q.logger.Warn("user turn failed", "err", err)
+			q.report(err)
 		}
 		cancel()
 		q.mu.Lock()
@@ -98,4 +104,14 @@ func (q *turnQueue) stop() {
 	q.interrupt()
 	q.start.Do(func() {}) // no worker may start after this
 	close(q.jobs)
+}
+
+// runTurn runs one turn; a panic is its error.
+func runTurn(ctx context.Context, run func(context.Context) error) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("panic: %v", p)
+		}
+	}()
+	return run(ctx)
 }
