@@ -79,6 +79,15 @@ func runConversation(ctx context.Context, sc *Scenario, agentURL, userURL string
 		switch e.Kind {
 		case bridge.KindMalformed:
 			return fmt.Errorf("%s bot sent what cannot be read: %w", side(ev.agent), e.Err)
+		case bridge.KindError:
+			// A turn that failed (pipecat's ErrorFrame, rtviws' failed
+			// turn) or text the bot refused: the scenario ends now, not at
+			// its duration bound.
+			return &botError{side: side(ev.agent), text: e.Error}
+		case bridge.KindErrorResponse:
+			// The bot refused a request of the run: the kickoff, a relayed
+			// turn, a sync delta.
+			return &botError{side: side(ev.agent), text: e.Error, request: e.ID}
 		case bridge.KindActionApplied:
 			if sh == nil || e.Action == nil {
 				return nil
@@ -166,7 +175,38 @@ loop:
 	userRec.Finish(end)
 	run := &Run{StopReason: stopReason, DurationSeconds: end.Sub(start).Seconds()}
 	fillScenario(run, sc)
-	if runErr != nil {
+	// What happened is kept whichever way the run ended: turns, usage, the
+	// agent's final responses, the runner's wall time.
+	record := func() {
+		run.Agent.Tokens, run.User.Tokens = tokensOfUsage(agentRec.Usage()), tokensOfUsage(userRec.Usage())
+		run.FinalResponses = agentRec.FinalResponses()
+		run.Turns = mergeTurns(agentRec.Turns(), userRec.Turns())
+		run.ScenarioDuration = time.Since(wallStart).Seconds()
+	}
+	var be *botError
+	switch {
+	case runErr == nil:
+	case errors.As(runErr, &be):
+		// The bot is there and said what went wrong: pull what it has, as
+		// after any other end, so the failed scenario keeps its context
+		// and summary; a pull that fails now adds nothing.
+		run.StopReason = StopReasonBotError
+		for _, w := range []struct {
+			side string
+			c    *bridge.Conn
+			s    *Side
+		}{{"agent", agent, &run.Agent}, {"user", user, &run.User}} {
+			if got, err := pull(ctx, w.c, w.side, len(sc.DBStateAssertions) > 0, -1); err == nil {
+				*w.s = got
+			}
+		}
+		record()
+		return run, runErr
+	default:
+		if ctx.Err() == nil {
+			run.StopReason = StopReasonBotFailed
+		}
+		record()
 		return run, runErr
 	}
 
@@ -200,11 +240,21 @@ loop:
 			return run, fmt.Errorf("%s bot sent what cannot be read: %w", side(ev.agent), ev.e.Err)
 		}
 	}
-	run.Agent.Tokens, run.User.Tokens = tokensOfUsage(agentRec.Usage()), tokensOfUsage(userRec.Usage())
-	run.FinalResponses = agentRec.FinalResponses()
-	run.Turns = mergeTurns(agentRec.Turns(), userRec.Turns())
-	run.ScenarioDuration = time.Since(wallStart).Seconds()
+	record()
 	return run, nil
+}
+
+// botError is a bot's report that it failed (an RTVI error event) or its
+// refusal of one of the run's requests (an error-response).
+type botError struct {
+	side, text, request string
+}
+
+func (e *botError) Error() string {
+	if e.request != "" {
+		return fmt.Sprintf("%s bot refused %s: %s", e.side, e.request, e.text)
+	}
+	return fmt.Sprintf("%s bot reported an error: %s", e.side, e.text)
 }
 
 // pull is the bridge's get_context_history then get_scenario_summary on one

@@ -79,9 +79,14 @@
 //     per-signal rates from the same Aggregator, an inline SVG bar chart,
 //     and per scenario its signals, stop reason, tokens, transcript and
 //     DB diff.
+//   - A bot's error ends its scenario at once: an RTVI error event or an
+//     error-response to a request of the run (NeMo's bridge ignores both
+//     and waits out max_duration) stops the run with StopReasonBotError,
+//     and both sides are still pulled.
 //   - A scenario a bot failed or whose initialisation it refused (NeMo's
 //     runner stops the whole run there) is scored from FailedRun: what
-//     the harness had, stop reason StopReasonBotFailed/StopReasonAborted
+//     the harness had (turns, usage, durations, whatever was pulled),
+//     stop reason StopReasonBotError/StopReasonBotFailed/StopReasonAborted
 //     unless the run had stopped, every signal read from what there is;
 //     metrics.json then ends with harness_error (our addition: status and
 //     reason) and is_successful and is_task_successful are false. Resume

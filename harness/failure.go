@@ -2,11 +2,18 @@ package harness
 
 import "fmt"
 
-// StopReasonBotFailed is the stop reason of a run a bot failed before it
-// stopped for one of the bridge's reasons (our addition, as
-// StopReasonTurnLimit is); StopReasonAborted that of a scenario whose
-// initialisation a bot refused.
+// Our stop reasons, beside the bridge's (as StopReasonTurnLimit is):
+//
+//   - StopReasonBotError: a bot reported an error during the run (an RTVI
+//     error event: a turn that failed, its model's error, text it refused)
+//     or refused one of the run's requests (an error-response to the
+//     kickoff, a relayed turn or a sync delta); the run ends at once;
+//   - StopReasonBotFailed: a bot failed otherwise (it closed the
+//     connection, sent what cannot be read, did not answer a handshake or
+//     a pull);
+//   - StopReasonAborted: a bot refused the scenario's initialisation.
 const (
+	StopReasonBotError  = "[BOT_ERROR]"
 	StopReasonBotFailed = "[BOT_FAILED]"
 	StopReasonAborted   = "[ABORTED]"
 )

@@ -2,6 +2,7 @@ package harness
 
 import (
 	"context"
+	"html"
 	"strings"
 	"testing"
 
@@ -66,6 +67,18 @@ func TestFailedRunScoresUnsuccessful(t *testing.T) {
 			}
 			if done, why := classify(line, DefaultMinAgentTurns); done || !strings.Contains(why, "a bot failed it") {
 				t.Errorf("resume classifies it done=%v (%s)", done, why)
+			}
+			// The report says why, escaped, beside the stop reason.
+			// Failed before: report.html never showed harness_error.
+			page, err := RenderReport(ReportInput{Title: "t", Lines: []*ResultLine{line}, Queued: 1, MinAgentTurns: DefaultMinAgentTurns})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := "<b>Harness error</b> " + html.EscapeString(m.HarnessError) + "</p>"; !strings.Contains(string(page), want) {
+				t.Errorf("report.html lacks %q", want)
+			}
+			if want := "Stop reason <b>" + html.EscapeString(tt.stop) + "</b>"; !strings.Contains(string(page), want) {
+				t.Errorf("report.html lacks %q", want)
 			}
 		})
 	}

@@ -59,6 +59,7 @@ type scenarioView struct {
 	Name, Domain, ID                 string
 	Outcome, OutcomeClass            string
 	StopReason, Duration, JudgeScore string
+	HarnessError                     string // why the harness failed the scenario (metrics harness_error)
 	Signals                          []signalView
 	AgentTokens, UserTokens          Tokens
 	Turns                            []turnView
@@ -210,6 +211,9 @@ func scenarioOf(l *ResultLine, i int, diff func(string) ([]byte, error)) scenari
 		AgentTokens: tokensOf(m, "agent"), UserTokens: tokensOf(m, "user"),
 		Insufficient: pyvalue.Truthy(get(m, "insufficient_agent_turns"))}
 	v.Outcome, v.OutcomeClass = outcome(get(m, "is_successful"))
+	if has(m, "harness_error") {
+		v.HarnessError = pyvalue.Str(get(m, "harness_error"))
+	}
 	if has(m, "judge_score") {
 		v.JudgeScore = fixed(num(get(m, "judge_score")), 2)
 	}

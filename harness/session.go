@@ -131,9 +131,15 @@ type SyncRecord struct {
 // RunScenario began, EndTime after the pulls), so the result is the one to
 // write: it is scored once, a judge called once.
 //
-// A bot that closes its connection, sends a frame or message that cannot be
-// read, or does not answer the handshake or a pull fails the scenario
-// (StatusFailed, error wrapping ErrBotFailed); the result says why. The
+// A bot that reports an error during the run (an RTVI error event: its
+// turn or its model failed, or it refused text) or refuses one of the
+// run's requests (an error-response) ends the run at once with
+// StopReasonBotError; the harness still pulls both sides, so the failed
+// scenario keeps its contexts and summaries. A bot that closes its
+// connection or sends a frame or message that cannot be read ends it with
+// StopReasonBotFailed; one that does not answer the handshake or a pull
+// fails it too. Each is StatusFailed with an error wrapping ErrBotFailed,
+// and its Run keeps the turns, usage and durations so far (FailedRun). The
 // returned error is nil only for a scored scenario; the result is never nil.
 func RunScenario(ctx context.Context, sc *Scenario, agentURL, userURL string, o SessionOptions) (*ScenarioResult, error) {
 	res := &ScenarioResult{Scenario: sc.Name}

@@ -278,6 +278,31 @@ func TestFaultsFailTheScenario(t *testing.T) {
 		{"hangs at the handshake", StatusFailed, "agent bot", func(ag, _ *testBot) {
 			ag.hook = func(_ *websocket.Conn, msg []byte) bool { return on("client-ready")(msg) }
 		}, nil, false},
+		// A bot that reports its turn failed, or refuses a request of the
+		// run, ends the scenario at once (the duration bound is an hour).
+		// Failed before: the error was ignored and the run waited out its
+		// duration, then scored [TIMEOUT].
+		{"agent reports an error", StatusFailed, "agent bot reported an error: the bot's turn failed: model: 500", func(ag, _ *testBot) {
+			ag.hook = func(_ *websocket.Conn, msg []byte) bool {
+				if on("send-text")(msg) {
+					ag.write(context.Background(), rtvi.MessageFrameBytes([]byte(`{"label": "rtvi-ai", "type": "error", "data": {"error": "the bot's turn failed: model: 500", "fatal": false}}`)))
+					return true
+				}
+				return false
+			}
+		}, func(o *SessionOptions) { o.MaxDuration = time.Hour }, false},
+		{"user refuses a relayed turn", StatusFailed, "user bot refused send_text_", func(_, us *testBot) {
+			us.hook = func(_ *websocket.Conn, msg []byte) bool {
+				if on("send-text")(msg) {
+					f, _ := rtvi.DecodeFrame(msg)
+					var m struct{ ID string }
+					_ = json.Unmarshal([]byte(f.Message.Data), &m)
+					us.write(context.Background(), rtvi.MessageFrameBytes([]byte(`{"label": "rtvi-ai", "type": "error-response", "id": "`+m.ID+`", "data": {"error": "scenario 9 is in progress on another connection"}}`)))
+					return true
+				}
+				return false
+			}
+		}, func(o *SessionOptions) { o.MaxDuration = time.Hour }, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			script := agenttest.GoldTurns(gold, "EndConversationTool")
@@ -319,6 +344,17 @@ func TestFaultsFailTheScenario(t *testing.T) {
 			}
 			if m := scored.Metrics; m.IsSuccessful != false || !strings.Contains(m.HarnessError, tc.want) {
 				t.Fatalf("metrics: successful %v harness_error %q", m.IsSuccessful, m.HarnessError)
+			}
+			// The stop reason says how: our own for a bot's failure during
+			// the run, the bridge's when the run had stopped first.
+			wantStop := map[string]string{
+				"agent reports an error": StopReasonBotError, "user refuses a relayed turn": StopReasonBotError,
+				"agent crashes mid-run": StopReasonBotFailed, "user closes the socket": StopReasonBotFailed,
+				"malformed frame": StopReasonBotFailed, "malformed message": StopReasonBotFailed,
+				"hangs mid-run": StopReasonTimeout, "init refused": StopReasonAborted, "init unanswered": StopReasonAborted,
+			}[tc.name]
+			if wantStop != "" && scored.Metrics.StopReason != wantStop {
+				t.Fatalf("stop reason %s, want %s", scored.Metrics.StopReason, wantStop)
 			}
 		})
 	}
