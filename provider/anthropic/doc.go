@@ -28,7 +28,9 @@
 //     cache_read_input_tokens, CacheCreationInputTokens =
 //     cache_creation_input_tokens (both always set). In a stream the
 //     input and cache counts come from message_start, output_tokens from
-//     message_delta (whose input counts, cumulative, win when sent).
+//     message_delta (whose input counts, cumulative, win when sent). A
+//     response that carried no usage object (an Anthropic-compatible
+//     server that sends none) has Usage.Missing set.
 //   - Failures: the SDK retries 408, 409, 429 and 5xx answers (and 529,
 //     overloaded) before a response starts, with backoff and Retry-After
 //     ([WithMaxRetries], 2 by default); each attempt has a timeout

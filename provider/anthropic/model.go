@@ -176,6 +176,7 @@ func readStream(stream *ssestream.Stream[sdk.MessageStreamEventUnion], onText fu
 		text             strings.Builder
 		started, stopped bool
 		u                sdk.MessageDeltaUsage
+		reported         bool // a usage object came, in message_start or message_delta
 	)
 	for stream.Next() {
 		ev := stream.Current()
@@ -183,6 +184,7 @@ func readStream(stream *ssestream.Stream[sdk.MessageStreamEventUnion], onText fu
 		switch ev.Type {
 		case "message_start":
 			started = true
+			reported = reported || ev.Message.JSON.Usage.Valid()
 			mu := ev.Message.Usage
 			u = sdk.MessageDeltaUsage{InputTokens: mu.InputTokens, OutputTokens: mu.OutputTokens,
 				CacheReadInputTokens: mu.CacheReadInputTokens, CacheCreationInputTokens: mu.CacheCreationInputTokens}
@@ -216,6 +218,7 @@ func readStream(stream *ssestream.Stream[sdk.MessageStreamEventUnion], onText fu
 			err = acc.Stop(ev.Index)
 		case "message_delta":
 			resp.FinishReason = string(ev.Delta.StopReason)
+			reported = reported || ev.JSON.Usage.Valid()
 			// Output tokens come here; input and cache counts came in
 			// message_start, and are taken from here only when sent
 			// (they are cumulative).
@@ -252,6 +255,7 @@ func readStream(stream *ssestream.Stream[sdk.MessageStreamEventUnion], onText fu
 		return agent.Response{}, fmt.Errorf("anthropic: %w", err)
 	}
 	resp.Text, resp.Usage = text.String(), usageOf(u.InputTokens, u.OutputTokens, u.CacheReadInputTokens, u.CacheCreationInputTokens)
+	resp.Usage.Missing = !reported
 	resp.Native = map[string]json.RawMessage{NativeKey: native}
 	return resp, nil
 }
@@ -280,6 +284,7 @@ func fromMessage(res *sdk.Message, onText func(string)) (agent.Response, error) 
 	resp.Text = text.String()
 	u := res.Usage
 	resp.Usage = usageOf(u.InputTokens, u.OutputTokens, u.CacheReadInputTokens, u.CacheCreationInputTokens)
+	resp.Usage.Missing = !res.JSON.Usage.Valid()
 	nb, err := json.Marshal(native)
 	if err != nil {
 		return agent.Response{}, fmt.Errorf("anthropic: %w", err)
@@ -293,7 +298,8 @@ func fromMessage(res *sdk.Message, onText func(string)) (agent.Response, error) 
 
 // usageOf maps usage as pipecat's Anthropic service reports it: the
 // prompt is every input token, input_tokens (which excludes the cache)
-// plus the cache reads and writes.
+// plus the cache reads and writes. A response that carried no usage
+// object is marked Missing by the caller.
 func usageOf(input, output, cacheRead, cacheCreation int64) agent.Usage {
 	prompt := int(input + cacheRead + cacheCreation)
 	r, c := int(cacheRead), int(cacheCreation)

@@ -34,7 +34,9 @@
 //     included), CacheReadInputTokens = cachedContentTokenCount,
 //     ReasoningTokens = thoughtsTokenCount (both always set: the API
 //     leaves zeros out); toolUsePromptTokenCount is not counted. In a
-//     stream the last usageMetadata wins (each is cumulative).
+//     stream the last usageMetadata wins (each is cumulative); a
+//     response without any has Usage.Missing set. [WithMaxTokens] sets
+//     maxOutputTokens.
 //   - Failures: the SDK retries 408, 429 and 5xx answers and transport
 //     errors ([WithMaxRetries], 2 by default; [WithRetryDelay], 1 s
 //     doubling; Retry-After is not read); [WithTimeout] (60 s) bounds each

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"math"
 	"net/http"
 	"strconv"
 	"strings"
@@ -43,6 +44,7 @@ type config struct {
 	maxRetries      int
 	retryDelay      time.Duration
 	timeout         time.Duration
+	maxTokens       int32
 	noStream        bool
 	httpClient      *http.Client
 	genConfig       *genai.GenerateContentConfig
@@ -67,6 +69,13 @@ func WithRetryDelay(d time.Duration) Option { return func(c *config) { c.retryDe
 // WithTimeout bounds each request, a stream included (default 60 s; 0 or
 // less: none).
 func WithTimeout(d time.Duration) Option { return func(c *config) { c.timeout = d } }
+
+// WithMaxTokens bounds each response's output tokens
+// (generationConfig.maxOutputTokens, over WithConfig's); less than 1
+// leaves WithConfig's, else the model's, limit (the default).
+func WithMaxTokens(n int) Option {
+	return func(c *config) { c.maxTokens = int32(min(max(n, 0), math.MaxInt32)) }
+}
 
 // WithoutStreaming sends non-streaming requests.
 func WithoutStreaming() Option { return func(c *config) { c.noStream = true } }
@@ -137,6 +146,9 @@ func (m *Model) Complete(ctx context.Context, req agent.Request) (agent.Response
 		gc = &c
 	}
 	gc.SystemInstruction, gc.Tools = system, nil
+	if m.cfg.maxTokens > 0 {
+		gc.MaxOutputTokens = m.cfg.maxTokens
+	}
 	if ex != nil && len(ex.tool.FunctionDeclarations) > 0 {
 		gc.Tools = []*genai.Tool{ex.tool}
 	}
@@ -193,8 +205,8 @@ var ErrIncomplete = errors.New("gemini: the stream ended before the response fin
 // answer) into a Response: the text of the first candidate's parts that
 // are not thoughts (each to onText), its calls (ids made up from
 // nMessages when absent, arguments through schema.GeminiArguments for the
-// tools in byName), the usage of the last response that has one, and the
-// parts as received in Native.
+// tools in byName), the usage of the last response that has one (Missing
+// when none has), and the parts as received in Native.
 func ReadResponses(seq iter.Seq2[*genai.GenerateContentResponse, error], onText func(string), byName map[string]tool.Tool, nMessages int) (agent.Response, error) {
 	var (
 		resp  agent.Response
@@ -202,6 +214,7 @@ func ReadResponses(seq iter.Seq2[*genai.GenerateContentResponse, error], onText 
 		parts []*genai.Part
 		err   error
 	)
+	resp.Usage.Missing = true // until a response carries usageMetadata
 	for r, e := range seq {
 		if e != nil {
 			err = e
