@@ -74,6 +74,10 @@ var (
 	ErrUnexpectedReply = errors.New("bridge: unexpected reply")
 )
 
+// An awaited request also fails, at once, with an error wrapping
+// ErrMalformed when a frame or message that cannot be read arrives while
+// it waits.
+
 // Conn is a connection to one bot, as NeMo's bridge holds one per bot and
 // per phase (prepare, then run). Its methods are safe for concurrent use;
 // awaited requests are carried out one at a time. Close it when done: its
@@ -176,7 +180,10 @@ func (c *Conn) read() {
 		}
 		e.At = at
 		c.mu.Lock()
-		if w := c.waiter; w != nil && w.match(e) {
+		// A frame that cannot be read fails the waiting request at once,
+		// with its reason: it may be the answer, and a harness waiting out
+		// the timeout would report a timeout, not the cause.
+		if w := c.waiter; w != nil && (w.match(e) || e.Kind == KindMalformed) {
 			c.waiter = nil
 			w.got <- e
 		}
@@ -304,6 +311,9 @@ func (c *Conn) await(ctx context.Context, msg []byte, timeout time.Duration, wha
 	case e, ok := <-w.got:
 		if !ok {
 			return Event{}, c.Err()
+		}
+		if e.Kind == KindMalformed {
+			return Event{}, fmt.Errorf("no %s: the bot sent what cannot be read: %w", what, e.Err)
 		}
 		return e, nil
 	case <-timer.C:

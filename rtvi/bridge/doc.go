@@ -80,8 +80,10 @@
 //     text WebSocket message, invalid JSON, a non-object, fields the
 //     bridge's Python would raise on — is a KindMalformed event and the
 //     connection goes on (NeMo drops undecodable frames and lets such a
-//     message end its receive loop). A closed connection fails the
-//     waiting request at once. Nothing panics on what a bot sends; a
+//     message end its receive loop). It also fails the waiting request at
+//     once, with an error wrapping ErrMalformed that says what could not
+//     be read (NeMo's waits out its timeout). A closed connection fails
+//     the waiting request at once. Nothing panics on what a bot sends; a
 //     panic in OnEvent closes the connection with that error.
 //
 // What stays the harness's: choosing sides and filtering initialization

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -162,15 +163,20 @@ func TestOversizedFrameCloses(t *testing.T) {
 	}
 }
 
-// TestMalformedFrames: what cannot be read becomes a KindMalformed event;
-// the connection goes on.
+// TestMalformedFrames: what cannot be read becomes a KindMalformed event,
+// and fails the waiting request at once with the reason (ErrMalformed,
+// not a timeout); the connection goes on.
 func TestMalformedFrames(t *testing.T) {
+	var served atomic.Int32
 	bot := newFakeBot(t, false, func(ctx context.Context, c *websocket.Conn, msg map[string]any) {
-		c.Write(ctx, websocket.MessageBinary, []byte{0xff, 0xff, 0xff})              // not protobuf
-		c.Write(ctx, websocket.MessageText, []byte(`{"type": "bot-ready"}`))         // text, not a frame
-		writeJSON(ctx, c, `{"label": "rtvi-ai", "type": "bot-tts-text"`)             // invalid JSON
-		writeJSON(ctx, c, `[1, 2]`)                                                  // not an object
-		writeJSON(ctx, c, `{"label": "rtvi-ai", "type": "bot-tts-text", "data": 5}`) // data.get on an int
+		if served.Add(1) == 1 { // the first request
+			c.Write(ctx, websocket.MessageBinary, []byte{0xff, 0xff, 0xff})              // not protobuf
+			c.Write(ctx, websocket.MessageText, []byte(`{"type": "bot-ready"}`))         // text, not a frame
+			writeJSON(ctx, c, `{"label": "rtvi-ai", "type": "bot-tts-text"`)             // invalid JSON
+			writeJSON(ctx, c, `[1, 2]`)                                                  // not an object
+			writeJSON(ctx, c, `{"label": "rtvi-ai", "type": "bot-tts-text", "data": 5}`) // data.get on an int
+			return
+		}
 		respond(ctx, c, msg, `{"context": "[{'role': 'user', 'content': 'hi'}]"}`)
 	})
 	var mu sync.Mutex
@@ -187,6 +193,18 @@ func TestMalformedFrames(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
+	start := time.Now()
+	_, err = c.GetContextHistory(context.Background())
+	if !errors.Is(err, bridge.ErrMalformed) || !strings.Contains(err.Error(), "truncated varint") {
+		t.Fatalf("the pull: err = %v", err)
+	}
+	if took := time.Since(start); took > 2*time.Second {
+		t.Fatalf("the pull failed after %v: it waited for its timeout", took)
+	}
+	count := func() int { mu.Lock(); defer mu.Unlock(); return len(kinds) }
+	for deadline := time.Now().Add(5 * time.Second); count() < 6 && time.Now().Before(deadline); {
+		time.Sleep(5 * time.Millisecond)
+	}
 	h, err := c.GetContextHistory(context.Background())
 	if err != nil {
 		t.Fatal(err)
