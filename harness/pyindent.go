@@ -8,19 +8,34 @@ import (
 
 	"github.com/voiceeval/schematools/internal/pyjson"
 	"github.com/voiceeval/schematools/internal/pyvalue"
+	"github.com/voiceeval/schematools/rtvi/bridge"
 )
 
 // dumpIndent returns Python's json.dumps(v, indent=n): ensure_ascii, ", "
 // turned "," at line ends, ": " between key and value, "[]" and "{}" for
 // empty containers. A pyvalue.Dict keeps its order, a map[string]any is
-// sorted (it has no other).
+// sorted (it has no other). Output past MaxFileBytes is an error wrapping
+// bridge.ErrBudget, found as it is written: indentation grows with the square of
+// the nesting, so a small value can ask for gigabytes.
 func dumpIndent(v any, n int) ([]byte, error) {
-	return appendIndent(nil, v, n, 0)
+	return dumpIndentWithin(v, n, MaxFileBytes)
 }
 
-func appendIndent(dst []byte, v any, n, level int) ([]byte, error) {
+// dumpIndentWithin is dumpIndent with its own bound on the output.
+func dumpIndentWithin(v any, n int, limit int64) ([]byte, error) {
+	out, err := appendIndent(nil, v, n, 0, limit)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func appendIndent(dst []byte, v any, n, level int, limit int64) ([]byte, error) {
 	if level > pyjson.MaxDepth {
 		return dst, pyjson.ErrDepth
+	}
+	if int64(len(dst)+n*level) > limit {
+		return dst, fmt.Errorf("%w: JSON text over %d bytes", bridge.ErrBudget, limit)
 	}
 	newline := func(d []byte, l int) []byte {
 		d = append(d, '\n')
@@ -59,7 +74,7 @@ func appendIndent(dst []byte, v any, n, level int) ([]byte, error) {
 				return dst, err
 			}
 			dst = append(dst, ": "...)
-			if dst, err = appendIndent(dst, it.Value, n, level+1); err != nil {
+			if dst, err = appendIndent(dst, it.Value, n, level+1, limit); err != nil {
 				return dst, err
 			}
 		}
@@ -74,7 +89,7 @@ func appendIndent(dst []byte, v any, n, level int) ([]byte, error) {
 				dst = append(dst, ',')
 			}
 			dst = newline(dst, level+1)
-			if dst, err = appendIndent(dst, e, n, level+1); err != nil {
+			if dst, err = appendIndent(dst, e, n, level+1, limit); err != nil {
 				return dst, err
 			}
 		}
@@ -84,7 +99,7 @@ func appendIndent(dst []byte, v any, n, level int) ([]byte, error) {
 		for i, s := range x {
 			out[i] = s
 		}
-		return appendIndent(dst, out, n, level)
+		return appendIndent(dst, out, n, level, limit)
 	case float64:
 		if math.IsNaN(x) || math.IsInf(x, 0) {
 			return pyvalue.AppendJSON(dst, x, pyjson.Default, false)

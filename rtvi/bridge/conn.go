@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+	"github.com/voiceeval/schematools/internal/pyjson"
 	"github.com/voiceeval/schematools/rtvi"
 )
 
@@ -27,6 +28,14 @@ const (
 	// DefaultWriteTimeout bounds each write (NeMo's close_timeout is 10 s;
 	// its sends have no bound of their own).
 	DefaultWriteTimeout = 10 * time.Second
+	// DefaultMaxStreamBytes bounds what a bot sends on one connection:
+	// 256 MiB, some six times a voice bot's 900 s of 24 kHz audio.
+	DefaultMaxStreamBytes = 256 << 20
+	// DefaultMaxDepth bounds a message's nesting: Python's json.loads,
+	// which NeMo's bridge reads every message with, raises RecursionError
+	// near 1000 (994 at the top of a CPython 3.11 stack, less inside the
+	// bridge's calls), so 900 is what NeMo surely reads.
+	DefaultMaxDepth = 900
 )
 
 // Options configure [Dial]. The zero value is NeMo's bridge.
@@ -47,6 +56,14 @@ type Options struct {
 	// MaxMessageBytes is the largest message read; 0 means 1 MiB. A larger
 	// one closes the connection (status 1009), as it does NeMo's.
 	MaxMessageBytes int64
+	// MaxStreamBytes bounds the bytes read from the bot on this
+	// connection; 0 means DefaultMaxStreamBytes. Past it the connection is
+	// closed and its error wraps ErrBudget.
+	MaxStreamBytes int64
+	// MaxDepth bounds the nesting of a message's JSON; 0 means
+	// DefaultMaxDepth. A deeper message is a KindMalformed event whose Err
+	// wraps ErrBudget.
+	MaxDepth int
 	// LenientHandshake makes Dial return the connection even when no
 	// bot-ready came in time, as NeMo's bridge, which logs a warning and
 	// carries on. By default Dial fails with ErrTimeout.
@@ -72,6 +89,10 @@ var (
 	// ErrUnexpectedReply: the answer is not of the shape the request
 	// expects.
 	ErrUnexpectedReply = errors.New("bridge: unexpected reply")
+	// ErrBudget: the bot sent more, or deeper, than a budget allows
+	// (Options.MaxStreamBytes, Options.MaxDepth; a harness's budgets wrap
+	// it too).
+	ErrBudget = errors.New("over budget")
 )
 
 // An awaited request also fails, at once, with an error wrapping
@@ -125,6 +146,12 @@ func Dial(ctx context.Context, url string, opts *Options) (*Conn, error) {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
+	if o.MaxStreamBytes <= 0 {
+		o.MaxStreamBytes = DefaultMaxStreamBytes
+	}
+	if o.MaxDepth <= 0 {
+		o.MaxDepth = DefaultMaxDepth
+	}
 	ws, _, err := websocket.Dial(ctx, url, &websocket.DialOptions{HTTPClient: o.HTTPClient, HTTPHeader: o.HTTPHeader})
 	if err != nil {
 		return nil, fmt.Errorf("bridge: dial %s: %w", url, err)
@@ -164,10 +191,16 @@ func (c *Conn) handshake(ctx context.Context) error {
 // when it is the answer, and to OnEvent.
 func (c *Conn) read() {
 	defer close(c.done)
+	var read int64
 	for {
 		typ, data, err := c.ws.Read(context.Background())
 		if err != nil {
 			c.closeWith(readError(err))
+			return
+		}
+		if read += int64(len(data)); read > c.opts.MaxStreamBytes {
+			c.closeWith(fmt.Errorf("%w: %w: the bot sent more than %d bytes on this connection (MaxStreamBytes)", ErrClosed, ErrBudget, c.opts.MaxStreamBytes))
+			c.ws.CloseNow()
 			return
 		}
 		at := time.Now()
@@ -177,6 +210,11 @@ func (c *Conn) read() {
 			e = Event{Kind: KindMalformed, Message: string(data), Err: fmt.Errorf("%w: a text WebSocket message (frames are binary)", ErrMalformed)}
 		} else {
 			e = DecodeFrame(data)
+		}
+		if e.Kind != KindMalformed && e.Message != "" {
+			if n := pyjson.Nesting([]byte(e.Message)); n > c.opts.MaxDepth {
+				e = Event{Kind: KindMalformed, Message: e.Message, Err: fmt.Errorf("%w: %w: a message nested %d deep, past %d (MaxDepth; Python's json.loads raises RecursionError near 1000)", ErrMalformed, ErrBudget, n, c.opts.MaxDepth)}
+			}
 		}
 		e.At = at
 		c.mu.Lock()

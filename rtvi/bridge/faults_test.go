@@ -247,3 +247,44 @@ func TestOnEventPanic(t *testing.T) {
 		t.Fatalf("Err = %v", err)
 	}
 }
+
+// TestBudgets: a message nested past MaxDepth is malformed and fails the
+// waiting request at once (ErrBudget); a bot that sends more than
+// MaxStreamBytes on a connection has it closed (ErrBudget).
+func TestBudgets(t *testing.T) {
+	deep := strings.Repeat("[", 901) + strings.Repeat("]", 901)
+	bot := newFakeBot(t, false, func(ctx context.Context, c *websocket.Conn, msg map[string]any) {
+		respond(ctx, c, msg, `{"context": `+deep+`}`)
+	})
+	c, err := bridge.Dial(context.Background(), bot.url, &bridge.Options{RequestTimeout: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	start := time.Now()
+	_, err = c.GetContextHistory(context.Background())
+	if !errors.Is(err, bridge.ErrBudget) || !errors.Is(err, bridge.ErrMalformed) || !strings.Contains(err.Error(), "nested 904 deep, past 900") {
+		t.Fatalf("err = %v", err)
+	}
+	if time.Since(start) > 5*time.Second {
+		t.Fatalf("the pull waited %v", time.Since(start))
+	}
+
+	chatty := newFakeBot(t, false, func(ctx context.Context, c *websocket.Conn, msg map[string]any) {
+		for range 50 {
+			writeJSON(ctx, c, `{"label": "rtvi-ai", "type": "bot-tts-text", "data": {"text": "`+strings.Repeat("x", 1000)+`"}}`)
+		}
+	})
+	c2, err := bridge.Dial(context.Background(), chatty.url, &bridge.Options{MaxStreamBytes: 20000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c2.Close()
+	if err := c2.Reset(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	<-c2.Done()
+	if err := c2.Err(); !errors.Is(err, bridge.ErrBudget) || !errors.Is(err, bridge.ErrClosed) || !strings.Contains(err.Error(), "more than 20000 bytes") {
+		t.Fatalf("Err = %v", err)
+	}
+}

@@ -12,7 +12,16 @@ import (
 type History struct {
 	// Reply is the answer's d.
 	Reply map[string]any
+	// MaxDepth bounds the nesting of the JSON a str context holds; 0
+	// means DefaultMaxDepth. Deeper JSON is kept as the str, as NeMo's
+	// bridge keeps it when json.loads raises (RecursionError near 1000).
+	MaxDepth int
 }
+
+// DefaultMaxJSONBytes bounds History.JSON's output: indentation grows
+// with the square of the nesting, so a 1 MiB context can ask for
+// gigabytes.
+const DefaultMaxJSONBytes = 256 << 20
 
 // EmptyHistory is the history NeMo's bridge saves when it got none (an
 // error-response, a timeout, an answer it could not read): context "[]".
@@ -47,8 +56,12 @@ func (h *History) Value() (any, error) {
 
 // JSON returns the bytes NeMo's runner writes to llm_context.json:
 // json.dump(Value, indent=2), keys in the context's order, non-ASCII
-// escaped, no final newline.
-func (h *History) JSON() ([]byte, error) {
+// escaped, no final newline; at most DefaultMaxJSONBytes (JSONWithin).
+func (h *History) JSON() ([]byte, error) { return h.JSONWithin(DefaultMaxJSONBytes) }
+
+// JSONWithin is JSON with its own bound: text longer than limit bytes is
+// an error wrapping ErrBudget, found before any of it is written.
+func (h *History) JSONWithin(limit int64) ([]byte, error) {
 	v, err := h.ordered()
 	if err != nil {
 		return nil, err
@@ -56,6 +69,9 @@ func (h *History) JSON() ([]byte, error) {
 	compact, err := pyvalue.AppendJSON(nil, v, pyjson.Compact, false)
 	if err != nil {
 		return nil, fmt.Errorf("bridge: the context cannot be written as JSON: %w", err)
+	}
+	if n := indentedSize(compact); n > limit {
+		return nil, fmt.Errorf("%w: the context indented is %d bytes, past %d", ErrBudget, n, limit)
 	}
 	return indentJSON(compact), nil
 }
@@ -70,6 +86,13 @@ func (h *History) ordered() (any, error) {
 		return nil, fmt.Errorf("bridge: the context is not a Python literal: %w", err)
 	}
 	if s, ok := v.(string); ok {
+		depth := h.MaxDepth
+		if depth <= 0 {
+			depth = DefaultMaxDepth
+		}
+		if pyjson.Nesting([]byte(s)) > depth {
+			return v, nil // json.loads raises RecursionError; the bridge keeps the str
+		}
 		if w, err := pyvalue.Loads([]byte(s)); err == nil {
 			return w, nil
 		}
@@ -109,6 +132,47 @@ func plain(v any) any {
 		return out
 	}
 	return v
+}
+
+// indentedSize is the length of indentJSON(src), counted without writing
+// it.
+func indentedSize(src []byte) int64 {
+	n := int64(len(src))
+	depth := int64(0)
+	inString, escaped := false, false
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		if inString {
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			inString = true
+		case '{', '[':
+			if i+1 < len(src) && (src[i+1] == '}' || src[i+1] == ']') {
+				i++
+				continue
+			}
+			depth++
+			n += 1 + 2*max(depth, 0)
+		case '}', ']':
+			depth--
+			n += 1 + 2*max(depth, 0)
+		case ',':
+			n += 1 + 2*max(depth, 0)
+		case ':':
+			n++
+		}
+	}
+	return n
 }
 
 // indentJSON rewrites compact JSON as Python's json.dump(indent=2) writes

@@ -218,7 +218,7 @@ func (c *Conn) GetContextHistory(ctx context.Context) (*History, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &History{Reply: d}, nil
+	return &History{Reply: d, MaxDepth: c.opts.MaxDepth}, nil
 }
 
 // GetScenarioSummary sends get_scenario_summary {include_db} and waits,
