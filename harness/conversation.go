@@ -36,19 +36,17 @@ func runConversation(ctx context.Context, sc *Scenario, agentURL, userURL string
 	if err != nil {
 		return nil, err
 	}
-	defer user.Close()
+	defer closeConn(ctx, user)
 	agent, err := dial(ctx, agentURL, "agent", o, onAgent)
 	if err != nil {
 		return nil, err
 	}
-	defer agent.Close()
+	defer closeConn(ctx, agent)
 
 	start := time.Now()
-	maxDur := o.MaxDuration
-	if maxDur == 0 {
-		maxDur = time.Duration(sc.MaxDuration) * time.Second
-	}
-	deadline := time.NewTimer(maxDur)
+	// The conversation's own bound, as NeMo's (the scenario's context
+	// bounds the whole: preparation, conversation, pulls).
+	deadline := time.NewTimer(o.MaxDuration)
 	defer deadline.Stop()
 	kickDelay := o.KickoffDelay
 	if kickDelay == 0 {

@@ -55,8 +55,13 @@ type SessionOptions struct {
 	// counted); 0 means no bound.
 	MaxTurns int
 	// MaxDuration bounds the run's wall clock; 0 means the scenario's
-	// max_duration seconds. A text run can scale it down.
+	// max_duration seconds. A text run can scale it down. It bounds the
+	// whole scenario too: from the first connection to the last pull,
+	// RunScenario takes at most MaxDuration + ScenarioGrace.
 	MaxDuration time.Duration
+	// Budgets bound what the bots can make the harness read, hold and
+	// write (zero fields: DefaultBudgets).
+	Budgets Budgets
 	// Shadow turns the cross-side sync on (tau2 telecom); nil is off.
 	Shadow *Shadow
 	// NoResetCheck turns off the check that a pulled context holds no
@@ -70,6 +75,16 @@ type SessionOptions struct {
 	// Score are the runner's scoring flags.
 	Score Options
 }
+
+// ScenarioGrace is what a scenario may take beyond its duration bound:
+// its preparation, the pulls after a conversation stopped at the bound,
+// and the closes. NeMo bounds each wait on its own, so a stalled bot can
+// cost minutes more; RunScenario bounds the whole, and cuts whatever is
+// in progress when the time is up.
+const ScenarioGrace = 8 * time.Second
+
+// errScenarioTime is the cause of a scenario's context that ran out.
+var errScenarioTime = errors.New("the scenario ran past its duration bound and grace")
 
 // DefaultSessionOptions are NeMo's defaults: run_evaluation.py's scoring
 // flags without a judge, the bridge's timings.
@@ -144,10 +159,20 @@ type SyncRecord struct {
 func RunScenario(ctx context.Context, sc *Scenario, agentURL, userURL string, o SessionOptions) (*ScenarioResult, error) {
 	res := &ScenarioResult{Scenario: sc.Name}
 	start := time.Now()
+	o.Budgets = o.Budgets.withDefaults()
+	if o.MaxDuration <= 0 {
+		o.MaxDuration = time.Duration(sc.MaxDuration) * time.Second
+	}
+	parent := ctx
+	ctx, cancel := context.WithDeadlineCause(ctx, start.Add(o.MaxDuration+ScenarioGrace), errScenarioTime)
+	defer cancel()
 	fail := func(status Status, sentinel error, err error) (*ScenarioResult, error) {
-		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+		if parent.Err() != nil && errors.Is(err, parent.Err()) {
 			res.Status, res.Reason = StatusFailed, err.Error()
 			return res, err
+		}
+		if ctx.Err() != nil && context.Cause(ctx) == errScenarioTime {
+			err = fmt.Errorf("%w (%v + %v): %w", errScenarioTime, o.MaxDuration, ScenarioGrace, err)
 		}
 		res.Status, res.Reason = status, err.Error()
 		return res, fmt.Errorf("%w: %s: %w", sentinel, sc.Name, err)
@@ -176,10 +201,12 @@ func RunScenario(ctx context.Context, sc *Scenario, agentURL, userURL string, o 
 	return res, nil
 }
 
-// dial connects to one bot with the session's options and handler.
+// dial connects to one bot with the session's options, budgets and
+// handler.
 func dial(ctx context.Context, url, side string, o SessionOptions, on func(bridge.Event)) (*bridge.Conn, error) {
 	bo := o.Bridge
 	bo.OnEvent = on
+	bo.MaxStreamBytes, bo.MaxDepth = o.Budgets.StreamBytes, o.Budgets.Depth
 	c, err := bridge.Dial(ctx, url, &bo)
 	if err != nil {
 		return nil, fmt.Errorf("%s bot: %w", side, err)
@@ -194,12 +221,12 @@ func prepare(ctx context.Context, sc *Scenario, agentURL, userURL string, o Sess
 	if err != nil {
 		return nil, err
 	}
-	defer user.Close()
+	defer closeConn(ctx, user)
 	agent, err := dial(ctx, agentURL, "agent", o, nil)
 	if err != nil {
 		return nil, err
 	}
-	defer agent.Close()
+	defer closeConn(ctx, agent)
 	steps := []struct {
 		side string
 		f    func() error
@@ -245,6 +272,23 @@ func prepare(ctx context.Context, sc *Scenario, agentURL, userURL string, o Sess
 		return nil, err
 	}
 	return sh, nil
+}
+
+// closeConn closes c with the closing handshake, or at once when the
+// scenario's time is up (a bot that does not answer the close must not
+// hold it longer).
+func closeConn(ctx context.Context, c *bridge.Conn) {
+	done := make(chan struct{})
+	go func() {
+		c.Close() //nolint:errcheck // the scenario is over either way
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-ctx.Done():
+		c.CloseNow()
+		<-done
+	}
 }
 
 // pushDeltas sends the non-empty deltas with apply_sync_delta, counting

@@ -527,3 +527,27 @@ func TestTelecomDualSide(t *testing.T) {
 		})
 	}
 }
+
+// A bot that answers the handshake and then nothing costs its scenario at
+// most MaxDuration + ScenarioGrace, not the sum of every wait's own bound
+// (handshakes, 15 s per initialisation, pulls): the scenario fails with
+// that reason. Failed before: apply_initialization alone waited its 15 s
+// per bot.
+func TestStallingBotIsBoundedByTheScenario(t *testing.T) {
+	root := dataRoot(t)
+	ag := newTestBot(t, root)
+	ag.hook = func(_ *websocket.Conn, msg []byte) bool { return !strings.Contains(string(msg), "client-ready") }
+	us := newUser(t, root)
+	o := testOptions()
+	o.MaxDuration = time.Second
+	o.Bridge.RequestTimeout = time.Minute
+	start := time.Now()
+	res, err := RunScenario(runCtx(t), scenario(t, "tau2_airline__7"), ag.URL, us.URL, o)
+	took := time.Since(start)
+	if !errors.Is(err, ErrBotFailed) || res.Status != StatusFailed || !strings.Contains(res.Reason, "ran past its duration bound and grace (1s + 8s)") {
+		t.Fatalf("err %v, result %+v", err, res)
+	}
+	if limit := o.MaxDuration + ScenarioGrace + 2*time.Second; took > limit {
+		t.Fatalf("took %v, past %v", took, limit)
+	}
+}

@@ -300,6 +300,14 @@ func (c *Conn) Close() error {
 	return fmt.Errorf("bridge: close: %w", err)
 }
 
+// CloseNow closes the connection at once, without the closing handshake
+// (for a bot that may not answer it), and waits for the reader to stop.
+func (c *Conn) CloseNow() {
+	c.closeWith(fmt.Errorf("%w: closed by the bridge", ErrClosed))
+	c.ws.CloseNow() //nolint:errcheck // nothing to report: the connection is gone either way
+	<-c.done
+}
+
 // send writes msg as a message frame, bounded by WriteTimeout.
 func (c *Conn) send(ctx context.Context, msg []byte) error {
 	if err := c.Err(); err != nil {
