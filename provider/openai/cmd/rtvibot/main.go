@@ -15,7 +15,8 @@
 // sent as a text frame; EndConversationTool's <exit> goes out once its
 // result is in the context. The key is read from $OPENAI_API_KEY (or the
 // variable -llm-key-env names); unset, it is "EMPTY", as NeMo's vLLM
-// configs send.
+// configs send. -llm-timeout bounds each request attempt (60 s);
+// -llm-max-tokens, when not 0, is sent as max_completion_tokens.
 package main
 
 import (
@@ -51,6 +52,8 @@ type flags struct {
 	addr, data, url, model, keyEnv string
 	verbose                        bool
 	timeouts                       rtviws.Timeouts
+	llmTimeout                     time.Duration
+	llmMaxTokens                   int
 }
 
 func parse(args []string, stderr io.Writer) (flags, error) {
@@ -62,6 +65,8 @@ func parse(args []string, stderr io.Writer) (flags, error) {
 	fs.StringVar(&f.url, "llm-url", "", "base URL of the OpenAI-compatible server, e.g. http://127.0.0.1:8000/v1 (required)")
 	fs.StringVar(&f.model, "llm-model", "standin", "model name sent with each request")
 	fs.StringVar(&f.keyEnv, "llm-key-env", "OPENAI_API_KEY", "environment variable holding the API key (unset: \"EMPTY\")")
+	fs.DurationVar(&f.llmTimeout, "llm-timeout", openai.DefaultTimeout, "bound of each model request attempt")
+	fs.IntVar(&f.llmMaxTokens, "llm-max-tokens", 0, "max_completion_tokens of each model request; 0: none sent")
 	fs.BoolVar(&f.verbose, "v", false, "log the bot's warnings")
 	fs.DurationVar(&f.timeouts.Write, "write-timeout", rtviws.DefaultTimeouts.Write, "longest write of one frame")
 	fs.DurationVar(&f.timeouts.Idle, "idle-timeout", rtviws.DefaultTimeouts.Idle, "close a connection that sends nothing for this long; 0: never")
@@ -76,8 +81,19 @@ func parse(args []string, stderr io.Writer) (flags, error) {
 		return f, errors.New("-llm-model must not be empty")
 	case f.timeouts.Write <= 0 || f.timeouts.RunWait <= 0 || f.timeouts.Idle < 0:
 		return f, errors.New("-write-timeout and -run-wait must be positive, -idle-timeout positive or 0")
+	case f.llmTimeout <= 0:
+		return f, fmt.Errorf("-llm-timeout must be positive, not %v", f.llmTimeout)
+	case f.llmMaxTokens < 0:
+		return f, fmt.Errorf("-llm-max-tokens must be positive, or 0 to send none, not %d", f.llmMaxTokens)
 	}
 	return f, nil
+}
+
+// newModel returns the bot's model as f says: its server, key, request
+// timeout and max tokens.
+func newModel(f flags) *openai.Model {
+	return openai.New(f.model, openai.WithBaseURL(f.url), openai.WithAPIKeyFromEnv(f.keyEnv),
+		openai.WithTimeout(f.llmTimeout), openai.WithMaxTokens(f.llmMaxTokens))
 }
 
 // newBot returns the LLM bot's server, its db_path values relative to
@@ -124,8 +140,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		}
 		f.data = dir
 	}
-	model := openai.New(f.model, openai.WithBaseURL(f.url), openai.WithAPIKeyFromEnv(f.keyEnv))
-	srv, _, err := newBot(f.data, model, f.timeouts, logger)
+	srv, _, err := newBot(f.data, newModel(f), f.timeouts, logger)
 	if err != nil {
 		return err
 	}
