@@ -14,7 +14,7 @@ import (
 // its two websocket threads, in text.
 func runConversation(ctx context.Context, sc *Scenario, agentURL, userURL string, o SessionOptions, sh *shadow, res *ScenarioResult) (*Run, error) {
 	wallStart := time.Now()
-	q := newEventQueue()
+	q := newEventQueue(o.Budgets.HeldBytes)
 	agentRec, userRec := &bridge.Recorder{Agent: true}, &bridge.Recorder{}
 	var agentDeltas, userDeltas deltaTracker
 	on := func(isAgent bool, rec *bridge.Recorder, dt *deltaTracker) func(bridge.Event) {
@@ -146,6 +146,10 @@ loop:
 			}
 			sentToAgent++
 		case <-q.signal:
+			if err := q.err(); err != nil {
+				runErr = err
+				break loop
+			}
 			for _, ev := range q.drain() {
 				if err := handle(ev); err != nil {
 					runErr = err
@@ -194,7 +198,7 @@ loop:
 			c    *bridge.Conn
 			s    *Side
 		}{{"agent", agent, &run.Agent}, {"user", user, &run.User}} {
-			if got, err := pull(ctx, w.c, w.side, len(sc.DBStateAssertions) > 0, -1); err == nil {
+			if got, err := pull(ctx, w.c, w.side, len(sc.DBStateAssertions) > 0, -1, o.Budgets); err == nil {
 				*w.s = got
 			}
 		}
@@ -226,15 +230,21 @@ loop:
 		}
 	}
 	var err2 error
-	if run.Agent, err2 = pull(ctx, agent, "agent", includeDB, sentToAgent); err2 != nil {
+	if run.Agent, err2 = pull(ctx, agent, "agent", includeDB, sentToAgent, o.Budgets); err2 != nil {
 		return run, err2
 	}
-	if run.User, err2 = pull(ctx, user, "user", includeDB, sentToUser); err2 != nil {
+	if run.User, err2 = pull(ctx, user, "user", includeDB, sentToUser, o.Budgets); err2 != nil {
 		return run, err2
 	}
-	// A malformed frame that arrived while pulling still fails the run.
+	// A malformed frame, or more events than the budget, that arrived
+	// while pulling still fails the run.
+	if err := q.err(); err != nil {
+		record()
+		return run, err
+	}
 	for _, ev := range q.drain() {
 		if ev.e.Kind == bridge.KindMalformed {
+			record()
 			return run, fmt.Errorf("%s bot sent what cannot be read: %w", side(ev.agent), ev.e.Err)
 		}
 	}
@@ -256,9 +266,10 @@ func (e *botError) Error() string {
 }
 
 // pull is the bridge's get_context_history then get_scenario_summary on one
-// bot; a bot that does not answer either fails the scenario.
-// sent < 0 skips the reset check.
-func pull(ctx context.Context, c *bridge.Conn, side string, includeDB bool, sent int) (Side, error) {
+// bot; a bot that does not answer either fails the scenario, as does an
+// answer whose files would pass the FileBytes budget. sent < 0 skips the
+// reset check.
+func pull(ctx context.Context, c *bridge.Conn, side string, includeDB bool, sent int, b Budgets) (Side, error) {
 	var s Side
 	h, err := c.GetContextHistory(ctx)
 	if err != nil {
@@ -269,12 +280,16 @@ func pull(ctx context.Context, c *bridge.Conn, side string, includeDB bool, sent
 			return s, fmt.Errorf("%s bot: %w", side, err)
 		}
 	}
-	if s.Context, err = h.JSON(); err != nil {
-		return s, fmt.Errorf("%s bot: context: %w", side, err)
+	if s.Context, err = h.JSONWithin(b.FileBytes); err != nil {
+		return s, fmt.Errorf("%s bot: context: llm_context.json (FileBytes %d): %w", side, b.FileBytes, err)
 	}
 	sum, err := c.GetScenarioSummary(ctx, includeDB)
 	if err != nil {
 		return s, fmt.Errorf("%s bot: get_scenario_summary: %w", side, err)
+	}
+	// pulled_summary.json and final_agent_response.json hold it indented.
+	if _, err := dumpIndentWithin(sum.Reply, 2, b.FileBytes); err != nil {
+		return s, fmt.Errorf("%s bot: get_scenario_summary: its files (FileBytes %d): %w", side, b.FileBytes, err)
 	}
 	s.Summary = &Summary{Actions: sum.Actions, DBHash: sum.DBHash}
 	if db, ok := sum.DB.(map[string]any); ok {

@@ -346,19 +346,44 @@ type sideEvent struct {
 	hasTurn bool
 }
 
-// eventQueue is an unbounded queue: a connection's reader must never block
-// on the run loop.
+// eventQueue is the run loop's queue: a connection's reader never blocks
+// on the run loop, and what waits in it is bounded (HeldBytes): past the
+// bound, events are dropped and the scenario fails.
 type eventQueue struct {
-	mu     sync.Mutex
-	items  []sideEvent
-	signal chan struct{}
+	mu       sync.Mutex
+	items    []sideEvent
+	bytes    int64 // held by items
+	limit    int64
+	overflow error
+	signal   chan struct{}
 }
 
-func newEventQueue() *eventQueue { return &eventQueue{signal: make(chan struct{}, 1)} }
+func newEventQueue(limit int64) *eventQueue {
+	return &eventQueue{signal: make(chan struct{}, 1), limit: limit}
+}
+
+// eventCost is what an event holds, as the queue counts it: its texts and
+// a fixed part for the rest.
+func eventCost(ev sideEvent) int64 {
+	return int64(len(ev.e.Message)+len(ev.e.Text)+len(ev.turn)) + 256
+}
 
 func (q *eventQueue) push(ev sideEvent) {
 	q.mu.Lock()
-	q.items = append(q.items, ev)
+	cost := eventCost(ev)
+	switch {
+	case q.overflow != nil:
+	case q.bytes+cost > q.limit:
+		side := "user"
+		if ev.agent {
+			side = "agent"
+		}
+		q.overflow = fmt.Errorf("%s bot: %w: its events waiting for the run loop passed %d bytes (HeldBytes)", side, bridge.ErrBudget, q.limit)
+		q.items, q.bytes = nil, 0
+	default:
+		q.items = append(q.items, ev)
+		q.bytes += cost
+	}
 	q.mu.Unlock()
 	select {
 	case q.signal <- struct{}{}:
@@ -370,6 +395,13 @@ func (q *eventQueue) drain() []sideEvent {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	out := q.items
-	q.items = nil
+	q.items, q.bytes = nil, 0
 	return out
+}
+
+// err is why the queue stopped taking events, if it did.
+func (q *eventQueue) err() error {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.overflow
 }
