@@ -24,7 +24,8 @@
 // With -llm-url and -llm-model the in-process bots are driven by a real
 // model instead (an OpenAI-compatible server, through the official
 // openai-go SDK: provider/openai), both roles on the same server, and any
-// scenario can run.
+// scenario can run; -llm-timeout bounds each request attempt (60 s) and
+// -llm-max-tokens, when not 0, is sent as max_completion_tokens.
 //
 // With -judge-url and -judge-model, NeMo's judge scores NL_ASSERTION and
 // JUDGE_PASSED (harness.ModelJudge on provider/openai, with NeMo's
@@ -58,6 +59,7 @@ import (
 	"github.com/voiceeval/schematools/examples/nemo/scenarios"
 	"github.com/voiceeval/schematools/harness"
 	"github.com/voiceeval/schematools/internal/pyvalue"
+	"github.com/voiceeval/schematools/provider/openai"
 )
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
@@ -67,7 +69,7 @@ type flags struct {
 	scenarios, domain, out, resume, agentURLs, userURLs string
 	parallel, minAgentTurns, maxTurns                   int
 	timeout, kickoff, settle                            time.Duration
-	llm                                                 modelFlags
+	llm                                                 llmFlags
 	judge                                               judgeFlags
 	// argv is the command line, for run_args.json.
 	argv []string
@@ -94,6 +96,8 @@ func parse(args []string, stderr io.Writer) (flags, error) {
 	fs.StringVar(&f.llm.url, "llm-url", "", "OpenAI-compatible server of the in-process bots' model (e.g. http://127.0.0.1:8000/v1); empty: gold stand-ins")
 	fs.StringVar(&f.llm.model, "llm-model", "", "model name for -llm-url")
 	fs.StringVar(&f.llm.keyEnv, "llm-key-env", "OPENAI_API_KEY", "environment variable holding -llm-url's API key (unset: \"EMPTY\")")
+	fs.DurationVar(&f.llm.timeout, "llm-timeout", openai.DefaultTimeout, "bound of each -llm-url request attempt")
+	fs.IntVar(&f.llm.maxTokens, "llm-max-tokens", 0, "max_completion_tokens of each -llm-url request; 0: none sent")
 	fs.StringVar(&f.judge.url, "judge-url", "", "OpenAI-compatible judge endpoint, as NeMo's --judge-url (http://host:8000/v1/chat/completions or its /v1 base); empty: no judge")
 	fs.StringVar(&f.judge.model, "judge-model", "", "judge model name (NeMo's default is nvidia/NVIDIA-Nemotron-3-Super-120B-A12B-NVFP4)")
 	fs.StringVar(&f.judge.keyEnv, "judge-api-key-name", "JUDGE_API_KEY", "environment variable holding the judge's API key (unset: \"EMPTY\")")

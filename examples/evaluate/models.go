@@ -16,6 +16,13 @@ type modelFlags struct {
 	url, model, keyEnv string
 }
 
+// llmFlags are the in-process bots' model settings (-llm-*).
+type llmFlags struct {
+	modelFlags
+	timeout   time.Duration // bound of each request attempt
+	maxTokens int           // max_completion_tokens; 0: none sent
+}
+
 // judgeFlags are NeMo's judge settings (run_evaluation.py's --judge-*).
 type judgeFlags struct {
 	modelFlags
@@ -35,9 +42,11 @@ func baseURL(u string) string {
 
 // llmModel is the model of the in-process bots with -llm-url (both roles:
 // the agent and the user simulator, each on its own context), through the
-// official openai-go SDK (provider/openai).
-func llmModel(f modelFlags) agent.Model {
-	return openai.New(f.model, openai.WithBaseURL(baseURL(f.url)), openai.WithAPIKeyFromEnv(f.keyEnv))
+// official openai-go SDK (provider/openai), each request bounded by
+// -llm-timeout and, when -llm-max-tokens is set, by max_completion_tokens.
+func llmModel(f llmFlags) agent.Model {
+	return openai.New(f.model, openai.WithBaseURL(baseURL(f.url)), openai.WithAPIKeyFromEnv(f.keyEnv),
+		openai.WithTimeout(f.timeout), openai.WithMaxTokens(f.maxTokens))
 }
 
 // judge returns the run's judge: nil without -judge-url and -judge-model
@@ -65,13 +74,17 @@ func judge(f judgeFlags) harness.Judge {
 }
 
 // checkModelFlags reports a -llm or -judge setting given without its
-// pair.
-func checkModelFlags(llm modelFlags, j judgeFlags) error {
+// pair, or out of range.
+func checkModelFlags(llm llmFlags, j judgeFlags) error {
 	switch {
 	case (llm.url == "") != (llm.model == ""):
 		return fmt.Errorf("give both -llm-url and -llm-model, or neither")
 	case (j.url == "") != (j.model == ""):
 		return fmt.Errorf("give both -judge-url and -judge-model, or neither")
+	case llm.timeout <= 0:
+		return fmt.Errorf("-llm-timeout must be positive, not %v", llm.timeout)
+	case llm.maxTokens < 0:
+		return fmt.Errorf("-llm-max-tokens must be positive, or 0 to send none, not %d", llm.maxTokens)
 	case j.timeout <= 0 || j.maxTokens <= 0:
 		return fmt.Errorf("-judge-timeout and -judge-max-tokens must be positive")
 	}
