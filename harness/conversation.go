@@ -231,9 +231,11 @@ loop:
 	}
 	var err2 error
 	if run.Agent, err2 = pull(ctx, agent, "agent", includeDB, sentToAgent, o.Budgets); err2 != nil {
+		record()
 		return run, err2
 	}
 	if run.User, err2 = pull(ctx, user, "user", includeDB, sentToUser, o.Budgets); err2 != nil {
+		record()
 		return run, err2
 	}
 	// A malformed frame, or more events than the budget, that arrived
