@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/voiceeval/schematools/dbhash"
+	"github.com/voiceeval/schematools/internal/pyjson"
 	"github.com/voiceeval/schematools/internal/pyvalue"
 )
 
@@ -142,7 +143,12 @@ func (w *RunWriter) Done(name string) bool {
 	return w.lines[name] != nil
 }
 
+// writeFile writes and syncs one file. A lone surrogate a bot sent (kept
+// as WTF-8) is written \udXXX, as Python's backslashreplace: every file
+// holds valid UTF-8 (json.dump escapes them so already; NeMo's plain-text
+// writers would raise UnicodeEncodeError).
 func writeFile(path string, b []byte) error {
+	b = pyjson.EscapeLoneSurrogates(b)
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
@@ -418,6 +424,7 @@ func (w *RunWriter) readDiff(name string) ([]byte, error) {
 // replaceFile writes path atomically: a temporary file beside it, fsync,
 // rename, and a sync of the directory.
 func replaceFile(path string, b []byte) error {
+	b = pyjson.EscapeLoneSurrogates(b)
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-"+filepath.Base(path)+"-")
 	if err != nil {
 		return fmt.Errorf("harness: %w", err)

@@ -8,6 +8,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
+
+	"github.com/voiceeval/schematools/internal/pyjson"
 )
 
 // writeFixture writes scenarios of the fixed run into w.
@@ -235,5 +238,57 @@ func TestPulledSummaryJSON(t *testing.T) {
 				t.Errorf("got\n%s\nwant\n%s", got, c.want)
 			}
 		})
+	}
+}
+
+// A lone surrogate a bot sent (in its DB hash, its turns) is written as
+// \udXXX in the text files and report.html, escaped in the JSON files:
+// every file is valid UTF-8. Failed before: final_scenario_db_hash.txt
+// and report.html held the raw WTF-8 bytes.
+func TestLoneSurrogatesAreEscaped(t *testing.T) {
+	t.Chdir(t.TempDir())
+	w, err := NewRunWriter("eval_results", fixtureTimestamp, fixtureQueue[:1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	out := fixtureOutput(t, w, fixtureQueue[0])
+	lone, err := pyjson.Decode([]byte(`"\ud800x\udfff"`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := lone.(string)
+	out.Run.Agent.Summary = &Summary{DBHash: &s, Actions: []any{}}
+	out.Run.Segments[0].Text = s
+	out.Run.Turns[0].Text = s
+	res, err := Score(t.Context(), out.Run, opts())
+	if err != nil {
+		t.Fatal(err)
+	}
+	out.Result = res
+	if err := w.WriteScenario(out); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Finish(FinishOptions{MinAgentTurns: DefaultMinAgentTurns}); err != nil {
+		t.Fatal(err)
+	}
+	files := tree(t, w.Dir())
+	for name, b := range files {
+		if !utf8.Valid(b) {
+			t.Errorf("%s is not valid UTF-8", name)
+		}
+	}
+	dir := fixtureQueue[0] + "/"
+	if got := string(files[dir+FileFinalScenarioDBHash]); got != "db_hash: \\ud800x\\udfff\n" {
+		t.Errorf("final_scenario_db_hash.txt = %q", got)
+	}
+	if !strings.Contains(string(files[dir+FileConversationLog]), `\ud800x\udfff`) {
+		t.Errorf("conversation_log.txt lacks the escaped text")
+	}
+	if !strings.Contains(string(files[FileReport]), `\ud800x\udfff`) {
+		t.Errorf("report.html lacks the escaped text")
+	}
+	if !strings.Contains(string(files[dir+FileMetrics]), `"\ud800x\udfff"`) {
+		t.Errorf("metrics.json lacks the JSON escape")
 	}
 }
