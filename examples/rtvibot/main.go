@@ -29,7 +29,8 @@
 // It runs one scenario at a time: the connection that prepares a scenario,
 // then the one that runs it, own it, and any other connection's scenario
 // messages and text are refused with an error naming the scenario in
-// progress. Each connection's writes have a deadline (-write-timeout) and
+// progress (rtvi/rtviws has the rules); a prepared scenario whose run
+// never comes is given up -run-wait after its preparation closed. Each connection's writes have a deadline (-write-timeout) and
 // its reads an idle timeout (-idle-timeout): a peer that stops reading or
 // goes silent loses its own connection, and no one else waits for it.
 // SIGINT and SIGTERM end it cleanly, removing the default data directory.
@@ -67,7 +68,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	verbose := fs.Bool("v", false, "log the bot's warnings")
 	writeTimeout := fs.Duration("write-timeout", DefaultTimeouts.Write, "longest write of one frame; a connection whose write fails or takes longer is closed")
 	idleTimeout := fs.Duration("idle-timeout", DefaultTimeouts.Idle, "close a connection that sends no message for this long (NeMo's bridge holds a run connection open up to 900 s); 0: never")
-	runWait := fs.Duration("run-wait", DefaultTimeouts.RunWait, "how long a prepared scenario waits for its run connection before the bot takes a new scenario")
+	runWait := fs.Duration("run-wait", DefaultTimeouts.RunWait, "how long a prepared scenario is kept for its run connection, once its preparation closed and while no run connection is open, before the bot takes a new scenario")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
