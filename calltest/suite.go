@@ -128,23 +128,31 @@ func WriteRepeated(w io.Writer, name string, rep Repeated, k int) error {
 	return nil
 }
 
+// ErrInvalidK is wrapped by [RunSuite]'s error for a K larger than its
+// runs.
+var ErrInvalidK = errors.New("calltest: invalid k")
+
 // SuiteOptions configure [RunSuite].
 type SuiteOptions struct {
 	Runs    int      // runs per test; < 1 means 1
 	Workers int      // runs at once per test; < 1 means 1
-	K       int      // the k of the pass^k reported; < 1 means min(3, Runs)
+	K       int      // the k of the pass^k reported, at most Runs; < 1 means min(3, Runs)
 	Options *Options // the judge and tools of the checks
 }
 
 // RunSuite runs each test o.Runs times against agent ([Repeat]) and writes
 // its summary to w ([WriteRepeated]); it returns how many tests did not
-// pass every run. An invalid test, a cancelled ctx or a write error stops
-// it with that error.
+// pass every run. A K larger than the runs is an error before any run
+// (pass^k of fewer than k runs is 0 whatever they did); an invalid test, a
+// cancelled ctx or a write error stops it with that error.
 func RunSuite(ctx context.Context, w io.Writer, agent Agent, tests []Test, o SuiteOptions) (notPassed int, err error) {
 	runs := max(o.Runs, 1)
 	k := o.K
 	if k < 1 {
 		k = min(3, runs)
+	}
+	if k > runs {
+		return 0, fmt.Errorf("%w: pass^%d of %d run(s) per test: k must not exceed the runs", ErrInvalidK, k, runs)
 	}
 	for _, t := range tests {
 		rep, err := Repeat(ctx, agent, t, runs, o.Workers, o.Options)

@@ -1,6 +1,7 @@
 // Command calltest runs a suite of ElevenLabs-format tool-call tests
 // against a scripted fake agent and prints a readable report, several runs
-// per test (-repeat, 6 by default) with pass^3 and a Wilson interval.
+// per test (-repeat, 6 by default) with pass^k, k = min(3, -repeat), and a
+// Wilson interval.
 //
 //	go run ./examples/calltest [-repeat N] [suite-dir]
 //
@@ -90,6 +91,6 @@ func run(w io.Writer, dir string, runs int) (int, error) {
 	}
 	// One worker: the script hands out its steps in turn.
 	return calltest.RunSuite(context.Background(), w, scriptedAgent(), tests, calltest.SuiteOptions{
-		Runs: runs, Workers: 1, K: 3, Options: &calltest.Options{Tools: tools},
+		Runs: runs, Workers: 1, Options: &calltest.Options{Tools: tools}, // K: min(3, runs)
 	})
 }

@@ -18,7 +18,11 @@
 // -llm-url is the provider's base URL (for openai, e.g.
 // http://127.0.0.1:8000/v1 for vLLM); empty is the provider's public
 // endpoint. The key is read from -llm-key-env, by default OPENAI_API_KEY,
-// ANTHROPIC_API_KEY or GEMINI_API_KEY after the provider.
+// ANTHROPIC_API_KEY or GEMINI_API_KEY after the provider. -llm-timeout
+// bounds each request attempt (60 s), -llm-max-tokens the output of the
+// model under test (0: none sent; Anthropic's required max_tokens is then
+// its adapter's 4096). -k is the k of pass^k: min(3, -repeat) unless
+// given, and never more than -repeat.
 //
 // It lives in the provider/providertest module, the one requiring all
 // three adapter modules, because the core module (examples/calltest,
@@ -36,6 +40,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"time"
 
 	"github.com/voiceeval/schematools/agent"
 	"github.com/voiceeval/schematools/calltest"
@@ -71,6 +76,8 @@ type config struct {
 	llm, judge                  endpoint
 	suite, tools, system        string
 	repeat, workers, k, retries int
+	timeout                     time.Duration // each request attempt's bound, model and judge
+	maxTokens                   int           // the model's output bound; 0: the adapter's default
 }
 
 // errUsage marks a usage error (exit status 2, after the flags' usage).
@@ -94,8 +101,10 @@ func parse(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&c.system, "system", "", "system prompt of the agent under test")
 	fs.IntVar(&c.repeat, "repeat", 5, "runs per test")
 	fs.IntVar(&c.workers, "workers", 4, "runs at once per test")
-	fs.IntVar(&c.k, "k", 3, "the k of pass^k")
+	fs.IntVar(&c.k, "k", 0, "the k of pass^k, at most -repeat (default: min(3, -repeat))")
 	fs.IntVar(&c.retries, "retries", openai.DefaultMaxRetries, "retries of a failed request (the SDK's)")
+	fs.DurationVar(&c.timeout, "llm-timeout", openai.DefaultTimeout, "bound of each request attempt, the model's and the judge's")
+	fs.IntVar(&c.maxTokens, "llm-max-tokens", 0, "output bound of the model under test (openai: max_completion_tokens, gemini: maxOutputTokens, anthropic: max_tokens); 0: none sent (anthropic: its 4096)")
 	if err := fs.Parse(args); err != nil {
 		return c, errUsage
 	}
@@ -111,8 +120,14 @@ func parse(args []string, stderr io.Writer) (config, error) {
 		return c, fmt.Errorf("%w: -judge-provider %q is not openai, anthropic or gemini", errUsage, c.judge.provider)
 	case c.llm.model == "":
 		return c, fmt.Errorf("%w: -llm-model is required", errUsage)
-	case c.repeat < 1 || c.workers < 1 || c.k < 1:
-		return c, fmt.Errorf("%w: -repeat, -workers and -k must be at least 1", errUsage)
+	case c.repeat < 1 || c.workers < 1 || c.k < 0:
+		return c, fmt.Errorf("%w: -repeat and -workers must be at least 1, -k at least 1 (0: min(3, -repeat))", errUsage)
+	case c.k > c.repeat:
+		return c, fmt.Errorf("%w: -k %d is more than -repeat %d: pass^k needs k runs of each test", errUsage, c.k, c.repeat)
+	case c.timeout <= 0:
+		return c, fmt.Errorf("%w: -llm-timeout must be positive, not %v", errUsage, c.timeout)
+	case c.maxTokens < 0:
+		return c, fmt.Errorf("%w: -llm-max-tokens must be positive, or 0 to send none, not %d", errUsage, c.maxTokens)
 	}
 	if c.llm.keyEnv == "" {
 		c.llm.keyEnv = keyEnv[c.llm.provider]
@@ -130,16 +145,27 @@ func parse(args []string, stderr io.Writer) (config, error) {
 	return c, nil
 }
 
+// requestLimits bound one model's requests: retries, each attempt's
+// timeout, and its output tokens (0: the adapter's default).
+type requestLimits struct {
+	retries   int
+	timeout   time.Duration
+	maxTokens int
+}
+
 // newModel makes e's model on its adapter, the key read with getenv.
-func newModel(ctx context.Context, e endpoint, retries int, getenv func(string) string) (agent.Model, error) {
+func newModel(ctx context.Context, e endpoint, l requestLimits, getenv func(string) string) (agent.Model, error) {
 	key := getenv(e.keyEnv) // an empty key is passed on: OpenAI-compatible local servers need none (the Anthropic and Gemini SDKs refuse it)
 	switch e.provider {
 	case "anthropic":
-		return anthropic.New(e.model, anthropic.WithBaseURL(e.url), anthropic.WithAPIKey(key), anthropic.WithMaxRetries(retries)), nil
+		return anthropic.New(e.model, anthropic.WithBaseURL(e.url), anthropic.WithAPIKey(key), anthropic.WithMaxRetries(l.retries),
+			anthropic.WithTimeout(l.timeout), anthropic.WithMaxTokens(l.maxTokens)), nil
 	case "gemini":
-		return gemini.New(ctx, e.model, gemini.WithBaseURL(e.url), gemini.WithAPIKey(key), gemini.WithMaxRetries(retries))
+		return gemini.New(ctx, e.model, gemini.WithBaseURL(e.url), gemini.WithAPIKey(key), gemini.WithMaxRetries(l.retries),
+			gemini.WithTimeout(l.timeout), gemini.WithMaxTokens(l.maxTokens))
 	default:
-		return openai.New(e.model, openai.WithBaseURL(e.url), openai.WithAPIKey(key), openai.WithMaxRetries(retries)), nil
+		return openai.New(e.model, openai.WithBaseURL(e.url), openai.WithAPIKey(key), openai.WithMaxRetries(l.retries),
+			openai.WithTimeout(l.timeout), openai.WithMaxTokens(l.maxTokens)), nil
 	}
 }
 
@@ -168,13 +194,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	if err != nil {
 		return 2, err
 	}
-	model, err := newModel(ctx, c.llm, c.retries, getenv)
+	model, err := newModel(ctx, c.llm, requestLimits{c.retries, c.timeout, c.maxTokens}, getenv)
 	if err != nil {
 		return 2, err
 	}
 	opts := &calltest.Options{Tools: tools}
 	if c.judge.model != "" {
-		judge, err := newModel(ctx, c.judge, c.retries, getenv)
+		// The judge keeps its adapter's output bound: -llm-max-tokens is
+		// the model under test's.
+		judge, err := newModel(ctx, c.judge, requestLimits{retries: c.retries, timeout: c.timeout}, getenv)
 		if err != nil {
 			return 2, err
 		}
