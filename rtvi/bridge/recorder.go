@@ -1,6 +1,8 @@
 package bridge
 
 import (
+	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"sync"
@@ -53,11 +55,22 @@ type Usage struct {
 // Recorder is NeMo's bridge's monitor of one bot: it assembles the turns
 // of the transcript, sums the token usage, and keeps the action-applied
 // records and, for the agent, the exit and final-response texts. Its
-// Handle is an [Options.OnEvent]; it is safe for concurrent use.
+// Handle is an [Options.OnEvent]; it is safe for concurrent use, and each
+// event costs time linear in its size.
+//
+// What it holds is bounded: past MaxTurnBytes of text in one turn, or
+// MaxHeldBytes in all (turns, final responses, action records), or token
+// sums past the int64 range, it stops recording and Err says why (an error
+// wrapping ErrBudget); NeMo's bridge holds whatever comes.
 type Recorder struct {
 	// Agent says the bot is the agent: only the agent's <exit> and
 	// <final_response> texts count, as the bridge reads them only from it.
 	Agent bool
+	// MaxTurnBytes bounds one turn's text; 0 means DefaultMaxTurnBytes.
+	MaxTurnBytes int64
+	// MaxHeldBytes bounds what the recorder holds; 0 means
+	// DefaultMaxHeldBytes.
+	MaxHeldBytes int64
 
 	mu        sync.Mutex
 	turns     []Turn
@@ -70,7 +83,18 @@ type Recorder struct {
 	exitText  string
 	finals    []string
 	actions   []ActionApplied
+	held      int64 // bytes of turns, finals and actions (their texts, plus recordCost each)
+	err       error // why recording stopped
 }
+
+// The Recorder's default bounds.
+const (
+	DefaultMaxTurnBytes = 1 << 20
+	DefaultMaxHeldBytes = 64 << 20
+)
+
+// recordCost is what a record holds beyond its texts.
+const recordCost = 64
 
 // Handle records one event:
 //
@@ -86,6 +110,9 @@ type Recorder struct {
 func (r *Recorder) Handle(e Event) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if r.err != nil {
+		return
+	}
 	switch e.Kind {
 	case KindStartedSpeaking:
 		r.close(e.At, false)
@@ -93,15 +120,24 @@ func (r *Recorder) Handle(e Event) {
 		r.acc.Reset()
 	case KindTTSText:
 		if r.open && e.Text != "" {
+			if limit := positiveOr(r.MaxTurnBytes, DefaultMaxTurnBytes); int64(r.acc.Len()+len(e.Text)) > limit {
+				r.fail(fmt.Errorf("%w: a turn's text past %d bytes (the turn budget)", ErrBudget, limit))
+				return
+			}
 			r.acc.WriteString(e.Text)
 		}
 	case KindStoppedSpeaking:
 		r.close(e.At, true)
 	case KindMetrics:
 		for _, t := range e.Tokens {
+			p, okP := addInt64(r.usage.Prompt, t.PromptTokens)
+			c, okC := addInt64(r.usage.Completion, t.CompletionTokens)
+			if !okP || !okC {
+				r.fail(fmt.Errorf("%w: token counts sum past %d, which this harness refuses (Python's int would sum them exactly)", ErrBudget, int64(math.MaxInt64)))
+				return
+			}
 			r.usage.Calls++
-			r.usage.Prompt += t.PromptTokens
-			r.usage.Completion += t.CompletionTokens
+			r.usage.Prompt, r.usage.Completion = p, c
 			if t.NoPrompt || t.NoCompletion {
 				r.usage.Partial++
 			}
@@ -111,16 +147,63 @@ func (r *Recorder) Handle(e Event) {
 			r.responses++
 		}
 	case KindActionApplied:
-		r.actions = append(r.actions, *e.Action)
+		if r.hold(int64(len(e.Message))) {
+			r.actions = append(r.actions, *e.Action)
+		}
 	case KindExit:
 		if r.Agent && !r.exited {
 			r.exited, r.exitText = true, e.Text
 		}
 	case KindFinalResponse:
-		if r.Agent {
+		if r.Agent && r.hold(int64(len(e.Text))) {
 			r.finals = append(r.finals, e.Text)
 		}
 	}
+}
+
+// hold counts n bytes more held (and a record's cost), and reports
+// whether they fit.
+func (r *Recorder) hold(n int64) bool {
+	limit := positiveOr(r.MaxHeldBytes, DefaultMaxHeldBytes)
+	if r.held+n+recordCost > limit {
+		r.fail(fmt.Errorf("%w: what it holds of the scenario (turns, final responses, action records) past %d bytes (the held-bytes budget)", ErrBudget, limit))
+		return false
+	}
+	r.held += n + recordCost
+	return true
+}
+
+// fail stops the recording (the first reason stays).
+func (r *Recorder) fail(err error) {
+	if r.err == nil {
+		r.err = err
+	}
+	r.open = false
+	r.acc.Reset()
+}
+
+// Err returns why the recorder stopped recording (an error wrapping
+// ErrBudget), or nil.
+func (r *Recorder) Err() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.err
+}
+
+func positiveOr(v, d int64) int64 {
+	if v > 0 {
+		return v
+	}
+	return d
+}
+
+// addInt64 is a + b, and false when it leaves the int64 range.
+func addInt64(a, b int64) (int64, bool) {
+	s := a + b
+	if (b > 0 && s < a) || (b < 0 && s > a) {
+		return 0, false
+	}
+	return s, true
 }
 
 // Finish closes the turn in progress, as the bridge does when the
@@ -139,9 +222,23 @@ func (r *Recorder) close(at time.Time, stopped bool) {
 	if text == "" {
 		text = Interrupted
 	}
-	r.turns = append(r.turns, Turn{Text: text, Start: r.start, End: at, Stopped: stopped})
 	r.open = false
 	r.acc.Reset()
+	if r.hold(int64(len(text))) {
+		r.turns = append(r.turns, Turn{Text: text, Start: r.start, End: at, Stopped: stopped})
+	}
+}
+
+// LastTurn returns the last turn closed, and false when none was: what a
+// harness relays after a bot-stopped-speaking, in constant time (Turns
+// copies them all).
+func (r *Recorder) LastTurn() (Turn, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(r.turns) == 0 {
+		return Turn{}, false
+	}
+	return r.turns[len(r.turns)-1], true
 }
 
 // Turns returns the turns closed so far, in order.
