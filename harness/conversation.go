@@ -15,16 +15,18 @@ import (
 func runConversation(ctx context.Context, sc *Scenario, agentURL, userURL string, o SessionOptions, sh *shadow, res *ScenarioResult) (*Run, error) {
 	wallStart := time.Now()
 	q := newEventQueue(o.Budgets.HeldBytes)
-	agentRec, userRec := &bridge.Recorder{Agent: true}, &bridge.Recorder{}
+	b := o.Budgets
+	agentRec := &bridge.Recorder{Agent: true, MaxTurnBytes: b.TurnBytes, MaxHeldBytes: b.HeldBytes}
+	userRec := &bridge.Recorder{MaxTurnBytes: b.TurnBytes, MaxHeldBytes: b.HeldBytes}
 	var agentDeltas, userDeltas deltaTracker
 	on := func(isAgent bool, rec *bridge.Recorder, dt *deltaTracker) func(bridge.Event) {
 		return func(e bridge.Event) {
 			rec.Handle(e)
 			dt.observe(e)
-			ev := sideEvent{agent: isAgent, e: e}
+			ev := sideEvent{agent: isAgent, e: e, err: rec.Err()}
 			if e.Kind == bridge.KindStoppedSpeaking {
-				if ts := rec.Turns(); len(ts) > 0 {
-					ev.turn, ev.hasTurn = ts[len(ts)-1].Text, true
+				if t, ok := rec.LastTurn(); ok {
+					ev.turn, ev.hasTurn = t.Text, true
 				}
 			}
 			q.push(ev)
@@ -73,6 +75,9 @@ func runConversation(ctx context.Context, sc *Scenario, agentURL, userURL string
 		return "user"
 	}
 	handle := func(ev sideEvent) error {
+		if ev.err != nil {
+			return fmt.Errorf("%s bot: %w", side(ev.agent), ev.err)
+		}
 		e := ev.e
 		switch e.Kind {
 		case bridge.KindMalformed:
@@ -182,7 +187,9 @@ loop:
 	record := func() {
 		run.Agent.Tokens, run.User.Tokens = tokensOfUsage(agentRec.Usage()), tokensOfUsage(userRec.Usage())
 		run.FinalResponses = agentRec.FinalResponses()
-		run.Turns = mergeTurns(agentRec.Turns(), userRec.Turns())
+		agentTurns, userTurns := agentRec.Turns(), userRec.Turns()
+		run.Turns = mergeTurns(agentTurns, userTurns)
+		run.Segments = segments(start, agentTurns, userTurns)
 		run.ScenarioDuration = time.Since(wallStart).Seconds()
 	}
 	var be *botError
@@ -352,6 +359,25 @@ func mergeTurns(agent, user []bridge.Turn) []Turn {
 	for i, t := range all {
 		out[i] = Turn{Timestamp: t.t.End.Format("2006-01-02T15:04:05.000000"), Role: t.role, Text: t.t.Text}
 	}
+	return out
+}
+
+// segments are the bridge's finalised segments (conversation_log.txt and
+// its segLST): every turn either bot closed, however it was closed, in
+// seconds from the run's start (_finalize_speaker_turn,
+// _get_relative_time), sorted by start as _build_conversation_log sorts
+// them.
+func segments(start time.Time, agent, user []bridge.Turn) []Segment {
+	out := make([]Segment, 0, len(agent)+len(user))
+	for _, side := range []struct {
+		name  string
+		turns []bridge.Turn
+	}{{"agent", agent}, {"user", user}} {
+		for _, t := range side.turns {
+			out = append(out, Segment{Start: t.Start.Sub(start).Seconds(), End: t.End.Sub(start).Seconds(), Speaker: side.name, Text: t.Text})
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Start < out[j].Start })
 	return out
 }
 

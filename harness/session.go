@@ -344,6 +344,9 @@ type sideEvent struct {
 	// loop reads the event).
 	turn    string
 	hasTurn bool
+	// err is why the side's recorder stopped, once it has: a budget
+	// passed; the run loop ends the scenario with it.
+	err error
 }
 
 // eventQueue is the run loop's queue: a connection's reader never blocks
