@@ -13,8 +13,9 @@ type History struct {
 	// Reply is the answer's d.
 	Reply map[string]any
 	// MaxDepth bounds the nesting of the JSON a str context holds; 0
-	// means DefaultMaxDepth. Deeper JSON is kept as the str, as NeMo's
-	// bridge keeps it when json.loads raises (RecursionError near 1000).
+	// means DefaultMaxDepth. Deeper JSON is an error wrapping ErrBudget:
+	// json.loads raises RecursionError near 1000, and NeMo's bridge then
+	// logs it and writes the str, a context no judge can read.
 	MaxDepth int
 }
 
@@ -90,8 +91,8 @@ func (h *History) ordered() (any, error) {
 		if depth <= 0 {
 			depth = DefaultMaxDepth
 		}
-		if pyjson.Nesting([]byte(s)) > depth {
-			return v, nil // json.loads raises RecursionError; the bridge keeps the str
+		if n := pyjson.Nesting([]byte(s)); n > depth {
+			return nil, fmt.Errorf("%w: the context holds JSON nested %d deep, past %d (Python's json.loads raises RecursionError near 1000)", ErrBudget, n, depth)
 		}
 		if w, err := pyvalue.Loads([]byte(s)); err == nil {
 			return w, nil
