@@ -209,12 +209,7 @@ func (c *Conn) read() {
 			// pipecat's serializer cannot parse a text message as a frame.
 			e = Event{Kind: KindMalformed, Message: string(data), Err: fmt.Errorf("%w: a text WebSocket message (frames are binary)", ErrMalformed)}
 		} else {
-			e = DecodeFrame(data)
-		}
-		if e.Kind != KindMalformed && e.Message != "" {
-			if n := pyjson.Nesting([]byte(e.Message)); n > c.opts.MaxDepth {
-				e = Event{Kind: KindMalformed, Message: e.Message, Err: fmt.Errorf("%w: %w: a message nested %d deep, past %d (MaxDepth; Python's json.loads raises RecursionError near 1000)", ErrMalformed, ErrBudget, n, c.opts.MaxDepth)}
-			}
+			e = decodeWithin(data, c.opts.MaxDepth)
 		}
 		e.At = at
 		c.mu.Lock()
@@ -232,6 +227,20 @@ func (c *Conn) read() {
 			return
 		}
 	}
+}
+
+// decodeWithin is DecodeFrame for a message nested at most maxDepth deep:
+// the nesting is measured before the JSON is decoded, so a deeper one is
+// refused for its depth, cheaply.
+func decodeWithin(data []byte, maxDepth int) Event {
+	f, err := rtvi.DecodeFrame(data)
+	if err != nil || f.Message == nil {
+		return DecodeFrame(data)
+	}
+	if n := pyjson.Nesting([]byte(f.Message.Data)); n > maxDepth {
+		return Event{Kind: KindMalformed, Message: f.Message.Data, Err: fmt.Errorf("%w: %w: a message nested %d deep, past %d (MaxDepth; Python's json.loads raises RecursionError near 1000)", ErrMalformed, ErrBudget, n, maxDepth)}
+	}
+	return DecodeMessage([]byte(f.Message.Data))
 }
 
 // deliver calls OnEvent, turning a panic into an error.
