@@ -355,7 +355,8 @@ type sideEvent struct {
 type eventQueue struct {
 	mu       sync.Mutex
 	items    []sideEvent
-	bytes    int64 // held by items
+	spare    []sideEvent // the last batch drained, whose buffer the next one reuses
+	bytes    int64       // held by items
 	limit    int64
 	overflow error
 	signal   chan struct{}
@@ -394,11 +395,15 @@ func (q *eventQueue) push(ev sideEvent) {
 	}
 }
 
+// drain returns the events queued, in order. The slice is the caller's
+// until its next drain, whose buffer it then becomes: a burst of events
+// does not regrow the queue each time.
 func (q *eventQueue) drain() []sideEvent {
 	q.mu.Lock()
 	defer q.mu.Unlock()
+	clear(q.spare)
 	out := q.items
-	q.items, q.bytes = nil, 0
+	q.items, q.spare, q.bytes = q.spare[:0], out, 0
 	return out
 }
 
