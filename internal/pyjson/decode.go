@@ -132,6 +132,11 @@ const hintDepths = 8
 // interned.
 const internLimit = 32
 
+// internMinInput is the smallest input whose texts are interned: a short
+// text (an RTVI message) repeats little, and its tables would cost more
+// than they save (a harness decodes hundreds of thousands of them).
+const internMinInput = 4096
+
 // internTable is a direct-mapped table of interned texts and their boxed
 // values.
 type internTable struct {
@@ -163,6 +168,13 @@ func (t *internTable) slot(b []byte, n int) *internSlot {
 
 // internKey returns the key of text b, and its hash when printing.
 func (d *decoder) internKey(b []byte) (string, uint64) {
+	if len(d.data) < internMinInput {
+		s := string(b)
+		if d.printing {
+			return s, KeyHash(s)
+		}
+		return s, 0
+	}
 	if len(b) == 0 { // the zero slot already holds "", with no hash
 		if d.printing {
 			return "", KeyHash("")
@@ -183,7 +195,7 @@ func (d *decoder) internKey(b []byte) (string, uint64) {
 // json.Number), shared through t with earlier equal texts of that kind.
 // With print (printing), it leaves the value's fingerprint in d.last.
 func intern[T ~string](d *decoder, t *internTable, b []byte, print func(string) uint64) any {
-	if len(b) > internLimit {
+	if len(b) > internLimit || len(d.data) < internMinInput {
 		s := string(b)
 		if d.printing {
 			d.last = print(s)
