@@ -38,21 +38,18 @@ func (d *Dispatcher) applySyncDelta(ctx context.Context, args any) (any, error) 
 	if !ok {
 		return failure(fmt.Sprintf("`delta` payload must be a dict, got %s.", pyvalue.TypeName(raw))), nil
 	}
-	err = d.st.UpdateTables(nil, func(db map[string]any) error {
-		if db == nil {
-			return errNoSyncDB
-		}
-		if len(delta) == 0 {
+	if len(delta) == 0 {
+		// Nothing to apply: a read says whether there is a DB, and a
+		// shared DB is not copied for nothing.
+		err = d.st.View(func(db map[string]any) error {
+			if db == nil {
+				return errNoSyncDB
+			}
 			return nil
-		}
-		work := state.Clone(db).(map[string]any)
-		if err := d.cfg.Tools.Hooks(domain).ApplyDelta(work, delta); err != nil {
-			return err
-		}
-		clear(db)
-		maps.Copy(db, work)
-		return nil
-	})
+		})
+	} else {
+		err = d.applyDelta(domain, delta)
+	}
 	if err == errNoSyncDB {
 		return failure(fmt.Sprintf("No shared_state['db'] available; cannot apply sync delta with %d key(s). "+
 			"update_system_prompt didn't seed the DB on this bot.", len(delta))), nil
@@ -65,6 +62,23 @@ func (d *Dispatcher) applySyncDelta(ctx context.Context, args any) (any, error) 
 }
 
 var errNoSyncDB = fmt.Errorf("no DB")
+
+// applyDelta applies a non-empty delta to a copy of the DB, which replaces
+// it only when every key applied.
+func (d *Dispatcher) applyDelta(domain string, delta map[string]any) error {
+	return d.st.UpdateTables(nil, func(db map[string]any) error {
+		if db == nil {
+			return errNoSyncDB
+		}
+		work := state.Clone(db).(map[string]any)
+		if err := d.cfg.Tools.Hooks(domain).ApplyDelta(work, delta); err != nil {
+			return err
+		}
+		clear(db)
+		maps.Copy(db, work)
+		return nil
+	})
+}
 
 // syncErrorKind names the Python exception a failed delta raises there: a
 // missing key is a KeyError, a path through a non-object a TypeError;
