@@ -69,6 +69,7 @@ func NewBot(dataRoot string, logger *slog.Logger) (*Bot, error) {
 			Installer:    b,
 			InFlight:     &b.tracker,
 			DataRoot:     dataRoot,
+			Sources:      &state.SourceCache{}, // each DB file decoded once, shared copy-on-write by the scenarios
 			About:        map[string]any{"library": "schematools-rtvibot"},
 			Logger:       logger,
 		},
