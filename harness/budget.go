@@ -27,10 +27,10 @@ type Budgets struct {
 }
 
 // DefaultBudgets are the budgets of a zero Budgets: turns of 1 MiB, 256
-// MiB per connection, 64 MiB held per side, files of 32 MiB, nesting of
+// MiB per connection, 32 MiB held per side, files of 32 MiB, nesting of
 // 900 (bridge.DefaultMaxDepth).
 func DefaultBudgets() Budgets {
-	return Budgets{TurnBytes: 1 << 20, StreamBytes: bridge.DefaultMaxStreamBytes, HeldBytes: 64 << 20, FileBytes: 32 << 20, Depth: bridge.DefaultMaxDepth}
+	return Budgets{TurnBytes: 1 << 20, StreamBytes: bridge.DefaultMaxStreamBytes, HeldBytes: 32 << 20, FileBytes: 32 << 20, Depth: bridge.DefaultMaxDepth}
 }
 
 // withDefaults fills b's zero fields.

@@ -90,11 +90,13 @@ type Recorder struct {
 // The Recorder's default bounds.
 const (
 	DefaultMaxTurnBytes = 1 << 20
-	DefaultMaxHeldBytes = 64 << 20
+	DefaultMaxHeldBytes = 32 << 20
 )
 
-// recordCost is what a record holds beyond its texts.
-const recordCost = 64
+// recordCost is what a record counts beyond its texts: what one costs
+// through a harness's copies of it (the recorder, the run, metrics.json
+// and results.jsonl, the report), measured at about 1 KiB a turn in all.
+const recordCost = 512
 
 // Handle records one event:
 //
