@@ -191,6 +191,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "evaluate:", err)
 		return 1
 	}
+	if rss, ok := peakRSS(); ok {
+		fmt.Fprintf(stderr, "evaluate: peak RSS %d MiB\n", rss>>20)
+	}
 	return 0
 }
 
