@@ -297,7 +297,7 @@ func pull(ctx context.Context, c *bridge.Conn, side string, includeDB bool, sent
 		return s, fmt.Errorf("%s bot: get_scenario_summary: %w", side, err)
 	}
 	// pulled_summary.json and final_agent_response.json hold it indented.
-	if _, err := dumpIndentWithin(sum.Reply, 2, b.FileBytes); err != nil {
+	if _, err := indentedLen(sum.Reply, 2, b.FileBytes); err != nil {
 		return s, fmt.Errorf("%s bot: get_scenario_summary: its files (FileBytes %d): %w", side, b.FileBytes, err)
 	}
 	s.Summary = &Summary{Actions: sum.Actions, DBHash: sum.DBHash}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"testing"
+
+	"github.com/voiceeval/schematools/internal/pyvalue"
 )
 
 // FuzzExtractVerdict: any judge reply is either a verdict that is JSON or
@@ -71,6 +73,29 @@ func FuzzParseResults(f *testing.F) {
 		AllLatenciesCSV(rf.Lines)
 		if _, err := RenderReport(ReportInput{Lines: rf.Lines}); err != nil {
 			t.Fatal(err)
+		}
+	})
+}
+
+// indentedLen counts what dumpIndent writes, byte for byte, and both stop
+// at the same bound.
+func FuzzIndentedLen(f *testing.F) {
+	for _, s := range []string{`[]`, `{"a": [1, {"b": []}, "\u00e9"], "c": null}`, `[[[[1.5e300, -0.0]]]]`, `"x"`, `{"k": {"k": {"k": true}}}`} {
+		f.Add([]byte(s), int64(1<<20))
+	}
+	f.Add([]byte(`[[[1, 2, 3]]]`), int64(10))
+	f.Fuzz(func(t *testing.T, data []byte, limit int64) {
+		v, err := pyvalue.Loads(data)
+		if err != nil {
+			return
+		}
+		out, werr := dumpIndentWithin(v, 2, limit)
+		n, cerr := indentedLen(v, 2, limit)
+		if (werr == nil) != (cerr == nil) {
+			t.Fatalf("write error %v, count error %v", werr, cerr)
+		}
+		if werr == nil && int64(len(out)) != n {
+			t.Fatalf("wrote %d bytes, counted %d", len(out), n)
 		}
 	})
 }

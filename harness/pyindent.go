@@ -15,36 +15,81 @@ import (
 // turned "," at line ends, ": " between key and value, "[]" and "{}" for
 // empty containers. A pyvalue.Dict keeps its order, a map[string]any is
 // sorted (it has no other). Output past MaxFileBytes is an error wrapping
-// bridge.ErrBudget, found as it is written: indentation grows with the square of
-// the nesting, so a small value can ask for gigabytes.
+// bridge.ErrBudget, found as it is written: indentation grows with the
+// square of the nesting, so a small value can ask for gigabytes.
 func dumpIndent(v any, n int) ([]byte, error) {
 	return dumpIndentWithin(v, n, MaxFileBytes)
 }
 
 // dumpIndentWithin is dumpIndent with its own bound on the output.
 func dumpIndentWithin(v any, n int, limit int64) ([]byte, error) {
-	out, err := appendIndent(nil, v, n, 0, limit)
-	if err != nil {
+	ind := &indenter{n: n, limit: limit, keep: true}
+	if err := ind.value(v, 0); err != nil {
 		return nil, err
 	}
-	return out, nil
+	return ind.out, nil
 }
 
-func appendIndent(dst []byte, v any, n, level int, limit int64) ([]byte, error) {
-	if level > pyjson.MaxDepth {
-		return dst, pyjson.ErrDepth
+// indentedLen is len(dumpIndent(v, n)), counted without writing it, or
+// an error wrapping bridge.ErrBudget as soon as it passes limit: what a
+// file would take, checked before anything is built.
+func indentedLen(v any, n int, limit int64) (int64, error) {
+	ind := &indenter{n: n, limit: limit}
+	if err := ind.value(v, 0); err != nil {
+		return 0, err
 	}
-	if int64(len(dst)+n*level) > limit {
-		return dst, fmt.Errorf("%w: JSON text over %d bytes", bridge.ErrBudget, limit)
+	return ind.size, nil
+}
+
+// indenter writes (keep) or only counts json.dumps(v, indent=n).
+type indenter struct {
+	n       int
+	limit   int64
+	keep    bool
+	out     []byte
+	size    int64
+	scratch []byte // a scalar's text while counting
+}
+
+func (w *indenter) bytes(b ...byte) {
+	w.size += int64(len(b))
+	if w.keep {
+		w.out = append(w.out, b...)
 	}
-	newline := func(d []byte, l int) []byte {
-		d = append(d, '\n')
-		for range n * l {
-			d = append(d, ' ')
+}
+
+func (w *indenter) newline(level int) {
+	w.size += int64(1 + w.n*level)
+	if w.keep {
+		w.out = append(w.out, '\n')
+		for range w.n * level {
+			w.out = append(w.out, ' ')
 		}
-		return d
+	}
+}
+
+// scalar writes what appendScalar appends.
+func (w *indenter) scalar(appendScalar func([]byte) ([]byte, error)) error {
+	if w.keep {
+		before := len(w.out)
+		out, err := appendScalar(w.out)
+		w.out = out
+		w.size += int64(len(out) - before)
+		return err
 	}
 	var err error
+	w.scratch, err = appendScalar(w.scratch[:0])
+	w.size += int64(len(w.scratch))
+	return err
+}
+
+func (w *indenter) value(v any, level int) error {
+	if level > pyjson.MaxDepth {
+		return pyjson.ErrDepth
+	}
+	if w.size+int64(w.n*level) > w.limit {
+		return fmt.Errorf("%w: JSON text over %d bytes", bridge.ErrBudget, w.limit)
+	}
 	switch x := v.(type) {
 	case pyvalue.Dict, map[string]any:
 		var items pyvalue.Dict
@@ -62,51 +107,57 @@ func appendIndent(dst []byte, v any, n, level int, limit int64) ([]byte, error) 
 			}
 		}
 		if len(items) == 0 {
-			return append(dst, "{}"...), nil
+			w.bytes('{', '}')
+			return nil
 		}
-		dst = append(dst, '{')
+		w.bytes('{')
 		for i, it := range items {
 			if i > 0 {
-				dst = append(dst, ',')
+				w.bytes(',')
 			}
-			dst = newline(dst, level+1)
-			if dst, err = pyjson.AppendString(dst, it.Key); err != nil {
-				return dst, err
+			w.newline(level + 1)
+			if err := w.scalar(func(b []byte) ([]byte, error) { return pyjson.AppendString(b, it.Key) }); err != nil {
+				return err
 			}
-			dst = append(dst, ": "...)
-			if dst, err = appendIndent(dst, it.Value, n, level+1, limit); err != nil {
-				return dst, err
+			w.bytes(':', ' ')
+			if err := w.value(it.Value, level+1); err != nil {
+				return err
 			}
 		}
-		return append(newline(dst, level), '}'), nil
+		w.newline(level)
+		w.bytes('}')
+		return nil
 	case []any:
 		if len(x) == 0 {
-			return append(dst, "[]"...), nil
+			w.bytes('[', ']')
+			return nil
 		}
-		dst = append(dst, '[')
+		w.bytes('[')
 		for i, e := range x {
 			if i > 0 {
-				dst = append(dst, ',')
+				w.bytes(',')
 			}
-			dst = newline(dst, level+1)
-			if dst, err = appendIndent(dst, e, n, level+1, limit); err != nil {
-				return dst, err
+			w.newline(level + 1)
+			if err := w.value(e, level+1); err != nil {
+				return err
 			}
 		}
-		return append(newline(dst, level), ']'), nil
+		w.newline(level)
+		w.bytes(']')
+		return nil
 	case []string:
 		out := make([]any, len(x))
 		for i, s := range x {
 			out[i] = s
 		}
-		return appendIndent(dst, out, n, level, limit)
+		return w.value(out, level)
 	case float64:
 		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return pyvalue.AppendJSON(dst, x, pyjson.Default, false)
+			return w.scalar(func(b []byte) ([]byte, error) { return pyvalue.AppendJSON(b, x, pyjson.Default, false) })
 		}
-		return pyjson.AppendFloat(dst, x), nil
+		return w.scalar(func(b []byte) ([]byte, error) { return pyjson.AppendFloat(b, x), nil })
 	case json.Number, pyvalue.Num, string, bool, nil, int, int64:
-		return pyvalue.AppendJSON(dst, x, pyjson.Default, false)
+		return w.scalar(func(b []byte) ([]byte, error) { return pyvalue.AppendJSON(b, x, pyjson.Default, false) })
 	}
-	return dst, fmt.Errorf("harness: cannot write a %T as JSON", v)
+	return fmt.Errorf("harness: cannot write a %T as JSON", v)
 }
