@@ -14,26 +14,26 @@ func TestRecorderBudgets(t *testing.T) {
 	at := time.Unix(0, 0)
 	for _, tc := range []struct {
 		name   string
-		rec    bridge.Recorder
+		rec    *bridge.Recorder
 		events []bridge.Event
 		want   string // in Err; "" for none
 	}{
-		{"a turn within its bound", bridge.Recorder{MaxTurnBytes: 10}, []bridge.Event{
+		{"a turn within its bound", &bridge.Recorder{MaxTurnBytes: 10}, []bridge.Event{
 			{Kind: bridge.KindStartedSpeaking, At: at}, {Kind: bridge.KindTTSText, Text: "0123456789"}, {Kind: bridge.KindStoppedSpeaking, At: at},
 		}, ""},
-		{"a turn past its bound", bridge.Recorder{MaxTurnBytes: 10}, []bridge.Event{
+		{"a turn past its bound", &bridge.Recorder{MaxTurnBytes: 10}, []bridge.Event{
 			{Kind: bridge.KindStartedSpeaking, At: at}, {Kind: bridge.KindTTSText, Text: "0123456789"}, {Kind: bridge.KindTTSText, Text: "!"},
 		}, "a turn's text past 10 bytes"},
-		{"turns past the held bytes", bridge.Recorder{MaxHeldBytes: 1000}, repeatTurns(20, "some words"), "past 1000 bytes (the held-bytes budget)"},
-		{"action records past the held bytes", bridge.Recorder{MaxHeldBytes: 1000}, repeatEvents(20, bridge.Event{Kind: bridge.KindActionApplied, Message: strings.Repeat("a", 100), Action: &bridge.ActionApplied{}}), "held-bytes budget"},
-		{"final responses past the held bytes", bridge.Recorder{Agent: true, MaxHeldBytes: 1000}, repeatEvents(20, bridge.Event{Kind: bridge.KindFinalResponse, Text: strings.Repeat("f", 100)}), "held-bytes budget"},
-		{"token sums past int64", bridge.Recorder{}, []bridge.Event{
+		{"turns past the held bytes", &bridge.Recorder{MaxHeldBytes: 1000}, repeatTurns(20, "some words"), "past 1000 bytes (the held-bytes budget)"},
+		{"action records past the held bytes", &bridge.Recorder{MaxHeldBytes: 1000}, repeatEvents(20, bridge.Event{Kind: bridge.KindActionApplied, Message: strings.Repeat("a", 100), Action: &bridge.ActionApplied{}}), "held-bytes budget"},
+		{"final responses past the held bytes", &bridge.Recorder{Agent: true, MaxHeldBytes: 1000}, repeatEvents(20, bridge.Event{Kind: bridge.KindFinalResponse, Text: strings.Repeat("f", 100)}), "held-bytes budget"},
+		{"token sums past int64", &bridge.Recorder{}, []bridge.Event{
 			{Kind: bridge.KindMetrics, Tokens: []bridge.TokenUsage{{PromptTokens: math.MaxInt64}}},
 			{Kind: bridge.KindMetrics, Tokens: []bridge.TokenUsage{{PromptTokens: 1}}},
 		}, "token counts sum past 9223372036854775807"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			rec := &tc.rec
+			rec := tc.rec
 			for _, e := range tc.events {
 				rec.Handle(e)
 			}
