@@ -160,10 +160,11 @@ loop:
 					runErr = err
 					break loop
 				}
-			}
-			if o.MaxTurns > 0 && turns >= o.MaxTurns && exitTimer == nil {
-				stopReason = StopReasonTurnLimit
-				break loop
+				// Within a burst too: no turn past the limit is relayed.
+				if o.MaxTurns > 0 && turns >= o.MaxTurns && exitTimer == nil {
+					stopReason = StopReasonTurnLimit
+					break loop
+				}
 			}
 		case <-exitTimer:
 			break loop

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -22,7 +23,7 @@ import (
 )
 
 // dataRoot lays out the evaluation data root once per test binary.
-func dataRoot(t *testing.T) string {
+func dataRoot(t testing.TB) string {
 	t.Helper()
 	root := t.TempDir()
 	if err := domains.WriteDataRoot(root); err != nil {
@@ -73,7 +74,7 @@ func goldCalls(t *testing.T, domain, id string, user bool) []tool.ModelCall {
 	return nil
 }
 
-func scenario(t *testing.T, name string) *Scenario {
+func scenario(t testing.TB, name string) *Scenario {
 	t.Helper()
 	sc, err := scenarios.Get(name)
 	if err != nil {
@@ -105,7 +106,7 @@ func userScript() []agenttest.Turn {
 	return []agenttest.Turn{{Text: "Yes, please go ahead."}}
 }
 
-func newUser(t *testing.T, root string) *testBot {
+func newUser(t testing.TB, root string) *testBot {
 	b := newTestBot(t, root, userScript()...)
 	b.model.Loop = true
 	return b
@@ -549,5 +550,43 @@ func TestStallingBotIsBoundedByTheScenario(t *testing.T) {
 	}
 	if limit := o.MaxDuration + ScenarioGrace + 2*time.Second; took > limit {
 		t.Fatalf("took %v, past %v", took, limit)
+	}
+}
+
+// The turn limit holds within a burst: an agent that speaks 50 turns at
+// once gets 20 relayed at most (MaxTurns 20), and the run stops at the
+// limit. Failed before: the limit was checked once per batch of events,
+// so the whole burst was relayed.
+func TestTurnLimitHoldsWithinABurst(t *testing.T) {
+	root := dataRoot(t)
+	ag, us := newTestBot(t, root), newUser(t, root)
+	ag.hook = func(ws *websocket.Conn, msg []byte) bool {
+		if !strings.Contains(string(msg), "send-text") {
+			return false
+		}
+
+		for range 50 {
+			for _, m := range []string{`{"label": "rtvi-ai", "type": "bot-started-speaking"}`, `{"label": "rtvi-ai", "type": "bot-tts-text", "data": {"text": "Mm."}}`, `{"label": "rtvi-ai", "type": "bot-stopped-speaking"}`} {
+				_ = ws.Write(context.Background(), websocket.MessageBinary, rtvi.MessageFrameBytes([]byte(m)))
+			}
+		}
+
+		return true
+	}
+	var relayed atomic.Int32
+	us.hook = func(_ *websocket.Conn, msg []byte) bool {
+		if strings.Contains(string(msg), "send-text") {
+			relayed.Add(1)
+			return true
+		}
+		return false
+	}
+	o := testOptions() // MaxTurns 20
+	res, err := RunScenario(runCtx(t), scenario(t, "tau2_airline__7"), ag.URL, us.URL, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Run.StopReason != StopReasonTurnLimit || relayed.Load() > int32(o.MaxTurns) {
+		t.Fatalf("stop reason %s, %d turns relayed (limit %d)", res.Run.StopReason, relayed.Load(), o.MaxTurns)
 	}
 }

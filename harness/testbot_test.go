@@ -78,7 +78,7 @@ func (m standinModel) Complete(ctx context.Context, req agent.Request) (agent.Re
 // agent.Loop on a stand-in model, served over a loopback WebSocket. One
 // connection at a time, text standing in for audio.
 type testBot struct {
-	t     *testing.T
+	t     testing.TB
 	d     *rtvi.Dispatcher
 	ctx   *agent.Context
 	model *agenttest.Server
@@ -113,7 +113,7 @@ func (k *keepConv) Reset(ctx context.Context, msgs []rtvi.ChatMessage) error {
 	return k.Conversation.Reset(ctx, msgs)
 }
 
-func newTestBot(t *testing.T, dataRoot string, script ...agenttest.Turn) *testBot {
+func newTestBot(t testing.TB, dataRoot string, script ...agenttest.Turn) *testBot {
 	t.Helper()
 	reg := &registry.Tools{Logger: slog.New(slog.DiscardHandler)}
 	if err := domains.Register(reg); err != nil {

@@ -192,6 +192,7 @@ func (c *Conn) handshake(ctx context.Context) error {
 func (c *Conn) read() {
 	defer close(c.done)
 	var read int64
+	seen := map[string]Event{} // small messages that carry nothing but their type, decoded once
 	for {
 		typ, data, err := c.ws.Read(context.Background())
 		if err != nil {
@@ -209,7 +210,7 @@ func (c *Conn) read() {
 			// pipecat's serializer cannot parse a text message as a frame.
 			e = Event{Kind: KindMalformed, Message: string(data), Err: fmt.Errorf("%w: a text WebSocket message (frames are binary)", ErrMalformed)}
 		} else {
-			e = decodeWithin(data, c.opts.MaxDepth)
+			e = decodeCached(data, c.opts.MaxDepth, seen)
 		}
 		e.At = at
 		c.mu.Lock()
@@ -241,6 +242,25 @@ func decodeWithin(data []byte, maxDepth int) Event {
 		return Event{Kind: KindMalformed, Message: f.Message.Data, Err: fmt.Errorf("%w: %w: a message nested %d deep, past %d (MaxDepth; Python's json.loads raises RecursionError near 1000)", ErrMalformed, ErrBudget, n, maxDepth)}
 	}
 	return DecodeMessage([]byte(f.Message.Data))
+}
+
+// decodeCached is decodeWithin, remembering the events of small messages
+// that carry nothing but their kind (bot-started-speaking,
+// bot-stopped-speaking, bot-llm-started, …: a bot sends the same bytes
+// for each), so a turn costs one JSON decode, not three.
+func decodeCached(data []byte, maxDepth int, seen map[string]Event) Event {
+	if len(data) > 160 {
+		return decodeWithin(data, maxDepth)
+	}
+	if e, ok := seen[string(data)]; ok {
+		return e
+	}
+	e := decodeWithin(data, maxDepth)
+	if len(seen) < 64 && e.D == nil && !e.hasD && e.Tokens == nil && e.Action == nil && e.Frame == nil && e.Err == nil && e.Text == "" &&
+		(e.Kind == KindStartedSpeaking || e.Kind == KindStoppedSpeaking || e.Kind == KindOther) {
+		seen[string(data)] = e
+	}
+	return e
 }
 
 // deliver calls OnEvent, turning a panic into an error.
