@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/voiceeval/schematools/internal/pyjson"
 	"github.com/voiceeval/schematools/internal/pyvalue"
 )
 
@@ -180,16 +181,19 @@ func (c *Conn) ApplySyncDelta(ctx context.Context, side, domain string, delta an
 // audio_response: true}}: the bridge's kickoff ([Kickoff]) to the agent
 // bot. Not awaited.
 func (c *Conn) SendText(ctx context.Context, text string) error {
-	data, err := object(field{"content", text},
-		field{"options", fields{{"run_immediately", true}, {"audio_response", true}}})
+	// Written in one buffer: a harness relays every turn with it.
+	b := make([]byte, 0, 160+len(text)+len(text)/8)
+	b = append(b, `{"label": "rtvi-ai", "type": "send-text", "id": `...)
+	b, err := pyjson.AppendString(b, c.ids.id("send_text_"))
 	if err != nil {
 		return err
 	}
-	msg, err := envelope("send-text", c.ids.id("send_text_"), data)
-	if err != nil {
-		return err
+	b = append(b, `, "data": {"content": `...)
+	if b, err = pyjson.AppendString(b, text); err != nil {
+		return fmt.Errorf("content: %w", err)
 	}
-	return c.send(ctx, msg)
+	b = append(b, `, "options": {"run_immediately": true, "audio_response": true}}}`...)
+	return c.send(ctx, b)
 }
 
 // GetContextHistory sends get_context_history ({}) and waits, at most
