@@ -88,12 +88,9 @@ func run(args []string, out io.Writer) error {
 		}
 	}
 	if *script != "" {
-		data, err := os.ReadFile(*script)
-		if err != nil {
+		var err error
+		if turns, err = loadScript(*script); err != nil {
 			return err
-		}
-		if err := json.Unmarshal(data, &turns); err != nil {
-			return fmt.Errorf("%s: %w", *script, err)
 		}
 	}
 	switch *dialect {
@@ -119,4 +116,19 @@ func run(args []string, out io.Writer) error {
 		return err
 	}
 	return nil
+}
+
+// loadScript reads a -script file: a JSON list of turns, every field the
+// file's own (decoded into an empty slice, so a field the file leaves out
+// is empty, never the demo script's).
+func loadScript(path string) ([]agenttest.Turn, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var turns []agenttest.Turn
+	if err := json.Unmarshal(data, &turns); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return turns, nil
 }

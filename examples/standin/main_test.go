@@ -29,3 +29,21 @@ func TestRunRefusesBadTaskFlags(t *testing.T) {
 		assert.Error(t, run(args, os.Stdout), "%v", args)
 	}
 }
+
+// A script file's turns are the file's, field by field: a turn that
+// gives only its text has no calls and no usage. Failed before: the file
+// was decoded into the demo script's slice, so the first turn kept the
+// demo's tool calls and its usage 120/30.
+func TestScriptIsTheFilesOwn(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "script.json")
+	if err := os.WriteFile(path, []byte(`[{"text": "only text"}]`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	turns, err := loadScript(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(turns) != 1 || turns[0].Text != "only text" || turns[0].Calls != nil || turns[0].Usage != nil {
+		t.Fatalf("turns = %+v", turns)
+	}
+}
