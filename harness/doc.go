@@ -91,6 +91,17 @@
 //     metrics.json then ends with harness_error (our addition: status and
 //     reason) and is_successful and is_task_successful are false. Resume
 //     runs it again.
+//   - With SessionOptions.Verify (our addition; NeMo trusts the summary),
+//     VerifySummaries replays the actions each bot's summary reports with
+//     the domain's Reference (its tools, hooks and starting DBs; both
+//     sides in the run's order for telecom) and checks each side's
+//     replayed hash against its reported db_hash, and a DB sent with
+//     include_db against its hash; metrics.json then ends with
+//     summary_verified (true, false, or "N/A" when skipped: unverifiable
+//     domain, fresh ids, unknown order) and summary_verification (the
+//     reason), after harness_error. NeMo's keys and verdicts are
+//     unchanged; report.html flags a summary not reproducible from its
+//     actions.
 //   - Score never panics: a judge's panic is a judge error, a predicate's a
 //     predicate error; it returns an error only for a reference answer or
 //     context it cannot read, or success_signals that are empty or unknown

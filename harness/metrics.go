@@ -78,8 +78,14 @@ type Metrics struct {
 	// IsTaskSuccessful is written when IsSuccessful is a bool.
 	IsTaskSuccessful *bool
 	// HarnessError says why a bot failed the scenario (ScoreFailure), as
-	// "harness_error", last; our addition, written only when set.
+	// "harness_error", after NeMo's keys; our addition, written only when
+	// set.
 	HarnessError string
+	// Verification is the verdict on the summaries (VerifySummaries), as
+	// "summary_verified" (true, false or "N/A" when skipped) and, unless
+	// verified, "summary_verification" (the reason), last; our addition,
+	// written only when the run was verified.
+	Verification *Verification
 }
 
 // tokensDict is one side's token_usage: NeMo's n_calls, prompt and
@@ -96,6 +102,12 @@ func tokensDict(t Tokens) pyvalue.Dict {
 // keyCallsWithoutUsage is our token_usage key counting a side's calls
 // that reported no usage, written only when there are some.
 const keyCallsWithoutUsage = "calls_without_usage"
+
+// Our metrics keys of the summary verification (Metrics.Verification).
+const (
+	keySummaryVerified     = "summary_verified"
+	keySummaryVerification = "summary_verification"
+)
 
 func strList(s []string) []any {
 	out := make([]any, len(s))
@@ -189,6 +201,12 @@ func (m *Metrics) Dict() pyvalue.Dict {
 	}
 	if m.HarnessError != "" {
 		add("harness_error", m.HarnessError)
+	}
+	if v := m.Verification; v != nil {
+		add(keySummaryVerified, v.Value())
+		if v.Reason != "" {
+			add(keySummaryVerification, v.Reason)
+		}
 	}
 	return d
 }

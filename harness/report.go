@@ -68,6 +68,10 @@ type scenarioView struct {
 	Diff                             []diffRow
 	DiffError                        string
 	AssertionVerdicts                []diffRow
+
+	// SummaryFlag is why a summary is not reproducible from its actions
+	// (metrics summary_verified false: summary_verification); "" otherwise.
+	SummaryFlag string
 }
 
 type reportView struct {
@@ -79,6 +83,11 @@ type reportView struct {
 	SignalNames      []string
 	ChartH           float64
 	Scenarios        []scenarioView
+
+	// Checked counts the scenarios whose summaries were checked
+	// (summary_verified true or false), Unreproducible those not
+	// reproducible from their actions, Skipped those not checked ("N/A").
+	Checked, Unreproducible, Skipped int
 }
 
 func rateOf(name string, bs []bool, unit string) rateRow {
@@ -214,6 +223,12 @@ func scenarioOf(l *ResultLine, i int, diff func(string) ([]byte, error)) scenari
 	if has(m, "harness_error") {
 		v.HarnessError = pyvalue.Str(get(m, "harness_error"))
 	}
+	if get(m, keySummaryVerified) == false {
+		v.SummaryFlag = pyvalue.Str(get(m, keySummaryVerification))
+		if v.SummaryFlag == "" {
+			v.SummaryFlag = "(no reason given)"
+		}
+	}
 	if has(m, "judge_score") {
 		v.JudgeScore = fixed(num(get(m, "judge_score")), 2)
 	}
@@ -303,6 +318,15 @@ func RenderReport(in ReportInput) ([]byte, error) {
 	}
 	v.ChartH = float64(len(ds))*28 + 8
 	for i, l := range in.Lines {
+		switch get(l.Metrics, keySummaryVerified) {
+		case true:
+			v.Checked++
+		case false:
+			v.Checked++
+			v.Unreproducible++
+		case NotApplicable:
+			v.Skipped++
+		}
 		v.Scenarios = append(v.Scenarios, scenarioOf(l, i, in.DBDiff))
 	}
 	var buf bytes.Buffer

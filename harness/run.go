@@ -154,6 +154,10 @@ type Run struct {
 	// Failure says why a bot failed the scenario (FailedRun); "" for a
 	// run that was scored normally.
 	Failure string
+	// Verification is the verdict on the pulled summaries
+	// (VerifySummaries), written as summary_verified; nil when not
+	// verified.
+	Verification *Verification
 }
 
 // Options are the runner's scoring flags.

@@ -108,6 +108,7 @@ func Score(ctx context.Context, r *Run, o Options) (*Result, error) {
 		LatencyStats: latencyStats(r.Latencies), Latencies: r.Latencies,
 		ScenarioName: sc.Name, ScenarioDirectory: r.ScenarioDirectory, ScenarioDuration: r.ScenarioDuration,
 		StopReason: r.StopReason, CleanExit: r.StopReason == StopReasonExit,
+		Verification: r.Verification,
 	}
 	m.TokenUsage.Agent, m.TokenUsage.User = r.Agent.Tokens, r.User.Tokens
 	res := &Result{Metrics: m, Domain: prefix(sc.Name)}

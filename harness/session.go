@@ -63,7 +63,12 @@ type SessionOptions struct {
 	// write (zero fields: DefaultBudgets).
 	Budgets Budgets
 	// Shadow turns the cross-side sync on (tau2 telecom); nil is off.
-	Shadow *Shadow
+	Shadow *Reference
+	// Verify turns the summary verification on (VerifySummaries: a
+	// scored run's summaries replayed from their actions with the
+	// domain's reference, the verdict written as summary_verified); nil
+	// is off, as in NeMo.
+	Verify *Reference
 	// NoResetCheck turns off the check that a pulled context holds no
 	// more user messages than the bridge sent in the run (for a bot that
 	// splits one send-text into several messages).
@@ -193,6 +198,7 @@ func RunScenario(ctx context.Context, sc *Scenario, agentURL, userURL string, o 
 	if err != nil {
 		return fail(StatusFailed, ErrBotFailed, err)
 	}
+	run.Verification = VerifySummaries(ctx, o.Verify, sc, run, res.Syncs)
 	scored, err := Score(ctx, run, o.Score)
 	if err != nil {
 		return fail(StatusFailed, ErrBotFailed, fmt.Errorf("scoring: %w", err))

@@ -422,21 +422,21 @@ func TestBotThatDidNotResetFails(t *testing.T) {
 }
 
 // telecomShadow is the bridge's shadow-DB config for tau2 telecom.
-func telecomShadow(t *testing.T) *Shadow {
+func telecomShadow(t *testing.T) *Reference {
 	t.Helper()
 	d, err := domains.Find("tau2_telecom")
 	if err != nil {
 		t.Fatal(err)
 	}
-	agentDB, err := state.LoadDBFS(d.Files, d.DB)
+	agentDB, err := state.LoadSourceFS(d.Files, d.DB)
 	if err != nil {
 		t.Fatal(err)
 	}
-	userDB, err := state.LoadDBFS(d.Files, d.UserDB)
+	userDB, err := state.LoadSourceFS(d.Files, d.UserDB)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &Shadow{Hooks: telecom.Hooks(), Tools: telecom.Tools, AgentDB: agentDB, UserDB: userDB}
+	return &Reference{Hooks: telecom.Hooks(), Tools: telecom.Tools, AgentDB: agentDB, UserDB: userDB}
 }
 
 // The telecom task's agent refuels data on the agent side (action-applied

@@ -10,30 +10,48 @@ import (
 	"github.com/voiceeval/schematools/state"
 )
 
-// Shadow configures the cross-side sync of a two-sided domain (tau2
-// telecom): the bridge keeps its own copies of both DBs, replays on them
-// every action a bot reports applied, runs the domain's sync and pushes the
-// resulting deltas to the bots (bridge.py _setup_cross_side_sync,
-// _propagate_cross_side_sync). A Shadow whose Hooks have no Sync turns the
-// sync off, as NeMo's default no-op sync_state does.
-type Shadow struct {
+// Reference is the harness's own copy of a tool domain: the domain's
+// reference tools and hooks, the DBs its scenarios start from and the
+// clock. One Reference serves two features of SessionOptions:
+//
+//   - Shadow, the cross-side sync of a two-sided domain (tau2 telecom):
+//     the bridge keeps its own copies of both DBs, replays on them every
+//     action a bot reports applied, runs the domain's sync and pushes the
+//     resulting deltas to the bots (bridge.py _setup_cross_side_sync,
+//     _propagate_cross_side_sync). A Reference whose Hooks have no Sync
+//     turns the sync off, as NeMo's default no-op sync_state does.
+//   - Verify, the check that the summaries the bots report are
+//     reproducible from the actions they report (VerifySummaries, our
+//     addition).
+type Reference struct {
 	// Hooks are the domain's hooks: its initialisation functions (replayed
-	// on the shadow DBs) and its Sync.
+	// on the starting DBs), its Sync and the sync's applier.
 	Hooks hooks.Set
-	// Tools builds the shadow tool map on the shadow states (the domain's
-	// replay tools, e.g. telecom.Tools).
+	// Tools builds the reference tool map on the replay's states (the
+	// domain's replay tools, e.g. telecom.Tools).
 	Tools replay.ToolBuilder
-	// AgentDB and UserDB are the scenario's starting DBs; each run works on
-	// its own deep copy.
-	AgentDB, UserDB map[string]any
+	// AgentDB and UserDB are the DBs the domain's scenarios start from
+	// (a scenario's shared_state_init that carries its own inline db
+	// overrides them); each run works on its own copy. UserDB is set only
+	// for a two-sided domain; nil AgentDB is an empty DB.
+	AgentDB, UserDB *state.Source
 	// Clock is the clock of the initialisation functions and tools; nil
 	// means time.Now.
 	Clock func() time.Time
+	// Decode turns one action record of a summary into the reference tool
+	// calls that may have made it; nil is DecodeAction (tau2's records:
+	// {"name", "arguments", ...}). Verification only.
+	Decode func(record any) ([]Call, error)
+	// Unverifiable, when not empty, says why the domain's summaries
+	// cannot be verified (its tools are not deterministic, or keep their
+	// state outside the DB): VerifySummaries skips every scenario with
+	// this reason. Verification only.
+	Unverifiable string
 }
 
 // shadow is one scenario's shadow state.
 type shadow struct {
-	cfg         *Shadow
+	cfg         *Reference
 	domain      string
 	agent, user *state.Shared
 	tools       replay.ToolMap
@@ -44,7 +62,7 @@ type shadow struct {
 // them and builds the tool map; it returns nil (sync off) when the config
 // has no Sync. An error means the sync cannot run; NeMo then logs and runs
 // the scenario without it, and so does the caller.
-func newShadow(cfg *Shadow, sc *Scenario) (*shadow, error) {
+func newShadow(cfg *Reference, sc *Scenario) (*shadow, error) {
 	if cfg == nil || cfg.Hooks.Sync == nil {
 		return nil, nil
 	}
@@ -56,12 +74,9 @@ func newShadow(cfg *Shadow, sc *Scenario) (*shadow, error) {
 	for _, side := range []struct {
 		name string
 		st   *state.Shared
-		db   map[string]any
+		src  *state.Source
 	}{{"agent", s.agent, cfg.AgentDB}, {"user", s.user, cfg.UserDB}} {
-		db, _ := state.Clone(side.db).(map[string]any)
-		if db == nil {
-			db = map[string]any{}
-		}
+		db := copyOf(side.src)
 		var acts []hooks.InitAction
 		for _, a := range sc.InitializationActions {
 			if a.Side == side.name {
@@ -88,6 +103,20 @@ func newShadow(cfg *Shadow, sc *Scenario) (*shadow, error) {
 		s.byName[t.Name()] = t
 	}
 	return s, nil
+}
+
+// copyOf returns a private deep copy of src's DB ({} for nil).
+func copyOf(src *state.Source) map[string]any {
+	if src == nil {
+		return map[string]any{}
+	}
+	st := state.New()
+	st.Share(src)
+	db := st.Snapshot()
+	if db == nil {
+		db = map[string]any{}
+	}
+	return db
 }
 
 // sync runs the domain's sync on the shadow DBs and returns its deltas.

@@ -69,6 +69,7 @@ type flags struct {
 	scenarios, domain, out, resume, agentURLs, userURLs string
 	parallel, minAgentTurns, maxTurns                   int
 	timeout, kickoff, settle                            time.Duration
+	verify                                              bool
 	llm                                                 llmFlags
 	judge                                               judgeFlags
 	// argv is the command line, for run_args.json.
@@ -93,6 +94,7 @@ func parse(args []string, stderr io.Writer) (flags, error) {
 	fs.DurationVar(&f.timeout, "timeout", 0, "bound on each run's conversation (0: the scenario's max_duration)")
 	fs.DurationVar(&f.kickoff, "kickoff-delay", 0, "wait before the agent's Hello (0: NeMo's 1s with URLs, none in-process)")
 	fs.DurationVar(&f.settle, "exit-settle", 0, "wait after the agent's <exit> (0: NeMo's 0.5s with URLs, 50ms in-process)")
+	fs.BoolVar(&f.verify, "verify", true, "check that each bot's summary is reproducible from the actions it reports (metrics summary_verified; NeMo's verdicts unchanged)")
 	fs.StringVar(&f.llm.url, "llm-url", "", "OpenAI-compatible server of the in-process bots' model (e.g. http://127.0.0.1:8000/v1); empty: gold stand-ins")
 	fs.StringVar(&f.llm.model, "llm-model", "", "model name for -llm-url")
 	fs.StringVar(&f.llm.keyEnv, "llm-key-env", "OPENAI_API_KEY", "environment variable holding -llm-url's API key (unset: \"EMPTY\")")
@@ -224,7 +226,7 @@ func evaluate(ctx context.Context, f flags, stdout, stderr io.Writer) error {
 			}
 		}
 	}
-	shadows, err := shadowsFor(shipped)
+	refs, err := referencesFor(shipped, f.verify)
 	if err != nil {
 		return err
 	}
@@ -277,7 +279,7 @@ func evaluate(ctx context.Context, f flags, stdout, stderr io.Writer) error {
 		wg.Go(func() {
 			for name := range jobs {
 				start := time.Now()
-				ok, why, err := runOne(ctx, w, p, &g, shipped[name], o, shadows, f.mutate)
+				ok, why, err := runOne(ctx, w, p, &g, shipped[name], o, refs, f.mutate)
 				mu.Lock()
 				done++
 				verdict := "pass"
@@ -323,6 +325,7 @@ func invocation(f flags, queue []string) harness.Invocation {
 		{Key: "parallel", Value: f.parallel}, {Key: "min_agent_turns", Value: f.minAgentTurns},
 		{Key: "max_turns", Value: f.maxTurns}, {Key: "timeout", Value: f.timeout.Seconds()},
 		{Key: "kickoff_delay", Value: f.kickoff.Seconds()}, {Key: "exit_settle", Value: f.settle.Seconds()},
+		{Key: "verify", Value: f.verify},
 	}
 	return harness.Invocation{
 		StartedAt:     time.Now().Format("2006-01-02T15:04:05"),
@@ -334,7 +337,7 @@ func invocation(f flags, queue []string) harness.Invocation {
 
 // runOne runs one scenario on pair p and writes it; ok is is_successful,
 // why the reason a bot failed it (harness_error), err what stops the run.
-func runOne(ctx context.Context, w *harness.RunWriter, p *pair, g *golds, s *scenarios.Scenario, o harness.SessionOptions, shadows map[string]*harness.Shadow, mutate mutator) (ok bool, why string, err error) {
+func runOne(ctx context.Context, w *harness.RunWriter, p *pair, g *golds, s *scenarios.Scenario, o harness.SessionOptions, refs references, mutate mutator) (ok bool, why string, err error) {
 	if p.agent != nil {
 		agentTurns, userTurns, err := g.scripts(s.Name)
 		if err != nil {
@@ -347,7 +350,7 @@ func runOne(ctx context.Context, w *harness.RunWriter, p *pair, g *golds, s *sce
 		p.agent.arm(sc.agent, sc.stall)
 		p.user.arm(sc.user, false)
 	}
-	o.Shadow = shadows[s.Domain]
+	refs.apply(&o, s.Domain)
 	o.ScenarioDirectory = w.ScenarioDir(s.Name)
 	start := time.Now()
 	sc := nemoeval.Scenario(s)
