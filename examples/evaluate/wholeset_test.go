@@ -107,7 +107,9 @@ func failed(m map[string]any) []string {
 // Every scenario with a gold stand-in — all tau2 airline, retail and
 // telecom scenarios and every eva_airline scenario with a gold path — is
 // scored successful in one run: DB_STATE_MATCH (DB_STATE_ASSERTION for
-// telecom) and CLEAN_EXIT pass, no turn gate.
+// telecom) and CLEAN_EXIT pass, no turn gate. Every summary is verified
+// (-verify, on by default): reproducible from the actions it reports —
+// the gold domains' tools are deterministic, none is skipped.
 func TestWholeGoldSetSucceeds(t *testing.T) {
 	want := goldSet(t)
 	byGroup := map[string]int{}
@@ -121,6 +123,7 @@ func TestWholeGoldSetSucceeds(t *testing.T) {
 		}
 	}
 	got := sweep(t, nil, "-domain", allGold, "-parallel", "4")
+	verified := map[string]int{}
 	if len(got) != len(want) {
 		t.Fatalf("%d scenarios scored, want %d", len(got), len(want))
 	}
@@ -142,8 +145,17 @@ func TestWholeGoldSetSucceeds(t *testing.T) {
 		if m["is_successful"] != true || m["clean_exit"] != true || !strings.Contains(passed, sig) || m["insufficient_agent_turns"] != nil || !dbMatch {
 			t.Errorf("%s: successful %v clean_exit %v db_state_match %v breakdown %v", n, m["is_successful"], m["clean_exit"], m["db_state_match"], bd)
 		}
+		if m["summary_verified"] != true || m["summary_verification"] != nil {
+			t.Errorf("%s: summary_verified %v: %v", n, m["summary_verified"], m["summary_verification"])
+		} else {
+			g, _, _ := strings.Cut(n, "__")
+			verified[g]++
+		}
 	}
-	t.Logf("gold set: %d scenarios successful %v", len(want), byGroup)
+	if !maps.Equal(verified, byGroup) {
+		t.Errorf("summaries verified %v, want every one of %v", verified, byGroup)
+	}
+	t.Logf("gold set: %d scenarios successful %v, summaries verified %v", len(want), byGroup, verified)
 	requireNemoVerdicts(t, "nemo_verdicts_gold.jsonl", got)
 }
 
@@ -402,6 +414,8 @@ var brokenVariants = []brokenVariant{
 // fail: a write dropped or a wrong argument fails the DB signal
 // (DB_STATE_MATCH, telecom's DB_STATE_ASSERTION), no end call fails
 // CLEAN_EXIT, an agent that stalls after 2 responses trips the turn gate.
+// The bots report what they did, so every summary verifies (a write
+// reported and not applied is TestVerifyFlagsAWriteReportedNotApplied).
 func TestWholeSetBrokenVariantsFail(t *testing.T) {
 	set := goldSet(t)
 	assigned := map[string]int{}
@@ -436,7 +450,7 @@ func TestWholeSetBrokenVariantsFail(t *testing.T) {
 	}
 	got := sweep(t, mutate, "-scenarios", strings.Join(others, ","), "-parallel", "8", "-max-turns", "14", "-timeout", "2m")
 	maps.Copy(got, sweep(t, mutate, "-scenarios", strings.Join(stalled, ","), "-parallel", "16", "-timeout", "2s"))
-	counts := map[string]int{}
+	counts, verified := map[string]int{}, 0
 	for _, n := range set {
 		v := brokenVariants[assigned[n]]
 		counts[v.name]++
@@ -448,12 +462,19 @@ func TestWholeSetBrokenVariantsFail(t *testing.T) {
 		if msg := v.check(n, m); msg != "" {
 			t.Errorf("%s (%s): %s", n, v.name, msg)
 		}
+		// A broken script makes a bot fail, not lie: what it reports is
+		// what it did, and its summary verifies.
+		if m["summary_verified"] != true {
+			t.Errorf("%s (%s): summary_verified %v: %v", n, v.name, m["summary_verified"], m["summary_verification"])
+		} else {
+			verified++
+		}
 	}
 	for _, v := range brokenVariants {
 		if counts[v.name] == 0 {
 			t.Errorf("no scenario ran %q", v.name)
 		}
 	}
-	t.Logf("broken variants over %d scenarios: %v", len(set), counts)
+	t.Logf("broken variants over %d scenarios: %v, summaries verified %d", len(set), counts, verified)
 	requireNemoVerdicts(t, "nemo_verdicts_broken.jsonl", got)
 }
