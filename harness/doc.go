@@ -102,6 +102,16 @@
 //     reason), after harness_error. NeMo's keys and verdicts are
 //     unchanged; report.html flags a summary not reproducible from its
 //     actions.
+//   - Bounds (SessionOptions.Budgets, Budgets): what the bots of a
+//     scenario can make the harness read, hold and write is bounded — a
+//     turn's text, a connection's bytes, what is held of each side
+//     (turns, final responses, action records, queued events), each file
+//     written from a bot's data, the nesting of its JSON (no deeper than
+//     Python's json.loads reads) — and a passed budget fails that
+//     scenario alone, naming it (an error wrapping bridge.ErrBudget). The
+//     whole scenario, preparation to last pull, takes at most its duration
+//     bound plus ScenarioGrace. Every file is valid UTF-8: a lone
+//     surrogate is written \udXXX.
 //   - Score never panics: a judge's panic is a judge error, a predicate's a
 //     predicate error; it returns an error only for a reference answer or
 //     context it cannot read, or success_signals that are empty or unknown

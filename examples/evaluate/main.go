@@ -70,6 +70,7 @@ type flags struct {
 	parallel, minAgentTurns, maxTurns                   int
 	timeout, kickoff, settle                            time.Duration
 	verify                                              bool
+	budgets                                             harness.Budgets
 	llm                                                 llmFlags
 	judge                                               judgeFlags
 	// argv is the command line, for run_args.json.
@@ -95,6 +96,7 @@ func parse(args []string, stderr io.Writer) (flags, error) {
 	fs.DurationVar(&f.kickoff, "kickoff-delay", 0, "wait before the agent's Hello (0: NeMo's 1s with URLs, none in-process)")
 	fs.DurationVar(&f.settle, "exit-settle", 0, "wait after the agent's <exit> (0: NeMo's 0.5s with URLs, 50ms in-process)")
 	fs.BoolVar(&f.verify, "verify", true, "check that each bot's summary is reproducible from the actions it reports (metrics summary_verified; NeMo's verdicts unchanged)")
+	budgetFlags(fs, &f.budgets)
 	fs.StringVar(&f.llm.url, "llm-url", "", "OpenAI-compatible server of the in-process bots' model (e.g. http://127.0.0.1:8000/v1); empty: gold stand-ins")
 	fs.StringVar(&f.llm.model, "llm-model", "", "model name for -llm-url")
 	fs.StringVar(&f.llm.keyEnv, "llm-key-env", "OPENAI_API_KEY", "environment variable holding -llm-url's API key (unset: \"EMPTY\")")
@@ -129,6 +131,9 @@ func parse(args []string, stderr io.Writer) (flags, error) {
 		return f, errors.New("-llm-url drives the in-process bots: give it without -agent-url and -user-url")
 	}
 	if err := checkModelFlags(f.llm, f.judge); err != nil {
+		return f, err
+	}
+	if err := checkBudgets(f.budgets); err != nil {
 		return f, err
 	}
 	return f, nil
@@ -261,6 +266,7 @@ func evaluate(ctx context.Context, f flags, stdout, stderr io.Writer) error {
 	o.Score.JudgeThreshold = &threshold
 	o.Score.JudgeIncludeConversation = f.judge.includeConversation
 	o.MaxTurns, o.MaxDuration, o.KickoffDelay, o.ExitSettle = f.maxTurns, f.timeout, f.kickoff, f.settle
+	o.Budgets = f.budgets
 	if inProcess {
 		if o.KickoffDelay == 0 {
 			o.KickoffDelay = -1
@@ -326,6 +332,9 @@ func invocation(f flags, queue []string) harness.Invocation {
 		{Key: "max_turns", Value: f.maxTurns}, {Key: "timeout", Value: f.timeout.Seconds()},
 		{Key: "kickoff_delay", Value: f.kickoff.Seconds()}, {Key: "exit_settle", Value: f.settle.Seconds()},
 		{Key: "verify", Value: f.verify},
+		{Key: "max_turn_bytes", Value: f.budgets.TurnBytes}, {Key: "max_stream_bytes", Value: f.budgets.StreamBytes},
+		{Key: "max_held_bytes", Value: f.budgets.HeldBytes}, {Key: "max_file_bytes", Value: f.budgets.FileBytes},
+		{Key: "max_depth", Value: f.budgets.Depth},
 	}
 	return harness.Invocation{
 		StartedAt:     time.Now().Format("2006-01-02T15:04:05"),
