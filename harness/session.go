@@ -388,7 +388,7 @@ func (q *eventQueue) push(ev sideEvent) {
 		if ev.agent {
 			side = "agent"
 		}
-		q.overflow = fmt.Errorf("%s bot: %w: its events waiting for the run loop passed %d bytes (HeldBytes)", side, bridge.ErrBudget, q.limit)
+		q.overflow = fmt.Errorf("%s bot: %w: its events waiting for the run loop passed %d bytes (the held-bytes budget)", side, bridge.ErrBudget, q.limit)
 		q.items, q.bytes = nil, 0
 	default:
 		q.items = append(q.items, ev)
