@@ -24,11 +24,15 @@ import (
 // (NeMo's bot_server.py).
 //
 // Per model call it sends one Emitter.LLMResponse with the model's usage
-// (NeMo's runner counts the agent's turns by them), then speaks the
-// response's text (Emitter.Say and a text frame). The end tool's "<exit>"
-// is sent by the tool's after-result hook, once its result is in the
-// context; then, as pipecat does after a result, the model runs once more
-// (its text spoken, any calls it makes answered and not followed up).
+// (NeMo's runner counts the agent's turns by them) and speaks the
+// response's text (Emitter.Say and a text frame): at once when the
+// response calls no tool, and after its calls ran when it does, as a
+// pipecat bot's TTS stage plays it after the calls' urgent messages have
+// gone out (see speaker). The end tool's "<exit>" is sent by the tool's
+// after-result hook, once its result is in the context, so a goodbye said
+// with the end call is heard after <exit>; then, as pipecat does after a
+// result, the model runs once more (its text spoken, any calls it makes
+// answered and not followed up).
 type AgentBrain struct {
 	// Model is the LLM; required.
 	Model agent.Model
@@ -81,23 +85,24 @@ func (b *AgentBrain) Turn(ctx context.Context, t Turn) error {
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	var emitErr error
-	loop := b.loop(t, &emitErr, 0)
+	sp := &speaker{t: t}
+	loop := b.loop(sp, 0)
 	res, err := loop.Turn(ctx, t.Text)
 	if err == nil && res.Ended {
 		// pipecat runs the LLM again once a result is delivered, the end
 		// tool's too: one more model call, not followed up.
-		after := b.loop(t, &emitErr, 1)
+		after := b.loop(sp, 1)
 		if _, aerr := after.Run(ctx); aerr != nil && !errors.Is(aerr, agent.ErrStepLimit) {
 			err = aerr
 		}
 	}
+	sp.flush(ctx)
 	// The server reports the error to the harness (an error event).
-	return errors.Join(err, emitErr)
+	return errors.Join(err, sp.err)
 }
 
 // loop is one turn's agent.Loop (maxSteps 0: the brain's MaxSteps).
-func (b *AgentBrain) loop(t Turn, emitErr *error, maxSteps int) *agent.Loop {
+func (b *AgentBrain) loop(sp *speaker, maxSteps int) *agent.Loop {
 	if maxSteps == 0 {
 		maxSteps = b.MaxSteps
 	}
@@ -110,34 +115,59 @@ func (b *AgentBrain) loop(t Turn, emitErr *error, maxSteps int) *agent.Loop {
 		Parallel:    b.Parallel,
 		CallOptions: b.CallOptions,
 		Logger:      b.Logger,
-		Hooks: agent.Hooks{
-			OnResponse: func(ctx context.Context, _ int, resp agent.Response) {
-				if *emitErr != nil {
-					return
-				}
-				*emitErr = speak(ctx, t, resp)
-			},
-		},
+		Hooks:       agent.Hooks{OnResponse: sp.response},
 	}
 }
 
-// speak reports one model call and speaks its text.
-func speak(ctx context.Context, t Turn, resp agent.Response) error {
+// speaker reports a turn's model calls and speaks their text as a pipecat
+// bot with a TTS stage does: the LLM's events (bot-llm-*, metrics) as the
+// response ends; its speech once played. A response that calls tools has
+// its calls run first — pipecat pushes their messages (action-applied, the
+// end tool's <exit>) as urgent transport frames, past the speech still
+// queued for the TTS and the output's audio (pipecat 1.6.0
+// processors/frame_processor.py push_transport_message:
+// OutputTransportMessageUrgentFrame, a SystemFrame;
+// transports/base_output.py sends system frames at once and text after
+// its audio), so the harness hears <exit> before the goodbye said with it.
+type speaker struct {
+	t       Turn
+	pending string // text of the last response, spoken once its calls ran
+	err     error  // the first emit error; nothing more is sent after it
+}
+
+// response reports one model call (agent.Hooks.OnResponse): first the
+// speech still pending from the call before (its calls have run), then
+// this call's LLM events; its text is spoken now when it calls no tool,
+// after its calls otherwise.
+func (s *speaker) response(ctx context.Context, _ int, resp agent.Response) {
+	s.flush(ctx)
+	if s.err != nil {
+		return
+	}
 	var chunks []string
 	if resp.Text != "" {
 		chunks = []string{resp.Text}
 	}
-	if err := t.Events.LLMResponse(ctx, rtvi.TokenUsage(resp.Usage), chunks...); err != nil {
-		return err
+	if s.err = s.t.Events.LLMResponse(ctx, rtvi.TokenUsage(resp.Usage), chunks...); s.err != nil {
+		return
 	}
-	if resp.Text == "" {
-		return nil
+	s.pending = resp.Text
+	if len(resp.Calls) == 0 {
+		s.flush(ctx)
 	}
-	if err := t.Events.Say(ctx, resp.Text); err != nil {
-		return err
+}
+
+// flush speaks the pending text, if any.
+func (s *speaker) flush(ctx context.Context) {
+	text := s.pending
+	s.pending = ""
+	if text == "" || s.err != nil {
+		return
 	}
-	if t.Reply != nil {
-		return t.Reply(ctx, resp.Text)
+	if s.err = s.t.Events.Say(ctx, text); s.err != nil {
+		return
 	}
-	return nil
+	if s.t.Reply != nil {
+		s.err = s.t.Reply(ctx, text)
+	}
 }

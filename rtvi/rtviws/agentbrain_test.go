@@ -7,15 +7,18 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/voiceeval/schematools/agent"
+	"github.com/voiceeval/schematools/registry"
 	"github.com/voiceeval/schematools/rtvi"
 	"github.com/voiceeval/schematools/rtvi/bridge"
 	"github.com/voiceeval/schematools/rtvi/rtviws"
+	"github.com/voiceeval/schematools/tool"
 )
 
 // serveBrain serves an AgentBrain on model over loopback.
@@ -159,4 +162,54 @@ func TestHungModelLeavesPullsAnswered(t *testing.T) {
 	require.Eventually(t, func() bool { mu.Lock(); defer mu.Unlock(); return cancelled == 1 }, 10*time.Second, 5*time.Millisecond, "reset interrupts the hung turn")
 	require.NoError(t, c.SendText(ctx, "Hello again"))
 	require.Eventually(t, func() bool { return rec.Usage().Calls == 2 }, 10*time.Second, 5*time.Millisecond, "the next turn runs")
+}
+
+// A response that says goodbye and calls the end tool is heard as a
+// pipecat bot with a TTS stage sends it: the end tool's <exit> (an urgent
+// transport message) before the goodbye's speech, so a harness records
+// the goodbye but does not relay it; the text of the model call pipecat
+// makes after the result follows. Failed before: the goodbye was spoken
+// first, and the harness relayed it to the user simulator.
+func TestGoodbyeWithTheEndCallIsSpokenAfterExit(t *testing.T) {
+	var calls atomic.Int32
+	model := agent.ModelFunc(func(context.Context, agent.Request) (agent.Response, error) {
+		if calls.Add(1) == 1 {
+			return agent.Response{Text: "Goodbye.", Calls: []tool.ModelCall{{ID: "c1", Name: "EndConversationTool", Arguments: "{}"}}, FinishReason: "tool_calls"}, nil
+		}
+		return agent.Response{Text: "Bye!", FinishReason: "stop"}, nil
+	})
+	logger := slog.New(slog.DiscardHandler)
+	reg := &registry.Tools{Logger: logger}
+	require.NoError(t, registry.RegisterHarness(reg))
+	brain := rtviws.NewAgentBrain(model, logger)
+	srv, err := rtviws.New(rtviws.Config{Dispatcher: brain.Wire(rtvi.Config{Tools: reg, Logger: logger}), Brain: brain, Logger: logger})
+	require.NoError(t, err)
+	ln, err := rtviws.ListenLoopback("127.0.0.1:0")
+	require.NoError(t, err)
+	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 30 * time.Second}
+	go hs.Serve(ln) //nolint:errcheck // ends with Close
+	t.Cleanup(func() { srv.CloseConnections(); hs.Close() })
+
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	var mu sync.Mutex
+	var order []string
+	c, err := bridge.Dial(ctx, "ws://"+ln.Addr().String(), &bridge.Options{OnEvent: func(e bridge.Event) {
+		mu.Lock()
+		defer mu.Unlock()
+		switch e.Kind {
+		case bridge.KindExit:
+			order = append(order, "exit")
+		case bridge.KindTTSText:
+			order = append(order, "say "+e.Text)
+		}
+	}})
+	require.NoError(t, err)
+	defer c.Close()
+	require.NoError(t, c.UpdateSystemPrompt(ctx, bridge.Prompt{Prompt: "You are an agent.", Tools: `{"EndConversationTool": {}}`}))
+	require.NoError(t, c.SendText(ctx, "Hello"))
+	require.Eventually(t, func() bool { mu.Lock(); defer mu.Unlock(); return len(order) == 3 }, 10*time.Second, 5*time.Millisecond)
+	mu.Lock()
+	defer mu.Unlock()
+	assert.Equal(t, []string{"exit", "say Goodbye.", "say Bye!"}, order)
 }
