@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/voiceeval/schematools/agent"
+	"github.com/voiceeval/schematools/state"
+	"github.com/voiceeval/schematools/tool"
 )
 
 // -llm-timeout and -llm-max-tokens: defaults, and the values refused.
@@ -94,5 +96,50 @@ func TestLLMTimeoutAndMaxTokensReachTheModel(t *testing.T) {
 	_, err = llmModel(f.llm).Complete(context.Background(), agent.Request{Messages: msgs})
 	if took := time.Since(start); !errors.Is(err, context.DeadlineExceeded) || took > 5*time.Second {
 		t.Errorf("a hanging server: %v after %v; want a deadline within -llm-timeout", err, took)
+	}
+}
+
+// -llm-temperature and -llm-seed are sent when given; -llm-text-calls
+// repair makes a call the model wrote as JSON text a call, keep (the
+// default, pipecat's) leaves it text.
+func TestLLMSamplingAndTextCallFlags(t *testing.T) {
+	bodies := make(chan map[string]any, 4)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var body map[string]any
+		_ = json.NewDecoder(r.Body).Decode(&body)
+		bodies <- body
+		w.Header().Set("Content-Type", "text/event-stream")
+		fmt.Fprint(w, `data: {"id":"x","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":"{\"name\": \"EndConversationTool\", \"arguments\": {}}"},"finish_reason":"stop"}]}`+"\n\ndata: [DONE]\n\n")
+	}))
+	defer srv.Close()
+	set, err := tool.NewSet(tool.Harness(state.New(), nil)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := agent.Request{Messages: []agent.Message{{Role: agent.RoleUser, Content: "bye"}}, Tools: set}
+	base := []string{"-scenarios", "tau2_retail__0", "-out", t.TempDir(), "-llm-url", srv.URL + "/v1", "-llm-model", "m"}
+	for _, tc := range []struct {
+		args      []string
+		temp, sd  any
+		wantCalls int
+	}{
+		{nil, nil, nil, 0},
+		{[]string{"-llm-temperature", "0", "-llm-seed", "42", "-llm-text-calls", "repair"}, float64(0), float64(42), 1},
+	} {
+		f, err := parse(append(base, tc.args...), io.Discard)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp, err := llmModel(f.llm).Complete(context.Background(), req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body := <-bodies
+		if body["temperature"] != tc.temp || body["seed"] != tc.sd || len(resp.Calls) != tc.wantCalls {
+			t.Errorf("%v: temperature %v, seed %v, %d calls (text %q)", tc.args, body["temperature"], body["seed"], len(resp.Calls), resp.Text)
+		}
+	}
+	if _, err := parse(append(base, "-llm-text-calls", "guess"), io.Discard); err == nil {
+		t.Error("-llm-text-calls guess: no error")
 	}
 }

@@ -19,9 +19,18 @@ type modelFlags struct {
 // llmFlags are the in-process bots' model settings (-llm-*).
 type llmFlags struct {
 	modelFlags
-	timeout   time.Duration // bound of each request attempt
-	maxTokens int           // max_completion_tokens; 0: none sent
+	timeout     time.Duration // bound of each request attempt
+	maxTokens   int           // max_completion_tokens; 0: none sent
+	temperature float64       // sent when not negative
+	seed        int           // sent when not negative
+	textCalls   string        // "keep" (pipecat's: spoken as text) or "repair" (agent.RepairTextCalls)
 }
+
+// The -llm-text-calls values.
+const (
+	textCallsKeep   = "keep"
+	textCallsRepair = "repair"
+)
 
 // judgeFlags are NeMo's judge settings (run_evaluation.py's --judge-*).
 type judgeFlags struct {
@@ -44,9 +53,23 @@ func baseURL(u string) string {
 // the agent and the user simulator, each on its own context), through the
 // official openai-go SDK (provider/openai), each request bounded by
 // -llm-timeout and, when -llm-max-tokens is set, by max_completion_tokens.
+// -llm-temperature and -llm-seed are sent when set (a real model in a
+// test is then reproducible); with -llm-text-calls repair, a call the
+// model writes as JSON text is made a call (agent.RepairTextCalls).
 func llmModel(f llmFlags) agent.Model {
-	return openai.New(f.model, openai.WithBaseURL(baseURL(f.url)), openai.WithAPIKeyFromEnv(f.keyEnv),
-		openai.WithTimeout(f.timeout), openai.WithMaxTokens(f.maxTokens))
+	var ro []option.RequestOption
+	if f.temperature >= 0 {
+		ro = append(ro, option.WithJSONSet("temperature", f.temperature))
+	}
+	if f.seed >= 0 {
+		ro = append(ro, option.WithJSONSet("seed", f.seed))
+	}
+	var m agent.Model = openai.New(f.model, openai.WithBaseURL(baseURL(f.url)), openai.WithAPIKeyFromEnv(f.keyEnv),
+		openai.WithTimeout(f.timeout), openai.WithMaxTokens(f.maxTokens), openai.WithRequestOptions(ro...))
+	if f.textCalls == textCallsRepair {
+		m = agent.RepairTextCalls(m)
+	}
+	return m
 }
 
 // judge returns the run's judge: nil without -judge-url and -judge-model
@@ -85,6 +108,8 @@ func checkModelFlags(llm llmFlags, j judgeFlags) error {
 		return fmt.Errorf("-llm-timeout must be positive, not %v", llm.timeout)
 	case llm.maxTokens < 0:
 		return fmt.Errorf("-llm-max-tokens must be positive, or 0 to send none, not %d", llm.maxTokens)
+	case llm.textCalls != textCallsKeep && llm.textCalls != textCallsRepair:
+		return fmt.Errorf("-llm-text-calls is keep or repair, not %q", llm.textCalls)
 	case j.timeout <= 0 || j.maxTokens <= 0:
 		return fmt.Errorf("-judge-timeout and -judge-max-tokens must be positive")
 	}
