@@ -2,6 +2,7 @@ package agenttest
 
 import (
 	"encoding/json"
+	"html"
 	"net/http"
 	"unicode/utf8"
 )
@@ -97,18 +98,31 @@ func (a answer) finish() string {
 	return "stop"
 }
 
+// text is the turn's text as the server sends it.
+func (a answer) text() string {
+	if a.turn.Quirks.HTMLEscape {
+		return html.EscapeString(a.turn.Text)
+	}
+	return a.turn.Text
+}
+
 // completion is the non-streaming answer.
 func (a answer) completion() []byte {
 	m := &message{Role: "assistant"}
 	if a.turn.Text != "" || len(a.turn.Calls) == 0 {
-		m.Content = &a.turn.Text
+		t := a.text()
+		m.Content = &t
 	}
 	for _, c := range a.turn.Calls {
 		m.ToolCalls = append(m.ToolCalls, toolCall{ID: c.ID, Type: "function", Function: fnDelta{Name: c.Name, Arguments: c.Arguments}})
 	}
 	fr := a.finish()
+	var usage json.RawMessage
+	if !a.turn.Quirks.NoUsage {
+		usage = a.usageJSON()
+	}
 	b, _ := json.Marshal(chunk{ID: a.id, Object: "chat.completion", Created: a.created, Model: a.model,
-		Choices: []choice{{Message: m, Logprobs: null, FinishReason: &fr}}, Usage: a.usageJSON()})
+		Choices: []choice{{Message: m, Logprobs: null, FinishReason: &fr}}, Usage: usage})
 	return b
 }
 
@@ -135,6 +149,7 @@ func (a answer) stream(w http.ResponseWriter, includeUsage bool) {
 			flusher.Flush()
 		}
 	}
+	includeUsage = includeUsage && !a.turn.Quirks.NoUsage
 	var usage json.RawMessage
 	if includeUsage {
 		usage = null
@@ -153,7 +168,7 @@ func (a answer) stream(w http.ResponseWriter, includeUsage bool) {
 	if piece <= 0 {
 		piece = 7
 	}
-	for _, p := range pieces(a.turn.Text, piece) {
+	for _, p := range pieces(a.text(), piece) {
 		emit(&delta{Content: &p}, nil)
 	}
 	q := a.turn.Quirks

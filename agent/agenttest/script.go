@@ -83,6 +83,13 @@ type Quirks struct {
 	IndexZero bool `json:"index_zero,omitempty"`
 	// OneChunk sends each call whole in one delta.
 	OneChunk bool `json:"one_chunk,omitempty"`
+	// HTMLEscape sends the text HTML-escaped, as llama-cpp-python's
+	// server does ("I'm" arrives as "I&#39;m"; fed back, it drifts further
+	// each turn).
+	HTMLEscape bool `json:"html_escape,omitempty"`
+	// NoUsage sends no usage, even when the request asks for it with
+	// stream_options.include_usage, as some OpenAI-compatible servers do.
+	NoUsage bool `json:"no_usage,omitempty"`
 	// CallIDs sends the calls' ids in Gemini's functionCall parts (Vertex
 	// AI does; the Gemini API leaves them out, which is the default).
 	CallIDs bool `json:"call_ids,omitempty"`
