@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"runtime"
 	"sync"
+
+	"github.com/voiceeval/schematools/internal/pyvalue"
 )
 
 // Clone returns a deep copy of a JSON-like value: maps with string keys,
@@ -15,7 +17,21 @@ import (
 //
 // Clone is what the state uses whenever a value crosses its lock, so a
 // caller can never mutate the DB or the action log behind the state's back.
+//
+// The copy of a DB that a write callback holds ([OrderOf] knows it: inside
+// [Shared.UpdateTables], say) keeps its objects' key order: a callback that
+// works on a copy and puts its tables back keeps the order the state knew.
 func Clone(v any) any {
+	if m, ok := v.(map[string]any); ok && m != nil {
+		if o := OrderOf(m); o != nil && o.d.byObject() {
+			return o.cloneKeeping(m)
+		}
+	}
+	return clone(v)
+}
+
+// clone is Clone without the look for a DB in a write.
+func clone(v any) any {
 	switch x := v.(type) {
 	case nil, string, bool, json.Number, float64, int, int64:
 		return v
@@ -27,11 +43,20 @@ func Clone(v any) any {
 		}
 		out := make([]any, len(x))
 		for i, e := range x {
-			out[i] = Clone(e)
+			out[i] = clone(e)
 		}
 		return out
 	case Action:
 		return Action(cloneMap(x))
+	case pyvalue.Dict:
+		if x == nil {
+			return x
+		}
+		out := make(pyvalue.Dict, len(x))
+		for i, it := range x {
+			out[i] = pyvalue.Item{Key: it.Key, Value: clone(it.Value)}
+		}
+		return out
 	}
 	return cloneReflect(reflect.ValueOf(v)).Interface()
 }
@@ -53,7 +78,7 @@ func cloneMap(m map[string]any) map[string]any {
 		switch e.(type) {
 		case nil, string, bool, json.Number, float64, int, int64:
 		default:
-			out[k] = Clone(e)
+			out[k] = clone(e)
 		}
 	}
 	return out
@@ -93,7 +118,7 @@ func cloneElem(v reflect.Value, elem reflect.Type) reflect.Value {
 		if v.IsNil() {
 			return reflect.Zero(elem)
 		}
-		return reflect.ValueOf(Clone(v.Interface()))
+		return reflect.ValueOf(clone(v.Interface()))
 	}
 	return cloneReflect(v)
 }
@@ -119,7 +144,7 @@ func cloneMapParallel(m map[string]any, w int) map[string]any {
 		part := vals[start:min(start+chunk, len(vals))]
 		wg.Go(func() {
 			for i, v := range part {
-				part[i] = Clone(v)
+				part[i] = clone(v)
 			}
 		})
 	}

@@ -95,6 +95,33 @@
 // Where the DB does not have the shape a Python tool expects, a Writer
 // returns the exception Python would raise, whose text is str(exc).
 //
+// # Key order
+//
+// A Python tool returns its DB's dicts, and the tool message a model reads
+// is json.dumps of them: a record in its data file's order, the keys a
+// tool added after them in the order it added them. A Go map has no order,
+// so the state keeps the order beside the DB (its maps, and so its hash,
+// are untouched); [Order] is the handle:
+//
+//   - A DB decoded from files as a Source ([LoadSourceDB], [LoadSourceFS],
+//     [SourceCache]) and shared ([Shared.Share], [Seed.Source]) knows the
+//     order of each of its objects: once per set of keys (the file's first
+//     order for that set, which the records of a table share) and by
+//     object for the few that differ. A DB given as a map ([Shared.SetDB],
+//     [NewSource], what [LoadDB] returns) has lost it.
+//   - [Shared.ViewOrdered] and [Shared.UpdateOrdered] hand a callback the
+//     Order with the DB; [Order.Copy] copies what a tool returns from the
+//     DB in that order (objects become ordered dicts), where [Clone] gives
+//     maps that are written with sorted keys.
+//   - Writes say what Python's assignments and literals do: [Order.Set]
+//     (a new key goes last), [Order.Delete], [Order.Keep] (a record built
+//     in a literal's order), [Order.Clone] (copy.deepcopy keeps a copied
+//     object's order); a [Writer] made by [Order.Writer] copies records
+//     and tables keeping their order, and the state keeps what the writes
+//     noted for the rest of the scenario. Code that gets the DB and not
+//     the Order inside a write (a hooks.Set's initialisation functions)
+//     finds it with [OrderOf], and a [Clone] of that DB keeps the order.
+//
 // # Sentinels are fields
 //
 // The tool domain ([Shared.Domain]) and the notifier ([Shared.Notifier]) are

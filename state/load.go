@@ -45,19 +45,19 @@ import (
 // Unlike the Python loader, which replaces the last suffix of the path, only
 // a literal ".json" suffix is stripped: "db.v1" names "db.v1.json".
 func LoadDB(root, rel string) (map[string]any, error) {
-	db, _, err := loadDBDir(root, rel, false)
-	return db, err
+	l, err := loadDBDir(root, rel, false)
+	return l.db, err
 }
 
-// loadDBDir is LoadDB; with printed, it also returns the fingerprints of
-// the tables (see loadDB).
-func loadDBDir(root, rel string, printed bool) (map[string]any, map[string]uint64, error) {
+// loadDBDir is LoadDB; for a Source, it also returns the fingerprints of
+// the tables and the key order (see loadDB).
+func loadDBDir(root, rel string, source bool) (loaded, error) {
 	r, file, dir, err := openDB(root, rel)
 	if err != nil {
-		return nil, nil, err
+		return loaded{}, err
 	}
 	defer r.Close()
-	return loadDB(r.FS(), file, dir, rootWrap(root), printed)
+	return loadDB(r.FS(), file, dir, rootWrap(root), source)
 }
 
 // openDB applies LoadDB's path rules to rel and opens root: it returns
@@ -94,21 +94,21 @@ func rootWrap(root string) func(name string, err error) error {
 // It serves data that is not a directory on disk, such as files embedded
 // with go:embed.
 func LoadDBFS(fsys fs.FS, rel string) (map[string]any, error) {
-	db, _, err := loadDBFS(fsys, rel, false)
-	return db, err
+	l, err := loadDBFS(fsys, rel, false)
+	return l.db, err
 }
 
-// loadDBFS is LoadDBFS; with printed, it also returns the fingerprints
-// of the tables (see loadDB).
-func loadDBFS(fsys fs.FS, rel string, printed bool) (map[string]any, map[string]uint64, error) {
+// loadDBFS is LoadDBFS; for a Source, it also returns the fingerprints
+// of the tables and the key order (see loadDB).
+func loadDBFS(fsys fs.FS, rel string, source bool) (loaded, error) {
 	rel = strings.TrimSuffix(rel, ".json")
 	file, dir := dbNames(rel)
 	if !fs.ValidPath(dir) || file != "" && !fs.ValidPath(file) {
-		return nil, nil, fmt.Errorf("state: load DB %q: %w", rel, ErrPathEscape)
+		return loaded{}, fmt.Errorf("state: load DB %q: %w", rel, ErrPathEscape)
 	}
 	return loadDB(fsys, file, dir, func(name string, err error) error {
 		return fmt.Errorf("state: load DB %q: %w", name, err)
-	}, printed)
+	}, source)
 }
 
 // dbNames returns the two names a DB may have: the single file (rel plus
@@ -124,38 +124,42 @@ func dbNames(rel string) (file, dir string) {
 
 // loadDB is LoadDB and LoadDBFS after their path checks: file and dir are
 // valid fs paths (file is "" for the root); wrap turns an fs error on name
-// into the error reported. With printed, it also returns the fingerprint
-// of each table, computed as the files are decoded, or nil prints when
-// they could not be had that way.
-func loadDB(fsys fs.FS, file, rel string, wrap func(name string, err error) error, printed bool) (map[string]any, map[string]uint64, error) {
+// into the error reported. For a Source, it also returns the fingerprint
+// of each table, computed as the files are decoded (nil prints when they
+// could not be had that way), and the key order of the DB's objects.
+func loadDB(fsys fs.FS, file, rel string, wrap func(name string, err error) error, source bool) (loaded, error) {
 	if file != "" {
 		info, err := fs.Stat(fsys, file)
 		if err == nil && info.Mode().IsRegular() {
-			v, p, err := readJSON(fsys, file, wrap, printed)
+			d, err := readJSON(fsys, file, wrap, source)
 			if err != nil {
-				return nil, nil, err
+				return loaded{}, err
 			}
-			db, ok := v.(map[string]any)
+			db, ok := d.val.(map[string]any)
 			if !ok {
-				return nil, nil, fmt.Errorf("state: load DB %q: top level is %s, not an object: %w", file, jsonKind(v), ErrInvalidDB)
+				return loaded{}, fmt.Errorf("state: load DB %q: top level is %s, not an object: %w", file, jsonKind(d.val), ErrInvalidDB)
 			}
-			if p == nil {
-				return db, nil, nil
+			l := loaded{db: db}
+			if d.prints != nil {
+				l.prints = d.prints.Members
 			}
-			return db, p.Members, nil
+			if d.orders != nil {
+				l.order = newKeyOrder(d.orders)
+			}
+			return l, nil
 		} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return nil, nil, wrap(file, err)
+			return loaded{}, wrap(file, err)
 		}
 	}
 
 	info, err := fs.Stat(fsys, rel)
 	if errors.Is(err, fs.ErrNotExist) || (err == nil && !info.IsDir()) {
-		return nil, nil, fmt.Errorf("state: load DB: no DB at %s or %s/ (tried single-file and sharded forms): %w", file, rel, ErrDBNotFound)
+		return loaded{}, fmt.Errorf("state: load DB: no DB at %s or %s/ (tried single-file and sharded forms): %w", file, rel, ErrDBNotFound)
 	}
 	if err != nil {
-		return nil, nil, wrap(rel, err)
+		return loaded{}, wrap(rel, err)
 	}
-	return loadShards(fsys, rel, wrap, printed)
+	return loadShards(fsys, rel, wrap, source)
 }
 
 // shardFile is one file of a sharded DB: the table it holds, its path and
@@ -190,21 +194,20 @@ func shardFiles(fsys fs.FS, dir string, entries []fs.DirEntry) ([]shardFile, err
 // loadShards reads every top-level *.json file of dir into one object, in
 // file-name order (fs.ReadDir sorts). The files are parsed side by side,
 // on all cores; an error is the one of the first failing file.
-func loadShards(fsys fs.FS, dir string, wrap func(name string, err error) error, printed bool) (map[string]any, map[string]uint64, error) {
+func loadShards(fsys fs.FS, dir string, wrap func(name string, err error) error, source bool) (loaded, error) {
 	entries, err := fs.ReadDir(fsys, dir)
 	if err != nil {
-		return nil, nil, wrap(dir, err)
+		return loaded{}, wrap(dir, err)
 	}
 	type shard struct {
 		name, path string
 		size       int64
-		val        any
-		prints     *pyjson.Prints
-		err        error
+		decoded
+		err error
 	}
 	files, err := shardFiles(fsys, dir, entries)
 	if err != nil {
-		return nil, nil, wrap(files[len(files)-1].path, err)
+		return loaded{}, wrap(files[len(files)-1].path, err)
 	}
 	shards := make([]*shard, len(files))
 	for i, f := range files {
@@ -219,19 +222,25 @@ func loadShards(fsys fs.FS, dir string, wrap func(name string, err error) error,
 		wg.Go(func() {
 			for i := int(next.Add(1) - 1); i < len(order); i = int(next.Add(1) - 1) {
 				sh := order[i]
-				sh.val, sh.prints, sh.err = readJSON(fsys, sh.path, wrap, printed)
+				sh.decoded, sh.err = readJSON(fsys, sh.path, wrap, source)
 			}
 		})
 	}
 	wg.Wait()
 	db := make(map[string]any, len(shards))
 	var prints map[string]uint64
-	if printed {
+	var tables []string
+	var orders map[string]*pyjson.KeyOrders
+	if source {
 		prints = make(map[string]uint64, len(shards))
+		orders = make(map[string]*pyjson.KeyOrders, len(shards))
 	}
 	for _, sh := range shards {
 		if sh.err != nil {
-			return nil, nil, sh.err
+			return loaded{}, sh.err
+		}
+		if _, again := db[sh.name]; !again {
+			tables = append(tables, sh.name)
 		}
 		db[sh.name] = sh.val
 		if sh.prints == nil {
@@ -239,28 +248,42 @@ func loadShards(fsys fs.FS, dir string, wrap func(name string, err error) error,
 		} else if prints != nil {
 			prints[sh.name] = sh.prints.Root
 		}
+		if orders != nil {
+			orders[sh.name] = sh.orders
+		}
 	}
-	return db, prints, nil
+	l := loaded{db: db, prints: prints}
+	if source {
+		l.order = mergeKeyOrders(tables, db, orders)
+	}
+	return l, nil
 }
 
-// readJSON parses one JSON document with exact numbers; with printed,
-// it fingerprints it as it goes (nil prints when that cannot be done).
-func readJSON(fsys fs.FS, name string, wrap func(name string, err error) error, printed bool) (any, *pyjson.Prints, error) {
+// decoded is one JSON document decoded: its value and, for a Source, its
+// fingerprints (nil when they could not be had) and key orders.
+type decoded struct {
+	val    any
+	prints *pyjson.Prints
+	orders *pyjson.KeyOrders
+}
+
+// readJSON parses one JSON document with exact numbers; for a Source, it
+// fingerprints it and notes its key orders as it goes.
+func readJSON(fsys fs.FS, name string, wrap func(name string, err error) error, source bool) (decoded, error) {
 	data, err := fs.ReadFile(fsys, name)
 	if err != nil {
-		return nil, nil, wrap(name, err)
+		return decoded{}, wrap(name, err)
 	}
-	var v any
-	var prints *pyjson.Prints
-	if printed {
-		v, prints, err = pyjson.DecodePrinted(data)
+	var d decoded
+	if source {
+		d.val, d.prints, d.orders, err = pyjson.DecodeOrdered(data, true)
 	} else {
-		v, err = pyjson.Decode(data)
+		d.val, err = pyjson.Decode(data)
 	}
 	if err != nil {
-		return nil, nil, fmt.Errorf("state: load DB %q: %w: %w", name, ErrInvalidDB, err)
+		return decoded{}, fmt.Errorf("state: load DB %q: %w: %w", name, ErrInvalidDB, err)
 	}
-	return v, prints, nil
+	return d, nil
 }
 
 // classify turns an os.Root error into ErrPathEscape when the name resolves

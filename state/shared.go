@@ -26,6 +26,9 @@ type Shared struct {
 	srcHash  string
 	srcCache *dbhash.Cache
 	srcErr   error
+	// order is the key order of the DB's objects: the Source's, and the
+	// scenario's own entries (see Order).
+	order dbOrder
 	// borrowed are the top-level entries of a DB made private table by
 	// table (UpdateTables) that still alias the shared DB.
 	borrowed map[string]bool
@@ -70,7 +73,39 @@ func (s *Shared) UpdateTables(tables []string, fn func(db map[string]any) error)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.own(tables)
+	defer s.writing()()
 	return fn(s.db)
+}
+
+// writes maps the DB a write callback of a Shared holds (its root map's
+// identity) to the Shared's Order, while the callback runs: [OrderOf].
+var writes sync.Map
+
+// writing makes s's DB known to OrderOf until the function it returns is
+// called. The caller holds the write lock, and has made the DB's root the
+// state's own (own), so no other state holds that map.
+func (s *Shared) writing() func() {
+	if s.db == nil {
+		return func() {}
+	}
+	id := mapID(s.db)
+	writes.Store(id, s.writeOrder())
+	return func() { writes.Delete(id) }
+}
+
+// OrderOf returns the key order of db while db is the DB a write callback
+// of a [Shared] was handed and that callback runs ([Shared.UpdateTables],
+// [Shared.UpdateOrdered], the function of [Shared.Seed]): for code that
+// gets the DB and not its [Order] — a hooks.Set's initialisation
+// functions, which build records as tools do. For any other map it
+// returns nil, an Order that keeps no order (its methods accept nil).
+func OrderOf(db map[string]any) *Order {
+	if db == nil {
+		return nil
+	}
+	o, _ := writes.Load(mapID(db))
+	order, _ := o.(*Order)
+	return order
 }
 
 // own makes the named tables of the DB the state's own (all of them for
@@ -93,7 +128,7 @@ func (s *Shared) own(tables []string) {
 	}
 	for _, t := range tables {
 		if s.borrowed[t] {
-			s.db[t] = Clone(s.db[t])
+			s.db[t] = s.cloneTable(s.db[t])
 			delete(s.borrowed, t)
 		}
 	}
@@ -102,14 +137,61 @@ func (s *Shared) own(tables []string) {
 // ownAll makes the whole DB the state's own. The caller holds the lock.
 func (s *Shared) ownAll() {
 	if s.shared {
-		s.db, s.shared = cloneMap(s.db), false
+		if s.order.byObject() {
+			s.db, s.shared = s.writeOrder().cloneKeeping(s.db).(map[string]any), false
+		} else {
+			s.db, s.shared = cloneMap(s.db), false
+		}
 	}
 	for t := range s.borrowed {
 		if _, ok := s.db[t]; ok {
-			s.db[t] = Clone(s.db[t])
+			s.db[t] = s.cloneTable(s.db[t])
 		}
 	}
 	s.borrowed = nil
+}
+
+// cloneTable copies a table the state makes its own, with the key order
+// of its objects (Order.Clone). The caller holds the lock.
+func (s *Shared) cloneTable(v any) any {
+	var out any
+	if s.order.byObject() {
+		out = s.writeOrder().cloneKeeping(v)
+	} else {
+		out = Clone(v)
+	}
+	if m, ok := v.(map[string]any); ok && m != nil {
+		s.writeOrder().aliasTable(m, out.(map[string]any)) // a record added later goes last
+	}
+	return out
+}
+
+// readOrder and writeOrder are the state's key order for a callback
+// holding its read or write lock.
+func (s *Shared) readOrder() *Order  { return &Order{d: &s.order} }
+func (s *Shared) writeOrder() *Order { return &Order{d: &s.order, write: true} }
+
+// ViewOrdered is [Shared.View] with the DB's key order: fn gets the live
+// DB and an [Order] to copy what it returns from it in the Python
+// original's order ([Order.Copy]). The Order is valid until fn returns;
+// under the read lock it changes nothing.
+func (s *Shared) ViewOrdered(fn func(db map[string]any, o *Order) error) error {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return fn(s.db, s.readOrder())
+}
+
+// UpdateOrdered is [Shared.UpdateTables] with the DB's key order: fn
+// gets the live DB and an [Order] to note the order of what it adds
+// ([Order.Keep], [Order.Set]) and to copy what it returns ([Order.Copy]).
+// The Order, and a [Writer] made from it ([Order.Writer]), are valid until
+// fn returns.
+func (s *Shared) UpdateOrdered(tables []string, fn func(db map[string]any, o *Order) error) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.own(tables)
+	defer s.writing()()
+	return fn(s.db, s.writeOrder())
 }
 
 // SetDB replaces the DB with db. The state takes ownership of db: the caller
@@ -118,6 +200,7 @@ func (s *Shared) SetDB(db map[string]any) {
 	s.mu.Lock()
 	s.db, s.shared, s.borrowed = db, false, nil
 	s.src, s.srcHash, s.srcCache, s.srcErr = nil, "", nil, nil
+	s.order = dbOrder{}
 	s.mu.Unlock()
 }
 
@@ -130,11 +213,17 @@ func (s *Shared) SetDB(db map[string]any) {
 // the rules (nothing writes under [Shared.View]; UpdateTables names every
 // table its function changes); [Source.Verify] checks that they did.
 func (s *Shared) Share(src *Source) {
-	db, h, c, err := src.current()
+	v := src.current()
 	s.mu.Lock()
-	s.db, s.shared, s.borrowed = db, true, nil
-	s.src, s.srcHash, s.srcCache, s.srcErr = src, h, c, err
+	s.install(src, v)
 	s.mu.Unlock()
+}
+
+// install shares src, whose current state is v. The caller holds the lock.
+func (s *Shared) install(src *Source, v sourceView) {
+	s.db, s.shared, s.borrowed = v.db, true, nil
+	s.src, s.srcHash, s.srcCache, s.srcErr = src, v.hash, v.cache, v.err
+	s.order = dbOrder{base: v.order}
 }
 
 // Hash returns the [dbhash.Hash] of the DB (of an empty DB when none is
@@ -242,6 +331,7 @@ func (s *Shared) NextCallIndex(name string) int {
 func (s *Shared) clear(domain string) {
 	s.db, s.shared, s.borrowed = nil, false, nil
 	s.src, s.srcHash, s.srcCache, s.srcErr = nil, "", nil, nil
+	s.order = dbOrder{}
 	s.actions = nil
 	s.values = nil
 	s.counts = nil
@@ -293,22 +383,19 @@ type Seed struct {
 // UpdateTables(sd.Tables, …) does, so pass a nil then when there is
 // nothing to run, to keep the DB shared.
 func (s *Shared) Seed(sd Seed, then func(db map[string]any) error) error {
-	var db map[string]any
-	var h string
-	var c *dbhash.Cache
-	var herr error
+	var v sourceView
 	if sd.Source != nil {
-		db, h, c, herr = sd.Source.current() // before s.mu: Share's order
+		v = sd.Source.current() // before s.mu: Share's order
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	switch {
 	case sd.Source != nil:
-		s.db, s.shared, s.borrowed = db, true, nil
-		s.src, s.srcHash, s.srcCache, s.srcErr = sd.Source, h, c, herr
+		s.install(sd.Source, v)
 	case sd.ReplaceDB:
 		s.db, s.shared, s.borrowed = sd.DB, false, nil
 		s.src, s.srcHash, s.srcCache, s.srcErr = nil, "", nil, nil
+		s.order = dbOrder{}
 	}
 	if sd.ReplaceLog {
 		s.actions = sd.Actions
@@ -327,5 +414,6 @@ func (s *Shared) Seed(sd Seed, then func(db map[string]any) error) error {
 		return nil
 	}
 	s.own(sd.Tables)
+	defer s.writing()()
 	return then(s.db)
 }

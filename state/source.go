@@ -22,12 +22,22 @@ type Source struct {
 	mu     sync.Mutex
 	db     map[string]any    // what states share
 	prints map[string]uint64 // the fingerprint of each top-level entry of db as installed
+	order  *keyOrder         // the key order of db's objects, when it was decoded from files
 	// fresh returns a new copy of the original DB, nothing else holds,
-	// and the fingerprints of its tables when it has them (nil when not).
-	fresh func() (map[string]any, map[string]uint64, error)
+	// with the fingerprints of its tables and its key order when it has
+	// them (nil when not).
+	fresh func() (loaded, error)
 	hash  string
 	cache *dbhash.Cache
 	err   error // why the DB does not hash
+}
+
+// loaded is a DB as a load returns it: the DB, and the fingerprints of
+// its tables and its key order when the decoder took them (nil when not).
+type loaded struct {
+	db     map[string]any
+	prints map[string]uint64
+	order  *keyOrder
 }
 
 // NewSource returns a Source holding a deep copy of db (nil is an empty
@@ -40,8 +50,8 @@ func NewSource(db map[string]any) *Source {
 		db = map[string]any{}
 	}
 	pristine := cloneMap(db)
-	s := &Source{fresh: func() (map[string]any, map[string]uint64, error) { return cloneMap(pristine), nil, nil }}
-	s.install(cloneMap(pristine), nil)
+	s := &Source{fresh: func() (loaded, error) { return loaded{db: cloneMap(pristine)}, nil }}
+	s.install(loaded{db: cloneMap(pristine)})
 	return s
 }
 
@@ -52,46 +62,49 @@ func NewSource(db map[string]any) *Source {
 // again only when [Source.Verify] finds its DB changed, to put the
 // original in place: it keeps no copy of its own. The error is load's.
 func LoadSource(load func() (map[string]any, error)) (*Source, error) {
-	return loadSource(func() (map[string]any, map[string]uint64, error) {
+	return loadSource(func() (loaded, error) {
 		db, err := load()
-		return db, nil, err
+		return loaded{db: db}, err
 	})
 }
 
 // LoadSourceDB returns a Source of the DB [LoadDB] loads from root and
 // rel, as [LoadSource] of a function calling LoadDB would, with the same
 // errors. The files are fingerprinted as they are decoded, which spares
-// reading the whole DB once more to fingerprint it.
+// reading the whole DB once more to fingerprint it, and the key order of
+// their objects is kept (see [Order]): the states sharing the Source give
+// tools' results the order of the files.
 func LoadSourceDB(root, rel string) (*Source, error) {
-	return loadSource(func() (map[string]any, map[string]uint64, error) { return loadDBDir(root, rel, true) })
+	return loadSource(func() (loaded, error) { return loadDBDir(root, rel, true) })
 }
 
 // LoadSourceFS returns a Source of the DB [LoadDBFS] loads from fsys and
 // rel, as LoadSourceDB does from a directory.
 func LoadSourceFS(fsys fs.FS, rel string) (*Source, error) {
-	return loadSource(func() (map[string]any, map[string]uint64, error) { return loadDBFS(fsys, rel, true) })
+	return loadSource(func() (loaded, error) { return loadDBFS(fsys, rel, true) })
 }
 
 // loadSource is LoadSource of a load that may also return the tables'
-// fingerprints.
-func loadSource(load func() (map[string]any, map[string]uint64, error)) (*Source, error) {
-	db, prints, err := load()
+// fingerprints and the key order.
+func loadSource(load func() (loaded, error)) (*Source, error) {
+	l, err := load()
 	if err != nil {
 		return nil, err
 	}
-	if db == nil {
-		db = map[string]any{}
-	}
 	s := &Source{fresh: load}
-	s.install(db, prints)
+	s.install(l)
 	return s, nil
 }
 
-// install makes db the DB states share, and fingerprints and hashes it:
-// the fingerprints (unless prints, those of db's tables, are given) and
-// the cache are computed side by side, on all cores.
-func (s *Source) install(db map[string]any, prints map[string]uint64) {
-	s.db = db
+// install makes l's DB the DB states share, and fingerprints and hashes
+// it: the fingerprints (unless l has those of its tables) and the cache
+// are computed side by side, on all cores.
+func (s *Source) install(l loaded) {
+	db, prints := l.db, l.prints
+	if db == nil {
+		db, prints, l.order = map[string]any{}, nil, nil
+	}
+	s.db, s.order = db, l.order
 	var wg sync.WaitGroup
 	if prints != nil {
 		s.prints = prints
@@ -132,23 +145,29 @@ func (s *Source) Verify() error {
 	if changed == nil {
 		return nil
 	}
-	db, prints, err := s.fresh()
+	l, err := s.fresh()
 	if err != nil {
 		return fmt.Errorf("%w (tables %q), and getting the original DB again failed: %w", ErrSourceChanged, changed, err)
 	}
-	if db == nil {
-		db, prints = map[string]any{}, nil
-	}
-	s.install(db, prints)
+	s.install(l)
 	return fmt.Errorf("%w (tables %q)", ErrSourceChanged, changed)
 }
 
-// current returns the shared copy, its hash (or why it has none) and
-// cache.
-func (s *Source) current() (map[string]any, string, *dbhash.Cache, error) {
+// sourceView is what a state takes from a Source it shares: the shared
+// copy, its hash (or why it has none), cache and key order.
+type sourceView struct {
+	db    map[string]any
+	hash  string
+	cache *dbhash.Cache
+	err   error
+	order *keyOrder
+}
+
+// current returns what a state sharing the Source takes from it now.
+func (s *Source) current() sourceView {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.db, s.hash, s.cache, s.err
+	return sourceView{s.db, s.hash, s.cache, s.err, s.order}
 }
 
 // changedTables returns the sorted top-level keys whose fingerprints

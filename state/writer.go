@@ -32,6 +32,7 @@ type Writer struct {
 	owned  map[string]map[string]any         // table + "\x00" + key -> the record's copy
 	lists  map[string]bool                   // list tables this write copied
 	rows   map[unsafe.Pointer]map[string]any // a row, original or copy -> the write's copy
+	order  *Order                            // the state's key order, when the Writer came from one
 }
 
 // NewWriter returns a Writer on db that may change records of the named
@@ -41,6 +42,21 @@ func NewWriter(db map[string]any, tables ...string) *Writer {
 	return &Writer{DB: db, tables: tables, copied: map[string]map[string]any{}, owned: map[string]map[string]any{},
 		lists: map[string]bool{}, rows: map[unsafe.Pointer]map[string]any{}}
 }
+
+// Writer returns a [Writer] on db, the DB the Order belongs to (inside
+// [Shared.UpdateOrdered]), that may change records of the named tables;
+// the copies it makes keep their originals' key order, and its Order
+// method returns o.
+func (o *Order) Writer(db map[string]any, tables ...string) *Writer {
+	w := NewWriter(db, tables...)
+	w.order = o
+	return w
+}
+
+// Order returns the key order of the Writer's DB: the Order it was made
+// from, or nil for a Writer from NewWriter (whose methods all accept a nil
+// Order: they keep no order).
+func (w *Writer) Order() *Order { return w.order }
 
 // Own returns the record key of table (one of the tables the write named)
 // for changing: the first time, the table is replaced by a shallow copy of
@@ -64,7 +80,7 @@ func (w *Writer) Own(table, key string) (map[string]any, error) {
 	if _, ok := v.(map[string]any); !ok {
 		return nil, noGet(v)
 	}
-	rec := Clone(v).(map[string]any)
+	rec := w.order.cloneRecord(v.(map[string]any))
 	t[key] = rec
 	w.owned[table+"\x00"+key] = rec
 	return rec, nil
@@ -116,7 +132,9 @@ func (w *Writer) ownTable(table string) (map[string]any, error) {
 	if !ok {
 		return nil, noGet(v)
 	}
+	orig := t
 	t = maps.Clone(t)
+	w.order.aliasTable(orig, t)
 	w.DB[table] = t
 	w.copied[table] = t
 	return t, nil
@@ -143,7 +161,7 @@ func (w *Writer) OwnRow(table string, row map[string]any) (map[string]any, error
 	}
 	for i, r := range list {
 		if m, ok := r.(map[string]any); ok && mapID(m) == id {
-			own := Clone(m).(map[string]any)
+			own := w.order.cloneRecord(m)
 			list[i] = own
 			w.rows[id], w.rows[mapID(own)] = own, own
 			return own, nil

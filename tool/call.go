@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"reflect"
 	"runtime/debug"
+	"slices"
 
 	"github.com/voiceeval/schematools/internal/pyjson"
 )
@@ -113,8 +115,12 @@ func Call(ctx context.Context, t Tool, args map[string]any, deliver func(any) er
 // "dict_type"; its error_type is the tool's [ErrorTyper] one, if it has
 // one); Execute and the hook do not run. A cancelled ctx is treated as
 // [Call] treats it.
+//
+// The key order the model wrote its arguments in is kept for the call:
+// [ArgumentKeys] gives it, from the ctx Execute gets, for the decoded
+// objects (a Go map has none).
 func CallJSON(ctx context.Context, t Tool, raw []byte, deliver func(any) error, opts ...CallOption) error {
-	args, err := DecodeArgs(raw)
+	args, order, err := decodeArgs(raw)
 	if err != nil {
 		et := ""
 		if e, ok := t.(ErrorTyper); ok {
@@ -124,6 +130,9 @@ func CallJSON(ctx context.Context, t Tool, raw []byte, deliver func(any) error, 
 			return fmt.Errorf("tool %s: result delivery failed: %w", t.Name(), derr)
 		}
 		return nil
+	}
+	if order != nil {
+		ctx = context.WithValue(ctx, argKeysKey{}, order)
 	}
 	return Call(ctx, t, args, deliver, opts...)
 }
@@ -162,19 +171,64 @@ func argsIssue(err error) Issue {
 // The error reads "tool: invalid tool arguments: …"; [CallJSON] delivers
 // it to the model as a [ValidationResult].
 func DecodeArgs(raw []byte) (map[string]any, error) {
+	m, _, err := decodeArgs(raw)
+	return m, err
+}
+
+// decodeArgs is DecodeArgs, also returning the key order of the objects it
+// decoded (nil when there are none of two keys or more).
+func decodeArgs(raw []byte) (map[string]any, *pyjson.KeyOrders, error) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || string(raw) == "null" {
-		return map[string]any{}, nil
+		return map[string]any{}, nil, nil
 	}
-	v, err := pyjson.Decode(raw)
+	v, _, order, err := pyjson.DecodeOrdered(raw, false)
 	if err != nil {
-		return nil, &argsError{issue: Issue{Error: "Invalid JSON: " + err.Error(), Type: "json_invalid"}, err: err}
+		return nil, nil, &argsError{issue: Issue{Error: "Invalid JSON: " + err.Error(), Type: "json_invalid"}, err: err}
 	}
 	m, ok := v.(map[string]any)
 	if !ok {
-		return nil, &argsError{issue: Issue{Error: "Input should be a valid dictionary", Type: "dict_type"}}
+		return nil, nil, &argsError{issue: Issue{Error: "Input should be a valid dictionary", Type: "dict_type"}}
 	}
-	return m, nil
+	if len(order.Sets) == 0 && len(order.Objects) == 0 {
+		order = nil
+	}
+	return m, order, nil
+}
+
+// argKeysKey is the context key of a call's argument key order.
+type argKeysKey struct{}
+
+// ArgumentKeys returns the keys of m in the order the model wrote them,
+// and true, when m is an object of the arguments [CallJSON] decoded for
+// the call whose context ctx is (the arguments themselves, or an object
+// nested in them, not a copy): Python's json.loads keeps that order in
+// the dicts its tools get, and a tool that writes an argument back as
+// text (a pydantic message quoting it, json.dumps of it in its result)
+// shows it. Otherwise — arguments given to [Call] as a map, a map of the
+// tool's own, an object of fewer than two keys — it returns nil and
+// false: a Go map has no order.
+func ArgumentKeys(ctx context.Context, m map[string]any) ([]string, bool) {
+	o, _ := ctx.Value(argKeysKey{}).(*pyjson.KeyOrders)
+	if o == nil || len(m) < 2 {
+		return nil, false
+	}
+	id := reflect.ValueOf(m).UnsafePointer()
+	for _, ob := range o.Objects {
+		if reflect.ValueOf(ob.Map).UnsafePointer() == id {
+			return slices.Clone(ob.Keys), true
+		}
+	}
+	keys, ok := o.Sets[pyjson.KeySetHash(m)]
+	if !ok || len(keys) != len(m) {
+		return nil, false
+	}
+	for _, k := range keys {
+		if _, has := m[k]; !has {
+			return nil, false
+		}
+	}
+	return slices.Clone(keys), true
 }
 
 // execute runs t.Execute, turning a panic into an error.

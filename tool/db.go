@@ -20,7 +20,8 @@ import (
 // those records. Work must check everything before it changes anything,
 // so that a refused call — a result for the model or a Go error — leaves
 // the DB as it was, and must return copies of what it takes from the DB
-// ([state.Clone]).
+// ([state.Clone]; [state.Order.Copy], in the DB's key order, with
+// [DB.ReadOrdered], [DB.WriteOrdered] or the Writer's Order).
 type DB struct {
 	// NotLoaded is the result answered, without running the work, when
 	// the DB is missing or empty: the domain's db_not_initialized
@@ -81,8 +82,57 @@ func (d DB) Write(ctx context.Context, st *state.Shared, tables []string, fn fun
 // table of a shared DB stays shared but for those records. fn must change
 // nothing it did not get from the Writer; it may Own records before it
 // has checked everything, as a copy equals its original.
+//
+// The Writer comes from the state's key order ([state.Order.Writer]): the
+// records it copies keep their order, and its Order method gives fn what
+// [DB.WriteOrdered] gives.
 func (d DB) WriteRecords(ctx context.Context, st *state.Shared, tables []string, fn func(w *state.Writer) (any, state.Action, error)) (any, error) {
-	return d.Write(ctx, st, []string{}, func(db map[string]any) (any, state.Action, error) {
-		return fn(state.NewWriter(db, tables...))
+	return d.WriteOrdered(ctx, st, []string{}, func(db map[string]any, o *state.Order) (any, state.Action, error) {
+		return fn(o.Writer(db, tables...))
 	})
+}
+
+// ReadOrdered is [DB.Read] whose fn also gets the DB's key order
+// ([state.Shared.ViewOrdered]): fn copies what it returns from the DB with
+// [state.Order.Copy], so that the result serialises in the Python
+// original's key order — a record in its data file's order — where
+// [state.Clone] gives a map, written with sorted keys.
+func (d DB) ReadOrdered(st *state.Shared, fn func(db map[string]any, o *state.Order) (any, error)) (any, error) {
+	var res any
+	err := st.ViewOrdered(func(db map[string]any, o *state.Order) error {
+		if len(db) == 0 {
+			res = d.NotLoaded
+			return nil
+		}
+		var err error
+		res, err = fn(db, o)
+		return err
+	})
+	return res, err
+}
+
+// WriteOrdered is [DB.Write] whose fn also gets the DB's key order
+// ([state.Shared.UpdateOrdered]): fn notes the order of what it adds to
+// the DB ([state.Order.Keep], [state.Order.Set]), as the Python tool's
+// dict literals and assignments give it, and copies what it returns with
+// [state.Order.Copy].
+func (d DB) WriteOrdered(ctx context.Context, st *state.Shared, tables []string, fn func(db map[string]any, o *state.Order) (any, state.Action, error)) (any, error) {
+	var res any
+	var action state.Action
+	err := st.UpdateOrdered(tables, func(db map[string]any, o *state.Order) error {
+		if len(db) == 0 {
+			res = d.NotLoaded
+			return nil
+		}
+		var err error
+		res, action, err = fn(db, o)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	if action != nil {
+		d.Recorder.Record(ctx, st, action)
+	}
+	return res, nil
 }

@@ -31,7 +31,14 @@
 //     "error" ([FailureResult], [ValidationResult], the unknown-tool
 //     result, a domain's own), or exactly {"error": …}.
 //   - Results this package produces are structs whose JSON keys come out in
-//     the same order as the Python original's dicts.
+//     the same order as the Python original's dicts; a port's results read
+//     from the DB keep the DB's key order when the tool copies them with
+//     the state's [state.Order] ([DB.ReadOrdered], [DB.WriteOrdered], the
+//     Writer of [DB.WriteRecords]): objects become ordered dicts, which
+//     [IsError] and the empty-result envelope treat as maps.
+//   - [CallJSON] keeps the key order the model wrote its arguments in, for
+//     the call: [ArgumentKeys] gives it to a tool that writes an argument
+//     back as text, as Python's json.loads keeps it.
 //
 // # Typed tools
 //

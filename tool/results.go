@@ -184,6 +184,11 @@ func normalizeEmpty(v any) any {
 			return v
 		}
 		return emptyObjectResult{Status: statusSuccess, Results: map[string]any{}, Message: messageNoRecords}
+	case pyvalue.Dict: // an ordered dict (state.Order.Copy): a dict, not a list
+		if len(x) > 0 {
+			return v
+		}
+		return emptyObjectResult{Status: statusSuccess, Results: map[string]any{}, Message: messageNoRecords}
 	default:
 		rv := reflect.ValueOf(v)
 		switch rv.Kind() {
@@ -241,6 +246,12 @@ func IsError(result any) bool {
 		}
 		_, ok := r["error"]
 		return ok && len(r) == 1
+	case pyvalue.Dict: // an ordered dict (state.Order.Copy)
+		if s, ok := r.Get("status"); ok && s == statusError {
+			return true
+		}
+		_, ok := r.Get("error")
+		return ok && r.Len() == 1
 	case json.Marshaler:
 		return marshalerIsError(r)
 	}

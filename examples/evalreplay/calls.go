@@ -11,6 +11,8 @@ import (
 	"time"
 
 	ported "github.com/voiceeval/schematools/examples/domains"
+	"github.com/voiceeval/schematools/examples/nemo/evaairline"
+	"github.com/voiceeval/schematools/examples/nemo/nemodata"
 	"github.com/voiceeval/schematools/examples/tau2/tau2tools"
 	"github.com/voiceeval/schematools/internal/jsonlines"
 	"github.com/voiceeval/schematools/registry"
@@ -83,14 +85,10 @@ func runCalls(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(err)
 	}
-	db, err := d.LoadScenarioDB(*scenario)
-	if err != nil {
-		return fail(err)
-	}
 	st := state.New()
 	st.StartScenario(d.Name, nil)
-	if db != nil {
-		st.SetDB(db)
+	if err := installDB(st, d, *scenario); err != nil {
+		return fail(err)
 	}
 	reg := new(registry.Tools)
 	if err := ported.Register(reg); err != nil {
@@ -132,6 +130,32 @@ func runCalls(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "%d calls, final_db_hash %s\n", len(calls), h)
 	return 0
+}
+
+// installDB gives st the DB scenario id of d starts from, as a bot gets
+// it: decoded from its file with its key order (state.LoadSourceFS, as a
+// bot's SourceCache loads a db_path), so results print in the Python
+// original's key order; coffee's embedded DB, a map, has none.
+func installDB(st *state.Shared, d ported.Domain, id string) error {
+	var src *state.Source
+	var err error
+	switch {
+	case d.Name == evaairline.Domain && id != "":
+		src, err = evaairline.LoadScenarioSource(nemodata.FS, id)
+	case d.ScenarioDB == nil && id == "" && d.Files != nil && d.DB != "":
+		src, err = state.LoadSourceFS(d.Files, d.DB)
+	default:
+		db, err := d.LoadScenarioDB(id) // says why a scenario is or is not named
+		if err == nil && db != nil {
+			st.SetDB(db)
+		}
+		return err
+	}
+	if err != nil {
+		return err
+	}
+	st.Share(src)
+	return nil
 }
 
 func (c scriptCall) name() string {

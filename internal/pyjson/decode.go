@@ -123,6 +123,15 @@ type decoder struct {
 	last     uint64
 	members  map[string]uint64
 	dup      bool
+	// With ordering, the key order of each object is noted in orders
+	// (keyorder.go): keyStack holds the keys of the objects being decoded,
+	// each object's after its parent's, seqs the sequences met so far,
+	// lastSeq the last one per depth.
+	ordering bool
+	orders   *KeyOrders
+	keyStack []string
+	seqs     map[uint64]*keySeq
+	lastSeq  [hintDepths]*keySeq
 }
 
 // hintDepths is how many nesting depths keep size hints.
@@ -166,17 +175,19 @@ func (t *internTable) slot(b []byte, n int) *internSlot {
 	return &t.slots[maphash.Bytes(internSeed, b)&t.mask]
 }
 
-// internKey returns the key of text b, and its hash when printing.
+// internKey returns the key of text b, and its hash when printing or
+// ordering.
 func (d *decoder) internKey(b []byte) (string, uint64) {
+	hashed := d.printing || d.ordering
 	if len(d.data) < internMinInput {
 		s := string(b)
-		if d.printing {
+		if hashed {
 			return s, KeyHash(s)
 		}
 		return s, 0
 	}
 	if len(b) == 0 { // the zero slot already holds "", with no hash
-		if d.printing {
+		if hashed {
 			return "", KeyHash("")
 		}
 		return "", 0
@@ -184,7 +195,7 @@ func (d *decoder) internKey(b []byte) (string, uint64) {
 	sl := d.keys.slot(b, len(d.data))
 	if sl.text != string(b) {
 		sl.text = string(b)
-		if d.printing {
+		if hashed {
 			sl.print = KeyHash(sl.text)
 		}
 	}
@@ -297,6 +308,8 @@ func (d *decoder) object(depth int) (any, error) {
 		d.last = MapPrint(0, 0)
 		return m, nil
 	}
+	start := len(d.keyStack)                  // with ordering: this object's keys from here
+	seq, set := uint64(keySeqSeed), uint64(0) // with ordering: their hashes
 	for {
 		if d.pos >= len(d.data) || d.data[d.pos] != '"' {
 			return nil, d.fail("expecting property name enclosed in double quotes")
@@ -316,22 +329,34 @@ func (d *decoder) object(depth int) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		if d.printing {
+		switch {
+		case d.printing || d.ordering:
 			n := len(m)
 			m[key] = v
 			if len(m) == n {
-				d.dup = true
+				d.dup = d.dup || d.printing
+			} else if d.ordering { // a key given again keeps its first place
+				d.keyStack = append(d.keyStack, key)
+				seq, set = nextSeq(seq, keyHash), set+keyHash
 			}
-			sum += EntryPrint(keyHash, d.last)
-			if depth == 0 {
-				d.members[key] = d.last
+			if d.printing {
+				sum += EntryPrint(keyHash, d.last)
+				if depth == 0 {
+					d.members[key] = d.last
+				}
 			}
-		} else {
+		default:
 			m[key] = v
 		}
 		if done, err := d.next('}'); done || err != nil {
 			if depth < hintDepths {
 				d.objectSizes[depth] = len(m)
+			}
+			if d.ordering {
+				if keys := d.keyStack[start:]; len(keys) >= 2 && err == nil {
+					d.noteOrder(m, keys, seq, set, depth)
+				}
+				d.keyStack = d.keyStack[:start]
 			}
 			d.last = MapPrint(sum, len(m))
 			return m, err

@@ -9,12 +9,9 @@ import (
 	"github.com/voiceeval/schematools/internal/pyjson"
 )
 
-// BenchmarkDecodeAirline decodes the tau2 airline DB's shards, as
-// state.LoadDB does (one after the other here).
-func BenchmarkDecodeAirline(b *testing.B) {
+// airlineShards reads the tau2 airline DB's shards.
+func airlineShards(b *testing.B) (files [][]byte, size int) {
 	dir := conformance.Tau2Dir(b, "airline", "db")
-	var files [][]byte
-	size := 0
 	for _, name := range []string{"flights.json", "reservations.json", "users.json"} {
 		data, err := os.ReadFile(filepath.Join(dir, name))
 		if err != nil {
@@ -23,6 +20,13 @@ func BenchmarkDecodeAirline(b *testing.B) {
 		files = append(files, data)
 		size += len(data)
 	}
+	return files, size
+}
+
+// BenchmarkDecodeAirline decodes the tau2 airline DB's shards, as
+// state.LoadDB does (one after the other here).
+func BenchmarkDecodeAirline(b *testing.B) {
+	files, size := airlineShards(b)
 	b.SetBytes(int64(size))
 	b.ReportAllocs()
 	for b.Loop() {
@@ -31,5 +35,34 @@ func BenchmarkDecodeAirline(b *testing.B) {
 				b.Fatal(err)
 			}
 		}
+	}
+}
+
+// BenchmarkDecodeAirlineSource decodes them as state.LoadSourceDB does:
+// fingerprinted and with their key orders.
+func BenchmarkDecodeAirlineSource(b *testing.B) {
+	files, size := airlineShards(b)
+	for _, ordered := range []bool{false, true} {
+		name := "printed"
+		if ordered {
+			name = "printed+ordered"
+		}
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(size))
+			b.ReportAllocs()
+			for b.Loop() {
+				for _, data := range files {
+					var err error
+					if ordered {
+						_, _, _, err = pyjson.DecodeOrdered(data, true)
+					} else {
+						_, _, err = pyjson.DecodePrinted(data)
+					}
+					if err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+		})
 	}
 }

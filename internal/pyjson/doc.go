@@ -21,7 +21,10 @@
 // short strings and number tokens are interned (best effort: in tables
 // that never grow, where a later text may take an earlier one's slot),
 // strings and numbers apart. [DecodePrinted] also fingerprints the value
-// as it decodes it, with the parts package state fingerprints a DB with.
+// as it decodes it, with the parts package state fingerprints a DB with;
+// [DecodeOrdered] also notes the key order of its objects (Python's dicts
+// keep it, a Go map does not), once per set of keys and by object for the
+// objects whose order differs from their set's first.
 //
 // What Python refuses, Decode refuses, naming Python's error: text invalid
 // in its detected encoding is a *DecodeError (UnicodeDecodeError); an

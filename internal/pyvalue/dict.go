@@ -1,6 +1,9 @@
 package pyvalue
 
-import "slices"
+import (
+	"encoding/json"
+	"slices"
+)
 
 // Dict is a Python dict with string keys, in insertion order: what
 // json.loads builds from an object, where a Go map would lose the order
@@ -113,4 +116,27 @@ func dictLen(v any) int {
 		return len(x)
 	}
 	return 0
+}
+
+// MarshalJSON writes the dict as encoding/json writes an object, with its
+// items in order (each key once, as Items gives them), so that a Dict a
+// tool returns marshals as the Python original's json.dumps orders it.
+func (d Dict) MarshalJSON() ([]byte, error) {
+	items := d.Items()
+	out := append(make([]byte, 0, 16*len(items)+2), '{')
+	for i, it := range items {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		k, err := json.Marshal(it.Key)
+		if err != nil {
+			return nil, err
+		}
+		v, err := json.Marshal(it.Value)
+		if err != nil {
+			return nil, err
+		}
+		out = append(append(append(out, k...), ':'), v...)
+	}
+	return append(out, '}'), nil
 }

@@ -31,9 +31,17 @@
 //     action log alone.
 //   - Unit tests: a [Fixture] holds a [replay.ToolBuilder]'s tools bound
 //     to a state ([DecodeDB] reads a DB as Python's json.loads would);
-//     [Fixture.Call] runs a tool on the replay path, [Fixture.At] reads
-//     the DB. [Canon] and [RequireJSON] compare results as Python would
-//     print them: ints and floats told apart, key order free.
+//     [Fixture.Call] runs a tool on the replay path (ordered dicts made
+//     maps, [Plain]), [Fixture.At] reads the DB. [Canon] and [RequireJSON]
+//     compare results as Python would print them: ints and floats told
+//     apart, key order free.
+//   - Key order: [ResultText] is a result as a model reads it (pipecat's
+//     json.dumps(result, ensure_ascii=False) in the tool message, the
+//     agent's context: [agent.ResultContent]); [GoldAction] carries the
+//     reference's, written from the line in its key order;
+//     [RequireResultTexts] replays every line on the replay path and on
+//     the live path ([LiveTools]) and requires the texts equal byte for
+//     byte ([ResultTextDiffs] for one task and path).
 //   - No data is found for the caller: paths, DBs and tasks come in as
 //     arguments, so the package depends on no repository layout.
 package replaytest

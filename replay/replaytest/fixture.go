@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/voiceeval/schematools/dbhash"
 	"github.com/voiceeval/schematools/internal/pyjson"
+	"github.com/voiceeval/schematools/internal/pyvalue"
 	"github.com/voiceeval/schematools/replay"
 	"github.com/voiceeval/schematools/state"
 )
@@ -30,15 +31,17 @@ type Fixture struct {
 	Tools replay.ToolMap
 }
 
-// Call runs a tool on the replay path and returns its raw result; the
-// call must not fail with a Go error.
+// Call runs a tool on the replay path and returns its raw result, with
+// its ordered dicts made maps ([Plain]) so that a unit test can look into
+// it by key (the key order is [RequireResultTexts]' to check); the call
+// must not fail with a Go error.
 func (f *Fixture) Call(t testing.TB, key string, args map[string]any) any {
 	t.Helper()
 	tl, ok := f.Tools[key]
 	require.True(t, ok, "no tool %s", key)
 	out, err := replay.Invoke(context.Background(), tl, args)
 	require.NoError(t, err, "%s(%v)", key, args)
-	return out
+	return Plain(out)
 }
 
 // At reads a value of the fixture's DB by path: a deep copy, the whole DB
@@ -83,4 +86,32 @@ func tree(t testing.TB, v any) any {
 	out, err := pyjson.Decode(b)
 	require.NoError(t, err)
 	return out
+}
+
+// Plain returns v with every ordered dict (the pyvalue.Dict a tool's
+// result holds for a record of a DB whose key order is known, see
+// state.Order.Copy) made a map[string]any, recursively, so that a test
+// can look into a result by key. Other values are returned as they are.
+func Plain(v any) any {
+	switch x := v.(type) {
+	case pyvalue.Dict:
+		m := make(map[string]any, len(x))
+		for _, it := range x {
+			m[it.Key] = Plain(it.Value)
+		}
+		return m
+	case map[string]any:
+		m := make(map[string]any, len(x))
+		for k, e := range x {
+			m[k] = Plain(e)
+		}
+		return m
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = Plain(e)
+		}
+		return out
+	}
+	return v
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/voiceeval/schematools/internal/pyjson"
+	"github.com/voiceeval/schematools/internal/pyvalue"
 )
 
 // GoldTask is one line of a gold replay file (gold_replay_<domain>.train.jsonl), decoded
@@ -42,6 +43,11 @@ type GoldAction struct {
 	Name      string // the tool name the action calls
 	Arguments any    // the action's arguments
 	Result    any    // the tool's raw result
+	// ArgumentsText and ResultText are the arguments and the result as
+	// the line writes them, in its key order (Python's), re-written as
+	// pipecat writes a result into the tool message a model reads:
+	// json.dumps(v, ensure_ascii=False) (see [ResultText]).
+	ArgumentsText, ResultText string
 	// Records are the action records the step appended, each with its
 	// "side" (replay.Step.RecordsAppended counts them).
 	Records []any
@@ -72,6 +78,10 @@ func parseGoldLine(line []byte) (GoldTask, error) {
 	if err != nil {
 		return GoldTask{}, err
 	}
+	texts, err := actionTexts(line)
+	if err != nil {
+		return GoldTask{}, err
+	}
 	m, ok := v.(map[string]any)
 	if !ok {
 		return GoldTask{}, fmt.Errorf("not an object")
@@ -98,7 +108,10 @@ func parseGoldLine(line []byte) (GoldTask, error) {
 	if g.TaskID == "" || g.FinalDBHash == "" || !ok {
 		return GoldTask{}, fmt.Errorf("task_id, final_db_hash or per_action missing")
 	}
-	for _, a := range actions {
+	if len(texts) != len(actions) {
+		return GoldTask{}, fmt.Errorf("task %s: per_action read twice gives %d and %d actions", g.TaskID, len(actions), len(texts))
+	}
+	for i, a := range actions {
 		am, ok := a.(map[string]any)
 		if !ok {
 			return GoldTask{}, fmt.Errorf("task %s: an action is not an object", g.TaskID)
@@ -114,10 +127,38 @@ func parseGoldLine(line []byte) (GoldTask, error) {
 			Name:          str(am, "name"),
 			Arguments:     am["arguments"],
 			Result:        am["result"],
+			ArgumentsText: texts[i][0],
+			ResultText:    texts[i][1],
 			Records:       records,
 			HashAfter:     str(am, "db_hash_after"),
 			UserHashAfter: str(am, "user_db_hash_after"),
 		})
 	}
 	return g, nil
+}
+
+// actionTexts reads the line again keeping its key order (Python's) and
+// returns, per action, its arguments and its result written as the tool
+// message a model reads (json.dumps(v, ensure_ascii=False)).
+func actionTexts(line []byte) ([][2]string, error) {
+	v, err := pyvalue.Loads(line)
+	if err != nil {
+		return nil, err
+	}
+	d, _ := v.(pyvalue.Dict)
+	pa, _ := d.Get("per_action")
+	actions, _ := pa.([]any)
+	out := make([][2]string, len(actions))
+	for i, a := range actions {
+		ad, _ := a.(pyvalue.Dict)
+		for j, key := range [...]string{"arguments", "result"} {
+			x, _ := ad.Get(key)
+			text, err := pyvalue.AppendJSON(nil, x, pyjson.Unicode, false)
+			if err != nil {
+				return nil, fmt.Errorf("action %d: %s: %w", i, key, err)
+			}
+			out[i][j] = string(text)
+		}
+	}
+	return out, nil
 }

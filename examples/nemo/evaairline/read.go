@@ -2,6 +2,7 @@ package evaairline
 
 import (
 	"context"
+	"slices"
 	"sort"
 	"strings"
 
@@ -29,7 +30,7 @@ func reservationNotFound(confirmation string) tool.FailureResult {
 // passenger's last name matches (case-insensitively); an empty last name
 // skips the check.
 func runGetReservation(_ context.Context, t *evaTool, v values) (any, error) {
-	return t.db.Read(t.st, func(db map[string]any) (any, error) {
+	return t.read(func(db map[string]any, o *state.Order) (any, error) {
 		confirmation := upper(v.str("confirmation_number"))
 		lastName := v.str("last_name")
 		res := lookupReservation(db, confirmation)
@@ -49,13 +50,24 @@ func runGetReservation(_ context.Context, t *evaTool, v values) (any, error) {
 				return tool.Failure("authentication_failed", "Last name does not match reservation "+confirmation), nil
 			}
 		}
-		out := state.Clone(res).(map[string]any)
-		bookings, ok := out["bookings"].([]any)
+		// copy.deepcopy of the reservation (read's Copy, in its key order),
+		// with its bookings sorted: a dict holding the DB's own values but
+		// a sorted copy of the list.
+		bookings, ok := res["bookings"].([]any)
 		if !ok {
 			return nil, pyvalue.StrError{Exc: pyvalue.Raise("KeyError", "'bookings'")}
 		}
+		bookings = slices.Clone(bookings)
 		if err := sortBookings(bookings); err != nil {
 			return nil, err
+		}
+		keys := o.Of(res)
+		out := make(pyvalue.Dict, len(keys))
+		for i, k := range keys {
+			out[i] = pyvalue.Item{Key: k, Value: res[k]}
+			if k == "bookings" {
+				out[i].Value = bookings
+			}
 		}
 		return reservationResult{Status: statusSuccess, Reservation: out}, nil
 	})
@@ -114,7 +126,7 @@ type journeyResult struct {
 // first journey (in the fixture's order) on that date with a segment of
 // that flight number.
 func runGetFlightStatus(_ context.Context, t *evaTool, v values) (any, error) {
-	return t.db.Read(t.st, func(db map[string]any) (any, error) {
+	return t.read(func(db map[string]any, o *state.Order) (any, error) {
 		flightNumber := upper(v.str("flight_number"))
 		date := strings.ReplaceAll(v.str("flight_date"), "-", "")
 		journeys := table(db, tableJourneys)
@@ -140,7 +152,7 @@ func runGetFlightStatus(_ context.Context, t *evaTool, v values) (any, error) {
 		if len(flight) == 0 {
 			return notFound("Flight " + v.str("flight_number") + " not found for date " + v.str("flight_date")), nil
 		}
-		return journeyResult{Status: statusSuccess, Journey: state.Clone(flight)}, nil
+		return journeyResult{Status: statusSuccess, Journey: flight}, nil
 	})
 }
 
@@ -152,13 +164,13 @@ type disruptionResult struct {
 
 // runGetDisruptionInfo reads the disruption <FLIGHT>_<date>.
 func runGetDisruptionInfo(_ context.Context, t *evaTool, v values) (any, error) {
-	return t.db.Read(t.st, func(db map[string]any) (any, error) {
+	return t.read(func(db map[string]any, o *state.Order) (any, error) {
 		flightNumber := upper(v.str("flight_number"))
 		d := dict(table(db, tableDisruptions)[flightNumber+"_"+v.str("date")])
 		if len(d) == 0 {
 			return notFound("No disruption info found for flight " + flightNumber), nil
 		}
-		return disruptionResult{Status: statusSuccess, Disruption: state.Clone(d)}, nil
+		return disruptionResult{Status: statusSuccess, Disruption: d}, nil
 	})
 }
 
@@ -200,7 +212,7 @@ var searchableStatuses = []string{"scheduled", "on_time", "delayed"}
 // airports on a date with seats for every passenger in the fare class
 // ("any": the cheapest class with seats), by departure time.
 func runSearchRebookingOptions(_ context.Context, t *evaTool, v values) (any, error) {
-	return t.db.Read(t.st, func(db map[string]any) (any, error) {
+	return t.read(func(db map[string]any, o *state.Order) (any, error) {
 		origin, destination, date := upper(v.str("origin")), upper(v.str("destination")), v.str("date")
 		count := v.num("passenger_count")
 		fareClass := v.str("fare_class")
@@ -288,13 +300,14 @@ func runSearchRebookingOptions(_ context.Context, t *evaTool, v values) (any, er
 					return nil, err
 				}
 			}
-			at := func(fc string) any { return state.Clone(getOr(avail, fc, int64(0))) }
+			// The DB's own values: read copies the result in key order.
+			at := func(fc string) any { return getOr(avail, fc, int64(0)) }
 			results = append(results, option{
 				JourneyID: id, Origin: f["origin"], Destination: f["destination"],
-				NumStops: state.Clone(getOr(f, "num_stops", int64(0))), TotalDurationMinutes: state.Clone(f["total_duration_minutes"]),
-				Segments: state.Clone(getOr(f, "segments", []any{})), DepartureTime: dep, ArrivalTime: arr,
+				NumStops: getOr(f, "num_stops", int64(0)), TotalDurationMinutes: f["total_duration_minutes"],
+				Segments: getOr(f, "segments", []any{}), DepartureTime: dep, ArrivalTime: arr,
 				AvailableSeats: seats{at("basic_economy"), at("main_cabin"), at("premium_economy"), at("business"), at("first")},
-				Fare:           state.Clone(fares[actual]),
+				Fare:           fares[actual],
 			})
 		}
 		var firstErr error

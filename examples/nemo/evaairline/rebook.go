@@ -64,6 +64,10 @@ type rebookResult struct {
 
 // voluntaryChangeFees are the change fees of a voluntary change, by the
 // original fare class (75 for any other).
+// bookingKeys are a booking's keys in the order of the original's dict
+// literals (see state.Order.Keep).
+var bookingKeys = []string{"journey_id", "fare_class", "fare_paid", "status", "segments"}
+
 var voluntaryChangeFees = map[string]int64{"basic_economy": 75, "main_cabin": 75, "premium_economy": 75, "business": 0, "first": 0}
 
 // fareClassKey is a fare class from the DB as a key ("" when it is not a
@@ -79,7 +83,7 @@ func fareClassKey(v any) string {
 // legs of a partial rebook kept as a booking of their own, seats moved
 // between the journeys, and the fees computed as the original does.
 func runRebookFlight(ctx context.Context, t *evaTool, v values) (any, error) {
-	return t.db.Write(ctx, t.st, []string{tableReservations, tableJourneys}, func(db map[string]any) (any, state.Action, error) {
+	return t.write(ctx, []string{tableReservations, tableJourneys}, func(db map[string]any, o *state.Order) (any, state.Action, error) {
 		confirmation := upper(v.str("confirmation_number"))
 		journeyID, newJourneyID := v.str("journey_id"), v.str("new_journey_id")
 		rebookingType := v.str("rebooking_type")
@@ -195,26 +199,26 @@ func runRebookFlight(ctx context.Context, t *evaTool, v values) (any, error) {
 				farePaid = getOr(dict(getOr(seg, "fares", map[string]any{})), targetKey, int64(0))
 			}
 			bags, meal := carriedAncillaries(oldSegments, replaced, i)
-			newSegments = append(newSegments, map[string]any{
+			newSegments = append(newSegments, o.Keep(map[string]any{
 				"flight_number": state.Clone(seg["flight_number"]),
 				"date":          state.Clone(newFlight["date"]),
 				"fare_paid":     state.Clone(farePaid),
 				"seat":          nil,
 				"bags_checked":  bags,
 				"meal_request":  meal,
-			})
+			}, "flight_number", "date", "fare_paid", "seat", "bags_checked", "meal_request"))
 		}
 		newBookingFare := newFareValue
 		if irrops {
 			newBookingFare = dbNum(oldFare)
 		}
-		bookings = append(bookings, map[string]any{
+		bookings = append(bookings, o.Keep(map[string]any{
 			"journey_id": newJourneyID,
 			"fare_class": state.Clone(target),
 			"fare_paid":  state.Clone(newBookingFare),
 			"status":     "confirmed",
 			"segments":   newSegments,
-		})
+		}, bookingKeys...))
 		var kept []keptSegment
 		if flightNumber != "" {
 			var keptSegs []any
@@ -228,13 +232,13 @@ func runRebookFlight(ctx context.Context, t *evaTool, v values) (any, error) {
 				if err != nil {
 					return nil, nil, err
 				}
-				bookings = append(bookings, map[string]any{
+				bookings = append(bookings, o.Keep(map[string]any{
 					"journey_id": journeyID,
 					"fare_class": state.Clone(originalClass),
 					"fare_paid":  dbNum(sum),
 					"status":     "confirmed",
-					"segments":   state.Clone(keptSegs),
-				})
+					"segments":   o.Clone(keptSegs), // copy.deepcopy: each segment in its order
+				}, bookingKeys...))
 				for _, s := range keptSegs {
 					seg := dict(s)
 					kept = append(kept, keptSegment{
@@ -246,11 +250,11 @@ func runRebookFlight(ctx context.Context, t *evaTool, v values) (any, error) {
 		}
 		res["bookings"] = bookings
 		res["status"] = "changed"
-		if err := moveSeat(flightSegments, targetKey, -1); err != nil {
+		if err := moveSeat(o, flightSegments, targetKey, -1); err != nil {
 			return nil, nil, err
 		}
 		if oldFlight := dict(journeys[strGet(booking, "journey_id")]); len(oldFlight) > 0 {
-			if err := moveSeat(list(getOr(oldFlight, "segments", []any{})), fareClassKey(originalClass), +1); err != nil {
+			if err := moveSeat(o, list(getOr(oldFlight, "segments", []any{})), fareClassKey(originalClass), +1); err != nil {
 				return nil, nil, err
 			}
 		}
@@ -260,7 +264,7 @@ func runRebookFlight(ctx context.Context, t *evaTool, v values) (any, error) {
 			ConfirmationNumber: confirmation,
 			NewJourney: newJourney{
 				JourneyID: newJourneyID, NumStops: state.Clone(getOr(newFlight, "num_stops", int64(0))),
-				Segments: state.Clone(getOr(newFlight, "segments", []any{})),
+				Segments: getOr(newFlight, "segments", []any{}), // the DB's own: write copies the result in key order
 				Origin:   state.Clone(newFlight["origin"]), Destination: state.Clone(newFlight["destination"]),
 			},
 			CostSummary: costSummary{
@@ -340,7 +344,9 @@ func carriedAncillaries(old []any, replaced map[string]any, i int) (bags, meal a
 
 // moveSeat adds delta to the available seats of fareClass on each
 // segment (setdefault("available_seats", {}); get(fc, 0) + delta).
-func moveSeat(segments []any, fareClass string, delta int64) error {
+// New keys go last in o's key order, as the original's setdefault and
+// assignment put them.
+func moveSeat(o *state.Order, segments []any, fareClass string, delta int64) error {
 	for _, s := range segments {
 		seg := dict(s)
 		if seg == nil {
@@ -349,7 +355,7 @@ func moveSeat(segments []any, fareClass string, delta int64) error {
 		seats, ok := seg["available_seats"]
 		if !ok {
 			seats = map[string]any{}
-			seg["available_seats"] = seats
+			o.Set(seg, "available_seats", seats)
 		}
 		m := dict(seats)
 		if m == nil {
@@ -362,7 +368,7 @@ func moveSeat(segments []any, fareClass string, delta int64) error {
 		if n, err = n.Add(pyvalue.IntNum(delta)); err != nil {
 			return pyErr(err)
 		}
-		m[fareClass] = dbNum(n)
+		o.Set(m, fareClass, dbNum(n))
 	}
 	return nil
 }

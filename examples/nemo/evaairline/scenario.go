@@ -76,6 +76,19 @@ func LoadScenarioDB(fsys fs.FS, idOrPath string) (map[string]any, error) {
 	return state.LoadDBFS(fsys, rel)
 }
 
+// LoadScenarioSource loads a scenario's DB as [LoadScenarioDB] does, as a
+// state.Source decoded from the fixture (state.LoadSourceFS): one Source
+// serves any number of fresh states ([NewSharedState]), and it keeps the
+// fixture's key order, so the tools' results read as the original's
+// json.dumps writes them (a map has lost that order).
+func LoadScenarioSource(fsys fs.FS, idOrPath string) (*state.Source, error) {
+	rel := idOrPath
+	if !strings.Contains(idOrPath, "/") && !strings.HasSuffix(idOrPath, ".json") {
+		rel = FixturePath(idOrPath)
+	}
+	return state.LoadSourceFS(fsys, rel)
+}
+
 // ExpectedDB returns scenario id's expected final DB, the dataset's
 // ground_truth.expected_scenario_db (read from eva_airline/
 // eva_airline_dataset.jsonl in fsys), whose hash scores a run.
@@ -111,6 +124,16 @@ func NewState(db map[string]any, n state.Notifier) *state.Shared {
 	st := state.New()
 	st.StartScenario(Domain, n)
 	st.SetDB(db)
+	return st
+}
+
+// NewSharedState is [NewState] with src's DB, shared copy-on-write, as a
+// bot shares the DB of a db_path (rtvi's Config.Sources): the state keeps
+// the DB's key order.
+func NewSharedState(src *state.Source, n state.Notifier) *state.Shared {
+	st := state.New()
+	st.StartScenario(Domain, n)
+	st.Share(src)
 	return st
 }
 

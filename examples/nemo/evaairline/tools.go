@@ -156,7 +156,7 @@ func (t *evaTool) PropertyOrder() []string { return slices.Clone(t.schema.Order)
 // Execute validates args against the tool's parameter model — a failure
 // is eva's validation response — and runs the tool's body.
 func (t *evaTool) Execute(ctx context.Context, args map[string]any) (any, error) {
-	v, errs := validate(t.model, args)
+	v, errs := validate(ctx, t.model, args)
 	if len(errs) > 0 {
 		return validationResult(t.model, errs), nil
 	}
@@ -170,4 +170,26 @@ func (t *evaTool) AfterResult(ctx context.Context, _ map[string]any, result any)
 		tool.SendExit(ctx, t.st, "Transfer complete.", t.logger)
 	}
 	return nil
+}
+
+// read runs fn on the scenario DB under its read lock (the tool.DB's
+// ReadOrdered). What fn returns may hold the DB's own records: the result
+// is their copy in the DB's key order (state.Order.Copy), so that it reads
+// as the original's json.dumps writes it.
+func (t *evaTool) read(fn func(db map[string]any, o *state.Order) (any, error)) (any, error) {
+	return t.db.ReadOrdered(t.st, func(db map[string]any, o *state.Order) (any, error) {
+		res, err := fn(db, o)
+		return o.Copy(res), err
+	})
+}
+
+// write runs fn on the scenario DB under its write lock (the tool.DB's
+// WriteOrdered), fn changing only the named tables; fn notes the key
+// order of the records it builds (state.Order.Keep), and its result is
+// copied in the DB's key order, as read's.
+func (t *evaTool) write(ctx context.Context, tables []string, fn func(db map[string]any, o *state.Order) (any, state.Action, error)) (any, error) {
+	return t.db.WriteOrdered(ctx, t.st, tables, func(db map[string]any, o *state.Order) (any, state.Action, error) {
+		res, action, err := fn(db, o)
+		return o.Copy(res), action, err
+	})
 }

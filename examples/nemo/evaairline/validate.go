@@ -1,6 +1,7 @@
 package evaairline
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"math"
@@ -154,7 +155,7 @@ func (v values) strs(name string) []string {
 
 // validate validates args against model as pydantic's model_validate does:
 // fields in order, every error collected, unknown keys ignored.
-func validate(model []field, args map[string]any) (values, []pyError) {
+func validate(ctx context.Context, model []field, args map[string]any) (values, []pyError) {
 	out := values{}
 	var errs []pyError
 	for _, f := range model {
@@ -164,7 +165,7 @@ func validate(model []field, args map[string]any) (values, []pyError) {
 				out[f.name] = nil
 				continue
 			}
-			errs = append(errs, pyError{f.name, "Field required", argsDict(model, args)})
+			errs = append(errs, pyError{f.name, "Field required", argsDict(ctx, model, args)})
 			continue
 		}
 		if v == nil && f.optional {
@@ -181,10 +182,19 @@ func validate(model []field, args map[string]any) (values, []pyError) {
 	return out, errs
 }
 
-// argsDict is the argument dict as Python holds it: the model's fields in
-// its order, then the other keys sorted (a Go map keeps no order; a model
-// sends the properties in the schema's order).
-func argsDict(model []field, args map[string]any) pyvalue.Dict {
+// argsDict is the argument dict as Python holds it: in the order the
+// model wrote it (tool.ArgumentKeys, for arguments tool.CallJSON decoded),
+// else the model's fields in its order, then the other keys sorted (a Go
+// map keeps no order; a model sends the properties in the schema's
+// order).
+func argsDict(ctx context.Context, model []field, args map[string]any) pyvalue.Dict {
+	if keys, ok := tool.ArgumentKeys(ctx, args); ok {
+		d := make(pyvalue.Dict, len(keys))
+		for i, k := range keys {
+			d[i] = pyvalue.Item{Key: k, Value: orderedArg(ctx, args[k])}
+		}
+		return d
+	}
 	d := make(pyvalue.Dict, 0, len(args))
 	seen := map[string]bool{}
 	for _, f := range model {
@@ -204,6 +214,30 @@ func argsDict(model []field, args map[string]any) pyvalue.Dict {
 		d = append(d, pyvalue.Item{Key: k, Value: args[k]})
 	}
 	return d
+}
+
+// orderedArg is an argument value with its objects in the order the
+// model wrote them, where that is known (see argsDict).
+func orderedArg(ctx context.Context, v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		keys, ok := tool.ArgumentKeys(ctx, x)
+		if !ok {
+			return x
+		}
+		d := make(pyvalue.Dict, len(keys))
+		for i, k := range keys {
+			d[i] = pyvalue.Item{Key: k, Value: orderedArg(ctx, x[k])}
+		}
+		return d
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = orderedArg(ctx, e)
+		}
+		return out
+	}
+	return v
 }
 
 func (f field) check(v any) (any, []pyError) {

@@ -27,7 +27,7 @@ type cancelResult struct {
 // reservation too once every booking is cancelled), gives its seat back,
 // and says what refund or credit is due.
 func runCancelReservation(ctx context.Context, t *evaTool, v values) (any, error) {
-	return t.db.Write(ctx, t.st, []string{tableReservations, tableJourneys}, func(db map[string]any) (any, state.Action, error) {
+	return t.write(ctx, []string{tableReservations, tableJourneys}, func(db map[string]any, o *state.Order) (any, state.Action, error) {
 		confirmation := upper(v.str("confirmation_number"))
 		journeyID, reason := v.str("journey_id"), v.str("cancellation_reason")
 		res, booking, fail := reservationBooking(db, confirmation, journeyID)
@@ -58,7 +58,7 @@ func runCancelReservation(ctx context.Context, t *evaTool, v values) (any, error
 		}
 		fareClass := fareClassKey(getOr(booking, "fare_class", "main_cabin"))
 		if f := dict(table(db, tableJourneys)[journeyID]); len(f) > 0 {
-			if err := moveSeat(list(getOr(f, "segments", []any{})), fareClass, +1); err != nil {
+			if err := moveSeat(o, list(getOr(f, "segments", []any{})), fareClass, +1); err != nil {
 				return nil, nil, err
 			}
 		}
@@ -128,12 +128,12 @@ func runProcessRefund(ctx context.Context, t *evaTool, v values) (any, error) {
 	}
 	id := "REF-" + confirmation + "-" + zfill3(t.st.NextCallIndex(counterProcessRefund))
 	amountValue := dbNum(pyvalue.FloatNum(amount))
-	return t.db.Write(ctx, t.st, []string{tableRefunds}, func(db map[string]any) (any, state.Action, error) {
+	return t.write(ctx, []string{tableRefunds}, func(db map[string]any, o *state.Order) (any, state.Action, error) {
 		refunds, date, err := datedTable(db, tableRefunds)
 		if err != nil {
 			return nil, nil, err
 		}
-		refunds[id] = map[string]any{
+		refunds[id] = o.Keep(map[string]any{
 			"refund_id":           id,
 			"confirmation_number": confirmation,
 			"refund_amount":       amountValue,
@@ -141,7 +141,7 @@ func runProcessRefund(ctx context.Context, t *evaTool, v values) (any, error) {
 			"processing_days":     int64(refundProcessingDays),
 			"initiated_date":      state.Clone(date),
 			"status":              "processing",
-		}
+		}, "refund_id", "confirmation_number", "refund_amount", "refund_type", "processing_days", "initiated_date", "status")
 		action := state.Action{
 			"action_type":         ActionProcessRefund,
 			"confirmation_number": confirmation,
@@ -209,7 +209,7 @@ var (
 // class plus int(passenger_id[-3:]) — a ValueError for ids of fewer than
 // three digits, as in the original — and letter from the preference.
 func runAssignSeat(ctx context.Context, t *evaTool, v values) (any, error) {
-	return t.db.Write(ctx, t.st, []string{tableReservations}, func(db map[string]any) (any, state.Action, error) {
+	return t.write(ctx, []string{tableReservations}, func(db map[string]any, o *state.Order) (any, state.Action, error) {
 		confirmation := upper(v.str("confirmation_number"))
 		passengerID, journeyID := v.str("passenger_id"), v.str("journey_id")
 		preference, flightNumber := v.str("seat_preference"), v.str("flight_number")
@@ -364,7 +364,7 @@ type baggageResult struct {
 
 // runAddBaggageAllowance sets bags_checked on the booking's segments.
 func runAddBaggageAllowance(ctx context.Context, t *evaTool, v values) (any, error) {
-	return t.db.Write(ctx, t.st, []string{tableReservations}, func(db map[string]any) (any, state.Action, error) {
+	return t.write(ctx, []string{tableReservations}, func(db map[string]any, o *state.Order) (any, state.Action, error) {
 		confirmation := upper(v.str("confirmation_number"))
 		journeyID, flightNumber := v.str("journey_id"), v.str("flight_number")
 		bags := v.num("num_bags")
@@ -401,7 +401,7 @@ type mealResult struct {
 
 // runAddMealRequest sets meal_request on the booking's segments.
 func runAddMealRequest(ctx context.Context, t *evaTool, v values) (any, error) {
-	return t.db.Write(ctx, t.st, []string{tableReservations}, func(db map[string]any) (any, state.Action, error) {
+	return t.write(ctx, []string{tableReservations}, func(db map[string]any, o *state.Order) (any, state.Action, error) {
 		confirmation := upper(v.str("confirmation_number"))
 		passengerID, journeyID := v.str("passenger_id"), v.str("journey_id")
 		meal, flightNumber := v.str("meal_type"), v.str("flight_number")
@@ -439,7 +439,7 @@ type standbyResult struct {
 // runAddToStandby adds passengers to a journey's standby list (and the
 // request to the reservation's, when there is one).
 func runAddToStandby(ctx context.Context, t *evaTool, v values) (any, error) {
-	return t.db.Write(ctx, t.st, []string{tableJourneys, tableReservations}, func(db map[string]any) (any, state.Action, error) {
+	return t.write(ctx, []string{tableJourneys, tableReservations}, func(db map[string]any, o *state.Order) (any, state.Action, error) {
 		confirmation := upper(v.str("confirmation_number"))
 		journeyID := v.str("journey_id")
 		ids := v.strs("passenger_ids")
@@ -482,21 +482,21 @@ func runAddToStandby(ctx context.Context, t *evaTool, v values) (any, error) {
 			if !ok {
 				return nil, nil, pyvalue.StrError{Exc: pyvalue.Raise("AttributeError", "object has no attribute 'append'")}
 			}
-			res["standby_list"] = append(rl, map[string]any{
+			o.Set(res, "standby_list", append(rl, o.Keep(map[string]any{
 				"journey_id":    journeyID,
 				"passenger_ids": stringsAny(ids),
 				"position":      int64(position),
 				"status":        "pending",
-			})
+			}, "journey_id", "passenger_ids", "position", "status")))
 		}
 		for _, id := range ids {
-			flightList = append(flightList, map[string]any{
+			flightList = append(flightList, o.Keep(map[string]any{
 				"confirmation_number": confirmation,
 				"passenger_id":        id,
 				"position":            int64(len(flightList) + 1),
-			})
+			}, "confirmation_number", "passenger_id", "position"))
 		}
-		flight["standby_list"] = flightList
+		o.Set(flight, "standby_list", flightList)
 		action := state.Action{
 			"action_type":         ActionAddToStandby,
 			"confirmation_number": confirmation,
@@ -532,7 +532,7 @@ type creditResult struct {
 // runIssueTravelCredit records a travel credit TC<confirmation><PAX>,
 // valid one year from the scenario's date.
 func runIssueTravelCredit(ctx context.Context, t *evaTool, v values) (any, error) {
-	return t.db.Write(ctx, t.st, []string{tableTravelCredits}, func(db map[string]any) (any, state.Action, error) {
+	return t.write(ctx, []string{tableTravelCredits}, func(db map[string]any, o *state.Order) (any, state.Action, error) {
 		confirmation := upper(v.str("confirmation_number"))
 		passengerID, reason := v.str("passenger_id"), v.str("credit_reason")
 		amount, _ := v["amount"].(float64)
@@ -554,7 +554,7 @@ func runIssueTravelCredit(ctx context.Context, t *evaTool, v values) (any, error
 		}
 		next, _ := year.Add(pyvalue.IntNum(1))
 		amountValue := dbNum(pyvalue.FloatNum(amount))
-		credits[code] = map[string]any{
+		credits[code] = o.Keep(map[string]any{
 			"credit_code":         code,
 			"confirmation_number": confirmation,
 			"passenger_id":        passengerID,
@@ -563,7 +563,7 @@ func runIssueTravelCredit(ctx context.Context, t *evaTool, v values) (any, error
 			"issued_date":         date,
 			"expiry_date":         next.String() + string([]rune(date)[min(4, len([]rune(date))):]),
 			"status":              "active",
-		}
+		}, "credit_code", "confirmation_number", "passenger_id", "amount", "credit_reason", "issued_date", "expiry_date", "status")
 		action := state.Action{
 			"action_type":         ActionIssueTravelCredit,
 			"confirmation_number": confirmation,
@@ -615,7 +615,7 @@ type hotelResult struct {
 // runIssueHotelVoucher records a hotel voucher HOTEL-<confirmation> of at
 // most three nights.
 func runIssueHotelVoucher(ctx context.Context, t *evaTool, v values) (any, error) {
-	return t.db.Write(ctx, t.st, []string{tableHotelVouchers}, func(db map[string]any) (any, state.Action, error) {
+	return t.write(ctx, []string{tableHotelVouchers}, func(db map[string]any, o *state.Order) (any, state.Action, error) {
 		confirmation := upper(v.str("confirmation_number"))
 		passengerID := v.str("passenger_id")
 		nights := v.num("num_nights")
@@ -626,7 +626,7 @@ func runIssueHotelVoucher(ctx context.Context, t *evaTool, v values) (any, error
 			return tool.Failure("exceeds_authority", "Hotel vouchers can be issued for maximum of 3 nights"), nil, nil
 		}
 		code := "HOTEL-" + confirmation
-		if err := issueVoucher(db, tableHotelVouchers, code, confirmation, passengerID, map[string]any{"num_nights": dbNum(nights)}); err != nil {
+		if err := issueVoucher(db, o, tableHotelVouchers, code, confirmation, passengerID, map[string]any{"num_nights": dbNum(nights)}, "num_nights"); err != nil {
 			return nil, nil, err
 		}
 		action := state.Action{
@@ -644,8 +644,9 @@ func runIssueHotelVoucher(ctx context.Context, t *evaTool, v values) (any, error
 }
 
 // issueVoucher records the voucher code in the table name (setdefault):
-// issued today, active, with the fields of its kind besides.
-func issueVoucher(db map[string]any, name, code, confirmation, passengerID string, fields map[string]any) error {
+// issued today, active, with the fields of its kind besides, named in
+// order by keys (noted in o with the others', in the original's order).
+func issueVoucher(db map[string]any, o *state.Order, name, code, confirmation, passengerID string, fields map[string]any, keys ...string) error {
 	vouchers, date, err := datedTable(db, name)
 	if err != nil {
 		return err
@@ -658,7 +659,8 @@ func issueVoucher(db map[string]any, name, code, confirmation, passengerID strin
 		"status":              "active",
 	}
 	maps.Copy(row, fields)
-	vouchers[code] = row
+	order := append([]string{"voucher_code", "confirmation_number", "passenger_id"}, keys...)
+	vouchers[code] = o.Keep(row, append(order, "issued_date", "status")...)
 	return nil
 }
 
@@ -679,7 +681,7 @@ var mealVoucherAmounts = map[string]int64{"delay_over_2_hours": 12, "delay_over_
 // runIssueMealVoucher records a meal voucher MEAL-<confirmation>-<PAXn>
 // whose amount the reason fixes.
 func runIssueMealVoucher(ctx context.Context, t *evaTool, v values) (any, error) {
-	return t.db.Write(ctx, t.st, []string{tableMealVouchers}, func(db map[string]any) (any, state.Action, error) {
+	return t.write(ctx, []string{tableMealVouchers}, func(db map[string]any, o *state.Order) (any, state.Action, error) {
 		confirmation := upper(v.str("confirmation_number"))
 		passengerID, reason := v.str("passenger_id"), v.str("voucher_reason")
 		if lookupReservation(db, confirmation) == nil {
@@ -690,7 +692,7 @@ func runIssueMealVoucher(ctx context.Context, t *evaTool, v values) (any, error)
 			amount = 12
 		}
 		code := "MEAL-" + confirmation + "-" + upper(prefix(passengerID, 4))
-		if err := issueVoucher(db, tableMealVouchers, code, confirmation, passengerID, map[string]any{"amount": amount, "voucher_reason": reason}); err != nil {
+		if err := issueVoucher(db, o, tableMealVouchers, code, confirmation, passengerID, map[string]any{"amount": amount, "voucher_reason": reason}, "amount", "voucher_reason"); err != nil {
 			return nil, nil, err
 		}
 		action := state.Action{

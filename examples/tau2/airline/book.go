@@ -246,6 +246,11 @@ func book(w *state.Writer, p BookReservationParams) (any, state.Action, error) {
 	if err := w.Put(tableReservations, id, reservation); err != nil { // the first change: nothing has changed when it fails
 		return nil, nil, err
 	}
+	o := w.Order()
+	o.Keep(reservation, reservationKeys...)
+	keepAll(o, flights, reservationFlightKeys)
+	keepAll(o, passengerList, passengerKeys)
+	keepAll(o, history, paymentKeys)
 	for id, balance := range balances {
 		methods[id].(map[string]any)["amount"] = tau2tools.DBNumber(balance)
 	}
@@ -261,7 +266,7 @@ func book(w *state.Writer, p BookReservationParams) (any, state.Action, error) {
 	}
 	user["reservations"] = append(userReservations, id)
 
-	return state.Clone(reservation), state.NewAction(KeyBookReservation, tool.ModelDump(p),
+	return reservation, state.NewAction(KeyBookReservation, tool.ModelDump(p),
 		map[string]any{"reservation_id": id}), nil
 }
 

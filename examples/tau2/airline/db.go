@@ -5,6 +5,7 @@ import (
 
 	"github.com/voiceeval/schematools/examples/tau2/tau2tools"
 	"github.com/voiceeval/schematools/internal/pyvalue"
+	"github.com/voiceeval/schematools/state"
 )
 
 // Tables of the airline DB.
@@ -97,9 +98,39 @@ func pydanticInt(v any) (int64, string) {
 	return int64(f), ""
 }
 
+// Key orders of the records the write tools build, as the Python
+// original's pydantic models dump them (fields in declaration order) or
+// its dict literals write them (see state.Order.Keep).
+var (
+	// reservationKeys are the Reservation model's fields.
+	reservationKeys = []string{"reservation_id", "user_id", "origin", "destination", "flight_type", "cabin", "flights",
+		"passengers", "payment_history", "created_at", "total_baggages", "nonfree_baggages", "insurance", "status"}
+	// reservationFlightKeys are the ReservationFlight model's fields
+	// (FlightBase's first): not the order of the legs in the tau2 data.
+	reservationFlightKeys = []string{"flight_number", "origin", "destination", "date", "price"}
+	// paymentKeys are a payment_history entry's keys.
+	paymentKeys = []string{"payment_id", "amount"}
+	// passengerKeys are the Passenger model's fields.
+	passengerKeys = []string{"first_name", "last_name", "dob"}
+	// certificateKeys are those of the certificate send_certificate adds.
+	certificateKeys = []string{"source", "id", "amount"}
+)
+
+// keepAll notes the key order keys of every object of list, and returns
+// list.
+func keepAll(o *state.Order, list []any, keys []string) []any {
+	for _, v := range list {
+		if m, ok := v.(map[string]any); ok {
+			o.Keep(m, keys...)
+		}
+	}
+	return list
+}
+
 // reservationFlight builds one leg of a reservation as the Python
 // original's ReservationFlight model dumps it, validating the values it
-// takes from the DB as the model does.
+// takes from the DB as the model does. Its key order is
+// reservationFlightKeys'.
 func reservationFlight(flightNumber, date string, origin, destination, price any) (map[string]any, error) {
 	var problems []string
 	check := func(field string, v any) {

@@ -4,7 +4,6 @@ import (
 	"github.com/voiceeval/schematools/dbhash"
 	"github.com/voiceeval/schematools/examples/tau2/tau2tools"
 	"github.com/voiceeval/schematools/internal/pyvalue"
-	"github.com/voiceeval/schematools/state"
 	"github.com/voiceeval/schematools/tool"
 )
 
@@ -148,8 +147,8 @@ func searchDirect(db map[string]any, date string, origin, destination, leaveAfte
 			Status:                 "available",
 			ScheduledDepartureTime: flight["scheduled_departure_time_est"],
 			ScheduledArrivalTime:   flight["scheduled_arrival_time_est"],
-			AvailableSeats:         state.Clone(day["available_seats"]),
-			Prices:                 state.Clone(day["prices"]),
+			AvailableSeats:         day["available_seats"], // the DB's own: NewReadTool copies the result
+			Prices:                 day["prices"],
 		})
 	}
 	return found, nil

@@ -44,9 +44,9 @@ func NewCancelReservation(opts ...tool.Option) (*tool.Typed[ReservationIDParams]
 			if err != nil {
 				return nil, nil, err
 			}
-			res["payment_history"] = append(existing, refunds...)
-			res["status"] = "cancelled"
-			return state.Clone(res), state.NewAction(KeyCancelReservation, tool.ModelDump(p),
+			res["payment_history"] = append(existing, keepAll(w.Order(), refunds, paymentKeys)...)
+			w.Order().Set(res, "status", "cancelled")
+			return res, state.NewAction(KeyCancelReservation, tool.ModelDump(p),
 				map[string]any{"reservation_id": p.ReservationID, "status": "cancelled"}), nil
 		}, opts...)
 }
@@ -82,7 +82,8 @@ func NewSendCertificate(opts ...tool.Option) (*tool.Typed[SendCertificateParams]
 				if _, taken := methods[id]; taken {
 					continue
 				}
-				methods[id] = map[string]any{"source": "certificate", "id": id, "amount": tau2tools.DBNumber(pyvalue.FloatNum(float64(p.Amount)))}
+				methods[id] = w.Order().Keep(map[string]any{"source": "certificate", "id": id, "amount": tau2tools.DBNumber(pyvalue.FloatNum(float64(p.Amount)))},
+					certificateKeys...)
 				return CertificateResult{
 						Status:  tau2tools.Success,
 						Message: fmt.Sprintf("Certificate %s added to user %s with amount %d.", id, p.UserID, p.Amount),
@@ -125,7 +126,7 @@ func NewUpdateReservationBaggages(opts ...tool.Option) (*tool.Typed[UpdateReserv
 			pay.apply()
 			res["total_baggages"] = tau2tools.DBNumber(pyvalue.IntNum(int64(p.TotalBaggages)))
 			res["nonfree_baggages"] = tau2tools.DBNumber(pyvalue.IntNum(int64(p.NonfreeBaggages)))
-			return state.Clone(res), state.NewAction(KeyUpdateReservationBaggages, tool.ModelDump(p),
+			return res, state.NewAction(KeyUpdateReservationBaggages, tool.ModelDump(p),
 				map[string]any{"reservation_id": p.ReservationID, "charged": tau2tools.DBNumber(charge)}), nil
 		}, opts...)
 }
@@ -186,7 +187,7 @@ func updateFlights(w *state.Writer, p UpdateReservationFlightsParams) (any, stat
 			if total, err = addProduct(total, price, passengers); err != nil {
 				return nil, nil, err
 			}
-			legs = append(legs, state.Clone(match))
+			legs = append(legs, w.Order().Clone(match)) // copy.deepcopy keeps the leg's order
 			continue
 		}
 		flightV, err := findFlight(db, f.FlightNumber)
@@ -218,7 +219,7 @@ func updateFlights(w *state.Writer, p UpdateReservationFlightsParams) (any, stat
 		if total, err = addProduct(total, price, passengers); err != nil {
 			return nil, nil, err
 		}
-		legs = append(legs, record)
+		legs = append(legs, w.Order().Keep(record, reservationFlightKeys...))
 	}
 	if existingErr != nil {
 		return nil, nil, existingErr
@@ -251,7 +252,7 @@ func updateFlights(w *state.Writer, p UpdateReservationFlightsParams) (any, stat
 	pay.apply()
 	res["flights"] = legs
 	res["cabin"] = p.Cabin
-	return state.Clone(res), state.NewAction(KeyUpdateReservationFlights, tool.ModelDump(p),
+	return res, state.NewAction(KeyUpdateReservationFlights, tool.ModelDump(p),
 		map[string]any{"reservation_id": p.ReservationID, "charged": tau2tools.DBNumber(total)}), nil
 }
 
@@ -298,8 +299,8 @@ func NewUpdateReservationPassengers(opts ...tool.Option) (*tool.Typed[UpdateRese
 			for i, pa := range p.Passengers {
 				list[i] = tool.ModelDump(pa)
 			}
-			res["passengers"] = list
-			return state.Clone(res), state.NewAction(KeyUpdateReservationPassengers, tool.ModelDump(p),
+			res["passengers"] = keepAll(w.Order(), list, passengerKeys)
+			return res, state.NewAction(KeyUpdateReservationPassengers, tool.ModelDump(p),
 				map[string]any{"reservation_id": p.ReservationID}), nil
 		}, opts...)
 }

@@ -8,12 +8,13 @@ import (
 )
 
 // record returns the address as the DB stores it: a new object with the
-// six fields.
-func (a Address) record() map[string]any {
-	return map[string]any{
+// six fields, in the order of the Python tool's dict literal (state
+// before country, where the tau2 data has country first), noted in o.
+func (a Address) record(o *state.Order) map[string]any {
+	return o.Keep(map[string]any{
 		"address1": a.Address1, "address2": a.Address2, "city": a.City,
 		"state": a.State, "country": a.Country, "zip": a.Zip,
-	}
+	}, "address1", "address2", "city", "state", "country", "zip")
 }
 
 // NewModifyPendingOrderAddress builds modify_pending_order_address
@@ -28,8 +29,8 @@ func NewModifyPendingOrderAddress(opts ...tool.Option) (*tool.Typed[ModifyPendin
 			if failure != nil || err != nil {
 				return failure, nil, err
 			}
-			order["address"] = p.Address.record()
-			return state.Clone(order), state.NewAction(KeyModifyPendingOrderAddress, tool.ModelDump(p),
+			order["address"] = p.Address.record(w.Order())
+			return order, state.NewAction(KeyModifyPendingOrderAddress, tool.ModelDump(p),
 				map[string]any{"order_id": p.OrderID}), nil
 		}, opts...)
 }
@@ -56,8 +57,8 @@ func NewModifyUserAddress(opts ...tool.Option) (*tool.Typed[ModifyUserAddressPar
 			if err != nil || user == nil {
 				return nil, nil, err
 			}
-			user["address"] = p.Address.record()
-			return state.Clone(user), state.NewAction(KeyModifyUserAddress, tool.ModelDump(p),
+			user["address"] = p.Address.record(w.Order())
+			return user, state.NewAction(KeyModifyUserAddress, tool.ModelDump(p),
 				map[string]any{"user_id": p.UserID}), nil
 		}, opts...)
 }

@@ -10,7 +10,8 @@ import (
 
 // BenchmarkReplayRetail replays all 114 retail tasks with replay.GoldAll on
 // the shared DB, as a harness computing every expected DB hash would (and
-// as the replay CLI does).
+// as the replay CLI does, on the DB decoded from its file with its key
+// order).
 func BenchmarkReplayRetail(b *testing.B) {
-	replaytest.Benchmark(b, tau2test.Scenarios(retail.Domain, retailDB(b), retailTasks(b), retail.Tools))
+	replaytest.Benchmark(b, tau2test.SourceScenarios(retail.Domain, tau2test.SharedSource(b, "retail/db.json"), retailTasks(b), retail.Tools))
 }

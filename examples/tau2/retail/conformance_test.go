@@ -95,3 +95,16 @@ func TestReplayAllTasks(t *testing.T) {
 	require.ElementsMatch(t, []string{"10", "12", "24", "25", "50", "57", "62", "65", "67", "68", "105"}, sum.Unchanged,
 		"tasks whose DB the replay leaves unchanged")
 }
+
+// TestResultTextsTrain requires every result of the train split's gold
+// replay to read, as a model reads it (json.dumps(result,
+// ensure_ascii=False) in the tool message), byte for byte as the Python
+// reference's: the same keys in the same order — an order in the data
+// file's order, what a tool adds in the order it adds it — on the replay
+// path and on the live path.
+func TestResultTextsTrain(t *testing.T) {
+	t.Parallel()
+	gold, n := tau2test.RequireTrainTexts(t, retail.Domain, "retail", "retail/db.json", retail.Tools)
+	conformance.RequireRecords(t, len(gold), "gold_replay_retail.train.jsonl")
+	t.Logf("%d results compared byte for byte (%d actions, each on both paths)", n, n/2)
+}

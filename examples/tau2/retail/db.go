@@ -32,6 +32,10 @@ const (
 	transactionRefund  = "refund"
 )
 
+// transactionKeys are the keys of a payment_history entry, in the order of
+// the Python tools' dict literals (see state.Order.Keep).
+var transactionKeys = []string{"transaction_type", "amount", "payment_method_id"}
+
 // sourceGiftCard is the source of the only payment methods with a
 // balance; credit cards and PayPal have none.
 const sourceGiftCard = "gift_card"

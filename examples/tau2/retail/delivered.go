@@ -57,12 +57,13 @@ func exchangeItems(w *state.Writer, p ExchangeDeliveredOrderItemsParams) (any, s
 			return failure, nil, err
 		}
 	}
-	order["status"] = statusExchange
-	order["exchange_items"] = sortedIDs(p.ItemIDs)
-	order["exchange_new_items"] = sortedIDs(p.NewItemIDs)
-	order["exchange_payment_method_id"] = p.PaymentMethodID
-	order["exchange_price_difference"] = tau2tools.DBNumber(pyvalue.FloatNum(diff))
-	return state.Clone(order), state.NewAction(KeyExchangeDeliveredOrderItems, tool.ModelDump(p),
+	o := w.Order()
+	o.Set(order, "status", statusExchange)
+	o.Set(order, "exchange_items", sortedIDs(p.ItemIDs))
+	o.Set(order, "exchange_new_items", sortedIDs(p.NewItemIDs))
+	o.Set(order, "exchange_payment_method_id", p.PaymentMethodID)
+	o.Set(order, "exchange_price_difference", tau2tools.DBNumber(pyvalue.FloatNum(diff)))
+	return order, state.NewAction(KeyExchangeDeliveredOrderItems, tool.ModelDump(p),
 		map[string]any{"order_id": p.OrderID, "status": statusExchange, "price_difference": tau2tools.DBNumber(pyvalue.FloatNum(diff))}), nil
 }
 
@@ -105,10 +106,11 @@ func returnItems(w *state.Writer, p ReturnDeliveredOrderItemsParams) (any, state
 	if _, missing := missingItem(p.ItemIDs, items); missing {
 		return tau2tools.ValueError("Some item not found"), nil, nil
 	}
-	order["status"] = statusReturn
-	order["return_items"] = sortedIDs(p.ItemIDs)
-	order["return_payment_method_id"] = p.PaymentMethodID
-	return state.Clone(order), state.NewAction(KeyReturnDeliveredOrderItems, tool.ModelDump(p),
+	o := w.Order()
+	o.Set(order, "status", statusReturn)
+	o.Set(order, "return_items", sortedIDs(p.ItemIDs))
+	o.Set(order, "return_payment_method_id", p.PaymentMethodID)
+	return order, state.NewAction(KeyReturnDeliveredOrderItems, tool.ModelDump(p),
 		map[string]any{"order_id": p.OrderID, "status": statusReturn}), nil
 }
 

@@ -62,7 +62,8 @@ func cancelOrder(w *state.Writer, p CancelPendingOrderParams) (any, state.Action
 		if !ok {
 			amount = tau2tools.DBNumber(pyvalue.IntNum(0))
 		}
-		refunds = append(refunds, map[string]any{"transaction_type": transactionRefund, "amount": state.Clone(amount), "payment_method_id": state.Clone(id)})
+		refunds = append(refunds, w.Order().Keep(map[string]any{"transaction_type": transactionRefund, "amount": state.Clone(amount), "payment_method_id": state.Clone(id)},
+			transactionKeys...))
 		methods, err := tau2tools.PaymentMethods(user)
 		if err != nil {
 			return nil, nil, err
@@ -104,10 +105,11 @@ func cancelOrder(w *state.Writer, p CancelPendingOrderParams) (any, state.Action
 			return nil, nil, err
 		}
 	}
-	order["status"] = statusCancelled
-	order["cancel_reason"] = p.Reason
-	order["payment_history"] = append(history, refunds...)
-	return state.Clone(order), state.NewAction(KeyCancelPendingOrder, tool.ModelDump(p),
+	o := w.Order()
+	o.Set(order, "status", statusCancelled)
+	o.Set(order, "cancel_reason", p.Reason)
+	o.Set(order, "payment_history", append(history, refunds...))
+	return order, state.NewAction(KeyCancelPendingOrder, tool.ModelDump(p),
 		map[string]any{"order_id": p.OrderID, "status": statusCancelled}), nil
 }
 
@@ -190,9 +192,10 @@ func modifyItems(w *state.Writer, p ModifyPendingOrderItemsParams) (any, state.A
 	if diff > 0 {
 		kind = transactionPayment
 	}
-	order["payment_history"] = append(history, map[string]any{
+	o := w.Order()
+	o.Set(order, "payment_history", append(history, o.Keep(map[string]any{
 		"transaction_type": kind, "amount": tau2tools.DBNumber(pyvalue.FloatNum(math.Abs(diff))), "payment_method_id": p.PaymentMethodID,
-	})
+	}, transactionKeys...)))
 	if balance != nil {
 		if err := setBalance(w, order, p.PaymentMethodID, balance); err != nil {
 			return nil, nil, err
@@ -202,11 +205,11 @@ func modifyItems(w *state.Writer, p ModifyPendingOrderItemsParams) (any, state.A
 		if item := firstItem(items, s.oldID); item != nil {
 			item["item_id"] = s.newID
 			item["price"] = state.Clone(s.variant["price"])
-			item["options"] = state.Clone(s.variant["options"])
+			item["options"] = o.Clone(s.variant["options"]) // the variant's dict, in its order
 		}
 	}
-	order["status"] = statusItemsModified
-	return state.Clone(order), state.NewAction(KeyModifyPendingOrderItems, tool.ModelDump(p),
+	o.Set(order, "status", statusItemsModified)
+	return order, state.NewAction(KeyModifyPendingOrderItems, tool.ModelDump(p),
 		map[string]any{"order_id": p.OrderID, "price_difference": tau2tools.DBNumber(pyvalue.FloatNum(diff))}), nil
 }
 
@@ -312,10 +315,11 @@ func modifyPayment(w *state.Writer, p ModifyPendingOrderPaymentParams) (any, sta
 		}
 	}
 
-	order["payment_history"] = []any{history[0],
-		map[string]any{"transaction_type": transactionPayment, "amount": state.Clone(amount), "payment_method_id": p.PaymentMethodID},
-		map[string]any{"transaction_type": transactionRefund, "amount": state.Clone(amount), "payment_method_id": state.Clone(oldID)},
-	}
+	o := w.Order()
+	o.Set(order, "payment_history", []any{history[0],
+		o.Keep(map[string]any{"transaction_type": transactionPayment, "amount": state.Clone(amount), "payment_method_id": p.PaymentMethodID}, transactionKeys...),
+		o.Keep(map[string]any{"transaction_type": transactionRefund, "amount": state.Clone(amount), "payment_method_id": state.Clone(oldID)}, transactionKeys...),
+	})
 	if newBalance != nil {
 		if err := setBalance(w, order, p.PaymentMethodID, newBalance); err != nil {
 			return nil, nil, err
@@ -326,7 +330,7 @@ func modifyPayment(w *state.Writer, p ModifyPendingOrderPaymentParams) (any, sta
 			return nil, nil, err
 		}
 	}
-	return state.Clone(order), state.NewAction(KeyModifyPendingOrderPayment, tool.ModelDump(p),
+	return order, state.NewAction(KeyModifyPendingOrderPayment, tool.ModelDump(p),
 		map[string]any{"order_id": p.OrderID}), nil
 }
 

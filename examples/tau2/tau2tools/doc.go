@@ -41,7 +41,12 @@
 //
 // Domain failures are values, shaped {"status": "error", "error_type",
 // "message"} (tool.FailureResult): NotFound, ValueError and
-// DBNotInitialized; Found answers a lookup with a copy or not_found.
+// DBNotInitialized; Found answers a lookup with the record or not_found.
+// The read and write tools' results are copied in the DB's key order
+// (state.Order.Copy): a record reads as the Python tool's json.dumps writes
+// it, in its data file's order, and a write says the order of what it
+// adds (state.Order.Keep, Set, Clone), as the Python tool's dict literals,
+// pydantic models and assignments give it.
 // DB(rec) is the tool.DB of the airline and retail tools: it runs a tool's
 // work under the state's read or write lock, answers db_not_initialized
 // for a missing or EMPTY DB (Python's "if not db"; Loaded), and records a

@@ -21,7 +21,7 @@ import (
 func newGetCustomerByPhone(b binding) (tool.Tool, error) {
 	return newTool(b, NameGetCustomerByPhone,
 		func(_ context.Context, st *state.Shared, p GetCustomerByPhoneParams) (any, error) {
-			return agentSide.Read(st, func(db map[string]any) (any, error) {
+			return agentRead(st, func(db map[string]any) (any, error) {
 				c, err := customerByPhone(db, p.PhoneNumber)
 				if err != nil {
 					return nil, err
@@ -29,9 +29,20 @@ func newGetCustomerByPhone(b binding) (tool.Tool, error) {
 				if c == nil {
 					return toolError("Customer with phone number %s not found", p.PhoneNumber), nil
 				}
-				return state.Clone(c), nil
+				return c, nil
 			})
 		})
+}
+
+// agentRead runs an agent-side read (agentSide's ReadOrdered): what fn
+// returns may hold the DB's own records, and the result is their copy in
+// the DB's key order (state.Order.Copy), so that it reads as the Python
+// original's does.
+func agentRead(st *state.Shared, fn func(db map[string]any) (any, error)) (any, error) {
+	return agentSide.ReadOrdered(st, func(db map[string]any, o *state.Order) (any, error) {
+		res, err := fn(db)
+		return o.Copy(res), err
+	})
 }
 
 // customerByPhone returns the first customer whose contact number, or the
@@ -75,9 +86,10 @@ func customerByPhone(db map[string]any, phone string) (map[string]any, error) {
 
 // readCustomer runs an agent-side read on the customer with the given id,
 // answering tool_error "Customer with ID <id> not found" when there is
-// none. fn gets the DB and the customer's record, to read only.
+// none. fn gets the DB and the customer's record, to read only; what it
+// returns may hold the DB's records (agentRead copies them).
 func readCustomer(st *state.Shared, id string, fn func(db, customer map[string]any) (any, error)) (any, error) {
-	return agentSide.Read(st, func(db map[string]any) (any, error) {
+	return agentRead(st, func(db map[string]any) (any, error) {
 		c, err := find(db, tableCustomers, "customer_id", id)
 		if err != nil {
 			return nil, err
@@ -93,7 +105,7 @@ func newGetCustomerByID(b binding) (tool.Tool, error) {
 	return newTool(b, NameGetCustomerByID,
 		func(_ context.Context, st *state.Shared, p GetCustomerByIDParams) (any, error) {
 			return readCustomer(st, p.CustomerID, func(_, c map[string]any) (any, error) {
-				return state.Clone(c), nil
+				return c, nil
 			})
 		})
 }
@@ -101,7 +113,7 @@ func newGetCustomerByID(b binding) (tool.Tool, error) {
 func newGetCustomerByName(b binding) (tool.Tool, error) {
 	return newTool(b, NameGetCustomerByName,
 		func(_ context.Context, st *state.Shared, p GetCustomerByNameParams) (any, error) {
-			return agentSide.Read(st, func(db map[string]any) (any, error) {
+			return agentRead(st, func(db map[string]any) (any, error) {
 				customers, err := iterateItem(db, tableCustomers)
 				if err != nil {
 					return nil, err
@@ -125,7 +137,7 @@ func newGetCustomerByName(b binding) (tool.Tool, error) {
 						return nil, err
 					}
 					if dob == p.DOB {
-						matches = append(matches, state.Clone(c))
+						matches = append(matches, c)
 					}
 				}
 				return matches, nil
@@ -136,7 +148,7 @@ func newGetCustomerByName(b binding) (tool.Tool, error) {
 func newGetDetailsByID(b binding) (tool.Tool, error) {
 	return newTool(b, NameGetDetailsByID,
 		func(_ context.Context, st *state.Shared, p GetDetailsByIDParams) (any, error) {
-			return agentSide.Read(st, func(db map[string]any) (any, error) {
+			return agentRead(st, func(db map[string]any) (any, error) {
 				var table, key string
 				switch {
 				case len(p.ID) > 0 && p.ID[0] == 'L':
@@ -159,7 +171,7 @@ func newGetDetailsByID(b binding) (tool.Tool, error) {
 				if rec == nil {
 					return toolError("Object with ID %s not found", p.ID), nil
 				}
-				return state.Clone(rec), nil
+				return rec, nil
 			})
 		})
 }
@@ -182,7 +194,7 @@ func newGetBillsForCustomer(b binding) (tool.Tool, error) {
 				bills = bills[:pySliceEnd(len(bills), limit)]
 				out := make([]any, len(bills))
 				for i, bill := range bills {
-					out[i] = state.Clone(bill)
+					out[i] = bill
 				}
 				return out, nil
 			})
@@ -265,7 +277,7 @@ func newGetDataUsage(b binding) (tool.Tool, error) {
 	return newTool(b, NameGetDataUsage,
 		func(_ context.Context, st *state.Shared, p LineParams) (any, error) {
 			today := b.today()
-			return agentSide.Read(st, func(db map[string]any) (any, error) {
+			return agentRead(st, func(db map[string]any) (any, error) {
 				line, plan, refused, err := targetLinePlan(db, p.CustomerID, p.LineID, func(planID any) string {
 					return "Plan " + pyvalue.Str(planID) + " not found for line " + p.LineID
 				})
@@ -286,9 +298,9 @@ func newGetDataUsage(b binding) (tool.Tool, error) {
 				}
 				return DataUsage{
 					LineID:          p.LineID,
-					DataUsedGB:      state.Clone(used),
-					DataLimitGB:     state.Clone(limit),
-					DataRefuelingGB: state.Clone(refueled),
+					DataUsedGB:      used,
+					DataLimitGB:     limit,
+					DataRefuelingGB: refueled,
 					CycleEndDate:    isoDate(lastOfMonth(today, 0)),
 				}, nil
 			})
@@ -309,15 +321,16 @@ func writeLine(ctx context.Context, st *state.Shared, customerID, lineID string,
 		if line == nil {
 			return toolError("%s", refusal), nil, nil
 		}
-		return fn(line, func() (map[string]any, error) { return w.OwnRow(tableLines, line) })
+		res, action, err := fn(line, func() (map[string]any, error) { return w.OwnRow(tableLines, line) })
+		return w.Order().Copy(res), action, err // the line in its key order
 	})
 }
 
 // LineResult is the result of suspend_line and resume_line: a message and
-// the line's record after the change.
+// the line's record after the change (an ordered copy: state.Order.Copy).
 type LineResult struct {
-	Message string         `json:"message"`
-	Line    map[string]any `json:"line"`
+	Message string `json:"message"`
+	Line    any    `json:"line"`
 }
 
 func newSuspendLine(b binding) (tool.Tool, error) {
@@ -340,7 +353,7 @@ func newSuspendLine(b binding) (tool.Tool, error) {
 				action := state.NewAction(NameSuspendLine,
 					map[string]any{"customer_id": p.CustomerID, "line_id": p.LineID, "reason": p.Reason},
 					map[string]any{"line_id": p.LineID, "status": lineStatusSuspended})
-				return LineResult{"Line suspended successfully. $5/month holding fee will apply.", state.Clone(line).(map[string]any)}, action, nil
+				return LineResult{"Line suspended successfully. $5/month holding fee will apply.", line}, action, nil
 			})
 		})
 }
@@ -364,7 +377,7 @@ func newResumeLine(b binding) (tool.Tool, error) {
 				action := state.NewAction(NameResumeLine,
 					map[string]any{"customer_id": p.CustomerID, "line_id": p.LineID},
 					map[string]any{"line_id": p.LineID, "status": lineStatusActive})
-				return LineResult{"Line resumed successfully", state.Clone(line).(map[string]any)}, action, nil
+				return LineResult{"Line resumed successfully", line}, action, nil
 			})
 		})
 }
@@ -566,7 +579,7 @@ func chargeOnce(w *state.Writer, customerID string, amount float64, description 
 		}
 		next := firstOfMonth(today, 1)
 		id := newID()
-		draft = map[string]any{
+		draft = w.Order().Keep(map[string]any{
 			"bill_id":      id,
 			"customer_id":  customerID,
 			"period_start": isoDate(next),
@@ -576,7 +589,7 @@ func chargeOnce(w *state.Writer, customerID string, amount float64, description 
 			"due_date":     isoDate(next.AddDate(0, 0, 14)),
 			"line_items":   []any{},
 			"status":       billStatusDraft,
-		}
+		}, "bill_id", "customer_id", "period_start", "period_end", "issue_date", "total_due", "due_date", "line_items", "status")
 		addBill = func() error {
 			if err := w.Append(tableBills, draft); err != nil {
 				return err
@@ -608,12 +621,12 @@ func chargeOnce(w *state.Writer, customerID string, amount float64, description 
 				return err
 			}
 		}
-		draft["line_items"] = append(lineItems, map[string]any{
+		draft["line_items"] = append(lineItems, w.Order().Keep(map[string]any{
 			"description": description,
 			"amount":      floatValue(amount),
 			"date":        isoDate(today),
 			"item_type":   itemType,
-		})
+		}, "description", "amount", "date", "item_type"))
 		draft["total_due"] = floatValue(due + amount)
 		return nil
 	}, nil

@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/voiceeval/schematools/internal/pyvalue"
 	"github.com/voiceeval/schematools/replay/replaytest"
 	"github.com/voiceeval/schematools/state"
 	"github.com/voiceeval/schematools/tool"
@@ -345,7 +346,16 @@ func TestResultsAreCopies(t *testing.T) {
 	c := f.Call(t, NameGetCustomerByID, map[string]any{"customer_id": "C1"}).(map[string]any)
 	c["line_ids"].([]any)[0] = "changed"
 	r := f.Call(t, NameSuspendLine, map[string]any{"customer_id": "C1", "line_id": "L1", "reason": "x"}).(LineResult)
-	r.Line["status"] = "changed"
+	switch line := r.Line.(type) { // a map, or an ordered dict for a DB with a key order
+	case map[string]any:
+		line["status"] = "changed"
+	case pyvalue.Dict:
+		for i := range line {
+			line[i].Value = "changed"
+		}
+	default:
+		t.Fatalf("line is %T", r.Line)
+	}
 	after := f.agent.Snapshot()
 	assert.Equal(t, "Suspended", at(t, f.agent, "lines", 0, "status"))
 	after["lines"].([]any)[0].(map[string]any)["status"] = "Active"

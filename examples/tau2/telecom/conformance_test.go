@@ -13,6 +13,7 @@ import (
 	"github.com/voiceeval/schematools/internal/conformance"
 	"github.com/voiceeval/schematools/replay"
 	"github.com/voiceeval/schematools/replay/replaytest"
+	"github.com/voiceeval/schematools/tool"
 )
 
 // TestConformanceTrain replays the 74 tasks of the train split with
@@ -41,6 +42,23 @@ func TestConformanceTrain(t *testing.T) {
 	require.Equal(t, userHash, afterUser, "a replay changed the user DB")
 	require.NoError(t, d.agentSrc.Verify(), "a replay changed the shared agent DB")
 	require.NoError(t, d.userSrc.Verify(), "a replay changed the shared user DB")
+}
+
+// TestResultTextsTrain requires every result of the train split's gold
+// replay to read, as a model reads it (json.dumps(result,
+// ensure_ascii=False) in the tool message), byte for byte as the Python
+// reference's — the same keys in the same order — on the replay path and
+// on the live path, both sides' tools, on DBs decoded from their files.
+func TestResultTextsTrain(t *testing.T) {
+	t.Parallel()
+	d := loadShared(t)
+	conformance.RequireRecords(t, len(d.gold), "gold_replay_telecom.train.jsonl")
+	n := replaytest.RequireResultTexts(t, d.gold, d.tasks, func(t *testing.T, _ replaytest.GoldTask, task replay.Task) replay.Scenario {
+		return Scenario(task, d.agentFiles, d.userFiles)
+	})
+	require.NoError(t, d.agentFiles.Verify(), "a replay changed the shared agent DB")
+	require.NoError(t, d.userFiles.Verify(), "a replay changed the shared user DB")
+	t.Logf("%d results compared byte for byte (%d actions, each on both paths)", n, n/2)
 }
 
 // hashes returns the hashes of the shared agent and user DBs.
@@ -150,4 +168,31 @@ func TestSameOnAnyDay(t *testing.T) {
 		same := moved[g.TaskID] == byDay[0][g.TaskID]
 		require.Equal(t, !g.DependsOnToday, same, "task %s: depends on today: %v", g.TaskID, g.DependsOnToday)
 	}
+}
+
+// An initialisation function builds its records in the Python literals'
+// order, which is not always the data file's: the overdue bill that
+// suspend_line_for_overdue_bill adds has "status" before "line_items", the
+// file's bills the other way round. Read back through the agent's tool on
+// the live path, each bill keeps its own.
+func TestInitRecordsKeepTheirOrder(t *testing.T) {
+	d := loadInputs(t)
+	agent, user := state.New(), state.New()
+	agent.Share(d.agentFiles)
+	user.Share(d.userFiles)
+	f, ok := Hooks().Init["suspend_line_for_overdue_bill"]
+	require.True(t, ok)
+	require.NoError(t, agent.UpdateTables(f.Tables, func(db map[string]any) error {
+		return f.Func(db, map[string]any{"customer_id": "C1001", "line_id": "L1001", "new_bill_id": "B_OVERDUE"}, replay.FixedClock(testDate))
+	}))
+	m, err := Tools(replay.Env{Domain: Domain, Agent: agent, User: user, Clock: replay.FixedClock(testDate), IDs: replay.CounterIDs("X")})
+	require.NoError(t, err)
+	var got any
+	require.NoError(t, tool.Call(context.Background(), m[NameGetBillsForCustomer], map[string]any{"customer_id": "C1001"},
+		func(v any) error { got = v; return nil }))
+	text := replaytest.ResultText(t, got)
+	assert.Contains(t, text, `{"bill_id": "B_OVERDUE", "customer_id": "C1001", "period_start": "2025-01-01", "period_end": "2025-01-31", "issue_date": "2025-01-01", "total_due": `)
+	assert.Regexp(t, `"bill_id": "B_OVERDUE"[^}]*"status": "Overdue", "line_items": \[\{"description": `, text)
+	assert.Regexp(t, `"bill_id": "B1001"[^\]]*\], "status": `, text, "a bill of the file: line_items, then status")
+	require.NoError(t, d.agentFiles.Verify())
 }

@@ -147,9 +147,12 @@ func lastRecord(t testing.TB, st *state.Shared) state.Action {
 type sharedData struct {
 	agentDB, userDB   map[string]any
 	agentSrc, userSrc *state.Source // Sources of agentDB and userDB
-	tasks             []replay.Task
-	splits            replay.Splits
-	gold              []replaytest.GoldTask
+	// agentFiles and userFiles are Sources of the same DBs decoded from
+	// their files (state.LoadSourceDB), which keep the files' key order.
+	agentFiles, userFiles *state.Source
+	tasks                 []replay.Task
+	splits                replay.Splits
+	gold                  []replaytest.GoldTask
 }
 
 var (
@@ -197,6 +200,12 @@ func readInputs(root string) (*sharedData, error) {
 		return nil, err
 	}
 	d.agentSrc, d.userSrc = state.NewSource(d.agentDB), state.NewSource(d.userDB)
+	if d.agentFiles, err = state.LoadSourceDB(root, "telecom/db.json"); err != nil {
+		return nil, err
+	}
+	if d.userFiles, err = state.LoadSourceDB(root, "telecom/user_db.json"); err != nil {
+		return nil, err
+	}
 	data, err := os.ReadFile(root + "/telecom/tasks.json")
 	if err != nil {
 		return nil, err

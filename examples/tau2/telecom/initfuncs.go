@@ -241,7 +241,7 @@ func initFuncs() []initFunc {
 			if err != nil {
 				return err
 			}
-			if line, err = state.NewWriter(db, linesOnly...).OwnRow(tableLines, line); err != nil {
+			if line, err = state.OrderOf(db).Writer(db, linesOnly...).OwnRow(tableLines, line); err != nil {
 				return err
 			}
 			line["data_used_gb"] = floatValue(used)
@@ -364,7 +364,7 @@ func setLine(db map[string]any, fn string, a map[string]any, fields map[string]a
 	if err != nil {
 		return err
 	}
-	if line, err = state.NewWriter(db, linesOnly...).OwnRow(tableLines, line); err != nil {
+	if line, err = state.OrderOf(db).Writer(db, linesOnly...).OwnRow(tableLines, line); err != nil {
 		return err
 	}
 	for k, v := range fields {
@@ -443,7 +443,8 @@ func suspendForOverdueBill(db, a map[string]any, today time.Time) error {
 		return err
 	}
 	// Every check made: change copies of the rows, not the DB's own.
-	w := state.NewWriter(db, chargeTables...)
+	o := state.OrderOf(db) // the records built below keep the Python literals' order
+	w := o.Writer(db, chargeTables...)
 	if line, err = w.OwnRow(tableLines, line); err != nil {
 		return err
 	}
@@ -452,7 +453,7 @@ func suspendForOverdueBill(db, a map[string]any, today time.Time) error {
 	}
 	customerBills, _ := setDefaultList(customer, "bill_ids") // a copy of what was checked
 	firstOfLast, lastOfLast := firstOfMonth(today, -1), lastOfMonth(today, -1)
-	if err := w.Append(tableBills, map[string]any{
+	if err := w.Append(tableBills, o.Keep(map[string]any{
 		"bill_id":      billID,
 		"customer_id":  customerID,
 		"period_start": isoDate(firstOfLast),
@@ -461,13 +462,13 @@ func suspendForOverdueBill(db, a map[string]any, today time.Time) error {
 		"total_due":    floatValue(amount),
 		"due_date":     isoDate(firstOfLast.AddDate(0, 0, 14)),
 		"status":       billStatusOverdue,
-		"line_items": []any{map[string]any{
+		"line_items": []any{o.Keep(map[string]any{
 			"description": "Charge for line " + pyvalue.Str(lineID),
 			"amount":      floatValue(amount),
 			"date":        isoDate(today),
 			"item_type":   "Charge",
-		}},
-	}); err != nil {
+		}, "description", "amount", "date", "item_type")},
+	}, "bill_id", "customer_id", "period_start", "period_end", "issue_date", "total_due", "due_date", "status", "line_items")); err != nil {
 		return err
 	}
 	customer["bill_ids"] = append(customerBills, billID)

@@ -2,10 +2,12 @@ package nemostate
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"slices"
 
 	"github.com/voiceeval/schematools/internal/pyvalue"
+	"github.com/voiceeval/schematools/tool"
 )
 
 // Map is a Python dict with string keys: insertion order and reference
@@ -86,7 +88,19 @@ func Of(kv ...any) *Map {
 // takes its keys sorted (it has no order of its own), lists are converted
 // item by item; scalars are returned as they are. The result shares nothing
 // mutable with v.
-func FromValue(v any) any {
+func FromValue(v any) any { return fromValue(v, nil) }
+
+// FromArgs is FromValue for a value of a call's arguments: a Go map that
+// [tool.CallJSON] decoded takes the order the model wrote its keys in
+// (tool.ArgumentKeys of ctx, the call's), as json.loads gives Python's
+// tool; any other, its keys sorted.
+func FromArgs(ctx context.Context, v any) any {
+	return fromValue(v, func(m map[string]any) ([]string, bool) { return tool.ArgumentKeys(ctx, m) })
+}
+
+// fromValue is FromValue; keysOf, when not nil, gives the order of a Go
+// map that has one.
+func fromValue(v any, keysOf func(map[string]any) ([]string, bool)) any {
 	switch x := v.(type) {
 	case *Map:
 		if x == nil {
@@ -94,30 +108,37 @@ func FromValue(v any) any {
 		}
 		out := NewMap()
 		for _, k := range x.keys {
-			out.Set(k, FromValue(x.vals[k]))
+			out.Set(k, fromValue(x.vals[k], keysOf))
 		}
 		return out
 	case pyvalue.Dict:
 		out := NewMap()
 		for _, it := range x.Items() {
-			out.Set(it.Key, FromValue(it.Value))
+			out.Set(it.Key, fromValue(it.Value, keysOf))
 		}
 		return out
 	case map[string]any:
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
+		var keys []string
+		ok := false
+		if keysOf != nil {
+			keys, ok = keysOf(x)
 		}
-		slices.Sort(keys)
+		if !ok {
+			keys = make([]string, 0, len(x))
+			for k := range x {
+				keys = append(keys, k)
+			}
+			slices.Sort(keys)
+		}
 		out := NewMap()
 		for _, k := range keys {
-			out.Set(k, FromValue(x[k]))
+			out.Set(k, fromValue(x[k], keysOf))
 		}
 		return out
 	case []any:
 		out := make([]any, len(x))
 		for i, e := range x {
-			out[i] = FromValue(e)
+			out[i] = fromValue(e, keysOf)
 		}
 		return out
 	}

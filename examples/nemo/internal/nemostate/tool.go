@@ -68,11 +68,14 @@ func (t *Tool) Required() []string {
 // <Class>._execute(self, …) and runs the body. A binding failure is the
 // TypeError Python raises, returned as an error whose text is str(exc).
 func (t *Tool) Execute(ctx context.Context, args map[string]any) (any, error) {
-	keys := make([]string, 0, len(args))
-	for k := range args {
-		keys = append(keys, k)
+	keys, ordered := tool.ArgumentKeys(ctx, args) // the model's order, as Python meets them
+	if !ordered {
+		keys = make([]string, 0, len(args))
+		for k := range args {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys) // a map given without its order: the first offender in sorted order
 	}
-	slices.Sort(keys) // a Go map keeps no order: the first offender in sorted order
 	for _, k := range keys {
 		if k == "self" {
 			return nil, Raised(pyvalue.Raise("TypeError", "%s._execute() got multiple values for argument 'self'", t.spec.Name))
@@ -83,7 +86,7 @@ func (t *Tool) Execute(ctx context.Context, args map[string]any) (any, error) {
 	}
 	bound := make(map[string]any, len(t.spec.Params))
 	for _, p := range t.spec.Params {
-		bound[p] = FromValue(args[p])
+		bound[p] = FromArgs(ctx, args[p])
 	}
 	res, err := t.spec.Run(ctx, bound)
 	if err != nil {

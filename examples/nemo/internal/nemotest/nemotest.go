@@ -5,9 +5,12 @@
 //   - Scripts reads the vectors, keeping every object's key order.
 //   - Registry registers the harness tools and the four ports.
 //   - Replay builds a script's tools in its tool_config order on a fresh
-//     state and runs every call on the live path (tool.Call), reporting
-//     each difference from the vectors: delivered and raw result, actions,
-//     RTVI messages, state hash after each call, final state and hash.
+//     state and runs every call on the live path as the agent loop does
+//     (tool.CallJSON with the arguments' text), reporting each difference
+//     from the vectors: delivered and raw result, actions, RTVI messages,
+//     state hash after each call, final state and hash; and the delivered
+//     result's text as a model reads it (agent.ResultContent, pipecat's
+//     json.dumps(result, ensure_ascii=False)), byte for byte.
 package nemotest
 
 import (
@@ -19,6 +22,7 @@ import (
 	"os"
 	"sync"
 
+	"github.com/voiceeval/schematools/agent"
 	"github.com/voiceeval/schematools/dbhash"
 	"github.com/voiceeval/schematools/examples/nemo/basictools"
 	"github.com/voiceeval/schematools/examples/nemo/customerservice"
@@ -155,9 +159,12 @@ func StateHash(st *state.Shared) (string, error) {
 	return dbhash.Hash(nemostate.StateValues(st))
 }
 
-// Result counts what a replay matched.
+// Result counts what a replay matched: calls whose every check passed,
+// and calls whose result reads, as a model reads it, byte for byte as the
+// vector's (Texts of them compared).
 type Result struct {
 	Calls, CallsOK int
+	Texts, TextsOK int
 	Diffs          []string
 }
 
@@ -202,16 +209,28 @@ func Replay(ctx context.Context, s Script) (Result, error) {
 			continue
 		}
 		argsV, _ := c.Get("arguments")
-		args := map[string]any{}
-		for _, it := range argsV.(pyvalue.Dict).Items() {
-			args[it.Key] = it.Value
+		args, err := pyvalue.AppendJSON(nil, argsV, pyjson.Unicode, false)
+		if err != nil {
+			return res, fmt.Errorf("call %v: arguments: %w", i, err)
 		}
 		var delivered any
-		if err := tool.Call(ctx, tl, args, func(r any) error { delivered = r; return nil }, tool.WithLogger(quiet)); err != nil {
+		if err := tool.CallJSON(ctx, tl, args, func(r any) error { delivered = r; return nil }, tool.WithLogger(quiet)); err != nil {
 			diff("call %v %s: %v", i, name, err)
 			continue
 		}
 		ok := true
+		res.Texts++
+		wantV, _ := c.Get("result")
+		wantText, err := pyvalue.AppendJSON(nil, wantV, pyjson.Unicode, false)
+		if err != nil {
+			return res, fmt.Errorf("call %v: result: %w", i, err)
+		}
+		if got, err := agent.ResultContent(delivered); err != nil || got != string(wantText) {
+			ok = false
+			diff("call %v %s: the result a model reads differs (%v)\n got  %s\n want %s", i, name, err, got, wantText)
+		} else {
+			res.TextsOK++
+		}
 		check := func(what string, got any, wantKey string) {
 			w, _ := c.Get(wantKey)
 			g, gerr := Canon(got)
