@@ -21,7 +21,7 @@ def main():
     ap.add_argument("model")
     ap.add_argument("--host", default="127.0.0.1")
     ap.add_argument("--port", type=int, default=8081)
-    ap.add_argument("--ctx", type=int, default=16384, help="context tokens, shared by the slots")
+    ap.add_argument("--ctx", type=int, default=32768, help="context tokens, shared by the slots (16,384 each of 2: a judge request holds both contexts)")
     ap.add_argument("--parallel", type=int, default=2, help="slots: requests served at once, each with its prompt cache")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--template", help="jinja chat template file (instead of the model's)")
