@@ -109,8 +109,11 @@ func newBot(dataRoot string, model *openai.Model, timeouts rtviws.Timeouts, logg
 			State:    state.New(),
 			Tools:    reg,
 			DataRoot: dataRoot,
-			About:    map[string]any{"library": "schematools-rtvibot-llm"},
-			Logger:   logger,
+			// Each DB file decoded once, shared copy-on-write, with its key
+			// order: tool results keep the data file's order, as NeMo's.
+			Sources: &state.SourceCache{},
+			About:   map[string]any{"library": "schematools-rtvibot-llm"},
+			Logger:  logger,
 		}),
 		Brain:    brain,
 		Timeouts: timeouts,
