@@ -1,0 +1,163 @@
+//go:build realmodel
+
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The real-model tests: a small language model served on loopback
+// (scripts/realmodel/realmodel.sh start; its base URL in REALMODEL_URL)
+// drives the in-process bots and the judge. Built with -tags realmodel
+// (.ci/run), so a machine with only Go never compiles them.
+
+// realModelURL is the model server's base URL; the tests fail without it.
+func realModelURL(t *testing.T) string {
+	t.Helper()
+	u := os.Getenv("REALMODEL_URL")
+	if u == "" {
+		t.Fatal("REALMODEL_URL is not set: start the model with scripts/realmodel/realmodel.sh start")
+	}
+	return u
+}
+
+// realModelArgs are the flags of a run on the real model: reproducible
+// sampling, bounded output and time, and calls written as text made calls
+// (the 0.5B model writes some so; docs/decisions.md). The model tends to
+// call tools turn after turn without answering, as a pipecat bot would let
+// it: the conversation's bound (a [TIMEOUT] verdict) ends that.
+func realModelArgs(url string) []string {
+	return []string{"-llm-url", url, "-llm-model", "qwen2.5-coder-0.5b", "-llm-temperature", "0", "-llm-seed", "42",
+		"-llm-max-tokens", "128", "-llm-timeout", "120s", "-llm-text-calls", "repair", "-max-turns", "4", "-timeout", "60s"}
+}
+
+// The LLM bot and the user simulator, both on the real model, play two
+// tau2 scenarios to a verdict: real usage on every call, every call id
+// answered with content the model can read (a structured error for a
+// wrong call), at least one executed tool call per scenario, no bot error.
+func TestRealModelPlaysTau2(t *testing.T) {
+	url := realModelURL(t)
+	// One domain: the agent's policy and tools, the bulk of each prompt,
+	// stay in the server's prompt cache from one scenario to the next.
+	names := []string{"tau2_airline__1", "tau2_airline__5"}
+	out := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	start := time.Now()
+	if code := run(append([]string{"-scenarios", strings.Join(names, ","), "-out", out}, realModelArgs(url)...), &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr.String())
+	}
+	t.Logf("%d scenarios in %v\n%s", len(names), time.Since(start).Round(time.Second), stderr.String())
+	dir, _, _ := strings.Cut(stdout.String(), ":")
+	for _, n := range names {
+		m := readMetrics(t, dir, n)
+		if m["harness_error"] != nil {
+			t.Errorf("%s: no verdict: %v", n, m["harness_error"])
+			continue
+		}
+		usage := m["token_usage"].(map[string]any)
+		for _, side := range []string{"agent", "user"} {
+			u := usage[side].(map[string]any)
+			if u["n_calls"].(float64) < 1 || u["prompt"] == nil || u["completion"] == nil || u["calls_without_usage"] != nil {
+				t.Errorf("%s: %s usage %v: want real usage on every call", n, side, u)
+			}
+		}
+		b, err := os.ReadFile(filepath.Join(dir, n, "bot_logs_agent", "llm_context.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		calls, repaired, answered := contextCalls(t, b)
+		t.Logf("%s: %s in %.0f s, stop %v, %d tool calls executed (%d written as text), agent tokens %v, user tokens %v",
+			n, verdict(m), m["scenario_duration"], m["stop_reason"], len(calls), repaired, usage["agent"], usage["user"])
+		for _, turn := range m["turns"].([]any) {
+			tt := turn.(map[string]any)
+			t.Logf("  %s: %.120s", tt["role"], tt["text"])
+		}
+		if len(calls) == 0 {
+			t.Errorf("%s: no tool call was executed", n)
+		}
+		for id := range calls {
+			content, ok := answered[id]
+			var v any
+			if !ok || json.Unmarshal([]byte(content), &v) != nil {
+				t.Errorf("%s: call %s answered %q (answered: %v): want JSON the model can read", n, id, content, ok)
+			}
+		}
+	}
+}
+
+// contextCalls reads an llm_context.json: the tool calls by id, how many
+// were repaired from text, and each call's answer.
+func contextCalls(t *testing.T, b []byte) (calls map[string]string, repaired int, answered map[string]string) {
+	t.Helper()
+	var msgs []map[string]any
+	if err := json.Unmarshal(b, &msgs); err != nil {
+		t.Fatal(err)
+	}
+	calls, answered = map[string]string{}, map[string]string{}
+	for _, m := range msgs {
+		for _, c := range asList(m["tool_calls"]) {
+			cm := c.(map[string]any)
+			id, _ := cm["id"].(string)
+			fn, _ := cm["function"].(map[string]any)
+			name, _ := fn["name"].(string)
+			calls[id] = name
+			if strings.HasPrefix(id, "text-call-") {
+				repaired++
+			}
+		}
+		if m["role"] == "tool" {
+			id, _ := m["tool_call_id"].(string)
+			content, _ := m["content"].(string)
+			answered[id] = content
+		}
+	}
+	return calls, repaired, answered
+}
+
+func asList(v any) []any {
+	l, _ := v.([]any)
+	return l
+}
+
+func verdict(m map[string]any) string {
+	if m["is_successful"] == true {
+		return "successful"
+	}
+	return "not successful"
+}
+
+// NeMo's judge on the real model: a gold run of a scenario with NL
+// assertions, the judge's request answered by the model and scored — a
+// verdict the runner cannot parse is a judge error scored 0 with every
+// assertion failed, as NeMo scores it.
+func TestRealModelJudges(t *testing.T) {
+	url := realModelURL(t)
+	out := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	start := time.Now()
+	if code := run([]string{"-scenarios", "tau2_retail__103", "-out", out, "-judge-url", url + "/chat/completions", "-judge-model", "qwen2.5-coder-0.5b",
+		"-judge-max-tokens", "256", "-judge-timeout", "600s"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr.String())
+	}
+	dir, _, _ := strings.Cut(stdout.String(), ":")
+	m := readMetrics(t, dir, "tau2_retail__103")
+	score, ok := m["judge_score"].(float64)
+	if !ok || m["nl_assertion_pass_rate"] == nil {
+		t.Fatalf("judge_score %v, nl_assertion_pass_rate %v: the judge's answer was not scored", m["judge_score"], m["nl_assertion_pass_rate"])
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "tau2_retail__103", "judge_result.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var jr struct{ Reason string }
+	if err := json.Unmarshal(b, &jr); err != nil || strings.HasPrefix(jr.Reason, "Error: openai") {
+		t.Fatalf("the judge request failed (%v): %.300s", err, jr.Reason)
+	}
+	t.Logf("judged in %v: score %v, NL pass rate %v, %s; judge_result.json:\n%.600s", time.Since(start).Round(time.Second), score, m["nl_assertion_pass_rate"], verdict(m), b)
+}
