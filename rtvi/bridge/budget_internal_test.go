@@ -1,12 +1,15 @@
 package bridge
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
 )
 
-// indentedSize counts what indentJSON writes, byte for byte.
+// indentJSON writes what encoding/json's Indent writes of compact JSON
+// (json.dump(indent=2)'s form), and indentedSize counts it.
 func FuzzIndentedSize(f *testing.F) {
 	for _, s := range []string{`[]`, `{}`, `[1,[2,{}],{"a":[]}]`, `{"a":"[\"]","b":{"c":[1,2]}}`, `"x"`, `[[[[]]]]`} {
 		f.Add([]byte(s))
@@ -14,6 +17,16 @@ func FuzzIndentedSize(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		if got, want := indentedSize(b), int64(len(indentJSON(b))); got != want {
 			t.Fatalf("indentedSize(%q) = %d, indentJSON writes %d", b, got, want)
+		}
+		var compact, want bytes.Buffer
+		if json.Compact(&compact, b) != nil {
+			return
+		}
+		if err := json.Indent(&want, compact.Bytes(), "", "  "); err != nil {
+			t.Fatal(err)
+		}
+		if got := indentJSON(compact.Bytes()); !bytes.Equal(got, want.Bytes()) {
+			t.Fatalf("indentJSON(%q) = %q, want %q", compact.Bytes(), got, want.Bytes())
 		}
 	})
 }

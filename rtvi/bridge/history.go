@@ -138,41 +138,8 @@ func plain(v any) any {
 // indentedSize is the length of indentJSON(src), counted without writing
 // it.
 func indentedSize(src []byte) int64 {
-	n := int64(len(src))
-	depth := int64(0)
-	inString, escaped := false, false
-	for i := 0; i < len(src); i++ {
-		c := src[i]
-		if inString {
-			switch {
-			case escaped:
-				escaped = false
-			case c == '\\':
-				escaped = true
-			case c == '"':
-				inString = false
-			}
-			continue
-		}
-		switch c {
-		case '"':
-			inString = true
-		case '{', '[':
-			if i+1 < len(src) && (src[i+1] == '}' || src[i+1] == ']') {
-				i++
-				continue
-			}
-			depth++
-			n += 1 + 2*max(depth, 0)
-		case '}', ']':
-			depth--
-			n += 1 + 2*max(depth, 0)
-		case ',':
-			n += 1 + 2*max(depth, 0)
-		case ':':
-			n++
-		}
-	}
+	var n int64
+	indent(src, func(b []byte) { n += int64(len(b)) })
 	return n
 }
 
@@ -181,18 +148,28 @@ func indentedSize(src []byte) int64 {
 // comma, ": " after keys, empty containers as [] and {}.
 func indentJSON(src []byte) []byte {
 	out := make([]byte, 0, len(src)+len(src)/4)
+	indent(src, func(b []byte) { out = append(out, b...) })
+	return out
+}
+
+// indent hands put the pieces of indentJSON(src), in order.
+func indent(src []byte, put func([]byte)) {
+	var spaces []byte
 	depth := 0
 	newline := func() {
-		out = append(out, '\n')
-		for range depth {
-			out = append(out, ' ', ' ')
+		put([]byte{'\n'})
+		if n := 2 * max(depth, 0); n > 0 {
+			for len(spaces) < n {
+				spaces = append(spaces, ' ')
+			}
+			put(spaces[:n])
 		}
 	}
 	inString, escaped := false, false
+	run := 0 // start of the bytes not yet put
 	for i := 0; i < len(src); i++ {
 		c := src[i]
 		if inString {
-			out = append(out, c)
 			switch {
 			case escaped:
 				escaped = false
@@ -206,30 +183,31 @@ func indentJSON(src []byte) []byte {
 		switch c {
 		case '"':
 			inString = true
-			out = append(out, c)
 		case '{', '[':
 			if i+1 < len(src) && (src[i+1] == '}' || src[i+1] == ']') {
-				out = append(out, c, src[i+1])
 				i++
 				continue
 			}
-			out = append(out, c)
+			put(src[run : i+1])
+			run = i + 1
 			depth++
 			newline()
 		case '}', ']':
+			put(src[run:i])
+			run = i
 			depth--
 			newline()
-			out = append(out, c)
 		case ',':
-			out = append(out, c)
+			put(src[run : i+1])
+			run = i + 1
 			newline()
 		case ':':
-			out = append(out, ':', ' ')
-		default:
-			out = append(out, c)
+			put(src[run : i+1])
+			run = i + 1
+			put([]byte{' '})
 		}
 	}
-	return out
+	put(src[run:])
 }
 
 // Summary is a bot's answer to get_scenario_summary.
