@@ -25,6 +25,10 @@
 //     response without calls, after a group holding a successful end-tool
 //     call ([Loop.EndTool], EndConversationTool by default), or at
 //     [Loop.MaxSteps] model calls (25 by default; [ErrStepLimit]);
+//   - with [Loop.ToolSteps] set, the model calls after the first
+//     ToolSteps of a turn forbid tool calls ([Request.NoCalls], tool_choice
+//     "none"), so a model that calls tool after tool ends the turn in
+//     words; unset, as pipecat, it may call tools until MaxSteps;
 //   - a call that does not answer within [Loop.CallTimeout] (10 s by
 //     default, NeMo's function_call_timeout_secs) is answered with
 //     {"status": "error", "error_type": "timeout", …}; a result that comes

@@ -35,7 +35,13 @@ type Loop struct {
 	Tools   *tool.Set // nil: no tools (every call is an unknown tool)
 	Context *Context  // required
 
-	MaxSteps    int           // model calls per turn; 0 means DefaultMaxSteps
+	MaxSteps int // model calls per turn; 0 means DefaultMaxSteps
+	// ToolSteps, when > 0, is how many model calls of a turn may call
+	// tools: the calls after them are made with Request.NoCalls, so that a
+	// model calling tool after tool ends its turn in words rather than at
+	// MaxSteps with ErrStepLimit. 0: no such bound, as pipecat (which
+	// lets a model call tools as long as it likes).
+	ToolSteps   int
 	CallTimeout time.Duration // per tool call; 0 means DefaultCallTimeout, < 0 none
 	Parallel    int           // calls run at once; 0 means DefaultParallel
 	EndTool     string        // "" means DefaultEndTool
@@ -113,7 +119,8 @@ func (l *Loop) Run(ctx context.Context) (TurnResult, error) {
 		if err := ctx.Err(); err != nil {
 			return res, err
 		}
-		resp, err := l.Model.Complete(ctx, Request{Messages: l.Context.Messages(), Tools: l.Tools, OnText: l.Hooks.OnText})
+		noCalls := l.ToolSteps > 0 && step >= l.ToolSteps
+		resp, err := l.Model.Complete(ctx, Request{Messages: l.Context.Messages(), Tools: l.Tools, OnText: l.Hooks.OnText, NoCalls: noCalls})
 		if err != nil {
 			return res, fmt.Errorf("agent: model call %d: %w", step+1, err)
 		}

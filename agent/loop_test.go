@@ -192,6 +192,55 @@ func TestLoopStepLimit(t *testing.T) {
 	assert.Equal(t, 1+3*2+1+agent.DefaultMaxSteps*2, conv.Len())
 }
 
+// ToolSteps: a model that calls tools whenever it may is asked for words
+// after ToolSteps calls, and the turn ends on its answer; one that calls
+// tools even then is answered, and stops at MaxSteps.
+func TestLoopToolSteps(t *testing.T) {
+	var mu sync.Mutex
+	var noCalls []bool
+	callsUnlessForbidden := func(obey bool) agent.Model {
+		return agent.ModelFunc(func(_ context.Context, req agent.Request) (agent.Response, error) {
+			mu.Lock()
+			noCalls = append(noCalls, req.NoCalls)
+			mu.Unlock()
+			if req.NoCalls && obey {
+				return agent.Response{Text: "Here is what I found.", FinishReason: "stop"}, nil
+			}
+			return agent.Response{Calls: calls(fmt.Sprintf("c%d", len(req.Messages)), "echo", "{}")}, nil
+		})
+	}
+	tests := []struct {
+		name      string
+		obey      bool
+		toolSteps int
+		maxSteps  int
+		want      []bool
+		err       error
+	}{
+		{"asked for words after two", true, 2, 0, []bool{false, false, true}, nil},
+		{"asked for words at once", true, 1, 0, []bool{false, true}, nil},
+		{"unset: as pipecat", true, 0, 3, []bool{false, false, false}, agent.ErrStepLimit},
+		{"calls anyway", false, 1, 3, []bool{false, true, true}, agent.ErrStepLimit},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			noCalls = nil
+			conv := agent.NewContext()
+			l := &agent.Loop{Model: callsUnlessForbidden(tt.obey), Tools: newSet(t, echoTool()), Context: conv, ToolSteps: tt.toolSteps, MaxSteps: tt.maxSteps}
+			res, err := l.Turn(context.Background(), "go")
+			if tt.err != nil {
+				require.ErrorIs(t, err, tt.err)
+			} else {
+				require.NoError(t, err)
+				assert.Equal(t, "Here is what I found.", conv.Messages()[conv.Len()-1].Content)
+			}
+			assert.Equal(t, tt.want, noCalls)
+			assert.Len(t, res.Steps, len(tt.want))
+			checkPaired(t, conv)
+		})
+	}
+}
+
 func TestLoopModelError(t *testing.T) {
 	boom := errors.New("HTTP 500")
 	conv := agent.NewContext()

@@ -31,6 +31,11 @@ type Request struct {
 	// (deltas, in order, on the calling goroutine). Providers that do not
 	// stream call it once with the whole text, or not at all.
 	OnText func(delta string)
+	// NoCalls forbids tool calls on this call (tool_choice "none" in each
+	// provider's dialect): the tools stay declared, as the context's calls
+	// need them, and the model is asked for words. [Loop.ToolSteps] sets
+	// it. A model may still answer with calls; the loop answers them.
+	NoCalls bool
 }
 
 // Response is what one model call answered.

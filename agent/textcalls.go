@@ -22,11 +22,13 @@ import (
 // It is a repair, off unless asked for: a pipecat bot speaks such text as
 // it is, and so does the loop without this wrapper. The calls get ids
 // "text-call-<n>"; the response is otherwise unchanged (usage included).
+// A request that forbids calls ([Request.NoCalls]) is answered as the
+// model answered it: its text is the words it was asked for.
 func RepairTextCalls(m Model) Model {
 	var n atomic.Int64
 	return ModelFunc(func(ctx context.Context, req Request) (Response, error) {
 		resp, err := m.Complete(ctx, req)
-		if err != nil || len(resp.Calls) > 0 || req.Tools == nil {
+		if err != nil || len(resp.Calls) > 0 || req.Tools == nil || req.NoCalls {
 			return resp, err
 		}
 		calls, ok := TextCalls(resp.Text, req.Tools.Names())

@@ -49,6 +49,7 @@ func TestRepairTextCalls(t *testing.T) {
 	answers := []agent.Response{
 		{Text: `{"name": "EndConversationTool", "arguments": {}}`, FinishReason: "stop", Usage: agent.Usage{PromptTokens: 5}},
 		{Text: "Hello.", FinishReason: "stop"},
+		{Text: `{"name": "EndConversationTool", "arguments": {}}`, FinishReason: "stop"},
 	}
 	m := agent.RepairTextCalls(agent.ModelFunc(func(_ context.Context, _ agent.Request) (agent.Response, error) {
 		r := answers[0]
@@ -61,6 +62,10 @@ func TestRepairTextCalls(t *testing.T) {
 	r, err = m.Complete(context.Background(), agent.Request{Tools: set})
 	require.NoError(t, err)
 	assert.Equal(t, "Hello.", r.Text)
+	// Asked for words, the model's text stays text.
+	r, err = m.Complete(context.Background(), agent.Request{Tools: set, NoCalls: true})
+	require.NoError(t, err)
+	assert.Equal(t, agent.Response{Text: `{"name": "EndConversationTool", "arguments": {}}`, FinishReason: "stop"}, r)
 }
 
 // TextCalls never panics, and what it reads as calls names offered tools

@@ -185,13 +185,15 @@ func (b *botServer) close() {
 var dbSources = &state.SourceCache{}
 
 // serveBot serves an AgentBrain on model over a loopback WebSocket, with
-// every domain of examples/domains and db_path values under dataRoot.
-func serveBot(model agent.Model, dataRoot string, logger *slog.Logger) (*botServer, error) {
+// every domain of examples/domains and db_path values under dataRoot;
+// toolSteps is its loop's agent.Loop.ToolSteps.
+func serveBot(model agent.Model, toolSteps int, dataRoot string, logger *slog.Logger) (*botServer, error) {
 	reg := &registry.Tools{Logger: logger}
 	if err := domains.Register(reg); err != nil {
 		return nil, err
 	}
 	brain := rtviws.NewAgentBrain(model, logger)
+	brain.ToolSteps = toolSteps
 	srv, err := rtviws.New(rtviws.Config{
 		Dispatcher: brain.Wire(rtvi.Config{State: state.New(), Tools: reg, DataRoot: dataRoot, Sources: dbSources, Logger: logger,
 			About: map[string]any{"library": "schematools-evaluate"}}),

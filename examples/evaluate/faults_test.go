@@ -57,7 +57,7 @@ func goodBots(t *testing.T, n int) (agents, users []string) {
 	logger := slog.New(slog.DiscardHandler)
 	for range n {
 		for _, list := range []*[]string{&agents, &users} {
-			b, err := serveBot(&scriptModel{fallback: userFallback}, root, logger)
+			b, err := serveBot(&scriptModel{fallback: userFallback}, 0, root, logger)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -104,6 +104,7 @@ func parse(args []string, stderr io.Writer) (flags, error) {
 	fs.IntVar(&f.llm.maxTokens, "llm-max-tokens", 0, "max_completion_tokens of each -llm-url request; 0: none sent")
 	fs.Float64Var(&f.llm.temperature, "llm-temperature", -1, "sampling temperature of each -llm-url request; negative: none sent (the server's)")
 	fs.IntVar(&f.llm.seed, "llm-seed", -1, "sampling seed of each -llm-url request; negative: none sent")
+	fs.IntVar(&f.llm.toolSteps, "llm-tool-steps", 0, "model calls of a bot turn that may call tools; the next forbid them (tool_choice \"none\"), so a model calling tool after tool ends its turn in words; 0: no bound, as pipecat")
 	fs.StringVar(&f.llm.textCalls, "llm-text-calls", textCallsKeep, "a tool call the model writes as JSON text: keep (spoken as text, as pipecat does) or repair (made a call)")
 	fs.StringVar(&f.judge.url, "judge-url", "", "OpenAI-compatible judge endpoint, as NeMo's --judge-url (http://host:8000/v1/chat/completions or its /v1 base); empty: no judge")
 	fs.StringVar(&f.judge.model, "judge-model", "", "judge model name (NeMo's default is nvidia/NVIDIA-Nemotron-3-Super-120B-A12B-NVFP4)")
@@ -425,17 +426,19 @@ func startPairs(f flags, inProcess bool) ([]*pair, func(), error) {
 	for range f.parallel {
 		agentModel, userModel := &scriptModel{fallback: agentFallback}, &scriptModel{fallback: userFallback}
 		var am, um agent.Model = agentModel, userModel
+		toolSteps := 0
 		if f.llm.url != "" {
 			// A real model plays both roles; there is no script to arm.
 			am, um, agentModel, userModel = llmModel(f.llm), llmModel(f.llm), nil, nil
+			toolSteps = f.llm.toolSteps
 		}
-		a, err := serveBot(am, root, logger)
+		a, err := serveBot(am, toolSteps, root, logger)
 		if err != nil {
 			cleanup()
 			return nil, nil, err
 		}
 		servers = append(servers, a)
-		u, err := serveBot(um, root, logger)
+		u, err := serveBot(um, toolSteps, root, logger)
 		if err != nil {
 			cleanup()
 			return nil, nil, err

@@ -24,6 +24,7 @@ type llmFlags struct {
 	temperature float64       // sent when not negative
 	seed        int           // sent when not negative
 	textCalls   string        // "keep" (pipecat's: spoken as text) or "repair" (agent.RepairTextCalls)
+	toolSteps   int           // agent.Loop.ToolSteps of each bot turn; 0: no bound
 }
 
 // The -llm-text-calls values.
@@ -108,6 +109,8 @@ func checkModelFlags(llm llmFlags, j judgeFlags) error {
 		return fmt.Errorf("-llm-timeout must be positive, not %v", llm.timeout)
 	case llm.maxTokens < 0:
 		return fmt.Errorf("-llm-max-tokens must be positive, or 0 to send none, not %d", llm.maxTokens)
+	case llm.toolSteps < 0:
+		return fmt.Errorf("-llm-tool-steps must be positive, or 0 for no bound, not %d", llm.toolSteps)
 	case llm.textCalls != textCallsKeep && llm.textCalls != textCallsRepair:
 		return fmt.Errorf("-llm-text-calls is keep or repair, not %q", llm.textCalls)
 	case j.timeout <= 0 || j.maxTokens <= 0:

@@ -29,12 +29,19 @@ func realModelURL(t *testing.T) string {
 
 // realModelArgs are the flags of a run on the real model: reproducible
 // sampling, bounded output and time, and calls written as text made calls
-// (the 0.5B model writes some so; docs/decisions.md). The model tends to
-// call tools turn after turn without answering, as a pipecat bot would let
-// it: the conversation's bound (a [TIMEOUT] verdict) ends that.
+// (the 0.5B model writes some so; docs/decisions.md). The model calls
+// tool after tool without answering: a pipecat bot would let it, and the
+// user simulator would never speak before the conversation's bound (1 run
+// in 2 on CI, TestRealModelPlaysTau2 failed so). Two calls with tools,
+// then one asked for words (-llm-tool-steps), end each agent turn; the
+// run stops after 4 turns (-max-turns), the time bound far behind, so the
+// verdict does not hang on the machine's speed. The agent's first turn
+// speaks at most 3 times (once per model call), and its second waits for
+// the user's answer: the user speaks within 4 turns.
 func realModelArgs(url string) []string {
 	return []string{"-llm-url", url, "-llm-model", "qwen2.5-coder-0.5b", "-llm-temperature", "0", "-llm-seed", "42",
-		"-llm-max-tokens", "128", "-llm-timeout", "120s", "-llm-text-calls", "repair", "-max-turns", "4", "-timeout", "60s"}
+		"-llm-max-tokens", "128", "-llm-timeout", "120s", "-llm-text-calls", "repair", "-llm-tool-steps", "2",
+		"-max-turns", "4", "-timeout", "240s"}
 }
 
 // The LLM bot and the user simulator, both on the real model, play two

@@ -133,6 +133,9 @@ func (m *Model) Complete(ctx context.Context, req agent.Request) (agent.Response
 	}
 	if len(tools) > 0 {
 		opts = append(opts, option.WithJSONSet("tools", tools))
+		if req.NoCalls {
+			opts = append(opts, option.WithJSONSet("tool_choice", map[string]string{"type": "none"}))
+		}
 	}
 	params := sdk.MessageNewParams{Model: sdk.Model(m.model), MaxTokens: m.cfg.maxTokens}
 	if m.cfg.noStream {

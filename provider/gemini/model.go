@@ -151,6 +151,9 @@ func (m *Model) Complete(ctx context.Context, req agent.Request) (agent.Response
 	}
 	if ex != nil && len(ex.tool.FunctionDeclarations) > 0 {
 		gc.Tools = []*genai.Tool{ex.tool}
+		if req.NoCalls {
+			gc.ToolConfig = &genai.ToolConfig{FunctionCallingConfig: &genai.FunctionCallingConfig{Mode: genai.FunctionCallingConfigModeNone}}
+		}
 	}
 	var seq iter.Seq2[*genai.GenerateContentResponse, error]
 	if m.cfg.noStream {

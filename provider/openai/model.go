@@ -164,6 +164,9 @@ func (m *Model) body(req agent.Request) ([]option.RequestOption, error) {
 	}
 	if len(tools) > 0 {
 		opts = append(opts, option.WithJSONSet("tools", tools))
+		if req.NoCalls {
+			opts = append(opts, option.WithJSONSet("tool_choice", "none"))
+		}
 	}
 	return opts, nil
 }

@@ -268,3 +268,34 @@ func TestAdaptersAgree(t *testing.T) {
 	}
 	assert.Positive(t, changed, "some gold task writes to the DB")
 }
+
+// Request.NoCalls (agent.Loop.ToolSteps) is each dialect's "none" tool
+// choice, with the tools still declared; other requests send no choice.
+func TestAdaptersForbidCalls(t *testing.T) {
+	want := map[string]string{
+		agenttest.DialectOpenAI:    `"none"`,
+		agenttest.DialectAnthropic: `{"type":"none"}`,
+		agenttest.DialectGemini:    `{"functionCallingConfig":{"mode":"NONE"}}`,
+	}
+	r := loadRetail(t)
+	for _, a := range adapters {
+		t.Run(a.dialect, func(t *testing.T) {
+			_, set, names := r.env(t)
+			s := agenttest.New(
+				agenttest.Turn{Calls: []agenttest.Call{{ID: "a", Name: names["list_all_product_types"], Arguments: "{}"}}},
+				agenttest.Turn{Text: "We sell many things."},
+			)
+			s.Dialect = a.dialect
+			srv := httptest.NewServer(s)
+			defer srv.Close()
+			loop := &agent.Loop{Model: a.model(t, srv.URL, true), Tools: set, Context: agent.NewContext(), ToolSteps: 1}
+			_, err := loop.Turn(context.Background(), "What do you sell?")
+			require.NoError(t, err)
+			reqs := s.Requests()
+			require.Len(t, reqs, 2)
+			assert.Nil(t, reqs[0].ToolChoice)
+			assert.JSONEq(t, want[a.dialect], string(reqs[1].ToolChoice))
+			assert.NotEmpty(t, reqs[1].Tools)
+		})
+	}
+}

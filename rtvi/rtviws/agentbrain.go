@@ -45,6 +45,10 @@ type AgentBrain struct {
 	MaxSteps    int
 	CallTimeout time.Duration
 	Parallel    int
+	// ToolSteps is each turn's agent.Loop.ToolSteps: model calls that may
+	// call tools before the model is asked for words (0: no bound, as
+	// pipecat).
+	ToolSteps int
 
 	ctx *agent.Context
 
@@ -111,6 +115,7 @@ func (b *AgentBrain) loop(sp *speaker, maxSteps int) *agent.Loop {
 		Tools:       b.tools,
 		Context:     b.ctx,
 		MaxSteps:    maxSteps,
+		ToolSteps:   b.ToolSteps,
 		CallTimeout: b.CallTimeout,
 		Parallel:    b.Parallel,
 		CallOptions: b.CallOptions,

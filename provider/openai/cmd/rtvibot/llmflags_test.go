@@ -15,7 +15,8 @@ import (
 	"github.com/voiceeval/schematools/agent"
 )
 
-// -llm-timeout and -llm-max-tokens: defaults, and the values refused.
+// -llm-timeout, -llm-max-tokens and -llm-tool-steps: defaults, and the
+// values refused.
 func TestLLMFlags(t *testing.T) {
 	url := []string{"-llm-url", "http://127.0.0.1:8000/v1"}
 	f, err := parse(url, io.Discard)
@@ -23,13 +24,15 @@ func TestLLMFlags(t *testing.T) {
 	assert.Equal(t, 60*time.Second, f.llmTimeout)
 	assert.Equal(t, 0, f.llmMaxTokens)
 	for _, args := range [][]string{
-		{"-llm-timeout", "0s"}, {"-llm-timeout", "-1s"}, {"-llm-max-tokens", "-1"}, {"-llm-max-tokens", "x"},
+		{"-llm-timeout", "0s"}, {"-llm-timeout", "-1s"}, {"-llm-max-tokens", "-1"}, {"-llm-max-tokens", "x"}, {"-llm-tool-steps", "-1"},
 	} {
 		_, err := parse(append(url, args...), io.Discard)
 		assert.Error(t, err, "%v", args)
 	}
-	f, err = parse(append(url, "-llm-timeout", "5s", "-llm-max-tokens", "512"), io.Discard)
+	assert.Equal(t, 0, f.toolSteps)
+	f, err = parse(append(url, "-llm-timeout", "5s", "-llm-max-tokens", "512", "-llm-tool-steps", "2"), io.Discard)
 	require.NoError(t, err)
+	assert.Equal(t, 2, f.toolSteps)
 	assert.Equal(t, 5*time.Second, f.llmTimeout)
 	assert.Equal(t, 512, f.llmMaxTokens)
 }

@@ -54,6 +54,7 @@ type flags struct {
 	timeouts                       rtviws.Timeouts
 	llmTimeout                     time.Duration
 	llmMaxTokens                   int
+	toolSteps                      int
 }
 
 func parse(args []string, stderr io.Writer) (flags, error) {
@@ -67,6 +68,7 @@ func parse(args []string, stderr io.Writer) (flags, error) {
 	fs.StringVar(&f.keyEnv, "llm-key-env", "OPENAI_API_KEY", "environment variable holding the API key (unset: \"EMPTY\")")
 	fs.DurationVar(&f.llmTimeout, "llm-timeout", openai.DefaultTimeout, "bound of each model request attempt")
 	fs.IntVar(&f.llmMaxTokens, "llm-max-tokens", 0, "max_completion_tokens of each model request; 0: none sent")
+	fs.IntVar(&f.toolSteps, "llm-tool-steps", 0, "model calls of a turn that may call tools; the next forbid them (tool_choice \"none\"), so a model calling tool after tool ends its turn in words; 0: no bound, as pipecat")
 	fs.BoolVar(&f.verbose, "v", false, "log the bot's warnings")
 	fs.DurationVar(&f.timeouts.Write, "write-timeout", rtviws.DefaultTimeouts.Write, "longest write of one frame")
 	fs.DurationVar(&f.timeouts.Idle, "idle-timeout", rtviws.DefaultTimeouts.Idle, "close a connection that sends nothing for this long; 0: never")
@@ -85,6 +87,8 @@ func parse(args []string, stderr io.Writer) (flags, error) {
 		return f, fmt.Errorf("-llm-timeout must be positive, not %v", f.llmTimeout)
 	case f.llmMaxTokens < 0:
 		return f, fmt.Errorf("-llm-max-tokens must be positive, or 0 to send none, not %d", f.llmMaxTokens)
+	case f.toolSteps < 0:
+		return f, fmt.Errorf("-llm-tool-steps must be positive, or 0 for no bound, not %d", f.toolSteps)
 	}
 	return f, nil
 }
@@ -143,10 +147,11 @@ func run(args []string, stdout, stderr io.Writer) error {
 		}
 		f.data = dir
 	}
-	srv, _, err := newBot(f.data, newModel(f), f.timeouts, logger)
+	srv, brain, err := newBot(f.data, newModel(f), f.timeouts, logger)
 	if err != nil {
 		return err
 	}
+	brain.ToolSteps = f.toolSteps
 	ln, err := rtviws.ListenLoopback(f.addr)
 	if err != nil {
 		return err
