@@ -16,7 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/voiceeval/schematools/calltest"
 	"github.com/voiceeval/schematools/dbhash"
-	"github.com/voiceeval/schematools/examples/coffee"
+	"github.com/voiceeval/schematools/domains/coffee"
 	"github.com/voiceeval/schematools/registry"
 	"github.com/voiceeval/schematools/replay"
 	"github.com/voiceeval/schematools/rtvi"

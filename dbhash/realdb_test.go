@@ -40,7 +40,7 @@ func realDBs(t testing.TB) []realDB {
 // loadRealDB loads a conformance DB the way the Python original does: a
 // sharded directory for the airline, a single file otherwise. The file paths
 // in db_hashes.json start with "tau2/", the data vendored in
-// examples/tau2/tau2data.
+// domains/tau2/tau2data.
 func loadRealDB(t testing.TB, db realDB) map[string]any {
 	t.Helper()
 	first, ok := strings.CutPrefix(db.Files[0].Path, "tau2/")

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/voiceeval/schematools/examples/nemo/scenarios"
+	"github.com/voiceeval/schematools/domains/nemo/scenarios"
 )
 
 // A scenario a bot failed is scored from what there was, says why, and is

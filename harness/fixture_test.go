@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/voiceeval/schematools/dbhash"
-	"github.com/voiceeval/schematools/examples/nemo/scenarios"
+	"github.com/voiceeval/schematools/domains/nemo/scenarios"
 )
 
 // fixtureQueue is the fixed run of the layout, summary, resume and report

@@ -42,7 +42,7 @@ type Action struct {
 }
 
 // Scenario is what a run sets up and scoring reads of a scenario
-// (examples/nemo/scenarios has every one of NeMo's; examples/nemo/nemoeval
+// (domains/nemo/scenarios has every one of NeMo's; domains/nemo/nemoeval
 // converts them).
 type Scenario struct {
 	Name string

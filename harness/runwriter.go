@@ -65,7 +65,7 @@ type ScenarioOutput struct {
 	// Result is Score's result for Run.
 	Result *Result
 	// Config holds the scenario_config files by name (Scenario.save's
-	// output; examples/nemo/scenarios Scenario.Config has them byte for
+	// output; domains/nemo/scenarios Scenario.Config has them byte for
 	// byte).
 	Config map[string]string
 	// ExpectedDB is the scenario's expected DB, when known: with the

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/voiceeval/schematools/examples/nemo/scenarios"
-	"github.com/voiceeval/schematools/examples/tau2/telecom"
+	"github.com/voiceeval/schematools/domains/nemo/scenarios"
+	"github.com/voiceeval/schematools/domains/tau2/telecom"
 	"github.com/voiceeval/schematools/hooks"
 )
 

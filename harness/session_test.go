@@ -13,9 +13,9 @@ import (
 
 	"github.com/coder/websocket"
 	"github.com/voiceeval/schematools/agent/agenttest"
-	"github.com/voiceeval/schematools/examples/domains"
-	"github.com/voiceeval/schematools/examples/nemo/scenarios"
-	"github.com/voiceeval/schematools/examples/tau2/telecom"
+	"github.com/voiceeval/schematools/domains"
+	"github.com/voiceeval/schematools/domains/nemo/scenarios"
+	"github.com/voiceeval/schematools/domains/tau2/telecom"
 	"github.com/voiceeval/schematools/replay"
 	"github.com/voiceeval/schematools/rtvi"
 	"github.com/voiceeval/schematools/state"

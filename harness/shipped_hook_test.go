@@ -1,7 +1,7 @@
 package harness_test
 
 import (
-	"github.com/voiceeval/schematools/examples/nemo/nemoeval"
+	"github.com/voiceeval/schematools/domains/nemo/nemoeval"
 	"github.com/voiceeval/schematools/harness"
 )
 

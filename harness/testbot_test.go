@@ -16,7 +16,7 @@ import (
 	"github.com/coder/websocket"
 	"github.com/voiceeval/schematools/agent"
 	"github.com/voiceeval/schematools/agent/agenttest"
-	"github.com/voiceeval/schematools/examples/domains"
+	"github.com/voiceeval/schematools/domains"
 	"github.com/voiceeval/schematools/registry"
 	"github.com/voiceeval/schematools/rtvi"
 	"github.com/voiceeval/schematools/state"

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/voiceeval/schematools/dbhash"
-	"github.com/voiceeval/schematools/examples/domains"
+	"github.com/voiceeval/schematools/domains"
 	"github.com/voiceeval/schematools/replay"
 	"github.com/voiceeval/schematools/state"
 	"github.com/voiceeval/schematools/tool"

@@ -4,7 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"github.com/voiceeval/schematools/examples/coffee"
+	"github.com/voiceeval/schematools/domains/coffee"
 	"github.com/voiceeval/schematools/internal/conformance"
 	"github.com/voiceeval/schematools/registry"
 	"github.com/voiceeval/schematools/replay"

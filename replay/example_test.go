@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"github.com/voiceeval/schematools/state"
 
-	"github.com/voiceeval/schematools/examples/coffee"
+	"github.com/voiceeval/schematools/domains/coffee"
 	"github.com/voiceeval/schematools/registry"
 	"github.com/voiceeval/schematools/replay"
 )

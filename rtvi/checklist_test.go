@@ -13,7 +13,7 @@ package rtvi_test
 // (telecom initialisation functions) and 127-159 (telecom predicates).
 //
 // All fixtures are synthetic, written below; item 174 reads the tau2
-// airline DB vendored in examples/tau2/tau2data (found through
+// airline DB vendored in domains/tau2/tau2data (found through
 // internal/conformance).
 
 import (
@@ -705,7 +705,7 @@ func TestChecklist(t *testing.T) {
 		require.NoError(t, hooks.ApplyDottedPaths(db, map[string]any{"flag": true}))
 		assert.Equal(t, true, db["flag"])
 	})
-	notRun(85, "telecom applier re-runs the network search", "checked with the telecom domain: examples/tau2/telecom TestApplySyncDelta")
+	notRun(85, "telecom applier re-runs the network search", "checked with the telecom domain: domains/tau2/telecom TestApplySyncDelta")
 	item(86, "an unknown domain uses the default applier", func(t *testing.T) {
 		db := map[string]any{"foo": map[string]any{"bar": "old"}}
 		require.NoError(t, new(registry.Tools).Hooks("some_future_domain").ApplyDelta(db, map[string]any{"foo.bar": "new"}))

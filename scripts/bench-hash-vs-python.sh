@@ -4,11 +4,11 @@
 #
 #   scripts/bench-hash-vs-python.sh
 #
-# Both sides read the tau2 data in the repository, examples/tau2/tau2data.
+# Both sides read the tau2 data in the repository, domains/tau2/tau2data.
 # Needs python3 (standard library only) and go.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-tau2=examples/tau2/tau2data
+tau2=domains/tau2/tau2data
 [ -d "$tau2/airline" ] || { echo "no tau2 data under $tau2" >&2; exit 1; }
 
 echo "== Python: the published definition of get_dict_hash, restated (median of 7 runs, DB loaded beforehand)"

@@ -8,7 +8,7 @@
 set -euo pipefail
 cd "$(git rev-parse --show-toplevel)"
 
-pkgs=(./examples/nemo/... ./examples/evalreplay/ ./examples/rtvibot/ ./internal/conformance/)
+pkgs=(./domains/nemo/... ./examples/evalreplay/ ./examples/rtvibot/ ./internal/conformance/)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -31,7 +31,7 @@ s = s[:m.start(1)] + d + s[m.end(1):]
 open(p, "w").write(s)
 PY
 echo "== the same set with one expected hash changed: must fail"
-if SCHEMATOOLS_CONFORMANCE_DIR="$tmp/broken" go test -count=1 "$@" ./examples/nemo/evaairline/ >"$tmp/broken.out" 2>&1; then
+if SCHEMATOOLS_CONFORMANCE_DIR="$tmp/broken" go test -count=1 "$@" ./domains/nemo/evaairline/ >"$tmp/broken.out" 2>&1; then
 	cat "$tmp/broken.out"
 	echo "FAIL: a changed expected hash went unnoticed"
 	exit 1

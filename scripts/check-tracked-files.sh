@@ -10,8 +10,8 @@ max_bytes=$((4 * 1024 * 1024))
 # Vendored benchmark data and conformance vectors: large by nature, each with
 # its NOTICE. A new data directory is added here on purpose, not by accident.
 data_dirs=(
-	examples/tau2/tau2data/
-	examples/nemo/nemodata/
+	domains/tau2/tau2data/
+	domains/nemo/nemodata/
 	internal/conformance/testdata/
 )
 

@@ -11,7 +11,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"github.com/voiceeval/schematools/examples/tau2/tau2data"
+	"github.com/voiceeval/schematools/domains/tau2/tau2data"
 	"github.com/voiceeval/schematools/internal/conformance"
 	"github.com/voiceeval/schematools/state"
 )

@@ -82,7 +82,7 @@ func TestIsErrorOnDeliveredResults(t *testing.T) {
 }
 
 // orderedDict is a result type with its own MarshalJSON and no exported
-// fields, as NeMo's ordered dicts (examples/nemo) are.
+// fields, as NeMo's ordered dicts (domains/nemo) are.
 type orderedDict struct {
 	keys []string
 	vals map[string]any

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	ported "github.com/voiceeval/schematools/examples/domains"
+	ported "github.com/voiceeval/schematools/domains"
 )
 
 // domain is a domain with gold tasks to replay, and where its files are in
@@ -18,7 +18,7 @@ type domain struct {
 	userDB string // the user-side DB of a two-sided domain, relative to the data root
 }
 
-// domains are the domains with gold tasks to replay, from examples/domains.
+// domains are the domains with gold tasks to replay, from domains.
 // A domain's data sits in the tau2 layout of the data root: its DB and
 // tasks under the domain's name without "tau2_" (airline/, retail/,
 // telecom/).

@@ -21,7 +21,7 @@
 // from Sierra Research's tau2-bench, MIT) is built into the command by
 // package tau2data, and only the domain asked for is read. --data DIR
 // replays from a directory laid out the same way instead (DIR/airline/,
-// DIR/retail/, DIR/telecom/), such as examples/tau2/tau2data or newer data.
+// DIR/retail/, DIR/telecom/), such as domains/tau2/tau2data or newer data.
 //
 // replay loads a domain's data once, replays the gold actions of every
 // selected task through the Go tools (replay.GoldAll, on all cores) and

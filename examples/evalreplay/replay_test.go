@@ -9,8 +9,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	ported "github.com/voiceeval/schematools/examples/domains"
-	"github.com/voiceeval/schematools/examples/tau2/airline"
+	ported "github.com/voiceeval/schematools/domains"
+	"github.com/voiceeval/schematools/domains/tau2/airline"
 	"github.com/voiceeval/schematools/internal/conformance"
 	"github.com/voiceeval/schematools/replay"
 	"github.com/voiceeval/schematools/state"

@@ -8,7 +8,7 @@ import (
 	"io"
 
 	"github.com/voiceeval/schematools/dbhash"
-	ported "github.com/voiceeval/schematools/examples/domains"
+	ported "github.com/voiceeval/schematools/domains"
 )
 
 const scenariosUsage = "usage: evalreplay scenarios -domain D"

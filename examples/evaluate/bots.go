@@ -13,9 +13,9 @@ import (
 
 	"github.com/voiceeval/schematools/agent"
 	"github.com/voiceeval/schematools/agent/agenttest"
-	"github.com/voiceeval/schematools/examples/domains"
-	"github.com/voiceeval/schematools/examples/standin/evascript"
-	"github.com/voiceeval/schematools/examples/standin/tau2script"
+	"github.com/voiceeval/schematools/domains"
+	"github.com/voiceeval/schematools/domains/evascript"
+	"github.com/voiceeval/schematools/domains/tau2script"
 	"github.com/voiceeval/schematools/registry"
 	"github.com/voiceeval/schematools/rtvi"
 	"github.com/voiceeval/schematools/rtvi/rtviws"
@@ -185,7 +185,7 @@ func (b *botServer) close() {
 var dbSources = &state.SourceCache{}
 
 // serveBot serves an AgentBrain on model over a loopback WebSocket, with
-// every domain of examples/domains and db_path values under dataRoot;
+// every domain of domains and db_path values under dataRoot;
 // toolSteps is its loop's agent.Loop.ToolSteps.
 func serveBot(model agent.Model, toolSteps int, dataRoot string, logger *slog.Logger) (*botServer, error) {
 	reg := &registry.Tools{Logger: logger}

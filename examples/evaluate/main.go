@@ -12,8 +12,8 @@
 // With no bot URLs it runs the repository's Go bots in-process
 // (rtvi/rtviws servers over loopback WebSockets, one pair per parallel
 // slot), driven by scripted stand-in models: the agent plays the
-// scenario's gold calls — a tau2 task's (examples/standin/tau2script) or an
-// eva_airline gold path (examples/standin/evascript) — and the user
+// scenario's gold calls — a tau2 task's (domains/tau2script) or an
+// eva_airline gold path (domains/evascript) — and the user
 // simulator answers every turn with one scripted text, except in tau2
 // telecom, where it also performs the task's user-side gold actions on
 // the phone, in the task's order (tau2script's Dual). -domain all-gold
@@ -54,9 +54,9 @@ import (
 	"time"
 
 	"github.com/voiceeval/schematools/agent"
-	"github.com/voiceeval/schematools/examples/domains"
-	"github.com/voiceeval/schematools/examples/nemo/nemoeval"
-	"github.com/voiceeval/schematools/examples/nemo/scenarios"
+	"github.com/voiceeval/schematools/domains"
+	"github.com/voiceeval/schematools/domains/nemo/nemoeval"
+	"github.com/voiceeval/schematools/domains/nemo/scenarios"
 	"github.com/voiceeval/schematools/harness"
 	"github.com/voiceeval/schematools/internal/pyvalue"
 	"github.com/voiceeval/schematools/provider/openai"

@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/voiceeval/schematools/examples/nemo/nemoeval"
+	"github.com/voiceeval/schematools/domains/nemo/nemoeval"
 )
 
 // nemoVerdict is one line of testdata/nemo_verdicts_*.jsonl: what NeMo's

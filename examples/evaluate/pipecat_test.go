@@ -50,8 +50,8 @@ import (
 	"time"
 
 	"github.com/voiceeval/schematools/agent/agenttest"
-	"github.com/voiceeval/schematools/examples/domains"
-	"github.com/voiceeval/schematools/examples/standin/tau2script"
+	"github.com/voiceeval/schematools/domains"
+	"github.com/voiceeval/schematools/domains/tau2script"
 )
 
 // The spoken turns added to each gold script, so that the conversation

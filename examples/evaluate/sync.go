@@ -6,14 +6,14 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/voiceeval/schematools/examples/coffee"
-	"github.com/voiceeval/schematools/examples/domains"
-	"github.com/voiceeval/schematools/examples/nemo/basictools"
-	"github.com/voiceeval/schematools/examples/nemo/customerservice"
-	"github.com/voiceeval/schematools/examples/nemo/evaairline"
-	"github.com/voiceeval/schematools/examples/nemo/restaurant"
-	"github.com/voiceeval/schematools/examples/nemo/scenarios"
-	"github.com/voiceeval/schematools/examples/nemo/waitlist"
+	"github.com/voiceeval/schematools/domains"
+	"github.com/voiceeval/schematools/domains/coffee"
+	"github.com/voiceeval/schematools/domains/nemo/basictools"
+	"github.com/voiceeval/schematools/domains/nemo/customerservice"
+	"github.com/voiceeval/schematools/domains/nemo/evaairline"
+	"github.com/voiceeval/schematools/domains/nemo/restaurant"
+	"github.com/voiceeval/schematools/domains/nemo/scenarios"
+	"github.com/voiceeval/schematools/domains/nemo/waitlist"
 	"github.com/voiceeval/schematools/harness"
 	"github.com/voiceeval/schematools/hooks"
 	"github.com/voiceeval/schematools/replay"
@@ -61,7 +61,7 @@ func (r references) apply(o *harness.SessionOptions, domain string) {
 //     _current_date is the tools' clock; refund and transfer ids are the
 //     state's call counters), its records decoded by decodeEvaAction;
 //   - the default domain (customer_service, restaurant, qa, …) and the
-//     other domains of examples/domains: unverifiable, with the reason.
+//     other domains of domains: unverifiable, with the reason.
 func referencesFor(queue map[string]*scenarios.Scenario, verify bool) (references, error) {
 	out := references{shadow: map[string]*harness.Reference{}, verify: map[string]*harness.Reference{}}
 	names := make([]string, 0, len(queue))
@@ -79,7 +79,7 @@ func referencesFor(queue map[string]*scenarios.Scenario, verify bool) (reference
 		d, err := domains.Find(s.Domain)
 		if err != nil {
 			if verify {
-				out.verify[s.Domain] = &harness.Reference{Unverifiable: fmt.Sprintf("%s is no domain of examples/domains: there is no reference to replay with", s.Domain)}
+				out.verify[s.Domain] = &harness.Reference{Unverifiable: fmt.Sprintf("%s is no domain of domains: there is no reference to replay with", s.Domain)}
 			}
 			continue
 		}

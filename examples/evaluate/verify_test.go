@@ -14,10 +14,10 @@ import (
 	"time"
 
 	"github.com/voiceeval/schematools/agent"
-	"github.com/voiceeval/schematools/examples/domains"
-	"github.com/voiceeval/schematools/examples/nemo/evaairline"
-	"github.com/voiceeval/schematools/examples/nemo/nemodata"
-	"github.com/voiceeval/schematools/examples/nemo/scenarios"
+	"github.com/voiceeval/schematools/domains"
+	"github.com/voiceeval/schematools/domains/nemo/evaairline"
+	"github.com/voiceeval/schematools/domains/nemo/nemodata"
+	"github.com/voiceeval/schematools/domains/nemo/scenarios"
 	"github.com/voiceeval/schematools/harness"
 	"github.com/voiceeval/schematools/registry"
 	"github.com/voiceeval/schematools/rtvi"
@@ -41,7 +41,7 @@ func (r revertingTool) Execute(ctx context.Context, args map[string]any) (any, e
 	return out, err
 }
 
-// revertingRegistry is every domain of examples/domains with the tool
+// revertingRegistry is every domain of domains with the tool
 // named revert of domain wrapped in a revertingTool.
 func revertingRegistry(t *testing.T, domain, revert string) *registry.Tools {
 	t.Helper()

@@ -17,10 +17,10 @@ import (
 
 	"github.com/voiceeval/schematools/agent/agenttest"
 	"github.com/voiceeval/schematools/dbhash"
-	"github.com/voiceeval/schematools/examples/domains"
-	"github.com/voiceeval/schematools/examples/nemo/scenarios"
-	"github.com/voiceeval/schematools/examples/standin/evascript"
-	"github.com/voiceeval/schematools/examples/standin/tau2script"
+	"github.com/voiceeval/schematools/domains"
+	"github.com/voiceeval/schematools/domains/evascript"
+	"github.com/voiceeval/schematools/domains/nemo/scenarios"
+	"github.com/voiceeval/schematools/domains/tau2script"
 	"github.com/voiceeval/schematools/state"
 )
 

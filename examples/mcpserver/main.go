@@ -6,7 +6,7 @@
 //
 //	go run ./examples/mcpserver [-domain NAME] [-summary]
 //
-// -domain names any domain of examples/domains (coffee by default;
+// -domain names any domain of domains (coffee by default;
 // tau2_airline, tau2_retail, tau2_telecom, …): the server lists that
 // domain's own tools, plus EndConversationTool when the domain has none of
 // its own, all working on one state that holds the domain's DB. With
@@ -38,8 +38,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/voiceeval/schematools/dbhash"
-	"github.com/voiceeval/schematools/examples/coffee"
-	"github.com/voiceeval/schematools/examples/domains"
+	"github.com/voiceeval/schematools/domains"
+	"github.com/voiceeval/schematools/domains/coffee"
 	"github.com/voiceeval/schematools/registry"
 	"github.com/voiceeval/schematools/state"
 	"github.com/voiceeval/schematools/tool"

@@ -9,7 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"github.com/voiceeval/schematools/examples/domains"
+	"github.com/voiceeval/schematools/domains"
 	"github.com/voiceeval/schematools/state"
 )
 

@@ -1,5 +1,5 @@
 // Command providers writes every tool set of this repository — each domain
-// of examples/domains — in every provider dialect package tool/schema
+// of domains — in every provider dialect package tool/schema
 // exports, as JSON files a provider SDK can take as they are:
 //
 //	<domain>.openai.json                 Chat Completions tools (a list)
@@ -26,7 +26,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/voiceeval/schematools/examples/domains"
+	"github.com/voiceeval/schematools/domains"
 	"github.com/voiceeval/schematools/registry"
 	"github.com/voiceeval/schematools/tool"
 	"github.com/voiceeval/schematools/tool/schema"

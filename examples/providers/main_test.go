@@ -8,7 +8,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"github.com/voiceeval/schematools/examples/domains"
+	"github.com/voiceeval/schematools/domains"
 )
 
 // Every domain gets every dialect's file, each one JSON.

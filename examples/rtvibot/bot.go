@@ -22,7 +22,7 @@ import (
 // WebSocket server of rtvi/rtviws (pipecat protobuf frames, an RTVI
 // dispatcher for the harness's client messages, one scenario owner, an
 // Emitter and a write deadline per connection), the tools of every domain
-// it serves (every domain of examples/domains, and the harness tools),
+// it serves (every domain of domains, and the harness tools),
 // and — in place of an LLM — a scripted brain that runs "/call <tool>
 // <json arguments>" commands from the user's text, or with a gold agent,
 // plays a benchmark task's gold actions on the kickoff.

@@ -1,7 +1,7 @@
 package main
 
 import (
-	"github.com/voiceeval/schematools/examples/domains"
+	"github.com/voiceeval/schematools/domains"
 	"github.com/voiceeval/schematools/registry"
 )
 
@@ -13,7 +13,7 @@ func findTau2Domain(name string) (domains.Domain, bool) {
 }
 
 // registerDomains adds every domain the bot serves to reg (all of
-// examples/domains, with the harness tools of the default domain).
+// domains, with the harness tools of the default domain).
 func registerDomains(reg *registry.Tools) error { return domains.Register(reg) }
 
 // writeData lays out the bot's default data root as NeMo's scenarios name

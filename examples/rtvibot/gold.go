@@ -7,7 +7,7 @@ import (
 	"io/fs"
 	"sync"
 
-	"github.com/voiceeval/schematools/examples/domains"
+	"github.com/voiceeval/schematools/domains"
 	"github.com/voiceeval/schematools/replay"
 	"github.com/voiceeval/schematools/rtvi/rtviws"
 	"github.com/voiceeval/schematools/state"

@@ -17,7 +17,7 @@
 // commands, or with -gold plays the gold actions of the -task on a
 // scenario's first user message. It emits the server events of a pipecat
 // bot (speaking, TTS text, one token-usage metrics event per response).
-// It serves every domain of examples/domains (coffee, tau2_airline,
+// It serves every domain of domains (coffee, tau2_airline,
 // tau2_retail, tau2_telecom, eva_airline, customer_service, waitlist,
 // restaurant and the default domain's basic and harness tools), and
 // listens on the loopback interface only. db_path values are relative to

@@ -7,7 +7,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"github.com/voiceeval/schematools/examples/nemo/evaairline"
+	"github.com/voiceeval/schematools/domains/nemo/evaairline"
 	"github.com/voiceeval/schematools/internal/conformance"
 	"github.com/voiceeval/schematools/internal/jsonlines"
 )

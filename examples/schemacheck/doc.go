@@ -1,5 +1,5 @@
 // Package schemacheck holds one test: for every tool in this repository
-// (every domain of examples/domains: coffee, tau2, eva_airline, NeMo's
+// (every domain of domains: coffee, tau2, eva_airline, NeMo's
 // other domains, and the harness tools), arguments generated from the tool's exported JSON Schema are
 // checked twice, by the schema (draft 2020-12, santhosh-tekuri/jsonschema)
 // and by the tool itself, and the two verdicts must agree.

@@ -10,7 +10,7 @@
 // or Gemini client's at http://HOST:PORT. -dialect (openai, anthropic,
 // gemini; "" for all) answers only that API's routes. The script file is
 // a JSON list of agenttest.Turn values. With -domain and -task it plays a
-// tau2 task instead (examples/standin/tau2script): its gold calls one per
+// tau2 task instead (domains/tau2script): its gold calls one per
 // response (-batch-reads: each run of consecutive read calls in one
 // response), then EndConversationTool, then a goodbye.
 package main
@@ -29,7 +29,7 @@ import (
 	"syscall"
 
 	"github.com/voiceeval/schematools/agent/agenttest"
-	"github.com/voiceeval/schematools/examples/standin/tau2script"
+	"github.com/voiceeval/schematools/domains/tau2script"
 )
 
 // demo is the script the Node client test reads (the same turn twice, so

@@ -31,9 +31,9 @@
 // # Benchmark data
 //
 // The data the vectors were produced from is vendored under examples/, each
-// part with its NOTICE: the tau2-bench domains in examples/tau2/tau2data
+// part with its NOTICE: the tau2-bench domains in domains/tau2/tau2data
 // ([Tau2Dir]; the same files are embedded by package tau2data) and the NeMo
-// domain fixtures in examples/nemo/nemodata ([NemoDataDir]).
+// domain fixtures in domains/nemo/nemodata ([NemoDataDir]).
 //
 // # Never a skip
 //
@@ -68,21 +68,21 @@ func Path(t testing.TB, elem ...string) string {
 	return requireExists(t, filepath.Join(append([]string{Dir(t)}, elem...)...))
 }
 
-// Tau2Dir returns the tau2 data directory, examples/tau2/tau2data, which
+// Tau2Dir returns the tau2 data directory, domains/tau2/tau2data, which
 // holds airline/, retail/ and telecom/ (the root that state.LoadDB takes).
 // With elem, it returns the path of elem under it. The test fails when the
 // path does not exist.
 func Tau2Dir(t testing.TB, elem ...string) string {
 	t.Helper()
-	return requireExists(t, filepath.Join(append([]string{ModuleRoot(t), "examples", "tau2", "tau2data"}, elem...)...))
+	return requireExists(t, filepath.Join(append([]string{ModuleRoot(t), "domains", "tau2", "tau2data"}, elem...)...))
 }
 
 // NemoDataDir returns the NeMo domain fixtures directory,
-// examples/nemo/nemodata, or the path of elem under it. The test fails when the
+// domains/nemo/nemodata, or the path of elem under it. The test fails when the
 // path does not exist.
 func NemoDataDir(t testing.TB, elem ...string) string {
 	t.Helper()
-	return requireExists(t, filepath.Join(append([]string{ModuleRoot(t), "examples", "nemo", "nemodata"}, elem...)...))
+	return requireExists(t, filepath.Join(append([]string{ModuleRoot(t), "domains", "nemo", "nemodata"}, elem...)...))
 }
 
 // ModuleRoot returns the directory holding the module's go.mod, found from

@@ -15,7 +15,7 @@ import (
 
 	"github.com/voiceeval/schematools/agent"
 	"github.com/voiceeval/schematools/agent/agenttest"
-	"github.com/voiceeval/schematools/examples/domains"
+	"github.com/voiceeval/schematools/domains"
 	"github.com/voiceeval/schematools/provider/anthropic"
 	"github.com/voiceeval/schematools/provider/gemini"
 	"github.com/voiceeval/schematools/provider/openai"

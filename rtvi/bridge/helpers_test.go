@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
-	"github.com/voiceeval/schematools/examples/coffee"
+	"github.com/voiceeval/schematools/domains/coffee"
 	"github.com/voiceeval/schematools/registry"
 	"github.com/voiceeval/schematools/rtvi"
 	"github.com/voiceeval/schematools/rtvi/bridge"

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/voiceeval/schematools/examples/coffee"
+	"github.com/voiceeval/schematools/domains/coffee"
 	"github.com/voiceeval/schematools/rtvi/bridge"
 )
 

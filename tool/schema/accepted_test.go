@@ -10,7 +10,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"github.com/voiceeval/schematools/examples/tau2/telecom"
+	"github.com/voiceeval/schematools/domains/tau2/telecom"
 	"github.com/voiceeval/schematools/internal/pyjson"
 	"github.com/voiceeval/schematools/tool"
 	"github.com/voiceeval/schematools/tool/schema"

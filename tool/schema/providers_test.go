@@ -9,15 +9,15 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"github.com/voiceeval/schematools/examples/domains"
-	"github.com/voiceeval/schematools/examples/tau2/telecom"
+	"github.com/voiceeval/schematools/domains"
+	"github.com/voiceeval/schematools/domains/tau2/telecom"
 	"github.com/voiceeval/schematools/registry"
 	"github.com/voiceeval/schematools/state"
 	"github.com/voiceeval/schematools/tool"
 	"github.com/voiceeval/schematools/tool/schema"
 )
 
-// domainTools builds every tool of every domain of examples/domains, by
+// domainTools builds every tool of every domain of domains, by
 // domain, each with a private state and no DB.
 func domainTools(t *testing.T) map[string][]tool.Tool {
 	t.Helper()

@@ -22,7 +22,7 @@ from tools.env import ToolEnv
 HERE = os.path.dirname(__file__)
 REPO = os.path.join(HERE, "..", "..", "..")
 VECTORS = os.path.join(REPO, "internal", "conformance", "testdata")
-DATA = DataRoot(os.path.join(REPO, "examples", "tau2", "tau2data"))
+DATA = DataRoot(os.path.join(REPO, "domains", "tau2", "tau2data"))
 DB_PATHS = {"tau2_airline": "airline/db.json", "tau2_retail": "retail/db.json"}
 NOT_PLAYED = ("is not implemented by examples/pipecatbot",)
 SCENARIOS = os.path.join(REPO, "examples", "evaluate", "testdata", "pipecat", "scenarios.txt")

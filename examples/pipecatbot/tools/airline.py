@@ -1,7 +1,7 @@
 """The tau2 airline tools this bot plays, on the DB as the data files have it.
 
 Behaviour (the repository's Go port documents the same rules in
-examples/tau2/airline/doc.go): user ids are matched lower-cased,
+domains/tau2/airline/doc.go): user ids are matched lower-cased,
 reservation ids and flight numbers upper-cased. Read tools answer with the
 DB record itself (the data file's key order); search_direct_flight walks
 the flights in the file's order. Write tools change the reservation in

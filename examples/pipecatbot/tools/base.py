@@ -25,8 +25,8 @@ from pydantic import BaseModel, ConfigDict, ValidationError, create_model
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 SCHEMA_FILES = (
-    os.path.join(REPO, "examples", "tau2", "tau2data", "tool_schemas.jsonl"),
-    os.path.join(REPO, "examples", "nemo", "nemodata", "tool_schemas.jsonl"),
+    os.path.join(REPO, "domains", "tau2", "tau2data", "tool_schemas.jsonl"),
+    os.path.join(REPO, "domains", "nemo", "nemodata", "tool_schemas.jsonl"),
 )
 
 # Test-only switch: the named tool's dict results have their top-level keys

@@ -1,7 +1,7 @@
 """The tau2 retail tools this bot plays, on the DB as the data file has it.
 
 Behaviour (the repository's Go port documents the same rules in
-examples/tau2/retail/doc.go): user ids are matched lower-cased, order ids
+domains/tau2/retail/doc.go): user ids are matched lower-cased, order ids
 upper-cased with a leading "#" added when missing; product and item ids
 exactly. Read tools answer with the DB record itself, so the model sees the
 data file's key order; write tools change the record in place (new keys

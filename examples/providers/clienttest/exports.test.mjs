@@ -1,5 +1,5 @@
 // The providers' own npm SDKs judge what package tool/schema exports.
-// `go run ./examples/providers` writes every domain of examples/domains in
+// `go run ./examples/providers` writes every domain of domains in
 // every dialect; then
 //   - tsc (pinned typescript) type-checks each tool set as the SDKs' typed
 //     tool lists and request params (openai's ChatCompletionTool and

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/voiceeval/schematools/examples/domains"
+	"github.com/voiceeval/schematools/domains"
 	"github.com/voiceeval/schematools/internal/pyjson"
 	"github.com/voiceeval/schematools/registry"
 	"github.com/voiceeval/schematools/tool"
@@ -14,7 +14,7 @@ import (
 	"google.golang.org/genai"
 )
 
-// domainTools builds every tool of every domain of examples/domains, by
+// domainTools builds every tool of every domain of domains, by
 // domain, each with a private state and no DB.
 func domainTools(t *testing.T) map[string][]tool.Tool {
 	t.Helper()

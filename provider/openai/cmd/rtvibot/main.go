@@ -1,5 +1,5 @@
 // Command rtvibot is examples/rtvibot with an LLM: the same WebSocket bot
-// server (rtvi/rtviws), every domain of examples/domains, and as its
+// server (rtvi/rtviws), every domain of domains, and as its
 // brain agent.Loop (rtviws.AgentBrain) on an OpenAI-compatible Chat
 // Completions server through the official SDK (provider/openai). It lives
 // in provider/openai's module so the core module stays free of the SDK.
@@ -32,7 +32,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/voiceeval/schematools/examples/domains"
+	"github.com/voiceeval/schematools/domains"
 	"github.com/voiceeval/schematools/provider/openai"
 	"github.com/voiceeval/schematools/registry"
 	"github.com/voiceeval/schematools/rtvi"

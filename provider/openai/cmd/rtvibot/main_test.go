@@ -16,7 +16,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/voiceeval/schematools/agent/agenttest"
-	"github.com/voiceeval/schematools/examples/standin/tau2script"
+	"github.com/voiceeval/schematools/domains/tau2script"
 	"github.com/voiceeval/schematools/rtvi/bridge"
 )
 
