@@ -9,6 +9,7 @@ import (
 
 	"github.com/voiceeval/schematools/agent"
 	"github.com/voiceeval/schematools/rtvi"
+	"github.com/voiceeval/schematools/rtvi/rtviws"
 	"github.com/voiceeval/schematools/tool"
 )
 
@@ -57,7 +58,7 @@ func BenchmarkContextHistory(b *testing.B) {
 		conv.Append(agent.Message{Role: agent.RoleTool, ToolCallID: fmt.Sprintf("call_%d", i),
 			Content: fmt.Sprintf(`{"order_id": "#W%07d", "status": "delivered", "items": [{"name": "Desk Lamp", "price": 149.99}], "address": {"city": "Zürich"}}`, i)})
 	}
-	d := rtvi.NewDispatcher(rtvi.Config{Conversation: conv.Conversation()})
+	d := rtvi.NewDispatcher(rtvi.Config{Conversation: rtviws.NewConversation(conv)})
 	raw, _ := json.Marshal(map[string]any{"label": "rtvi-ai", "type": "client-message", "id": "h",
 		"data": map[string]any{"t": "get_context_history"}})
 	ctx := context.Background()

@@ -1,13 +1,9 @@
 package agent
 
 import (
-	"context"
 	"encoding/json"
 	"slices"
 	"sync"
-
-	"github.com/voiceeval/schematools/internal/pyvalue"
-	"github.com/voiceeval/schematools/rtvi"
 )
 
 // Context is the chat context of one conversation, as pipecat's
@@ -97,60 +93,4 @@ func (c *Context) answer(s slot, content string) bool {
 	c.msgs[s.index].Content = content
 	c.inFlight--
 	return true
-}
-
-// Conversation returns c as an rtvi.Conversation (and rtvi.InFlight), for
-// rtvi's get_context_history and update_system_prompt.
-func (c *Context) Conversation() *Conversation { return &Conversation{c: c} }
-
-// Conversation adapts a [Context] to rtvi.Conversation and rtvi.InFlight.
-type Conversation struct{ c *Context }
-
-var (
-	_ rtvi.Conversation = (*Conversation)(nil)
-	_ rtvi.InFlight     = (*Conversation)(nil)
-)
-
-// Reset replaces the context with messages (rtvi's system prompt).
-func (v *Conversation) Reset(_ context.Context, messages []rtvi.ChatMessage) error {
-	msgs := make([]Message, len(messages))
-	for i, m := range messages {
-		msgs[i] = Message{Role: m.Role, Content: m.Content}
-	}
-	v.c.Replace(msgs...)
-	return nil
-}
-
-// Messages returns the messages as ordered dicts, each with pipecat's
-// keys in pipecat's order, which rtvi writes as Python's str() of the
-// list.
-func (v *Conversation) Messages(context.Context) ([]any, error) {
-	msgs := v.c.Messages()
-	out := make([]any, len(msgs))
-	for i, m := range msgs {
-		out[i] = m.dict()
-	}
-	return out, nil
-}
-
-// CallsInProgress reports whether calls are in progress.
-func (v *Conversation) CallsInProgress() bool { return v.c.CallsInProgress() }
-
-// dict returns m as the dict pipecat holds.
-func (m Message) dict() pyvalue.Dict {
-	switch {
-	case len(m.ToolCalls) > 0:
-		calls := make([]any, len(m.ToolCalls))
-		for i, c := range m.ToolCalls {
-			calls[i] = pyvalue.Dict{
-				{Key: "id", Value: c.ID},
-				{Key: "function", Value: pyvalue.Dict{{Key: "name", Value: c.Name}, {Key: "arguments", Value: c.Arguments}}},
-				{Key: "type", Value: "function"},
-			}
-		}
-		return pyvalue.Dict{{Key: "role", Value: m.Role}, {Key: "tool_calls", Value: calls}}
-	case m.Role == RoleTool || m.ToolCallID != "":
-		return pyvalue.Dict{{Key: "role", Value: m.Role}, {Key: "content", Value: m.Content}, {Key: "tool_call_id", Value: m.ToolCallID}}
-	}
-	return pyvalue.Dict{{Key: "role", Value: m.Role}, {Key: "content", Value: m.Content}}
 }

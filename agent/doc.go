@@ -13,7 +13,8 @@
 //     exactly as sent; the loop keeps it on the response's first assistant
 //     message ([Message.Native]), which the context never renders.
 //   - [Usage] has the fields of rtvi.TokenUsage, so rtvi.TokenUsage(u)
-//     converts one for rtvi's Emitter.LLMResponse.
+//     converts one for rtvi's Emitter.LLMResponse (a conversion the caller
+//     writes: agent does not import rtvi).
 //
 // # The loop ([Loop.Turn], [Loop.Run])
 //
@@ -65,7 +66,9 @@
 //   - a result's content is json.dumps(result, ensure_ascii=False), or
 //     "COMPLETED" for a falsy one (the live path wraps empty results, so
 //     the loop writes none);
-//   - [Context] is safe for concurrent use and implements
-//     rtvi.Conversation and rtvi.InFlight: get_context_history waits
-//     while calls are in progress and then renders the messages.
+//   - [Context] is safe for concurrent use; [Context.CallsInProgress]
+//     says when calls are written and not answered (rtviws.Conversation
+//     serves a Context to rtvi: get_context_history waits while calls are
+//     in progress and then renders the messages); agent does not import
+//     rtvi.
 package agent

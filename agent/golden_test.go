@@ -18,6 +18,7 @@ import (
 	"github.com/voiceeval/schematools/internal/pyjson"
 	"github.com/voiceeval/schematools/internal/pyvalue"
 	"github.com/voiceeval/schematools/rtvi"
+	"github.com/voiceeval/schematools/rtvi/rtviws"
 	"github.com/voiceeval/schematools/state"
 	"github.com/voiceeval/schematools/tool"
 )
@@ -211,7 +212,7 @@ func TestContextMatchesPipecat(t *testing.T) {
 // and returns the context text it answers.
 func historyOf(t testing.TB, conv *agent.Context) string {
 	t.Helper()
-	d := rtvi.NewDispatcher(rtvi.Config{Conversation: conv.Conversation()})
+	d := rtvi.NewDispatcher(rtvi.Config{Conversation: rtviws.NewConversation(conv)})
 	raw, err := json.Marshal(map[string]any{"label": "rtvi-ai", "type": "client-message", "id": "h1",
 		"data": map[string]any{"t": "get_context_history"}})
 	require.NoError(t, err)

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/voiceeval/schematools/agent"
+	"github.com/voiceeval/schematools/rtvi/rtviws"
 )
 
 // A response's Native goes on the first assistant message the loop writes
@@ -48,7 +49,7 @@ func TestNativeKeptButNotRendered(t *testing.T) {
 			render := func(c *agent.Context) (string, []any) {
 				b, err := json.Marshal(c.Messages())
 				require.NoError(t, err)
-				h, err := c.Conversation().Messages(context.Background())
+				h, err := rtviws.NewConversation(c).Messages(context.Background())
 				require.NoError(t, err)
 				return string(b), h
 			}

@@ -19,6 +19,7 @@ import (
 	"github.com/voiceeval/schematools/domains"
 	"github.com/voiceeval/schematools/registry"
 	"github.com/voiceeval/schematools/rtvi"
+	"github.com/voiceeval/schematools/rtvi/rtviws"
 	"github.com/voiceeval/schematools/state"
 	"github.com/voiceeval/schematools/tool"
 )
@@ -100,7 +101,7 @@ type testBot struct {
 
 // keepConv is an rtvi.Conversation that ignores resets after the first.
 type keepConv struct {
-	*agent.Conversation
+	*rtviws.Conversation
 	b    *testBot
 	once bool
 }
@@ -125,8 +126,8 @@ func newTestBot(t testing.TB, dataRoot string, script ...agenttest.Turn) *testBo
 	b.d = rtvi.NewDispatcher(rtvi.Config{
 		State:        state.New(),
 		Tools:        reg,
-		Conversation: &keepConv{Conversation: b.ctx.Conversation(), b: b},
-		InFlight:     b.ctx.Conversation(),
+		Conversation: &keepConv{Conversation: rtviws.NewConversation(b.ctx), b: b},
+		InFlight:     rtviws.NewConversation(b.ctx),
 		Installer:    b,
 		DataRoot:     dataRoot,
 		Send:         b.send,

@@ -68,7 +68,7 @@ func (b *AgentBrain) Context() *agent.Context { return b.ctx }
 // Wire sets cfg's Conversation, Installer and InFlight to the brain, and
 // returns cfg.
 func (b *AgentBrain) Wire(cfg rtvi.Config) rtvi.Config {
-	conv := b.ctx.Conversation()
+	conv := NewConversation(b.ctx)
 	cfg.Conversation, cfg.InFlight, cfg.Installer = conv, conv, b
 	return cfg
 }
