@@ -1,0 +1,97 @@
+package schematools_test
+
+import (
+	"io/fs"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+const modulePath = "github.com/voiceeval/schematools"
+
+// goTool is the go command on PATH (go test runs with it there).
+func goTool(t *testing.T) string {
+	t.Helper()
+	p, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatalf("no go command on PATH: %v", err)
+	}
+	return p
+}
+
+// modules are the repository's module directories (each go.mod).
+func modules(t *testing.T) []string {
+	t.Helper()
+	var dirs []string
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "node_modules" || d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".") && path != ".") {
+			return filepath.SkipDir
+		}
+		if d.Name() == "go.mod" {
+			dirs = append(dirs, filepath.Dir(path))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(dirs) < 2 || !slices.Contains(dirs, ".") {
+		t.Fatalf("modules %v: want the root and the nested ones", dirs)
+	}
+	return dirs
+}
+
+// The library does not depend on its examples: no package outside
+// examples/, in any module, imports one, in its code or its tests
+// (go list -deps -test), and agent does not import rtvi.
+func TestLibraryDoesNotDependOnExamples(t *testing.T) {
+	goCmd := goTool(t)
+	checked := 0
+	for _, dir := range modules(t) {
+		cmd := exec.Command(goCmd, "list", "-test", "-f", "{{.ImportPath}}\t{{join .Deps \" \"}}", "./...")
+		cmd.Dir = dir
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("%s: go list: %v\n%s", dir, err, exitText(err))
+		}
+		for line := range strings.Lines(strings.TrimSpace(string(out))) {
+			pkg, deps, _ := strings.Cut(strings.TrimSpace(line), "\t")
+			name, _, _ := strings.Cut(pkg, " ") // "p [p.test]" is p's test build
+			if strings.HasPrefix(name, modulePath+"/examples/") {
+				continue
+			}
+			checked++
+			for d := range strings.FieldsSeq(deps) {
+				if strings.HasPrefix(d, modulePath+"/examples/") {
+					t.Errorf("%s (module %s) depends on %s", pkg, dir, d)
+				}
+			}
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no package checked")
+	}
+	t.Logf("%d packages and test builds outside examples/ checked", checked)
+
+	out, err := exec.Command(goCmd, "list", "-deps", "./agent").Output()
+	if err != nil {
+		t.Fatalf("go list -deps ./agent: %v\n%s", err, exitText(err))
+	}
+	for d := range strings.FieldsSeq(string(out)) {
+		if d == modulePath+"/rtvi" || strings.HasPrefix(d, modulePath+"/rtvi/") {
+			t.Errorf("agent imports %s", d)
+		}
+	}
+}
+
+func exitText(err error) string {
+	if e, ok := err.(*exec.ExitError); ok {
+		return string(e.Stderr)
+	}
+	return ""
+}
