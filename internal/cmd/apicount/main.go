@@ -1,7 +1,9 @@
 // Command apicount prints the number of exported identifiers of each
-// library package (every package but examples/ and internal/) and their
-// total: package-level constants, variables, functions and types, and the
-// exported methods of exported types. scripts/api-count.sh runs it.
+// library package (every package but commands, examples/ and any
+// internal/ directory) and their total, the domain packs (domains/)
+// counted apart: package-level constants, variables, functions and types,
+// and the exported methods of exported types. scripts/api-count.sh runs
+// it.
 package main
 
 import (
@@ -32,18 +34,27 @@ func main() {
 		dirs = append(dirs, d)
 	}
 	sort.Strings(dirs)
-	total := 0
+	total, packs := 0, 0
 	for _, d := range dirs {
-		fmt.Printf("%-24s %4d\n", d, counts[d])
+		fmt.Printf("%-30s %4d\n", d, counts[d])
 		if verbose {
 			for _, n := range names[d] {
 				fmt.Println("    " + n)
 			}
 		}
-		total += counts[d]
+		if isPack(d) {
+			packs += counts[d]
+		} else {
+			total += counts[d]
+		}
 	}
-	fmt.Printf("%-24s %4d\n", "total", total)
+	fmt.Printf("%-30s %4d\n", "domain packs (domains/)", packs)
+	fmt.Printf("%-30s %4d\n", "total", total)
 }
+
+// isPack says whether a directory holds a domain pack (domains/…), counted
+// apart from the library.
+func isPack(dir string) bool { return dir == "domains" || strings.HasPrefix(dir, "domains/") }
 
 // count walks root's library packages and counts their exported
 // identifiers, by directory.
@@ -58,7 +69,7 @@ func count(root string) (map[string]int, map[string][]string, error) {
 		if d.IsDir() {
 			base := d.Name()
 			if rel != "." && (strings.HasPrefix(base, ".") || base == "testdata" || base == "node_modules" ||
-				rel == "examples" || rel == "internal" || rel == "scripts" || rel == "docs") {
+				rel == "examples" || base == "internal" || rel == "scripts" || rel == "docs") {
 				return filepath.SkipDir
 			}
 			return nil
