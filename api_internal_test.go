@@ -2,14 +2,12 @@ package schematools_test
 
 import (
 	"go/ast"
-	"go/parser"
-	"go/token"
-	"io/fs"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/voiceeval/schematools/internal/repotree"
 )
 
 // No exported name of a library package (every package outside
@@ -25,27 +23,7 @@ import (
 func TestNoInternalTypeInExportedAPI(t *testing.T) {
 	var leaks []string
 	files := 0
-	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			b := d.Name()
-			if path != "." && (strings.HasPrefix(b, ".") || b == "testdata" || b == "node_modules" || b == "internal" || path == "examples" || path == "docs" || path == "scripts") {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
-			return nil
-		}
-		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.SkipObjectResolution)
-		if err != nil {
-			return err
-		}
-		if f.Name.Name == "main" {
-			return nil
-		}
+	err := repotree.LibraryFiles(".", func(dir, _ string, f *ast.File) error {
 		files++
 		internal := map[string]string{} // import name -> path, for internal packages
 		for _, im := range f.Imports {
@@ -66,7 +44,7 @@ func TestNoInternalTypeInExportedAPI(t *testing.T) {
 			ast.Inspect(n, func(n ast.Node) bool {
 				if s, ok := n.(*ast.SelectorExpr); ok {
 					if x, ok := s.X.(*ast.Ident); ok && internal[x.Name] != "" {
-						leaks = append(leaks, filepath.ToSlash(filepath.Dir(path))+": "+where+": "+internal[x.Name]+"."+s.Sel.Name)
+						leaks = append(leaks, dir+": "+where+": "+internal[x.Name]+"."+s.Sel.Name)
 					}
 				}
 				// Function bodies are not API.
@@ -96,23 +74,11 @@ func TestNoInternalTypeInExportedAPI(t *testing.T) {
 				}
 				where := d.Name.Name
 				if d.Recv != nil {
-					recv := d.Recv.List[0].Type
-					for {
-						if s, ok := recv.(*ast.StarExpr); ok {
-							recv = s.X
-							continue
-						}
-						if ix, ok := recv.(*ast.IndexExpr); ok {
-							recv = ix.X
-							continue
-						}
-						break
-					}
-					id, ok := recv.(*ast.Ident)
-					if !ok || !id.IsExported() {
+					recv := repotree.ReceiverType(d.Recv.List[0].Type)
+					if !ast.IsExported(recv) {
 						continue
 					}
-					where = id.Name + "." + where
+					where = recv + "." + where
 				}
 				report(where, d.Type)
 			case *ast.GenDecl:

@@ -1,12 +1,11 @@
 package schematools_test
 
 import (
-	"io/fs"
 	"os/exec"
-	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
+
+	"github.com/voiceeval/schematools/internal/repotree"
 )
 
 const modulePath = "github.com/voiceeval/schematools"
@@ -21,38 +20,17 @@ func goTool(t *testing.T) string {
 	return p
 }
 
-// modules are the repository's module directories (each go.mod).
-func modules(t *testing.T) []string {
-	t.Helper()
-	var dirs []string
-	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && (d.Name() == "node_modules" || d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".") && path != ".") {
-			return filepath.SkipDir
-		}
-		if d.Name() == "go.mod" {
-			dirs = append(dirs, filepath.Dir(path))
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(dirs) < 2 || !slices.Contains(dirs, ".") {
-		t.Fatalf("modules %v: want the root and the nested ones", dirs)
-	}
-	return dirs
-}
-
 // The library does not depend on its examples: no package outside
 // examples/, in any module, imports one, in its code or its tests
 // (go list -deps -test), and agent does not import rtvi.
 func TestLibraryDoesNotDependOnExamples(t *testing.T) {
 	goCmd := goTool(t)
 	checked := 0
-	for _, dir := range modules(t) {
+	mods, err := repotree.Modules(".")
+	if err != nil || len(mods) < 2 {
+		t.Fatalf("modules %v (%v): want the root and the nested ones", mods, err)
+	}
+	for _, dir := range mods {
 		cmd := exec.Command(goCmd, "list", "-test", "-f", "{{.ImportPath}}\t{{join .Deps \" \"}}", "./...")
 		cmd.Dir = dir
 		out, err := cmd.Output()

@@ -9,13 +9,11 @@ package main
 import (
 	"fmt"
 	"go/ast"
-	"go/parser"
-	"go/token"
-	"io/fs"
 	"os"
-	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/voiceeval/schematools/internal/repotree"
 )
 
 func main() {
@@ -61,30 +59,7 @@ func isPack(dir string) bool { return dir == "domains" || strings.HasPrefix(dir,
 func count(root string) (map[string]int, map[string][]string, error) {
 	counts := map[string]int{}
 	names := map[string][]string{}
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, path)
-		if d.IsDir() {
-			base := d.Name()
-			if rel != "." && (strings.HasPrefix(base, ".") || base == "testdata" || base == "node_modules" ||
-				rel == "examples" || base == "internal" || rel == "scripts" || rel == "docs") {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
-			return nil
-		}
-		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.SkipObjectResolution)
-		if err != nil {
-			return err
-		}
-		if f.Name.Name == "main" {
-			return nil
-		}
-		dir := filepath.ToSlash(filepath.Dir(rel))
+	err := repotree.LibraryFiles(root, func(dir, _ string, f *ast.File) error {
 		for _, n := range exported(f) {
 			counts[dir]++
 			names[dir] = append(names[dir], n)
@@ -110,7 +85,7 @@ func exported(f *ast.File) []string {
 				out = append(out, d.Name.Name)
 				continue
 			}
-			if recv := receiverType(d.Recv.List[0].Type); ast.IsExported(recv) {
+			if recv := repotree.ReceiverType(d.Recv.List[0].Type); ast.IsExported(recv) {
 				out = append(out, recv+"."+d.Name.Name)
 			}
 		case *ast.GenDecl:
@@ -131,22 +106,4 @@ func exported(f *ast.File) []string {
 		}
 	}
 	return out
-}
-
-// receiverType names a method's receiver type: T, *T, T[P] or *T[P].
-func receiverType(e ast.Expr) string {
-	for {
-		switch x := e.(type) {
-		case *ast.StarExpr:
-			e = x.X
-		case *ast.IndexExpr:
-			e = x.X
-		case *ast.IndexListExpr:
-			e = x.X
-		case *ast.Ident:
-			return x.Name
-		default:
-			return ""
-		}
-	}
 }

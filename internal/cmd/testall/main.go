@@ -15,12 +15,13 @@ package main
 
 import (
 	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/voiceeval/schematools/internal/repotree"
 )
 
 func main() {
@@ -29,7 +30,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "testall:", err)
 		os.Exit(2)
 	}
-	mods, err := modules(root)
+	mods, err := repotree.Modules(root)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "testall:", err)
 		os.Exit(2)
@@ -85,33 +86,4 @@ func modulePath(gomod string) string {
 		}
 	}
 	return ""
-}
-
-// modules lists "." and every directory below root holding a go.mod,
-// relative to root, skipping node_modules, testdata and hidden directories
-// (which the go command skips too).
-func modules(root string) ([]string, error) {
-	mods := []string{"."}
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			name := d.Name()
-			if p != root && (name == "node_modules" || name == "testdata" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if d.Name() == "go.mod" && filepath.Dir(p) != root {
-			rel, err := filepath.Rel(root, filepath.Dir(p))
-			if err != nil {
-				return err
-			}
-			mods = append(mods, filepath.ToSlash(rel))
-		}
-		return nil
-	})
-	slices.Sort(mods[1:])
-	return mods, err
 }
