@@ -35,7 +35,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -44,7 +43,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -146,7 +144,7 @@ func pipecatScenarios(t *testing.T) []string {
 // stand-ins, the Go bots and the script.
 type pipecatHarness struct {
 	script, root, out string
-	agentLLM, userLLM *swappable
+	agentLLM, userLLM *agenttest.Swap
 	agentBase         string // the agent stand-in's base URL
 	goAgent, goUser   string
 }
@@ -160,7 +158,7 @@ func newPipecatHarness(t *testing.T) *pipecatHarness {
 	if _, err := os.Stat(script); err != nil {
 		t.Fatalf("PIPECATBOT: %v", err)
 	}
-	h := &pipecatHarness{script: script, root: t.TempDir(), out: os.Getenv("PIPECATBOT_KEEP"), agentLLM: &swappable{}, userLLM: &swappable{}}
+	h := &pipecatHarness{script: script, root: t.TempDir(), out: os.Getenv("PIPECATBOT_KEEP"), agentLLM: &agenttest.Swap{}, userLLM: &agenttest.Swap{}}
 	if h.out == "" {
 		h.out = t.TempDir()
 	}
@@ -175,30 +173,6 @@ func newPipecatHarness(t *testing.T) *pipecatHarness {
 	h.goAgent = startGoLLMBot(t, bin, h.agentBase, h.root)
 	h.goUser = startGoLLMBot(t, bin, userSrv.URL+"/v1", h.root)
 	return h
-}
-
-// swappable is a stand-in whose script is replaced before each run.
-type swappable struct {
-	mu  sync.Mutex
-	srv *agenttest.Server
-}
-
-func (s *swappable) arm(turns []agenttest.Turn) *agenttest.Server {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.srv = agenttest.New(turns...)
-	return s.srv
-}
-
-func (s *swappable) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	s.mu.Lock()
-	srv := s.srv
-	s.mu.Unlock()
-	if srv == nil {
-		http.Error(w, "no script armed", http.StatusServiceUnavailable)
-		return
-	}
-	srv.ServeHTTP(w, r)
 }
 
 // buildGoLLMBot builds provider/openai/cmd/rtvibot (or takes
@@ -347,8 +321,8 @@ var timingKeys = []string{"duration_seconds", "scenario_duration", "scenario_dir
 func (h *pipecatHarness) play(t *testing.T, name, agentURL string) pipecatRun {
 	t.Helper()
 	agentTurns, userTurns := pipecatScripts(t, name)
-	agentLLM := h.agentLLM.arm(agentTurns)
-	h.userLLM.arm(userTurns)
+	agentLLM := h.agentLLM.Set(agentTurns...)
+	h.userLLM.Set(userTurns...)
 	out, err := os.MkdirTemp(h.out, name+"-")
 	if err != nil {
 		t.Fatal(err)

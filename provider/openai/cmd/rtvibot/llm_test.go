@@ -24,36 +24,11 @@ import (
 	"github.com/voiceeval/schematools/state"
 )
 
-// standin serves the script of the scenario in progress: one
-// agenttest.Server per scenario, swapped in before it runs.
-type standin struct {
-	mu sync.Mutex
-	s  *agenttest.Server
-}
-
-func (h *standin) set(turns []agenttest.Turn) *agenttest.Server {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.s = agenttest.New(turns...)
-	return h.s
-}
-
-func (h *standin) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	h.mu.Lock()
-	s := h.s
-	h.mu.Unlock()
-	if s == nil {
-		http.Error(w, "no script", http.StatusServiceUnavailable)
-		return
-	}
-	s.ServeHTTP(w, r)
-}
-
 // llmBot is the command's bot, in-process, on a loopback port, with its
 // own stand-in.
 type llmBot struct {
 	url     string
-	standin *standin
+	standin *agenttest.Swap
 	brain   *rtviws.AgentBrain
 }
 
@@ -61,7 +36,7 @@ func startLLMBot(t *testing.T) *llmBot {
 	t.Helper()
 	dir := t.TempDir()
 	require.NoError(t, domains.WriteDataRoot(dir))
-	h := &standin{}
+	h := &agenttest.Swap{}
 	llm := httptest.NewServer(h)
 	t.Cleanup(llm.Close)
 	model := openai.New("standin", openai.WithBaseURL(llm.URL+"/v1"), openai.WithAPIKey("EMPTY"), openai.WithMaxRetries(0))
@@ -91,7 +66,7 @@ type played struct {
 // get_scenario_summary) — with the stand-in playing script.
 func (b *llmBot) play(ctx context.Context, domain, prompt, tools string, script []agenttest.Turn) (played, error) {
 	var p played
-	s := b.standin.set(script)
+	s := b.standin.Set(script...)
 	prep, err := bridge.Dial(ctx, b.url, nil)
 	if err != nil {
 		return p, err
