@@ -52,9 +52,9 @@
 //     get_context_history, get_scenario_summary), and the context sanitiser.
 //   - examples/: a coffee-shop domain with a runnable quickstart
 //     (go run ./examples/quickstart), an MCP server, a WebSocket bot driven
-//     over RTVI (go run ./examples/rtvibot -demo), and the tau2-bench
+//     over RTVI (go run ./cmd/rtvibot -demo), and the tau2-bench
 //     ports (airline, retail, telecom) with their replay CLI, which
-//     carries the tau2 data (go run ./examples/evalreplay replay
+//     carries the tau2 data (go run ./cmd/evalreplay replay
 //     -domain tau2_airline).
 //
 // # A tool in a few lines

@@ -1,7 +1,12 @@
 package schematools_test
 
 import (
+	"go/parser"
+	"go/token"
+	"io/fs"
 	"os/exec"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -72,4 +77,41 @@ func exitText(err error) string {
 		return string(e.Stderr)
 	}
 	return ""
+}
+
+// The examples are programs a newcomer learns from: no file under
+// examples/, tests included, imports an internal package, so each shows
+// what a user outside the repository can write.
+func TestExamplesUsePublicPackagesOnly(t *testing.T) {
+	files := 0
+	err := filepath.WalkDir("examples", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "node_modules" || d.Name() == "testdata") {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") {
+			return nil
+		}
+		files++
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		for _, im := range f.Imports {
+			p, _ := strconv.Unquote(im.Path.Value)
+			if strings.HasPrefix(p, modulePath+"/") && strings.Contains("/"+p+"/", "/internal/") {
+				t.Errorf("%s imports %s", path, p)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if files == 0 {
+		t.Fatal("no Go file under examples/")
+	}
+	t.Logf("%d Go files under examples/ checked", files)
 }

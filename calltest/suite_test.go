@@ -12,7 +12,7 @@ import (
 )
 
 func TestLoadTools(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join("..", "examples", "calltest", "testdata", "tools.json"))
+	data, err := os.ReadFile(filepath.Join("..", "cmd", "calltest", "testdata", "tools.json"))
 	require.NoError(t, err)
 	tools, err := calltest.LoadTools(data)
 	require.NoError(t, err)
@@ -36,7 +36,7 @@ func TestLoadTools(t *testing.T) {
 }
 
 func TestLoadSuite(t *testing.T) {
-	tests, err := calltest.LoadSuite(filepath.Join("..", "examples", "calltest", "testdata", "suite"))
+	tests, err := calltest.LoadSuite(filepath.Join("..", "cmd", "calltest", "testdata", "suite"))
 	require.NoError(t, err)
 	require.Len(t, tests, 3)
 	assert.Equal(t, "books a table for six", tests[0].Name)

@@ -2,7 +2,7 @@
 // repository ports — coffee, tau2_airline, tau2_retail, tau2_telecom,
 // eva_airline, customer_service, waitlist, restaurant, and NeMo's basic
 // tools in the default domain — for the programs that serve or replay them
-// (examples/rtvibot, examples/mcpserver, the replay CLI).
+// (cmd/rtvibot, cmd/mcpserver, the replay CLI).
 //
 //   - [Register] adds every domain's tools and hooks, and the harness tools
 //     of the default domain, to a registry: what a bot needs to answer any

@@ -196,7 +196,7 @@ func (d *Dispatcher) State() *state.Shared { return d.st }
 // [Config.Send]; a message that cannot be encoded is an error, never a
 // panic. A bot keeps it, like the Dispatcher, for its whole life: the
 // harness connects more than once per scenario, so Send should write to
-// the connection the message belongs to (see examples/rtvibot, which
+// the connection the message belongs to (see cmd/rtvibot, which
 // carries the connection in the tool call's context).
 func (d *Dispatcher) Notifier() state.Notifier { return d.notifier }
 

@@ -104,7 +104,7 @@
 // connection's: give each its own, and give every write a deadline (a
 // failed or timed-out write closes that connection), so a peer that stops
 // reading holds up no other. rtvi/rtviws serves a bot this way, and
-// examples/rtvibot is a complete bot on it.
+// cmd/rtvibot is a complete bot on it.
 //
 // # Sharing decoded DBs
 //

@@ -8,7 +8,7 @@
 set -euo pipefail
 cd "$(git rev-parse --show-toplevel)"
 
-pkgs=(./domains/nemo/... ./examples/evalreplay/ ./examples/rtvibot/ ./internal/conformance/)
+pkgs=(./domains/nemo/... ./cmd/evalreplay/ ./cmd/rtvibot/ ./internal/conformance/)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 

@@ -3,7 +3,7 @@
 // model.
 //
 //   - [Server] is an http.Handler (use it with httptest.NewServer, or
-//     serve it from a command: examples/standin) answering POST
+//     serve it from a command: cmd/standin) answering POST
 //     /v1/chat/completions and /chat/completions; each request takes the
 //     script's next [Turn] (with [Server.Loop], the script starts again
 //     when it runs out; without, a text turn "script finished" answers).

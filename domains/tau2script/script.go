@@ -1,6 +1,6 @@
 // Package tau2script makes the stand-in's script for a tau2 task: the
 // model responses of a perfect agent playing the task's gold actions, for
-// agenttest's Chat Completions stand-in (examples/standin -domain -task).
+// agenttest's Chat Completions stand-in (cmd/standin -domain -task).
 //
 //   - One response per gold action (a single tool call, by the name the
 //     model sees), agenttest.GoldTurns; with Options.BatchReads each run of

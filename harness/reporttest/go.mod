@@ -4,7 +4,7 @@ go 1.26.0
 
 require (
 	github.com/chromedp/chromedp v0.23.1
-	github.com/voiceeval/schematools v0.0.0
+	github.com/voiceeval/schematools v0.1.0
 )
 
 require (
@@ -26,5 +26,3 @@ require (
 	golang.org/x/text v0.43.0 // indirect
 	google.golang.org/protobuf v1.36.12 // indirect
 )
-
-replace github.com/voiceeval/schematools => ../..

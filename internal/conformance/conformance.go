@@ -44,6 +44,7 @@ package conformance
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -85,8 +86,10 @@ func NemoDataDir(t testing.TB, elem ...string) string {
 	return requireExists(t, filepath.Join(append([]string{ModuleRoot(t), "domains", "nemo", "nemodata"}, elem...)...))
 }
 
-// ModuleRoot returns the directory holding the module's go.mod, found from
-// the working directory up (a test runs in its package's directory).
+// ModuleRoot returns the directory holding the core module's go.mod
+// (module github.com/voiceeval/schematools), found from the working
+// directory up (a test runs in its package's directory; a nested module's
+// go.mod, cmd's for one, is passed by).
 func ModuleRoot(t testing.TB) string {
 	t.Helper()
 	wd, err := os.Getwd()
@@ -94,13 +97,23 @@ func ModuleRoot(t testing.TB) string {
 		t.Fatalf("conformance: working directory: %v", err)
 	}
 	for dir := wd; ; dir = filepath.Dir(dir) {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+		if data, err := os.ReadFile(filepath.Join(dir, "go.mod")); err == nil && isCoreModule(data) {
 			return dir
 		}
 		if filepath.Dir(dir) == dir {
 			t.Fatalf("conformance: no go.mod in %s or above", wd)
 		}
 	}
+}
+
+// isCoreModule says whether a go.mod file is the core module's.
+func isCoreModule(gomod []byte) bool {
+	for line := range strings.Lines(string(gomod)) {
+		if f := strings.Fields(line); len(f) == 2 && f[0] == "module" {
+			return strings.Trim(f[1], `"`) == "github.com/voiceeval/schematools"
+		}
+	}
+	return false
 }
 
 func requireDir(t testing.TB, dir, what string) string {

@@ -12,7 +12,7 @@
 //   - [Compare] reports where a built tool's presented schema differs from
 //     the original's: name, description, property names and order,
 //     properties (types, enums, texts) and required list. The ports' tests
-//     call it for every tool; examples/schemacheck shows that each tool's
+//     call it for every tool; internal/schemacheck shows that each tool's
 //     checks accept and refuse what the presented schema does.
 package pyschema
 

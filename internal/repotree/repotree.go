@@ -6,7 +6,7 @@
 //     skipping what the go command skips (node_modules, testdata, hidden
 //     and _-prefixed directories);
 //   - [LibraryFiles] parses each non-test .go file of a library package:
-//     every package but commands (package main), examples/, scripts/,
+//     every package but commands (package main, cmd/), examples/, scripts/,
 //     docs/ and any internal/ directory;
 //   - [ReceiverType] names a method's receiver type.
 package repotree
@@ -64,7 +64,7 @@ func LibraryFiles(root string, fn func(dir, path string, f *ast.File) error) err
 		if d.IsDir() {
 			base := d.Name()
 			if rel != "." && (strings.HasPrefix(base, ".") || base == "testdata" || base == "node_modules" ||
-				rel == "examples" || base == "internal" || rel == "scripts" || rel == "docs") {
+				rel == "examples" || rel == "cmd" || base == "internal" || rel == "scripts" || rel == "docs") {
 				return filepath.SkipDir
 			}
 			return nil

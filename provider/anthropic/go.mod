@@ -2,12 +2,10 @@ module github.com/voiceeval/schematools/provider/anthropic
 
 go 1.26.0
 
-replace github.com/voiceeval/schematools => ../..
-
 require (
 	github.com/anthropics/anthropic-sdk-go/v2 v2.16.0
 	github.com/stretchr/testify v1.12.1
-	github.com/voiceeval/schematools v0.0.0-00010101000000-000000000000
+	github.com/voiceeval/schematools v0.1.0
 )
 
 require (
@@ -19,6 +17,7 @@ require (
 	github.com/go-playground/locales v0.14.2 // indirect
 	github.com/go-playground/universal-translator v0.18.2 // indirect
 	github.com/go-playground/validator/v10 v10.30.6 // indirect
+	github.com/google/go-cmp v0.7.0 // indirect
 	github.com/invopop/jsonschema v0.14.0 // indirect
 	github.com/leodido/go-urn v1.5.0 // indirect
 	github.com/pb33f/ordered-map/v2 v2.3.1 // indirect
@@ -37,5 +36,4 @@ require (
 	golang.org/x/sync v0.24.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect
 	golang.org/x/text v0.43.0 // indirect
-	google.golang.org/protobuf v1.36.12 // indirect
 )

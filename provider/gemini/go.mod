@@ -2,11 +2,9 @@ module github.com/voiceeval/schematools/provider/gemini
 
 go 1.26.0
 
-replace github.com/voiceeval/schematools => ../..
-
 require (
 	github.com/stretchr/testify v1.12.1
-	github.com/voiceeval/schematools v0.0.0-00010101000000-000000000000
+	github.com/voiceeval/schematools v0.1.0
 	google.golang.org/genai v1.77.0
 )
 

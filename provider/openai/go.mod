@@ -2,12 +2,10 @@ module github.com/voiceeval/schematools/provider/openai
 
 go 1.26.0
 
-replace github.com/voiceeval/schematools => ../..
-
 require (
 	github.com/openai/openai-go/v3 v3.100.0
 	github.com/stretchr/testify v1.12.1
-	github.com/voiceeval/schematools v0.0.0-00010101000000-000000000000
+	github.com/voiceeval/schematools v0.1.0
 )
 
 require (

@@ -2,19 +2,12 @@ module github.com/voiceeval/schematools/provider/providertest
 
 go 1.26.0
 
-replace (
-	github.com/voiceeval/schematools => ../..
-	github.com/voiceeval/schematools/provider/anthropic => ../anthropic
-	github.com/voiceeval/schematools/provider/gemini => ../gemini
-	github.com/voiceeval/schematools/provider/openai => ../openai
-)
-
 require (
 	github.com/stretchr/testify v1.12.1
-	github.com/voiceeval/schematools v0.0.0-00010101000000-000000000000
-	github.com/voiceeval/schematools/provider/anthropic v0.0.0-00010101000000-000000000000
-	github.com/voiceeval/schematools/provider/gemini v0.0.0-00010101000000-000000000000
-	github.com/voiceeval/schematools/provider/openai v0.0.0-00010101000000-000000000000
+	github.com/voiceeval/schematools v0.1.0
+	github.com/voiceeval/schematools/provider/anthropic v0.1.0
+	github.com/voiceeval/schematools/provider/gemini v0.1.0
+	github.com/voiceeval/schematools/provider/openai v0.1.0
 )
 
 require (

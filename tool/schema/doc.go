@@ -32,7 +32,7 @@
 //     JSON text).
 //   - [GeminiGo]: the same tool for Google's Go SDK, int64 keywords as JSON
 //     numbers, so that it unmarshals into google.golang.org/genai's Tool
-//     (tested in the nested module examples/providers/genaicheck; this
+//     (tested in the nested module cmd/providers/genaicheck; this
 //     module does not depend on the SDK).
 //   - The tool's own schema ([tool.Schema], what a bot presents its LLM
 //     after NeMo's update_system_prompt, the text vLLM receives) is never

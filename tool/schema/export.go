@@ -363,7 +363,7 @@ func label(at string) string {
 
 // Anthropic returns the tools as Messages API tools, one JSON object
 // each: {"name", "description", "input_schema"}: the shape of MCP's
-// tools/list too (examples/mcpserver serves tool.Schema's text instead,
+// tools/list too (cmd/mcpserver serves tool.Schema's text instead,
 // the originals' word for word). Of the options only [Report] applies.
 func Anthropic(tools []tool.Tool, opts ...Option) ([]json.RawMessage, error) {
 	c := newConfig(opts)

@@ -15,7 +15,7 @@ import (
 // an enum that its argument validation does not enforce — the tool checks
 // the reason in its body, after looking the order up ("Invalid reason"),
 // so the Go declaration is a plain string, and the enum is presentation
-// only (examples/schemacheck pins it as a disagreement).
+// only (internal/schemacheck pins it as a disagreement).
 func TestToolsPresentTheOriginals(t *testing.T) {
 	var tools []tau2test.Original
 	for _, s := range retail.Specs {

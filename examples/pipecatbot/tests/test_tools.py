@@ -4,7 +4,7 @@ For every train task of the conformance vectors (gold_replay_*.train.jsonl,
 made by running NeMo's tools) whose actions all use tools this bot plays:
 each result, as ``json.dumps`` writes it (key order included) and each
 action record. The initial and final DB hashes are checked for the tasks
-TestPipecatBot plays (examples/evaluate/testdata/pipecat/scenarios.txt);
+TestPipecatBot plays (cmd/evaluate/testdata/pipecat/scenarios.txt);
 with PIPECATBOT_ALL_HASHES=1, for every task, and after each write too (a
 Python hash of a tau2 DB takes about 0.3 s here).
 """

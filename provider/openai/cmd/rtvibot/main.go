@@ -1,4 +1,4 @@
-// Command rtvibot is examples/rtvibot with an LLM: the same WebSocket bot
+// Command rtvibot is cmd/rtvibot with an LLM: the same WebSocket bot
 // server (rtvi/rtviws), every domain of domains, and as its
 // brain agent.Loop (rtviws.AgentBrain) on an OpenAI-compatible Chat
 // Completions server through the official SDK (provider/openai). It lives

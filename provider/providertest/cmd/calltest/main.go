@@ -1,5 +1,5 @@
 // Command calltest runs a suite of ElevenLabs-format tool-call tests
-// (by default the repository's, examples/calltest/testdata) against a
+// (by default the repository's, cmd/calltest/testdata) against a
 // model on one of the three adapters — -provider openai (any
 // OpenAI-compatible Chat Completions API), anthropic (the Messages API)
 // or gemini (the Gemini API) — on each one's official SDK: each test
@@ -25,7 +25,7 @@
 // given, and never more than -repeat.
 //
 // It lives in the provider/providertest module, the one requiring all
-// three adapter modules, because the core module (examples/calltest,
+// three adapter modules, because the core module (cmd/calltest,
 // which runs the suite against a scripted agent) depends on no SDK. The
 // exit status is 0 when every run of every test passed, 1 when one did
 // not, 2 on a usage or suite error.
@@ -87,7 +87,7 @@ func parse(args []string, stderr io.Writer) (config, error) {
 	var c config
 	fs := flag.NewFlagSet("calltest", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	root := filepath.Join("..", "..", "examples", "calltest", "testdata")
+	root := filepath.Join("..", "..", "cmd", "calltest", "testdata")
 	fs.StringVar(&c.llm.provider, "provider", "openai", "adapter of the model under test: openai, anthropic or gemini")
 	fs.StringVar(&c.llm.url, "llm-url", "", "base URL of the provider's API (e.g. http://127.0.0.1:8000/v1 for an OpenAI-compatible server; default: the provider's public endpoint)")
 	fs.StringVar(&c.llm.model, "llm-model", "", "model under test; required")

@@ -48,8 +48,8 @@ func keys(name string) string {
 	return ""
 }
 
-// testdata is the repository's examples/calltest/testdata, seen from here.
-var testdata = filepath.Join("..", "..", "..", "..", "examples", "calltest", "testdata")
+// testdata is the repository's cmd/calltest/testdata, seen from here.
+var testdata = filepath.Join("..", "..", "..", "..", "cmd", "calltest", "testdata")
 
 // repo gives args with the repository's suite and tools, as the defaults
 // name them from provider/providertest; a later -suite overrides.
