@@ -128,14 +128,6 @@ func TestNoInternalTypeInExportedAPI(t *testing.T) {
 }
 
 var knownLeaks = []string{
-	"domains/nemo/evaairline: Schema: github.com/voiceeval/schematools/internal/pyschema.Schema",
-	"domains/tau2/tau2test: DeclarationDiff: github.com/voiceeval/schematools/internal/pyschema.Schema",
-	"domains/tau2/tau2tools: NumAt: github.com/voiceeval/schematools/internal/pyvalue.Num",
-	"domains/tau2/tau2tools: NumOrZero: github.com/voiceeval/schematools/internal/pyvalue.Num",
-	"domains/tau2/tau2tools: DBNumber: github.com/voiceeval/schematools/internal/pyvalue.Num",
-	"domains/tau2/tau2tools: Less: github.com/voiceeval/schematools/internal/pyvalue.Num",
-	"domains/tau2/tau2tools: Max: github.com/voiceeval/schematools/internal/pyvalue.Num",
-	"domains/tau2/tau2tools: Original: github.com/voiceeval/schematools/internal/pyschema.Schema",
 	"harness: Metrics: github.com/voiceeval/schematools/internal/pyvalue.Dict",
 	"harness: Metrics.Dict: github.com/voiceeval/schematools/internal/pyvalue.Dict",
 	"harness: ResultLine: github.com/voiceeval/schematools/internal/pyvalue.Dict",

@@ -1,10 +1,10 @@
 package evaairline
 
 import (
+	"github.com/voiceeval/schematools/domains/internal/pynum"
 	"slices"
 	"strings"
 
-	"github.com/voiceeval/schematools/domains/tau2/tau2tools"
 	"github.com/voiceeval/schematools/internal/pyvalue"
 	"github.com/voiceeval/schematools/tool"
 )
@@ -224,10 +224,10 @@ func cmpNum(a, b any) (int, bool) {
 
 // dbNum is a computed number as the DB and results hold it (a json.Number
 // written as Python writes it, so 0.0 stays a float).
-func dbNum(n pyvalue.Num) any { return tau2tools.DBNumber(n) }
+func dbNum(n pyvalue.Num) any { return pynum.DBNumber(n) }
 
 // maxZero is Python's max(0, n).
-func maxZero(n pyvalue.Num) pyvalue.Num { return tau2tools.Max(pyvalue.IntNum(0), n) }
+func maxZero(n pyvalue.Num) pyvalue.Num { return pynum.Max(pyvalue.IntNum(0), n) }
 
 // upper is Python's str.upper().
 func upper(s string) string { return pyvalue.Upper(s) }

@@ -12,7 +12,7 @@
 //
 //   - What the model sees is the original's: each tool's name,
 //     description, properties (in order) and required list come from
-//     nemodata's tool_schemas.jsonl ([Schema]), never from Go text.
+//     nemodata's tool_schemas.jsonl, never from Go text.
 //   - The scenario DB is the state's DB: the fixture's whole content,
 //     _current_date included, as the original puts it in
 //     shared_state["db"] ([LoadScenarioDB], [NewState]). A missing or

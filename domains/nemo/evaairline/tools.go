@@ -31,9 +31,9 @@ var schemas = sync.OnceValues(func() ([]pyschema.Schema, error) {
 	return pyschema.ParseFS(nemodata.FS, "tool_schemas.jsonl")
 })
 
-// Schema returns the original's LLM-visible schema of the eva_airline tool
+// schemaOf returns the original's LLM-visible schema of the eva_airline tool
 // name (one of [ToolNames]), as shipped in nemodata's tool_schemas.jsonl.
-func Schema(name string) (pyschema.Schema, error) {
+func schemaOf(name string) (pyschema.Schema, error) {
 	ss, err := schemas()
 	if err != nil {
 		return pyschema.Schema{}, err
@@ -92,7 +92,7 @@ func New(name string, st *state.Shared, logger *slog.Logger) (tool.Tool, error) 
 	if !ok {
 		return nil, fmt.Errorf("evaairline: no tool %q", name)
 	}
-	s, err := Schema(name)
+	s, err := schemaOf(name)
 	if err != nil {
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package airline
 
 import (
 	"fmt"
+	"github.com/voiceeval/schematools/domains/internal/pynum"
 
 	"github.com/voiceeval/schematools/domains/tau2/tau2tools"
 	"github.com/voiceeval/schematools/internal/pyvalue"
@@ -151,11 +152,11 @@ func book(w *state.Writer, p BookReservationParams) (any, state.Action, error) {
 			return nil, nil, err
 		}
 		if src := method["source"]; pyvalue.Equal(src, "gift_card") || pyvalue.Equal(src, "certificate") {
-			balance, err := tau2tools.NumAt(method, "amount")
+			balance, err := pynum.NumAt(method, "amount")
 			if err != nil {
 				return nil, nil, err
 			}
-			if tau2tools.Less(balance, pyvalue.IntNum(int64(pay.Amount))) {
+			if pynum.Less(balance, pyvalue.IntNum(int64(pay.Amount))) {
 				return tau2tools.ValueError("Not enough balance in payment method " + pay.PaymentID), nil, nil
 			}
 		}
@@ -183,7 +184,7 @@ func book(w *state.Writer, p BookReservationParams) (any, state.Action, error) {
 				if _, has := method["amount"]; !has {
 					return nil, nil, tau2tools.Raise("KeyError", "amount")
 				}
-				if balance, err = tau2tools.NumAt(method, "amount"); err != nil {
+				if balance, err = pynum.NumAt(method, "amount"); err != nil {
 					return nil, nil, err
 				}
 			}
@@ -196,14 +197,14 @@ func book(w *state.Writer, p BookReservationParams) (any, state.Action, error) {
 			}
 			removed[pay.PaymentID] = true
 		}
-		history = append(history, map[string]any{"payment_id": pay.PaymentID, "amount": tau2tools.DBNumber(pyvalue.IntNum(int64(pay.Amount)))})
+		history = append(history, map[string]any{"payment_id": pay.PaymentID, "amount": pynum.DBNumber(pyvalue.IntNum(int64(pay.Amount)))})
 	}
 	seatsLeft := map[string]pyvalue.Num{}
 	for _, leg := range legs {
 		left, ok := seatsLeft[leg.seatsKey]
 		if !ok {
 			seats, _ := tau2tools.GetDictOr(leg.day, "available_seats") // checked above
-			left, _ = tau2tools.NumAt(seats, p.Cabin)
+			left, _ = pynum.NumAt(seats, p.Cabin)
 		}
 		if seatsLeft[leg.seatsKey], err = left.Sub(passengers); err != nil {
 			return nil, nil, err
@@ -238,8 +239,8 @@ func book(w *state.Writer, p BookReservationParams) (any, state.Action, error) {
 		"passengers":       passengerList,
 		"payment_history":  history,
 		"created_at":       createdAt,
-		"total_baggages":   tau2tools.DBNumber(pyvalue.IntNum(int64(p.TotalBaggages))),
-		"nonfree_baggages": tau2tools.DBNumber(pyvalue.IntNum(int64(p.NonfreeBaggages))),
+		"total_baggages":   pynum.DBNumber(pyvalue.IntNum(int64(p.TotalBaggages))),
+		"nonfree_baggages": pynum.DBNumber(pyvalue.IntNum(int64(p.NonfreeBaggages))),
 		"insurance":        p.Insurance,
 		"status":           nil,
 	}
@@ -252,7 +253,7 @@ func book(w *state.Writer, p BookReservationParams) (any, state.Action, error) {
 	keepAll(o, passengerList, passengerKeys)
 	keepAll(o, history, paymentKeys)
 	for id, balance := range balances {
-		methods[id].(map[string]any)["amount"] = tau2tools.DBNumber(balance)
+		methods[id].(map[string]any)["amount"] = pynum.DBNumber(balance)
 	}
 	for id := range removed {
 		delete(methods, id)
@@ -261,7 +262,7 @@ func book(w *state.Writer, p BookReservationParams) (any, state.Action, error) {
 		// Python updates (available_seats or {}): an empty or missing seat
 		// map is a throwaway dict, and the write is lost.
 		if seats, _ := tau2tools.GetDictOr(leg.day, "available_seats"); len(seats) > 0 {
-			seats[p.Cabin] = tau2tools.DBNumber(seatsLeft[leg.seatsKey])
+			seats[p.Cabin] = pynum.DBNumber(seatsLeft[leg.seatsKey])
 		}
 	}
 	user["reservations"] = append(userReservations, id)
@@ -287,11 +288,11 @@ func quoteLeg(flightV any, day map[string]any, f FlightInfo, cabin string, passe
 	if err != nil {
 		return nil, price, nil, err
 	}
-	available, err := tau2tools.NumAt(seats, cabin)
+	available, err := pynum.NumAt(seats, cabin)
 	if err != nil {
 		return nil, price, nil, err
 	}
-	if tau2tools.Less(available, passengers) {
+	if pynum.Less(available, passengers) {
 		return nil, price, tau2tools.ValueError("Not enough seats on flight " + f.FlightNumber), nil
 	}
 	prices, err := tau2tools.GetDictOr(day, "prices")
@@ -300,12 +301,12 @@ func quoteLeg(flightV any, day map[string]any, f FlightInfo, cabin string, passe
 	}
 	priceV, ok := prices[cabin]
 	if !ok {
-		priceV = tau2tools.DBNumber(pyvalue.IntNum(0))
+		priceV = pynum.DBNumber(pyvalue.IntNum(0))
 	}
 	flight := flightV.(map[string]any) // findFlightDate checked it is a dict
 	if record, err = reservationFlight(f.FlightNumber, f.Date, flight["origin"], flight["destination"], priceV); err != nil {
 		return nil, price, nil, err
 	}
-	price, err = tau2tools.NumAt(prices, cabin)
+	price, err = pynum.NumAt(prices, cabin)
 	return record, price, nil, err
 }

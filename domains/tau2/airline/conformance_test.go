@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"github.com/voiceeval/schematools/domains/internal/tau2test"
 	"github.com/voiceeval/schematools/domains/tau2/airline"
-	"github.com/voiceeval/schematools/domains/tau2/tau2test"
 	"github.com/voiceeval/schematools/internal/conformance"
 	"github.com/voiceeval/schematools/internal/pyjson"
 	"github.com/voiceeval/schematools/internal/pyvalue"

@@ -2,6 +2,7 @@ package airline
 
 import (
 	"fmt"
+	"github.com/voiceeval/schematools/domains/internal/pynum"
 
 	"github.com/voiceeval/schematools/domains/tau2/tau2tools"
 	"github.com/voiceeval/schematools/internal/pyvalue"
@@ -160,6 +161,6 @@ func reservationFlight(flightNumber, date string, origin, destination, price any
 		"origin":        origin,
 		"destination":   destination,
 		"date":          date,
-		"price":         tau2tools.DBNumber(pyvalue.IntNum(p)),
+		"price":         pynum.DBNumber(pyvalue.IntNum(p)),
 	}, nil
 }

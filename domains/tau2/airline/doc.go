@@ -65,7 +65,7 @@
 //   - The model sees exactly what the Python tools present: each tool's
 //     name, description, properties (types, enums, texts, nested items)
 //     and required list are data, read from tau2data's tool_schemas.jsonl
-//     (tau2tools.Original), never Go sentences. The parameter structs
+//     (tau2orig.Original), never Go sentences. The parameter structs
 //     declare what is checked, and a test shows they agree with that data
 //     in names, order, types, enums and required lists.
 //

@@ -2,6 +2,7 @@ package airline
 
 import (
 	"fmt"
+	"github.com/voiceeval/schematools/domains/internal/pynum"
 
 	"github.com/voiceeval/schematools/domains/tau2/tau2tools"
 	"github.com/voiceeval/schematools/internal/pyvalue"
@@ -34,11 +35,11 @@ func NewCancelReservation(opts ...tool.Option) (*tool.Typed[ReservationIDParams]
 				if err != nil {
 					return nil, nil, err
 				}
-				amount, err := tau2tools.NumAt(pay, "amount")
+				amount, err := pynum.NumAt(pay, "amount")
 				if err != nil {
 					return nil, nil, err
 				}
-				refunds = append(refunds, map[string]any{"payment_id": state.Clone(pay["payment_id"]), "amount": tau2tools.DBNumber(amount.Neg())})
+				refunds = append(refunds, map[string]any{"payment_id": state.Clone(pay["payment_id"]), "amount": pynum.DBNumber(amount.Neg())})
 			}
 			existing, err := tau2tools.SetDefaultList(res, "payment_history")
 			if err != nil {
@@ -82,7 +83,7 @@ func NewSendCertificate(opts ...tool.Option) (*tool.Typed[SendCertificateParams]
 				if _, taken := methods[id]; taken {
 					continue
 				}
-				methods[id] = w.Order().Keep(map[string]any{"source": "certificate", "id": id, "amount": tau2tools.DBNumber(pyvalue.FloatNum(float64(p.Amount)))},
+				methods[id] = w.Order().Keep(map[string]any{"source": "certificate", "id": id, "amount": pynum.DBNumber(pyvalue.FloatNum(float64(p.Amount)))},
 					certificateKeys...)
 				return CertificateResult{
 						Status:  tau2tools.Success,
@@ -107,7 +108,7 @@ func NewUpdateReservationBaggages(opts ...tool.Option) (*tool.Typed[UpdateReserv
 			if failure != nil || err != nil {
 				return failure, nil, err
 			}
-			old, err := tau2tools.NumAt(res, "nonfree_baggages")
+			old, err := pynum.NumAt(res, "nonfree_baggages")
 			if err != nil {
 				return nil, nil, err
 			}
@@ -115,7 +116,7 @@ func NewUpdateReservationBaggages(opts ...tool.Option) (*tool.Typed[UpdateReserv
 			if err != nil {
 				return nil, nil, err
 			}
-			charge, err := pyvalue.IntNum(pricePerNonfreeBag).Mul(tau2tools.Max(pyvalue.IntNum(0), added))
+			charge, err := pyvalue.IntNum(pricePerNonfreeBag).Mul(pynum.Max(pyvalue.IntNum(0), added))
 			if err != nil {
 				return nil, nil, err
 			}
@@ -124,10 +125,10 @@ func NewUpdateReservationBaggages(opts ...tool.Option) (*tool.Typed[UpdateReserv
 				return failure, nil, err
 			}
 			pay.apply()
-			res["total_baggages"] = tau2tools.DBNumber(pyvalue.IntNum(int64(p.TotalBaggages)))
-			res["nonfree_baggages"] = tau2tools.DBNumber(pyvalue.IntNum(int64(p.NonfreeBaggages)))
+			res["total_baggages"] = pynum.DBNumber(pyvalue.IntNum(int64(p.TotalBaggages)))
+			res["nonfree_baggages"] = pynum.DBNumber(pyvalue.IntNum(int64(p.NonfreeBaggages)))
 			return res, state.NewAction(KeyUpdateReservationBaggages, tool.ModelDump(p),
-				map[string]any{"reservation_id": p.ReservationID, "charged": tau2tools.DBNumber(charge)}), nil
+				map[string]any{"reservation_id": p.ReservationID, "charged": pynum.DBNumber(charge)}), nil
 		}, opts...)
 }
 
@@ -180,7 +181,7 @@ func updateFlights(w *state.Writer, p UpdateReservationFlightsParams) (any, stat
 			return nil, nil, err
 		}
 		if match != nil {
-			price, err := tau2tools.NumAt(match, "price")
+			price, err := pynum.NumAt(match, "price")
 			if err != nil {
 				return nil, nil, err
 			}
@@ -230,7 +231,7 @@ func updateFlights(w *state.Writer, p UpdateReservationFlightsParams) (any, stat
 		if err != nil {
 			return nil, nil, err
 		}
-		price, err := tau2tools.NumAt(l, "price")
+		price, err := pynum.NumAt(l, "price")
 		if err != nil {
 			return nil, nil, err
 		}
@@ -253,7 +254,7 @@ func updateFlights(w *state.Writer, p UpdateReservationFlightsParams) (any, stat
 	res["flights"] = legs
 	res["cabin"] = p.Cabin
 	return res, state.NewAction(KeyUpdateReservationFlights, tool.ModelDump(p),
-		map[string]any{"reservation_id": p.ReservationID, "charged": tau2tools.DBNumber(total)}), nil
+		map[string]any{"reservation_id": p.ReservationID, "charged": pynum.DBNumber(total)}), nil
 }
 
 // keptLeg returns the first leg of the reservation with the flight's
@@ -389,11 +390,11 @@ func paymentForUpdate(userV any, res map[string]any, id string, total pyvalue.Nu
 	case pyvalue.Equal(src, "certificate"):
 		return fail("Certificate cannot be used to update reservation")
 	case pyvalue.Equal(src, "gift_card"):
-		balance, err := tau2tools.NumAt(method, "amount")
+		balance, err := pynum.NumAt(method, "amount")
 		if err != nil {
 			return payment{}, nil, err
 		}
-		if tau2tools.Less(balance, total) {
+		if pynum.Less(balance, total) {
 			return fail("Gift card balance is not enough")
 		}
 		if _, has := method["amount"]; !has {
@@ -403,7 +404,7 @@ func paymentForUpdate(userV any, res map[string]any, id string, total pyvalue.Nu
 		if err != nil {
 			return payment{}, nil, err
 		}
-		debit = func() { method["amount"] = tau2tools.DBNumber(after) }
+		debit = func() { method["amount"] = pynum.DBNumber(after) }
 	}
 	var history []any
 	record := !total.IsZero()
@@ -417,7 +418,7 @@ func paymentForUpdate(userV any, res map[string]any, id string, total pyvalue.Nu
 			debit()
 		}
 		if record {
-			res["payment_history"] = append(history, map[string]any{"payment_id": id, "amount": tau2tools.DBNumber(total)})
+			res["payment_history"] = append(history, map[string]any{"payment_id": id, "amount": pynum.DBNumber(total)})
 		}
 	}}, nil, nil
 }

@@ -3,8 +3,8 @@ package retail_test
 import (
 	"testing"
 
+	"github.com/voiceeval/schematools/domains/internal/tau2test"
 	"github.com/voiceeval/schematools/domains/tau2/retail"
-	"github.com/voiceeval/schematools/domains/tau2/tau2test"
 	"github.com/voiceeval/schematools/replay/replaytest"
 )
 

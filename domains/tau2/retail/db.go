@@ -1,6 +1,7 @@
 package retail
 
 import (
+	"github.com/voiceeval/schematools/domains/internal/pynum"
 	"slices"
 	"strings"
 
@@ -225,7 +226,7 @@ func isGiftCard(method map[string]any) bool { return pyvalue.Equal(method["sourc
 
 // balanceOf is a gift card's (balance or 0).
 func balanceOf(method map[string]any) (pyvalue.Num, error) {
-	return tau2tools.NumOrZero(method, "balance")
+	return pynum.NumOrZero(method, "balance")
 }
 
 // balancePlus returns round((balance or 0) + delta, 2), the gift card
@@ -244,7 +245,7 @@ func balancePlus(method map[string]any, delta pyvalue.Num) (any, error) {
 		return nil, tau2tools.Exception(err)
 	}
 	rounded, err := pyvalue.Round2(f)
-	return tau2tools.DBNumber(rounded), err
+	return pynum.DBNumber(rounded), err
 }
 
 // itemsOf returns the items of an order, Python's (order.get("items") or

@@ -1,6 +1,7 @@
 package retail
 
 import (
+	"github.com/voiceeval/schematools/domains/internal/pynum"
 	"github.com/voiceeval/schematools/domains/tau2/tau2tools"
 	"github.com/voiceeval/schematools/internal/pyvalue"
 	"github.com/voiceeval/schematools/state"
@@ -62,9 +63,9 @@ func exchangeItems(w *state.Writer, p ExchangeDeliveredOrderItemsParams) (any, s
 	o.Set(order, "exchange_items", sortedIDs(p.ItemIDs))
 	o.Set(order, "exchange_new_items", sortedIDs(p.NewItemIDs))
 	o.Set(order, "exchange_payment_method_id", p.PaymentMethodID)
-	o.Set(order, "exchange_price_difference", tau2tools.DBNumber(pyvalue.FloatNum(diff)))
+	o.Set(order, "exchange_price_difference", pynum.DBNumber(pyvalue.FloatNum(diff)))
 	return order, state.NewAction(KeyExchangeDeliveredOrderItems, tool.ModelDump(p),
-		map[string]any{"order_id": p.OrderID, "status": statusExchange, "price_difference": tau2tools.DBNumber(pyvalue.FloatNum(diff))}), nil
+		map[string]any{"order_id": p.OrderID, "status": statusExchange, "price_difference": pynum.DBNumber(pyvalue.FloatNum(diff))}), nil
 }
 
 // NewReturnDeliveredOrderItems builds return_delivered_order_items

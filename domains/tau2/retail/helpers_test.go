@@ -1,7 +1,7 @@
 package retail_test
 
 import (
-	"github.com/voiceeval/schematools/domains/tau2/tau2test"
+	"github.com/voiceeval/schematools/domains/internal/tau2test"
 	"testing"
 
 	"github.com/voiceeval/schematools/domains/tau2/retail"

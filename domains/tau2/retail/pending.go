@@ -2,6 +2,7 @@ package retail
 
 import (
 	"fmt"
+	"github.com/voiceeval/schematools/domains/internal/pynum"
 	"math"
 
 	"github.com/voiceeval/schematools/domains/tau2/tau2tools"
@@ -60,7 +61,7 @@ func cancelOrder(w *state.Writer, p CancelPendingOrderParams) (any, state.Action
 		id := payment["payment_method_id"]
 		amount, ok := payment["amount"]
 		if !ok {
-			amount = tau2tools.DBNumber(pyvalue.IntNum(0))
+			amount = pynum.DBNumber(pyvalue.IntNum(0))
 		}
 		refunds = append(refunds, w.Order().Keep(map[string]any{"transaction_type": transactionRefund, "amount": state.Clone(amount), "payment_method_id": state.Clone(id)},
 			transactionKeys...))
@@ -194,7 +195,7 @@ func modifyItems(w *state.Writer, p ModifyPendingOrderItemsParams) (any, state.A
 	}
 	o := w.Order()
 	o.Set(order, "payment_history", append(history, o.Keep(map[string]any{
-		"transaction_type": kind, "amount": tau2tools.DBNumber(pyvalue.FloatNum(math.Abs(diff))), "payment_method_id": p.PaymentMethodID,
+		"transaction_type": kind, "amount": pynum.DBNumber(pyvalue.FloatNum(math.Abs(diff))), "payment_method_id": p.PaymentMethodID,
 	}, transactionKeys...)))
 	if balance != nil {
 		if err := setBalance(w, order, p.PaymentMethodID, balance); err != nil {
@@ -210,7 +211,7 @@ func modifyItems(w *state.Writer, p ModifyPendingOrderItemsParams) (any, state.A
 	}
 	o.Set(order, "status", statusItemsModified)
 	return order, state.NewAction(KeyModifyPendingOrderItems, tool.ModelDump(p),
-		map[string]any{"order_id": p.OrderID, "price_difference": tau2tools.DBNumber(pyvalue.FloatNum(diff))}), nil
+		map[string]any{"order_id": p.OrderID, "price_difference": pynum.DBNumber(pyvalue.FloatNum(diff))}), nil
 }
 
 // giftCardShort returns the value_error message when the gift card's
@@ -220,7 +221,7 @@ func giftCardShort(method map[string]any, amount pyvalue.Num, message string) (a
 	if err != nil {
 		return nil, err
 	}
-	if tau2tools.Less(balance, amount) {
+	if pynum.Less(balance, amount) {
 		return tau2tools.ValueError(message), nil
 	}
 	return nil, nil
@@ -276,7 +277,7 @@ func modifyPayment(w *state.Writer, p ModifyPendingOrderPaymentParams) (any, sta
 	}
 	amount, ok := paid["amount"]
 	if !ok {
-		amount = tau2tools.DBNumber(pyvalue.IntNum(0))
+		amount = pynum.DBNumber(pyvalue.IntNum(0))
 	}
 	var newBalance, oldBalance any
 	if isGiftCard(method) {

@@ -20,7 +20,7 @@
 // # What the model sees
 //
 // Every tau2 tool presents the Python original's schema, read as data
-// from tau2data's tool_schemas.jsonl (Original, parsed once): New gives
+// from tau2data's tool_schemas.jsonl (parsed once): New gives
 // the tool the original's description and, through tool.WithProperties,
 // its properties (types, enums, texts, nested items). Its checks stay
 // those of its parameters struct, which must name exactly the original's
@@ -78,11 +78,11 @@
 //
 //   - Python's values — int and float arithmetic, float(), int(), str(),
 //     repr(), len(), bool(), in, str.lower() and str.upper() — are the
-//     kernel's, internal/pyvalue. DBNumber stores a pyvalue.Num as the
-//     json.Number Python's json.dumps would write, so it hashes and
-//     encodes as in Python (a gift card balance of 163.0 minus 50 is
-//     113.0, not 113). NumAt and NumOrZero read d.get(key, 0) and
-//     (d.get(key) or 0); PyIn is "…" in (v or "") for a DB value.
+//     kernel's, internal/pyvalue; the packs' DB numbers go through
+//     domains/internal/pynum (a Num stored as the json.Number Python's
+//     json.dumps would write: a gift card balance of 163.0 minus 50 is
+//     113.0, not 113; d.get(key, 0) and (d.get(key) or 0) read as
+//     numbers). PyIn is "…" in (v or "") for a DB value.
 //   - SortedKeys gives the order the ports walk a table in, where Python
 //     walks the data file's order (each port says when the two can
 //     differ).

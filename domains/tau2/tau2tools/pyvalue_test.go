@@ -115,3 +115,44 @@ func TestException(t *testing.T) {
 		assert.Equal(t, "KeyError: 'amount'", exc.Error())
 	}
 }
+
+func TestPyInIsStrGetKey(t *testing.T) {
+	tests := []struct {
+		v    any
+		want bool
+		err  string
+	}{
+		{"pending (item modified)", true, ""}, {"processed", false, ""}, {nil, false, ""}, {"", false, ""},
+		{[]any{"pending"}, true, ""}, {[]any{"pend"}, false, ""}, {map[string]any{"pending": 1}, true, ""},
+		{json.Number("3"), false, "argument of type 'int' is not iterable"}, {true, false, "argument of type 'bool' is not iterable"},
+	}
+	for _, tt := range tests {
+		got, err := tau2tools.PyIn("pending", tt.v)
+		if tt.err != "" {
+			assert.EqualError(t, err, tt.err, "%#v", tt.v)
+			continue
+		}
+		require.NoError(t, err)
+		assert.Equal(t, tt.want, got, "%#v", tt.v)
+	}
+	in, err := tau2tools.PyIn("", nil) // "" in ""
+	require.NoError(t, err)
+	assert.True(t, in)
+
+	assert.True(t, pyvalue.Equal("a", "a"))
+	assert.False(t, pyvalue.Equal(json.Number("1"), "1"))
+
+	m := map[string]any{"a": 1, "1": 2}
+	for _, k := range []any{"a", json.Number("1"), nil, true} {
+		v, err := tau2tools.GetKey(m, k)
+		require.NoError(t, err)
+		if k == "a" {
+			assert.Equal(t, 1, v)
+		} else {
+			assert.Nil(t, v, "%#v", k)
+		}
+	}
+	_, err = tau2tools.GetKey(m, []any{})
+	assert.EqualError(t, err, "unhashable type: 'list'")
+	assert.Equal(t, []string{"1", "a"}, tau2tools.SortedKeys(m))
+}

@@ -3,6 +3,7 @@ package tau2tools_test
 import (
 	"context"
 	"encoding/json"
+	"github.com/voiceeval/schematools/domains/internal/tau2orig"
 	"sync"
 	"testing"
 
@@ -52,7 +53,7 @@ func TestTransferRecordsAndExitsAfterDelivery(t *testing.T) {
 	st.SetNotifier(ev)
 	tr, err := tau2tools.NewTransferToHumanAgents("tau2_airline", []string{"transfer_to_human_agents"}, tool.WithState(st))
 	require.NoError(t, err)
-	orig, err := tau2tools.Original("tau2_airline", tau2tools.NameTransferToHumanAgents)
+	orig, err := tau2orig.Original("tau2_airline", tau2tools.NameTransferToHumanAgents)
 	require.NoError(t, err)
 	assert.Equal(t, orig.Description, tr.Description(), "the original's description")
 	assert.Equal(t, []string{"summary"}, tr.Required())

@@ -46,7 +46,7 @@
 //
 // The model sees exactly what the Python tools present: each tool's
 // description, properties (types and texts) and required list are data,
-// read from tau2data's tool_schemas.jsonl (tau2tools.Original), never Go
+// read from tau2data's tool_schemas.jsonl (tau2orig.Original), never Go
 // sentences. The parameter structs declare what is checked; a test shows
 // they agree with that data in names, order, types and required lists.
 // Where the original's text names allowed values (set_network_mode_preference's

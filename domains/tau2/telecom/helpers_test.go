@@ -3,7 +3,7 @@ package telecom
 import (
 	"context"
 	"encoding/json"
-	"github.com/voiceeval/schematools/domains/tau2/tau2test"
+	"github.com/voiceeval/schematools/domains/internal/tau2test"
 	"github.com/voiceeval/schematools/domains/tau2/tau2tools"
 	"os"
 	"sync"

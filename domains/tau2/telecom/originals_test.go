@@ -1,12 +1,12 @@
 package telecom
 
 import (
+	"github.com/voiceeval/schematools/domains/internal/tau2orig"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"github.com/voiceeval/schematools/domains/tau2/tau2test"
-	"github.com/voiceeval/schematools/domains/tau2/tau2tools"
+	"github.com/voiceeval/schematools/domains/internal/tau2test"
 	"github.com/voiceeval/schematools/internal/pyschema"
 	"github.com/voiceeval/schematools/replay"
 	"github.com/voiceeval/schematools/state"
@@ -34,7 +34,7 @@ func TestLazyToolsPresentTheOriginals(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, m, 43)
 	for name, tl := range m {
-		orig, err := tau2tools.Original(Domain, name)
+		orig, err := tau2orig.Original(Domain, name)
 		require.NoError(t, err)
 		assert.NoError(t, pyschema.Compare(tl, orig))
 		et, ok := tl.(tool.ErrorTyper)

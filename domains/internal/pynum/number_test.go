@@ -1,4 +1,4 @@
-package tau2tools_test
+package pynum_test
 
 import (
 	"encoding/json"
@@ -8,7 +8,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"github.com/voiceeval/schematools/domains/tau2/tau2tools"
+	"github.com/voiceeval/schematools/domains/internal/pynum"
 	"github.com/voiceeval/schematools/internal/pyvalue"
 )
 
@@ -18,31 +18,31 @@ func TestDBNumber(t *testing.T) {
 	i, f := pyvalue.IntNum, pyvalue.FloatNum
 	sum, err := i(163).Sub(i(50))
 	require.NoError(t, err)
-	assert.Equal(t, json.Number("113"), tau2tools.DBNumber(sum))
+	assert.Equal(t, json.Number("113"), pynum.DBNumber(sum))
 	sum, err = f(163).Sub(i(50))
 	require.NoError(t, err)
-	assert.Equal(t, json.Number("113.0"), tau2tools.DBNumber(sum), "a float stays a float, even whole")
-	assert.Equal(t, json.Number("1e+16"), tau2tools.DBNumber(f(1e16)))
-	assert.Equal(t, json.Number("-0.0"), tau2tools.DBNumber(f(0).Neg()))
-	assert.Equal(t, math.Inf(1), tau2tools.DBNumber(f(math.Inf(1))))
-	assert.True(t, math.IsNaN(tau2tools.DBNumber(f(math.NaN())).(float64)))
+	assert.Equal(t, json.Number("113.0"), pynum.DBNumber(sum), "a float stays a float, even whole")
+	assert.Equal(t, json.Number("1e+16"), pynum.DBNumber(f(1e16)))
+	assert.Equal(t, json.Number("-0.0"), pynum.DBNumber(f(0).Neg()))
+	assert.Equal(t, math.Inf(1), pynum.DBNumber(f(math.Inf(1))))
+	assert.True(t, math.IsNaN(pynum.DBNumber(f(math.NaN())).(float64)))
 	big20, _ := new(big.Int).SetString("100000000000000000000", 10)
-	assert.Equal(t, json.Number("100000000000000000000"), tau2tools.DBNumber(pyvalue.BigNum(big20)))
+	assert.Equal(t, json.Number("100000000000000000000"), pynum.DBNumber(pyvalue.BigNum(big20)))
 }
 
 func TestLessAndMax(t *testing.T) {
 	i, f := pyvalue.IntNum, pyvalue.FloatNum
 	// 2**53 + 1 is not the float 2**53, although float64(2**53+1) is.
-	assert.True(t, tau2tools.Less(f(1<<53), i(1<<53+1)))
-	assert.True(t, tau2tools.Less(i(2), f(2.5)))
-	assert.False(t, tau2tools.Less(f(2.5), i(2)))
+	assert.True(t, pynum.Less(f(1<<53), i(1<<53+1)))
+	assert.True(t, pynum.Less(i(2), f(2.5)))
+	assert.False(t, pynum.Less(f(2.5), i(2)))
 	nan := f(math.NaN())
-	assert.False(t, tau2tools.Less(nan, i(1)))
-	assert.False(t, tau2tools.Less(i(1), nan))
+	assert.False(t, pynum.Less(nan, i(1)))
+	assert.False(t, pynum.Less(i(1), nan))
 	// max(0, x) returns 0 itself when x == 0, as Python's max keeps the
 	// first of equals.
-	assert.Equal(t, "0", tau2tools.Max(i(0), f(0)).String())
-	assert.Equal(t, "2.5", tau2tools.Max(i(0), f(2.5)).String())
+	assert.Equal(t, "0", pynum.Max(i(0), f(0)).String())
+	assert.Equal(t, "2.5", pynum.Max(i(0), f(2.5)).String())
 }
 
 // round(x, 2) and str() of a float, as calculate and the retail price

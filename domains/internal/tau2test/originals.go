@@ -3,13 +3,13 @@ package tau2test
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/voiceeval/schematools/domains/internal/tau2orig"
 	"reflect"
 	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"github.com/voiceeval/schematools/domains/tau2/tau2tools"
 	"github.com/voiceeval/schematools/internal/pyschema"
 	"github.com/voiceeval/schematools/tool"
 )
@@ -24,7 +24,7 @@ type Original struct {
 }
 
 // RequireOriginals checks every tool of domain against the schema the
-// Python original presents (tau2tools.Original):
+// Python original presents (tau2orig.Original):
 //
 //   - what each tool presents is the original's, exactly: name,
 //     description, properties with their texts, types, enums and nested
@@ -46,7 +46,7 @@ func RequireOriginals(t *testing.T, domain string, want int, tools []Original, k
 		require.Equal(t, name, tl.Declared.Name())
 		require.False(t, seen[name], "%s twice", name)
 		seen[name] = true
-		orig, err := tau2tools.Original(domain, name)
+		orig, err := tau2orig.Original(domain, name)
 		require.NoError(t, err)
 		assert.NoError(t, pyschema.Compare(tl.Presented, orig))
 

@@ -1,4 +1,4 @@
-package tau2tools
+package pynum
 
 import (
 	"encoding/json"

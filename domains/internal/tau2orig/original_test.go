@@ -1,12 +1,13 @@
-package tau2tools_test
+package tau2orig_test
 
 import (
 	"context"
+	"github.com/voiceeval/schematools/domains/tau2/tau2tools"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"github.com/voiceeval/schematools/domains/tau2/tau2tools"
+	"github.com/voiceeval/schematools/domains/internal/tau2orig"
 	"github.com/voiceeval/schematools/internal/pyschema"
 	"github.com/voiceeval/schematools/state"
 	"github.com/voiceeval/schematools/tool"
@@ -26,14 +27,14 @@ func TestSharedToolsPresentTheirDomainsOriginal(t *testing.T) {
 		for name, build := range builds {
 			tl, err := build()
 			require.NoError(t, err, "%s/%s", domain, name)
-			orig, err := tau2tools.Original(domain, name)
+			orig, err := tau2orig.Original(domain, name)
 			require.NoError(t, err)
 			assert.NoError(t, pyschema.Compare(tl, orig))
 		}
 	}
-	a, err := tau2tools.Original("tau2_airline", tau2tools.NameTransferToHumanAgents)
+	a, err := tau2orig.Original("tau2_airline", tau2tools.NameTransferToHumanAgents)
 	require.NoError(t, err)
-	r, err := tau2tools.Original("tau2_retail", tau2tools.NameTransferToHumanAgents)
+	r, err := tau2orig.Original("tau2_retail", tau2tools.NameTransferToHumanAgents)
 	require.NoError(t, err)
 	assert.NotEqual(t, a.Description, r.Description)
 }

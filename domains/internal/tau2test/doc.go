@@ -15,7 +15,7 @@
 //     CalculateTool given one is refused), every parameter required and
 //     described.
 //   - RequireOriginals checks a domain's tools against the Python
-//     original's schemas (tau2tools.Original): what each tool presents is
+//     original's schemas (tau2orig.Original): what each tool presents is
 //     the original's exactly (pyschema.Compare), and what its parameters
 //     struct declares — built with tool.WithProperties(nil) — agrees with
 //     it in property names and order, types, enums, nested items and

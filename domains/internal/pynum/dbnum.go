@@ -1,4 +1,7 @@
-package tau2tools
+// Package pynum reads and writes the numbers of the ported domains' DBs
+// as the Python originals do (pyvalue.Num: int or float, arbitrary
+// precision), for the tau2 and eva_airline packs.
+package pynum
 
 import (
 	"github.com/voiceeval/schematools/internal/pyvalue"
@@ -28,7 +31,7 @@ func NumOrZero(d map[string]any, key string) (pyvalue.Num, error) {
 func numIn(key string, v any) (pyvalue.Num, error) {
 	n, ok := pyvalue.NumOf(v)
 	if !ok {
-		return n, Raise("TypeError", "%s: a number was expected, not %s", key, pyvalue.TypeName(v))
+		return n, pyvalue.StrError{Exc: pyvalue.Raise("TypeError", "%s: a number was expected, not %s", key, pyvalue.TypeName(v))}
 	}
 	return n, nil
 }
