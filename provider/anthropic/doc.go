@@ -4,7 +4,7 @@
 // SDK.
 //
 //   - One [Model.Complete] is one Messages request (max_tokens
-//     [WithMaxTokens], 4096 by default): the context's leading system
+//     [Options].MaxTokens, 4096 by default): the context's leading system
 //     messages as system, its messages grouped as the API wants them
 //     ([Messages]: one assistant message per response, then one user
 //     message holding every tool_result of it), the tools as
@@ -33,8 +33,8 @@
 //     server that sends none) has Usage.Missing set.
 //   - Failures: the SDK retries 408, 409, 429 and 5xx answers (and 529,
 //     overloaded) before a response starts, with backoff and Retry-After
-//     ([WithMaxRetries], 2 by default); each attempt has a timeout
-//     ([WithTimeout], 60 s). A stream that fails once it has started (cut,
+//     ([Options].MaxRetries, 2 by default); each attempt has a timeout
+//     ([Options].Timeout, 60 s). A stream that fails once it has started (cut,
 //     malformed event, an event out of order, no message_delta or
 //     message_stop) is an error ([ErrIncomplete]) and is not retried.
 //   - The key and base URL come from options, else from ANTHROPIC_API_KEY

@@ -35,14 +35,14 @@
 //     ReasoningTokens = thoughtsTokenCount (both always set: the API
 //     leaves zeros out); toolUsePromptTokenCount is not counted. In a
 //     stream the last usageMetadata wins (each is cumulative); a
-//     response without any has Usage.Missing set. [WithMaxTokens] sets
+//     response without any has Usage.Missing set. [Options].MaxTokens sets
 //     maxOutputTokens.
 //   - Failures: the SDK retries 408, 429 and 5xx answers and transport
-//     errors ([WithMaxRetries], 2 by default; [WithRetryDelay], 1 s
-//     doubling; Retry-After is not read); [WithTimeout] (60 s) bounds each
+//     errors ([Options].MaxRetries, 2 by default; [Options].RetryDelay, 1 s
+//     doubling; Retry-After is not read); [Options].Timeout (60 s) bounds each
 //     request, its stream included. A stream that fails once it started
 //     (cut, malformed chunk, no finishReason: [ErrIncomplete]) is an error
 //     and is not retried; a blocked prompt is an error.
-//   - The key comes from [WithAPIKey], else GEMINI_API_KEY or
+//   - The key comes from [Options].APIKey, else GEMINI_API_KEY or
 //     GOOGLE_API_KEY, as the SDK reads them.
 package gemini

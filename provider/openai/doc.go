@@ -6,7 +6,7 @@
 //   - One [Model.Complete] is one Chat Completions request: the context's
 //     messages as pipecat keeps them, the tool set exported by
 //     tool/schema.OpenAI and sent byte for byte (its order kept; strict
-//     with [WithStrict] — then give the loop tool.NullAsAbsent), streaming
+//     with [Options].Strict — then give the loop tool.NullAsAbsent), streaming
 //     by default with stream_options.include_usage, text deltas to
 //     Request.OnText.
 //   - Tool-call deltas are put together whatever a server does with them:
@@ -18,12 +18,12 @@
 //     when the server sent its details object). A response without usage
 //     (a server that ignores include_usage), or whose usage lacks
 //     prompt_tokens or completion_tokens, has Usage.Missing set.
-//   - [WithMaxTokens] sends max_completion_tokens; by default none is
+//   - [Options].MaxTokens sends max_completion_tokens; by default none is
 //     sent.
 //   - Failures: the SDK retries 429, 408, 409 and 5xx answers and dropped
 //     connections before a response starts, with exponential backoff and
-//     Retry-After ([WithMaxRetries], 2 by default); each attempt has a
-//     timeout ([WithTimeout], 60 s by default). A stream that fails once
+//     Retry-After ([Options].MaxRetries, 2 by default); each attempt has a
+//     timeout ([Options].Timeout, 60 s by default). A stream that fails once
 //     it has started (cut, malformed chunk, no finish_reason) is an error
 //     and is not retried, since its text may have been spoken.
 //   - The key and base URL come from options, else from OPENAI_API_KEY and
