@@ -194,7 +194,7 @@ func (l *Loop) writeCalls(calls []tool.ModelCall, native map[string]json.RawMess
 		}
 		seen.add(c.ID)
 		g.answered[i] = Answered{ModelCall: c}
-		g.slots[i] = l.Context.addCall(ToolCall{ID: c.ID, Name: c.Name, Arguments: ContextArguments(c.Arguments)}, native)
+		g.slots[i] = l.Context.addCall(tool.ModelCall{ID: c.ID, Name: c.Name, Arguments: ContextArguments(c.Arguments)}, native)
 		native = nil
 		if dup {
 			msg := "The call id " + strconv.Quote(orig) + " was already used in this response; the call was not run. Call the tool again if it is needed."

@@ -8,6 +8,7 @@ import (
 
 	"github.com/voiceeval/schematools/internal/pyjson"
 	"github.com/voiceeval/schematools/internal/pyvalue"
+	"github.com/voiceeval/schematools/tool"
 )
 
 // Roles of the context's messages.
@@ -35,10 +36,14 @@ const (
 // ToolCallID set: {"role", "content", "tool_call_id"}; otherwise
 // {"role", "content"}.
 type Message struct {
-	Role       string
-	Content    string     // text; for a tool message the result's JSON text
-	ToolCalls  []ToolCall // an assistant message's calls (pipecat writes one per message)
-	ToolCallID string     // a tool message's call id
+	Role    string
+	Content string // text; for a tool message the result's JSON text
+	// ToolCalls are an assistant message's calls (pipecat writes one per
+	// message), their Arguments the JSON text the context shows: the
+	// model's arguments as json.dumps(json.loads(text),
+	// ensure_ascii=False) writes them ([ContextArguments]).
+	ToolCalls  []tool.ModelCall
+	ToolCallID string // a tool message's call id
 	// Native is provider-native data of the response this assistant
 	// message starts (thinking blocks with their signatures, Gemini's
 	// thoughtSignature parts), keyed by provider ("anthropic", "gemini"),
@@ -46,16 +51,6 @@ type Message struct {
 	// opaque to the context: never rendered by MarshalJSON or in
 	// get_context_history, and not read by UnmarshalJSON.
 	Native map[string]json.RawMessage
-}
-
-// ToolCall is one call in an assistant message.
-type ToolCall struct {
-	ID   string
-	Name string
-	// Arguments is the JSON text the context shows: the model's arguments
-	// as json.dumps(json.loads(text), ensure_ascii=False) writes them
-	// ([ContextArguments]).
-	Arguments string
 }
 
 // MarshalJSON writes m as Python's json.dumps(message, ensure_ascii=False)
@@ -128,7 +123,7 @@ func (m *Message) UnmarshalJSON(data []byte) error {
 	}
 	*m = Message{Role: w.Role, Content: w.Content, ToolCallID: w.ToolCallID}
 	for _, c := range w.ToolCalls {
-		m.ToolCalls = append(m.ToolCalls, ToolCall{ID: c.ID, Name: c.Function.Name, Arguments: c.Function.Arguments})
+		m.ToolCalls = append(m.ToolCalls, tool.ModelCall{ID: c.ID, Name: c.Function.Name, Arguments: c.Function.Arguments})
 	}
 	return nil
 }

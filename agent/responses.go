@@ -1,6 +1,10 @@
 package agent
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/voiceeval/schematools/tool"
+)
 
 // Group is one element of a context regrouped by [Responses]: either a
 // single message that is not part of a response (Response false: a user,
@@ -18,7 +22,7 @@ type Group struct {
 	Text string
 	// Calls are the response's tool calls in order; Results the tool
 	// messages that followed them, in order.
-	Calls   []ToolCall
+	Calls   []tool.ModelCall
 	Results []Message
 }
 

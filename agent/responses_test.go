@@ -3,11 +3,13 @@ package agent
 import (
 	"encoding/json"
 	"testing"
+
+	"github.com/voiceeval/schematools/tool"
 )
 
 func TestResponsesRegroupsPairs(t *testing.T) {
 	call := func(id string, native bool) Message {
-		m := Message{Role: RoleAssistant, ToolCalls: []ToolCall{{ID: id, Name: "f"}}}
+		m := Message{Role: RoleAssistant, ToolCalls: []tool.ModelCall{{ID: id, Name: "f"}}}
 		if native {
 			m.Native = map[string]json.RawMessage{"p": json.RawMessage(`1`)}
 		}

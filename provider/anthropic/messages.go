@@ -7,6 +7,7 @@ import (
 
 	"github.com/voiceeval/schematools/agent"
 	"github.com/voiceeval/schematools/provider/anthropic/internal/blocks"
+	"github.com/voiceeval/schematools/tool"
 )
 
 // wireMessage is one Messages API message.
@@ -89,7 +90,7 @@ func Messages(msgs []agent.Message) (json.RawMessage, []json.RawMessage, error) 
 // assistantContent is one response's blocks: native as it is when its
 // tool_use ids are the calls', else native's thinking blocks, the text
 // and the calls.
-func assistantContent(native json.RawMessage, text string, calls []agent.ToolCall) ([]json.RawMessage, error) {
+func assistantContent(native json.RawMessage, text string, calls []tool.ModelCall) ([]json.RawMessage, error) {
 	var nb []json.RawMessage
 	if len(native) > 0 {
 		if err := json.Unmarshal(native, &nb); err != nil {

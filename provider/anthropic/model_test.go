@@ -131,12 +131,12 @@ func TestToolsSentAsExported(t *testing.T) {
 func TestMessagesGrouped(t *testing.T) {
 	msgs := append(user[:2:2],
 		agent.Message{Role: agent.RoleAssistant, Content: "Let me see."},
-		agent.Message{Role: agent.RoleAssistant, ToolCalls: []agent.ToolCall{{ID: "a", Name: "f", Arguments: `{"b": 1, "a": 2}`}}},
+		agent.Message{Role: agent.RoleAssistant, ToolCalls: []tool.ModelCall{{ID: "a", Name: "f", Arguments: `{"b": 1, "a": 2}`}}},
 		agent.Message{Role: agent.RoleTool, Content: `{"ok": true}`, ToolCallID: "a"},
-		agent.Message{Role: agent.RoleAssistant, ToolCalls: []agent.ToolCall{{ID: "b", Name: "g", Arguments: `{}`}}},
+		agent.Message{Role: agent.RoleAssistant, ToolCalls: []tool.ModelCall{{ID: "b", Name: "g", Arguments: `{}`}}},
 		agent.Message{Role: agent.RoleTool, Content: `COMPLETED`, ToolCallID: "b"},
 		// The next response, marked by its native blocks.
-		agent.Message{Role: agent.RoleAssistant, ToolCalls: []agent.ToolCall{{ID: "c", Name: "f", Arguments: `{"x": "é"}`}},
+		agent.Message{Role: agent.RoleAssistant, ToolCalls: []tool.ModelCall{{ID: "c", Name: "f", Arguments: `{"x": "é"}`}},
 			Native: map[string]json.RawMessage{anthropic.NativeKey: json.RawMessage(`[{"type":"thinking","thinking":"t","signature":"s"},{"type":"tool_use","id":"c","name":"f","input":{"x":"é"}}]`)}},
 		agent.Message{Role: agent.RoleTool, Content: `{"n": 1}`, ToolCallID: "c"},
 		agent.Message{Role: agent.RoleUser, Content: "and?"},

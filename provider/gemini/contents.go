@@ -9,6 +9,7 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/voiceeval/schematools/agent"
+	"github.com/voiceeval/schematools/tool"
 )
 
 // Contents renders a pipecat-shaped context as Gemini takes it: the
@@ -83,7 +84,7 @@ func Contents(msgs []agent.Message) (*genai.Content, []*genai.Content, error) {
 // modelParts is one response's parts: native as it is when its calls are
 // the context's (by name, and by id when it has ids), else native's
 // thought parts, the text and the calls.
-func modelParts(native json.RawMessage, text string, calls []agent.ToolCall) ([]*genai.Part, error) {
+func modelParts(native json.RawMessage, text string, calls []tool.ModelCall) ([]*genai.Part, error) {
 	var nps []*genai.Part
 	if len(native) > 0 {
 		if err := json.Unmarshal(native, &nps); err != nil {

@@ -132,9 +132,9 @@ func TestToolsSentAsExported(t *testing.T) {
 func TestContentsGrouped(t *testing.T) {
 	msgs := append(user[:2:2],
 		agent.Message{Role: agent.RoleAssistant, Content: "Let me see."},
-		agent.Message{Role: agent.RoleAssistant, ToolCalls: []agent.ToolCall{{ID: "gemini-call-2-1", Name: "f", Arguments: `{"b": 1}`}}},
+		agent.Message{Role: agent.RoleAssistant, ToolCalls: []tool.ModelCall{{ID: "gemini-call-2-1", Name: "f", Arguments: `{"b": 1}`}}},
 		agent.Message{Role: agent.RoleTool, Content: `{"ok": true}`, ToolCallID: "gemini-call-2-1"},
-		agent.Message{Role: agent.RoleAssistant, ToolCalls: []agent.ToolCall{{ID: "vertex-id", Name: "g", Arguments: `{}`}}},
+		agent.Message{Role: agent.RoleAssistant, ToolCalls: []tool.ModelCall{{ID: "vertex-id", Name: "g", Arguments: `{}`}}},
 		agent.Message{Role: agent.RoleTool, Content: `COMPLETED`, ToolCallID: "vertex-id"},
 		agent.Message{Role: agent.RoleUser, Content: "and?"},
 	)

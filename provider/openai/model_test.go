@@ -122,7 +122,7 @@ func TestToolsSentAsExported(t *testing.T) {
 func TestMessagesSent(t *testing.T) {
 	s, url := standIn(t, agenttest.Turn{Text: "ok"})
 	msgs := append(user[:2:2],
-		agent.Message{Role: agent.RoleAssistant, ToolCalls: []agent.ToolCall{{ID: "c1", Name: "f", Arguments: `{"b": 1, "a": 2}`}}},
+		agent.Message{Role: agent.RoleAssistant, ToolCalls: []tool.ModelCall{{ID: "c1", Name: "f", Arguments: `{"b": 1, "a": 2}`}}},
 		agent.Message{Role: agent.RoleTool, Content: `{"ok": true}`, ToolCallID: "c1"})
 	_, err := newModel(url, openai.Options{}).Complete(context.Background(), agent.Request{Messages: msgs})
 	require.NoError(t, err)
