@@ -78,7 +78,7 @@ func (c *Context) addCall(call tool.ModelCall, native map[string]json.RawMessage
 	defer c.mu.Unlock()
 	c.msgs = append(c.msgs,
 		Message{Role: RoleAssistant, ToolCalls: []tool.ModelCall{call}, Native: native},
-		Message{Role: RoleTool, Content: ContentInProgress, ToolCallID: call.ID})
+		Message{Role: RoleTool, Content: contentInProgress, ToolCallID: call.ID})
 	c.inFlight++
 	return slot{index: len(c.msgs) - 1, gen: c.gen}
 }
@@ -89,7 +89,7 @@ func (c *Context) addCall(call tool.ModelCall, native map[string]json.RawMessage
 func (c *Context) answer(s slot, content string) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if s.gen != c.gen || s.index >= len(c.msgs) || c.msgs[s.index].Content != ContentInProgress {
+	if s.gen != c.gen || s.index >= len(c.msgs) || c.msgs[s.index].Content != contentInProgress {
 		return false
 	}
 	c.msgs[s.index].Content = content

@@ -25,9 +25,9 @@ const (
 // _handle_function_call_finished, "CANCELLED" in
 // _handle_function_call_cancel).
 const (
-	ContentInProgress = "IN_PROGRESS"
-	ContentCompleted  = "COMPLETED"
-	ContentCancelled  = "CANCELLED"
+	contentInProgress = "IN_PROGRESS"
+	contentCompleted  = "COMPLETED"
+	contentCancelled  = "CANCELLED"
 )
 
 // Message is one message of the chat context, in the OpenAI shape
@@ -56,10 +56,10 @@ type Message struct {
 // MarshalJSON writes m as Python's json.dumps(message, ensure_ascii=False)
 // writes the dict pipecat builds for it: pipecat's key order, ", " and
 // ": " separators, non-ASCII text as it is.
-func (m Message) MarshalJSON() ([]byte, error) { return m.AppendJSON(nil) }
+func (m Message) MarshalJSON() ([]byte, error) { return m.appendJSON(nil) }
 
-// AppendJSON appends the text [Message.MarshalJSON] returns.
-func (m Message) AppendJSON(dst []byte) ([]byte, error) {
+// appendJSON appends the text [Message.MarshalJSON] returns.
+func (m Message) appendJSON(dst []byte) ([]byte, error) {
 	var err error
 	str := func(s string) {
 		if err == nil {
@@ -170,7 +170,7 @@ func contextArgumentsSlow(raw string) string {
 // encoding/json first and keep their field order.
 func ResultContent(result any) (string, error) {
 	if !truthy(result) {
-		return ContentCompleted, nil
+		return contentCompleted, nil
 	}
 	out, err := pyvalue.AppendJSON(nil, result, pyjson.Unicode, false)
 	if err == nil {
@@ -190,7 +190,7 @@ func ResultContent(result any) (string, error) {
 		return "", fmt.Errorf("agent: result: %w", err)
 	}
 	if !truthy(v) {
-		return ContentCompleted, nil
+		return contentCompleted, nil
 	}
 	out, err = pyvalue.AppendJSON(nil, v, pyjson.Unicode, false)
 	if err != nil {

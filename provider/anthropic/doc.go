@@ -6,7 +6,7 @@
 //   - One [Model.Complete] is one Messages request (max_tokens
 //     [Options].MaxTokens, 4096 by default): the context's leading system
 //     messages as system, its messages grouped as the API wants them
-//     ([Messages]: one assistant message per response, then one user
+//     (messages: one assistant message per response, then one user
 //     message holding every tool_result of it), the tools as
 //     tool/schema.Anthropic exports them, sent as raw JSON (their order
 //     and their schemas' key order kept), streaming by default, text

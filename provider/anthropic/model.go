@@ -129,7 +129,7 @@ func New(model string, opts *Options) *Model {
 
 // Complete makes one Messages request.
 func (m *Model) Complete(ctx context.Context, req agent.Request) (agent.Response, error) {
-	system, msgs, err := Messages(req.Messages)
+	system, msgs, err := messagesOf(req.Messages)
 	if err != nil {
 		return agent.Response{}, err
 	}

@@ -7,14 +7,14 @@
 //     (streamGenerateContent?alt=sse by default, text parts to
 //     Request.OnText): the context's leading system messages as the
 //     system instruction, its messages grouped as Gemini wants them
-//     ([Contents]: one model content per response, then one user content
+//     (one model content per response, then one user content
 //     with a functionResponse per result), the tools as
 //     tool/schema.GeminiGo exports them, read into the SDK's genai.Tool
 //     (the SDK sends JSON objects with sorted keys, so their order
 //     travels as propertyOrdering).
 //   - Calls: each functionCall part of the first candidate, in order. The
 //     Gemini API sends no call ids: the adapter makes one up
-//     ([MadeUpIDPrefix] + the context's length + the call's number,
+//     ("gemini-call-" + the context's length + the call's number,
 //     unique in a conversation whose context only grows) and never sends
 //     it back; an id the API sent is kept and sent back. Arguments are
 //     the args object (keys sorted, as the SDK decodes it into a map)

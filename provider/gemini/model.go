@@ -25,9 +25,9 @@ import (
 // included).
 const NativeKey = "gemini"
 
-// MadeUpIDPrefix starts the call ids the adapter makes up for calls the
+// madeUpIDPrefix starts the call ids the adapter makes up for calls the
 // API sent without one; such ids are never sent to the API.
-const MadeUpIDPrefix = "gemini-call-"
+const madeUpIDPrefix = "gemini-call-"
 
 // Defaults of a [Model]: what the zero [Options] fields mean.
 const (
@@ -148,7 +148,7 @@ func New(ctx context.Context, model string, opts *Options) (*Model, error) {
 // Complete makes one generateContent request (streaming:
 // streamGenerateContent?alt=sse).
 func (m *Model) Complete(ctx context.Context, req agent.Request) (agent.Response, error) {
-	system, contents, err := Contents(req.Messages)
+	system, contents, err := contentsOf(req.Messages)
 	if err != nil {
 		return agent.Response{}, err
 	}
@@ -185,7 +185,7 @@ func (m *Model) Complete(ctx context.Context, req agent.Request) (agent.Response
 	if ex != nil {
 		byName = ex.byName
 	}
-	return ReadResponses(seq, req.OnText, byName, len(req.Messages))
+	return readResponses(seq, req.OnText, byName, len(req.Messages))
 }
 
 // export returns the set's declarations (tool/schema.GeminiGo, read into
@@ -220,13 +220,13 @@ func (m *Model) export(set *tool.Set) (*exported, error) {
 // ErrIncomplete means a stream ended before a finishReason.
 var ErrIncomplete = errors.New("gemini: the stream ended before the response finished")
 
-// ReadResponses reads a stream of responses (one for a non-streaming
+// readResponses reads a stream of responses (one for a non-streaming
 // answer) into a Response: the text of the first candidate's parts that
 // are not thoughts (each to onText), its calls (ids made up from
 // nMessages when absent, arguments through schema.GeminiArguments for the
 // tools in byName), the usage of the last response that has one (Missing
 // when none has), and the parts as received in Native.
-func ReadResponses(seq iter.Seq2[*genai.GenerateContentResponse, error], onText func(string), byName map[string]tool.Tool, nMessages int) (agent.Response, error) {
+func readResponses(seq iter.Seq2[*genai.GenerateContentResponse, error], onText func(string), byName map[string]tool.Tool, nMessages int) (agent.Response, error) {
 	var (
 		resp  agent.Response
 		text  strings.Builder
@@ -299,7 +299,7 @@ func ReadResponses(seq iter.Seq2[*genai.GenerateContentResponse, error], onText 
 		}
 		id := fc.ID
 		if id == "" {
-			id = MadeUpIDPrefix + strconv.Itoa(nMessages) + "-" + strconv.Itoa(len(resp.Calls)+1)
+			id = madeUpIDPrefix + strconv.Itoa(nMessages) + "-" + strconv.Itoa(len(resp.Calls)+1)
 		}
 		resp.Calls = append(resp.Calls, tool.ModelCall{ID: id, Name: fc.Name, Arguments: a})
 	}
