@@ -54,7 +54,7 @@ func BenchmarkContextHistory(b *testing.B) {
 	for i := 0; conv.Len() < 200; i++ {
 		conv.Append(agent.Message{Role: agent.RoleUser, Content: fmt.Sprintf("Please check order #W%07d — thank you.", i)})
 		conv.Append(agent.Message{Role: agent.RoleAssistant, Content: "Let me check that for you."})
-		conv.Append(agent.Message{Role: agent.RoleAssistant, ToolCalls: []agent.ToolCall{{ID: fmt.Sprintf("call_%d", i), Name: "get_order_details", Arguments: fmt.Sprintf(`{"order_id": "#W%07d"}`, i)}}})
+		conv.Append(agent.Message{Role: agent.RoleAssistant, ToolCalls: []tool.ModelCall{{ID: fmt.Sprintf("call_%d", i), Name: "get_order_details", Arguments: fmt.Sprintf(`{"order_id": "#W%07d"}`, i)}}})
 		conv.Append(agent.Message{Role: agent.RoleTool, ToolCallID: fmt.Sprintf("call_%d", i),
 			Content: fmt.Sprintf(`{"order_id": "#W%07d", "status": "delivered", "items": [{"name": "Desk Lamp", "price": 149.99}], "address": {"city": "Zürich"}}`, i)})
 	}

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"slices"
 	"sync"
+
+	"github.com/voiceeval/schematools/tool"
 )
 
 // Context is the chat context of one conversation, as pipecat's
@@ -71,12 +73,12 @@ type slot struct {
 // addCall writes the pair pipecat's _handle_function_call_in_progress
 // writes for one call (the assistant message carrying native, see
 // [Message.Native]) and returns the tool message's slot.
-func (c *Context) addCall(call ToolCall, native map[string]json.RawMessage) slot {
+func (c *Context) addCall(call tool.ModelCall, native map[string]json.RawMessage) slot {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.msgs = append(c.msgs,
-		Message{Role: RoleAssistant, ToolCalls: []ToolCall{call}, Native: native},
-		Message{Role: RoleTool, Content: ContentInProgress, ToolCallID: call.ID})
+		Message{Role: RoleAssistant, ToolCalls: []tool.ModelCall{call}, Native: native},
+		Message{Role: RoleTool, Content: contentInProgress, ToolCallID: call.ID})
 	c.inFlight++
 	return slot{index: len(c.msgs) - 1, gen: c.gen}
 }
@@ -87,7 +89,7 @@ func (c *Context) addCall(call ToolCall, native map[string]json.RawMessage) slot
 func (c *Context) answer(s slot, content string) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if s.gen != c.gen || s.index >= len(c.msgs) || c.msgs[s.index].Content != ContentInProgress {
+	if s.gen != c.gen || s.index >= len(c.msgs) || c.msgs[s.index].Content != contentInProgress {
 		return false
 	}
 	c.msgs[s.index].Content = content

@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/voiceeval/schematools/agent"
+	"github.com/voiceeval/schematools/tool"
 )
 
 // FuzzContextArguments: any model text gives arguments text, never a
@@ -25,7 +26,7 @@ func FuzzContextArguments(f *testing.F) {
 				t.Fatalf("not stable: %q → %q → %q", raw, out, again)
 			}
 		}
-		b, err := agent.Message{Role: agent.RoleAssistant, ToolCalls: []agent.ToolCall{{ID: "c", Name: "f", Arguments: out}}}.MarshalJSON()
+		b, err := agent.Message{Role: agent.RoleAssistant, ToolCalls: []tool.ModelCall{{ID: "c", Name: "f", Arguments: out}}}.MarshalJSON()
 		if err != nil {
 			if utf8.ValidString(out) {
 				t.Fatalf("valid text did not render: %q: %v", out, err)

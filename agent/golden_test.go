@@ -105,7 +105,7 @@ func runCase(t *testing.T, c contextCase) *agent.Context {
 			}
 			for _, call := range r.Calls {
 				resp.Calls = append(resp.Calls, tool.ModelCall{ID: call.ID, Name: call.Name, Arguments: call.Arguments})
-				if call.Name == agent.DefaultEndTool {
+				if call.Name == "EndConversationTool" { // the Loop's default end tool
 					continue
 				}
 				f := fixtures[call.Name]
@@ -235,7 +235,7 @@ func historyOf(t testing.TB, conv *agent.Context) string {
 func inProgress(c *agent.Context) int {
 	n := 0
 	for _, m := range c.Messages() {
-		if m.Role == agent.RoleTool && m.Content == agent.ContentInProgress {
+		if m.Role == agent.RoleTool && m.Content == "IN_PROGRESS" {
 			n++
 		}
 	}

@@ -14,12 +14,12 @@ import (
 	"github.com/voiceeval/schematools/tool"
 )
 
-// Defaults of a [Loop].
+// Defaults of a [Loop]: what its zero fields mean.
 const (
-	DefaultMaxSteps    = 25
-	DefaultCallTimeout = 10 * time.Second // NeMo's function_call_timeout_secs
-	DefaultParallel    = 8
-	DefaultEndTool     = "EndConversationTool"
+	defaultMaxSteps    = 25
+	defaultCallTimeout = 10 * time.Second // NeMo's function_call_timeout_secs
+	defaultParallel    = 8
+	defaultEndTool     = "EndConversationTool"
 )
 
 // ErrStepLimit is returned when a turn reaches [Loop.MaxSteps] model calls
@@ -35,16 +35,16 @@ type Loop struct {
 	Tools   *tool.Set // nil: no tools (every call is an unknown tool)
 	Context *Context  // required
 
-	MaxSteps int // model calls per turn; 0 means DefaultMaxSteps
+	MaxSteps int // model calls per turn; 0 means 25
 	// ToolSteps, when > 0, is how many model calls of a turn may call
 	// tools: the calls after them are made with Request.NoCalls, so that a
 	// model calling tool after tool ends its turn in words rather than at
 	// MaxSteps with ErrStepLimit. 0: no such bound, as pipecat (which
 	// lets a model call tools as long as it likes).
 	ToolSteps   int
-	CallTimeout time.Duration // per tool call; 0 means DefaultCallTimeout, < 0 none
-	Parallel    int           // calls run at once; 0 means DefaultParallel
-	EndTool     string        // "" means DefaultEndTool
+	CallTimeout time.Duration // per tool call; 0 means 10 s (NeMo's function_call_timeout_secs), < 0 none
+	Parallel    int           // calls run at once; 0 means 8
+	EndTool     string        // "" means "EndConversationTool"
 	CallOptions []tool.CallOption
 	Logger      *slog.Logger // nil: slog.Default()
 	Hooks       Hooks
@@ -113,7 +113,7 @@ func (l *Loop) Run(ctx context.Context) (TurnResult, error) {
 	var res TurnResult
 	maxSteps := l.MaxSteps
 	if maxSteps <= 0 {
-		maxSteps = DefaultMaxSteps
+		maxSteps = defaultMaxSteps
 	}
 	for step := 0; step < maxSteps; step++ {
 		if err := ctx.Err(); err != nil {
@@ -194,7 +194,7 @@ func (l *Loop) writeCalls(calls []tool.ModelCall, native map[string]json.RawMess
 		}
 		seen.add(c.ID)
 		g.answered[i] = Answered{ModelCall: c}
-		g.slots[i] = l.Context.addCall(ToolCall{ID: c.ID, Name: c.Name, Arguments: ContextArguments(c.Arguments)}, native)
+		g.slots[i] = l.Context.addCall(tool.ModelCall{ID: c.ID, Name: c.Name, Arguments: ContextArguments(c.Arguments)}, native)
 		native = nil
 		if dup {
 			msg := "The call id " + strconv.Quote(orig) + " was already used in this response; the call was not run. Call the tool again if it is needed."
@@ -274,11 +274,11 @@ func (g *group) runnable() int {
 func (l *Loop) runGroup(ctx context.Context, g *group) (tool.ModelCall, bool) {
 	parallel := l.Parallel
 	if parallel <= 0 {
-		parallel = DefaultParallel
+		parallel = defaultParallel
 	}
 	endTool := l.EndTool
 	if endTool == "" {
-		endTool = DefaultEndTool
+		endTool = defaultEndTool
 	}
 	if n := g.runnable(); n == 1 {
 		// One call: no goroutine for it beyond the tool's own.
@@ -305,7 +305,7 @@ func (l *Loop) runGroup(ctx context.Context, g *group) (tool.ModelCall, bool) {
 			select {
 			case sem <- struct{}{}:
 			case <-ctx.Done():
-				l.finish(ctx, g, i, nil, ContentCancelled)
+				l.finish(ctx, g, i, nil, contentCancelled)
 				return
 			}
 			defer func() { <-sem }()
@@ -333,7 +333,7 @@ func (l *Loop) call(ctx context.Context, g *group, i int) (any, bool) {
 	c := g.answered[i].ModelCall
 	timeout := l.CallTimeout
 	if timeout == 0 {
-		timeout = DefaultCallTimeout
+		timeout = defaultCallTimeout
 	}
 	cctx := ctx
 	if timeout > 0 {
@@ -380,7 +380,7 @@ func (l *Loop) call(ctx context.Context, g *group, i int) (any, bool) {
 		}
 		switch {
 		case ctx.Err() != nil:
-			l.finish(ctx, g, i, nil, ContentCancelled)
+			l.finish(ctx, g, i, nil, contentCancelled)
 		case cctx.Err() != nil:
 			l.timedOut(ctx, g, i, timeout)
 		default:
@@ -393,7 +393,7 @@ func (l *Loop) call(ctx context.Context, g *group, i int) (any, bool) {
 			return v, true
 		}
 		if ctx.Err() != nil {
-			l.finish(ctx, g, i, nil, ContentCancelled)
+			l.finish(ctx, g, i, nil, contentCancelled)
 		} else {
 			l.timedOut(ctx, g, i, timeout)
 		}

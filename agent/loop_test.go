@@ -96,7 +96,7 @@ func checkPaired(t *testing.T, c *agent.Context) {
 		next := msgs[i+1]
 		assert.Equal(t, agent.RoleTool, next.Role)
 		assert.Equal(t, m.ToolCalls[0].ID, next.ToolCallID)
-		assert.NotEqual(t, agent.ContentInProgress, next.Content)
+		assert.NotEqual(t, "IN_PROGRESS", next.Content)
 		assert.False(t, ids[next.ToolCallID], "id %s answered twice", next.ToolCallID)
 		ids[next.ToolCallID] = true
 	}
@@ -189,7 +189,7 @@ func TestLoopStepLimit(t *testing.T) {
 	l.MaxSteps = 0
 	_, err = l.Turn(context.Background(), "again")
 	require.ErrorIs(t, err, agent.ErrStepLimit)
-	assert.Equal(t, 1+3*2+1+agent.DefaultMaxSteps*2, conv.Len())
+	assert.Equal(t, 1+3*2+1+25*2, conv.Len()) // MaxSteps 0: the default, 25
 }
 
 // ToolSteps: a model that calls tools whenever it may is asked for words
@@ -275,7 +275,7 @@ func TestLoopCancelledDuringCalls(t *testing.T) {
 	_, err := l.Turn(ctx, "go")
 	require.ErrorIs(t, err, context.Canceled)
 	for id, c := range toolContents(conv) {
-		assert.Equal(t, agent.ContentCancelled, c, id)
+		assert.Equal(t, "CANCELLED", c, id)
 	}
 	checkPaired(t, conv)
 }

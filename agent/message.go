@@ -8,6 +8,7 @@ import (
 
 	"github.com/voiceeval/schematools/internal/pyjson"
 	"github.com/voiceeval/schematools/internal/pyvalue"
+	"github.com/voiceeval/schematools/tool"
 )
 
 // Roles of the context's messages.
@@ -24,9 +25,9 @@ const (
 // _handle_function_call_finished, "CANCELLED" in
 // _handle_function_call_cancel).
 const (
-	ContentInProgress = "IN_PROGRESS"
-	ContentCompleted  = "COMPLETED"
-	ContentCancelled  = "CANCELLED"
+	contentInProgress = "IN_PROGRESS"
+	contentCompleted  = "COMPLETED"
+	contentCancelled  = "CANCELLED"
 )
 
 // Message is one message of the chat context, in the OpenAI shape
@@ -35,10 +36,14 @@ const (
 // ToolCallID set: {"role", "content", "tool_call_id"}; otherwise
 // {"role", "content"}.
 type Message struct {
-	Role       string
-	Content    string     // text; for a tool message the result's JSON text
-	ToolCalls  []ToolCall // an assistant message's calls (pipecat writes one per message)
-	ToolCallID string     // a tool message's call id
+	Role    string
+	Content string // text; for a tool message the result's JSON text
+	// ToolCalls are an assistant message's calls (pipecat writes one per
+	// message), their Arguments the JSON text the context shows: the
+	// model's arguments as json.dumps(json.loads(text),
+	// ensure_ascii=False) writes them ([ContextArguments]).
+	ToolCalls  []tool.ModelCall
+	ToolCallID string // a tool message's call id
 	// Native is provider-native data of the response this assistant
 	// message starts (thinking blocks with their signatures, Gemini's
 	// thoughtSignature parts), keyed by provider ("anthropic", "gemini"),
@@ -48,23 +53,13 @@ type Message struct {
 	Native map[string]json.RawMessage
 }
 
-// ToolCall is one call in an assistant message.
-type ToolCall struct {
-	ID   string
-	Name string
-	// Arguments is the JSON text the context shows: the model's arguments
-	// as json.dumps(json.loads(text), ensure_ascii=False) writes them
-	// ([ContextArguments]).
-	Arguments string
-}
-
 // MarshalJSON writes m as Python's json.dumps(message, ensure_ascii=False)
 // writes the dict pipecat builds for it: pipecat's key order, ", " and
 // ": " separators, non-ASCII text as it is.
-func (m Message) MarshalJSON() ([]byte, error) { return m.AppendJSON(nil) }
+func (m Message) MarshalJSON() ([]byte, error) { return m.appendJSON(nil) }
 
-// AppendJSON appends the text [Message.MarshalJSON] returns.
-func (m Message) AppendJSON(dst []byte) ([]byte, error) {
+// appendJSON appends the text [Message.MarshalJSON] returns.
+func (m Message) appendJSON(dst []byte) ([]byte, error) {
 	var err error
 	str := func(s string) {
 		if err == nil {
@@ -128,7 +123,7 @@ func (m *Message) UnmarshalJSON(data []byte) error {
 	}
 	*m = Message{Role: w.Role, Content: w.Content, ToolCallID: w.ToolCallID}
 	for _, c := range w.ToolCalls {
-		m.ToolCalls = append(m.ToolCalls, ToolCall{ID: c.ID, Name: c.Function.Name, Arguments: c.Function.Arguments})
+		m.ToolCalls = append(m.ToolCalls, tool.ModelCall{ID: c.ID, Name: c.Function.Name, Arguments: c.Function.Arguments})
 	}
 	return nil
 }
@@ -175,7 +170,7 @@ func contextArgumentsSlow(raw string) string {
 // encoding/json first and keep their field order.
 func ResultContent(result any) (string, error) {
 	if !truthy(result) {
-		return ContentCompleted, nil
+		return contentCompleted, nil
 	}
 	out, err := pyvalue.AppendJSON(nil, result, pyjson.Unicode, false)
 	if err == nil {
@@ -195,7 +190,7 @@ func ResultContent(result any) (string, error) {
 		return "", fmt.Errorf("agent: result: %w", err)
 	}
 	if !truthy(v) {
-		return ContentCompleted, nil
+		return contentCompleted, nil
 	}
 	out, err = pyvalue.AppendJSON(nil, v, pyjson.Unicode, false)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/voiceeval/schematools/agent"
+	"github.com/voiceeval/schematools/tool"
 )
 
 // json.dumps(json.loads(raw), ensure_ascii=False), as CPython 3.11 writes it.
@@ -56,7 +57,7 @@ func TestMessageJSONRoundTrip(t *testing.T) {
 	msgs := []agent.Message{
 		{Role: agent.RoleSystem, Content: "sys"},
 		{Role: agent.RoleUser, Content: ""},
-		{Role: agent.RoleAssistant, ToolCalls: []agent.ToolCall{{ID: "c1", Name: "f", Arguments: `{"a": 1}`}}},
+		{Role: agent.RoleAssistant, ToolCalls: []tool.ModelCall{{ID: "c1", Name: "f", Arguments: `{"a": 1}`}}},
 		{Role: agent.RoleTool, Content: "IN_PROGRESS", ToolCallID: "c1"},
 	}
 	for _, m := range msgs {

@@ -31,7 +31,7 @@ func RepairTextCalls(m Model) Model {
 		if err != nil || len(resp.Calls) > 0 || req.Tools == nil || req.NoCalls {
 			return resp, err
 		}
-		calls, ok := TextCalls(resp.Text, req.Tools.Names())
+		calls, ok := textCalls(resp.Text, req.Tools.Names())
 		if !ok {
 			return resp, nil
 		}
@@ -43,11 +43,11 @@ func RepairTextCalls(m Model) Model {
 	})
 }
 
-// TextCalls reads text as tool calls written as JSON: one object
+// textCalls reads text as tool calls written as JSON: one object
 // {"name": N, "arguments": {…}} or a list of them, bare or in a Markdown
 // code fence, every N one of names. ok is false for anything else (text
 // around the JSON, another shape, an unknown name); the calls have no ids.
-func TextCalls(text string, names []string) (calls []tool.ModelCall, ok bool) {
+func textCalls(text string, names []string) (calls []tool.ModelCall, ok bool) {
 	s := strings.TrimSpace(text)
 	if body, found := strings.CutPrefix(s, "```"); found {
 		body = strings.TrimPrefix(body, "json")

@@ -65,8 +65,8 @@ func llmModel(f llmFlags) agent.Model {
 	if f.seed >= 0 {
 		ro = append(ro, option.WithJSONSet("seed", f.seed))
 	}
-	var m agent.Model = openai.New(f.model, openai.WithBaseURL(baseURL(f.url)), openai.WithAPIKeyFromEnv(f.keyEnv),
-		openai.WithTimeout(f.timeout), openai.WithMaxTokens(f.maxTokens), openai.WithRequestOptions(ro...))
+	var m agent.Model = openai.New(f.model, &openai.Options{BaseURL: baseURL(f.url), APIKeyEnv: f.keyEnv,
+		Timeout: timeoutOption(f.timeout), MaxTokens: f.maxTokens, RequestOptions: ro})
 	if f.textCalls == textCallsRepair {
 		m = agent.RepairTextCalls(m)
 	}
@@ -82,19 +82,30 @@ func judge(f judgeFlags) harness.Judge {
 	if f.url == "" || f.model == "" {
 		return nil
 	}
-	m := openai.New(f.model,
-		openai.WithBaseURL(baseURL(f.url)),
-		openai.WithAPIKeyFromEnv(f.keyEnv),
-		openai.WithTimeout(f.timeout),
-		openai.WithoutStreaming(),
-		openai.WithRequestOptions(
+	m := openai.New(f.model, &openai.Options{
+		BaseURL:     baseURL(f.url),
+		APIKeyEnv:   f.keyEnv,
+		Timeout:     timeoutOption(f.timeout),
+		NoStreaming: true,
+		RequestOptions: []option.RequestOption{
 			option.WithJSONSet("temperature", f.temperature),
 			option.WithJSONSet("top_p", f.topP),
 			option.WithJSONSet("seed", f.seed),
 			option.WithJSONSet("max_tokens", f.maxTokens),
 			option.WithJSONSet("chat_template_kwargs", map[string]any{"enable_thinking": true}),
-		))
+		},
+	})
 	return harness.ModelJudge(m)
+}
+
+// timeoutOption is openai.Options.Timeout for a -llm-timeout or
+// -judge-timeout value: 0 or less is no bound (negative), as the flags
+// have always meant.
+func timeoutOption(d time.Duration) time.Duration {
+	if d <= 0 {
+		return -1
+	}
+	return d
 }
 
 // checkModelFlags reports a -llm or -judge setting given without its

@@ -16,3 +16,6 @@ func ReadStreamBytes(body []byte) (agent.Response, error) {
 	res := &http.Response{StatusCode: 200, Header: http.Header{"Content-Type": {"text/event-stream"}}, Body: io.NopCloser(bytes.NewReader(body))}
 	return readStream(ssestream.NewStream[sdk.MessageStreamEventUnion](ssestream.NewDecoder(res), nil), nil)
 }
+
+// Messages renders a context as the Messages API takes it, for the tests.
+var Messages = messagesOf

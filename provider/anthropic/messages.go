@@ -7,6 +7,8 @@ import (
 
 	"github.com/voiceeval/schematools/agent"
 	"github.com/voiceeval/schematools/provider/anthropic/internal/blocks"
+	"github.com/voiceeval/schematools/provider/internal/turns"
+	"github.com/voiceeval/schematools/tool"
 )
 
 // wireMessage is one Messages API message.
@@ -15,7 +17,7 @@ type wireMessage struct {
 	Content []json.RawMessage `json:"content"`
 }
 
-// Messages renders a pipecat-shaped context as the Messages API takes it:
+// messagesOf renders a pipecat-shaped context as the Messages API takes it:
 // the leading system messages as the system blocks (nil when there are
 // none), and the messages.
 //
@@ -30,7 +32,7 @@ type wireMessage struct {
 //   - User text, and system messages after the first other message, are
 //     user text blocks, merged into the user message before them; empty
 //     text is left out (the API refuses empty text blocks).
-func Messages(msgs []agent.Message) (json.RawMessage, []json.RawMessage, error) {
+func messagesOf(msgs []agent.Message) (json.RawMessage, []json.RawMessage, error) {
 	var system []json.RawMessage
 	i := 0
 	for ; i < len(msgs) && msgs[i].Role == agent.RoleSystem; i++ {
@@ -49,7 +51,7 @@ func Messages(msgs []agent.Message) (json.RawMessage, []json.RawMessage, error) 
 		}
 		out = append(out, wireMessage{Role: role, Content: content})
 	}
-	for _, st := range agent.Responses(msgs[i:], NativeKey) {
+	for _, st := range turns.Regroup(msgs[i:], NativeKey) {
 		if !st.Response {
 			m := st.Message
 			if m.Role == agent.RoleTool {
@@ -89,7 +91,7 @@ func Messages(msgs []agent.Message) (json.RawMessage, []json.RawMessage, error) 
 // assistantContent is one response's blocks: native as it is when its
 // tool_use ids are the calls', else native's thinking blocks, the text
 // and the calls.
-func assistantContent(native json.RawMessage, text string, calls []agent.ToolCall) ([]json.RawMessage, error) {
+func assistantContent(native json.RawMessage, text string, calls []tool.ModelCall) ([]json.RawMessage, error) {
 	var nb []json.RawMessage
 	if len(native) > 0 {
 		if err := json.Unmarshal(native, &nb); err != nil {

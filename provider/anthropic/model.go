@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -24,16 +25,42 @@ import (
 // the response's content blocks as the Messages API sent them.
 const NativeKey = "anthropic"
 
-// Defaults of a [Model].
+// Defaults of a [Model]: what the zero [Options] fields mean.
 const (
 	DefaultMaxRetries = 2
 	DefaultTimeout    = 60 * time.Second
 	DefaultMaxTokens  = 4096
 )
 
-// Option configures a [Model].
-type Option func(*config)
+// Options configures a [Model]. The zero value (or a nil *Options) is
+// the defaults.
+type Options struct {
+	// BaseURL is the API's base URL (e.g. "http://127.0.0.1:8089";
+	// requests go to its /v1/messages); "": ANTHROPIC_BASE_URL, else
+	// Anthropic's.
+	BaseURL string
+	// APIKey is the API key; "": ANTHROPIC_API_KEY.
+	APIKey string
+	// MaxRetries is how often a failed request is retried: 0 is
+	// DefaultMaxRetries (2), negative is none.
+	MaxRetries int
+	// Timeout bounds each attempt: 0 is DefaultTimeout (60 s), negative
+	// is none.
+	Timeout time.Duration
+	// MaxTokens is max_tokens, which the API requires; less than 1 is
+	// DefaultMaxTokens (4096).
+	MaxTokens int
+	// NoStreaming sends non-streaming requests.
+	NoStreaming bool
+	// HTTPClient is the HTTP client; nil: the SDK's.
+	HTTPClient *http.Client
+	// RequestOptions are SDK request options added to every request
+	// (extended thinking: option.WithJSONSet("thinking",
+	// map[string]any{"type": "enabled", "budget_tokens": 2048})).
+	RequestOptions []option.RequestOption
+}
 
+// config is the Options a Model runs with, defaults applied.
 type config struct {
 	baseURL, apiKey string
 	maxRetries      int
@@ -44,41 +71,27 @@ type config struct {
 	extra           []option.RequestOption
 }
 
-// WithBaseURL sets the API's base URL (e.g. "http://127.0.0.1:8089";
-// requests go to its /v1/messages).
-func WithBaseURL(url string) Option { return func(c *config) { c.baseURL = url } }
-
-// WithAPIKey sets the API key (default: ANTHROPIC_API_KEY).
-func WithAPIKey(key string) Option { return func(c *config) { c.apiKey = key } }
-
-// WithMaxRetries sets how often a failed request is retried (default 2;
-// negative is 0).
-func WithMaxRetries(n int) Option { return func(c *config) { c.maxRetries = max(n, 0) } }
-
-// WithTimeout bounds each attempt (default 60 s; 0 or less: none).
-func WithTimeout(d time.Duration) Option { return func(c *config) { c.timeout = d } }
-
-// WithMaxTokens sets max_tokens, which the API requires (default 4096;
-// less than 1 is the default).
-func WithMaxTokens(n int) Option {
-	return func(c *config) {
-		if n > 0 {
-			c.maxTokens = int64(n)
-		}
+// configOf applies the defaults to opts.
+func configOf(opts *Options) config {
+	var o Options
+	if opts != nil {
+		o = *opts
 	}
-}
-
-// WithoutStreaming sends non-streaming requests.
-func WithoutStreaming() Option { return func(c *config) { c.noStream = true } }
-
-// WithHTTPClient sets the HTTP client.
-func WithHTTPClient(h *http.Client) Option { return func(c *config) { c.httpClient = h } }
-
-// WithRequestOptions adds SDK request options to every request (extended
-// thinking: option.WithJSONSet("thinking", map[string]any{"type":
-// "enabled", "budget_tokens": 2048})).
-func WithRequestOptions(opts ...option.RequestOption) Option {
-	return func(c *config) { c.extra = append(c.extra, opts...) }
+	cfg := config{baseURL: o.BaseURL, apiKey: o.APIKey, maxRetries: o.MaxRetries, maxTokens: int64(o.MaxTokens),
+		timeout: o.Timeout, noStream: o.NoStreaming, httpClient: o.HTTPClient, extra: slices.Clone(o.RequestOptions)}
+	switch {
+	case cfg.maxRetries == 0:
+		cfg.maxRetries = DefaultMaxRetries
+	case cfg.maxRetries < 0:
+		cfg.maxRetries = 0
+	}
+	if cfg.timeout == 0 {
+		cfg.timeout = DefaultTimeout
+	}
+	if cfg.maxTokens < 1 {
+		cfg.maxTokens = DefaultMaxTokens
+	}
+	return cfg
 }
 
 // Model is an [agent.Model] calling one model of the Messages API. It is
@@ -94,12 +107,9 @@ type Model struct {
 
 var _ agent.Model = (*Model)(nil)
 
-// New returns a Model for the named model.
-func New(model string, opts ...Option) *Model {
-	cfg := config{maxRetries: DefaultMaxRetries, timeout: DefaultTimeout, maxTokens: DefaultMaxTokens}
-	for _, o := range opts {
-		o(&cfg)
-	}
+// New returns a Model for the named model; opts may be nil.
+func New(model string, opts *Options) *Model {
+	cfg := configOf(opts)
 	ro := []option.RequestOption{option.WithMaxRetries(cfg.maxRetries)}
 	if cfg.baseURL != "" {
 		ro = append(ro, option.WithBaseURL(cfg.baseURL))
@@ -119,7 +129,7 @@ func New(model string, opts ...Option) *Model {
 
 // Complete makes one Messages request.
 func (m *Model) Complete(ctx context.Context, req agent.Request) (agent.Response, error) {
-	system, msgs, err := Messages(req.Messages)
+	system, msgs, err := messagesOf(req.Messages)
 	if err != nil {
 		return agent.Response{}, err
 	}

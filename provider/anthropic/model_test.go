@@ -44,8 +44,9 @@ func standIn(t *testing.T, turns ...agenttest.Turn) (*agenttest.Server, string) 
 	return s, srv.URL
 }
 
-func newModel(url string, opts ...anthropic.Option) *anthropic.Model {
-	return anthropic.New("claude-test", append([]anthropic.Option{anthropic.WithBaseURL(url), anthropic.WithAPIKey("test-key")}, opts...)...)
+func newModel(url string, opts anthropic.Options) *anthropic.Model {
+	opts.BaseURL, opts.APIKey = url, "test-key"
+	return anthropic.New("claude-test", &opts)
 }
 
 var (
@@ -58,12 +59,12 @@ func TestStreamAndNonStream(t *testing.T) {
 	for _, stream := range []bool{true, false} {
 		t.Run(fmt.Sprint("stream=", stream), func(t *testing.T) {
 			s, url := standIn(t, turn)
-			var opts []anthropic.Option
+			var opts anthropic.Options
 			if !stream {
-				opts = append(opts, anthropic.WithoutStreaming())
+				opts.NoStreaming = true
 			}
 			var deltas []string
-			resp, err := newModel(url, opts...).Complete(context.Background(), agent.Request{Messages: user, Tools: testSet(t),
+			resp, err := newModel(url, opts).Complete(context.Background(), agent.Request{Messages: user, Tools: testSet(t),
 				OnText: func(d string) { deltas = append(deltas, d) }})
 			require.NoError(t, err)
 			assert.Equal(t, "Looking — ünï.", resp.Text)
@@ -113,7 +114,7 @@ func contextCalls(calls []tool.ModelCall) []tool.ModelCall {
 func TestToolsSentAsExported(t *testing.T) {
 	set := testSet(t)
 	s, url := standIn(t, agenttest.Turn{Text: "ok"})
-	_, err := newModel(url).Complete(context.Background(), agent.Request{Messages: user, Tools: set})
+	_, err := newModel(url, anthropic.Options{}).Complete(context.Background(), agent.Request{Messages: user, Tools: set})
 	require.NoError(t, err)
 	want, err := schema.Anthropic(set.Tools())
 	require.NoError(t, err)
@@ -130,12 +131,12 @@ func TestToolsSentAsExported(t *testing.T) {
 func TestMessagesGrouped(t *testing.T) {
 	msgs := append(user[:2:2],
 		agent.Message{Role: agent.RoleAssistant, Content: "Let me see."},
-		agent.Message{Role: agent.RoleAssistant, ToolCalls: []agent.ToolCall{{ID: "a", Name: "f", Arguments: `{"b": 1, "a": 2}`}}},
+		agent.Message{Role: agent.RoleAssistant, ToolCalls: []tool.ModelCall{{ID: "a", Name: "f", Arguments: `{"b": 1, "a": 2}`}}},
 		agent.Message{Role: agent.RoleTool, Content: `{"ok": true}`, ToolCallID: "a"},
-		agent.Message{Role: agent.RoleAssistant, ToolCalls: []agent.ToolCall{{ID: "b", Name: "g", Arguments: `{}`}}},
+		agent.Message{Role: agent.RoleAssistant, ToolCalls: []tool.ModelCall{{ID: "b", Name: "g", Arguments: `{}`}}},
 		agent.Message{Role: agent.RoleTool, Content: `COMPLETED`, ToolCallID: "b"},
 		// The next response, marked by its native blocks.
-		agent.Message{Role: agent.RoleAssistant, ToolCalls: []agent.ToolCall{{ID: "c", Name: "f", Arguments: `{"x": "é"}`}},
+		agent.Message{Role: agent.RoleAssistant, ToolCalls: []tool.ModelCall{{ID: "c", Name: "f", Arguments: `{"x": "é"}`}},
 			Native: map[string]json.RawMessage{anthropic.NativeKey: json.RawMessage(`[{"type":"thinking","thinking":"t","signature":"s"},{"type":"tool_use","id":"c","name":"f","input":{"x":"é"}}]`)}},
 		agent.Message{Role: agent.RoleTool, Content: `{"n": 1}`, ToolCallID: "c"},
 		agent.Message{Role: agent.RoleUser, Content: "and?"},
@@ -156,7 +157,7 @@ func TestMessagesGrouped(t *testing.T) {
 	}
 	// The stand-in takes it (every tool_use answered in the next message).
 	s, url := standIn(t, agenttest.Turn{Text: "ok"})
-	_, err = newModel(url).Complete(context.Background(), agent.Request{Messages: msgs})
+	_, err = newModel(url, anthropic.Options{}).Complete(context.Background(), agent.Request{Messages: msgs})
 	require.NoError(t, err)
 	assert.Len(t, s.Requests(), 1)
 }
@@ -168,11 +169,11 @@ func TestThinkingSentBack(t *testing.T) {
 		turns := append([]agenttest.Turn{{Thinking: "Look it up first.", Calls: []agenttest.Call{{ID: "t1", Name: "get_order_details", Arguments: `{"order_id": "#W1"}`}}}},
 			agenttest.Turn{Text: "Delivered."})
 		s, url := standIn(t, turns...)
-		var opts []anthropic.Option
+		var opts anthropic.Options
 		if !stream {
-			opts = append(opts, anthropic.WithoutStreaming())
+			opts.NoStreaming = true
 		}
-		loop := &agent.Loop{Model: newModel(url, opts...), Tools: testSet(t), Context: agent.NewContext(user[0])}
+		loop := &agent.Loop{Model: newModel(url, opts), Tools: testSet(t), Context: agent.NewContext(user[0])}
 		_, err := loop.Turn(context.Background(), "hi")
 		require.NoError(t, err, "stream=%v", stream)
 		reqs := s.Requests()
@@ -187,7 +188,7 @@ func TestThinkingSentBack(t *testing.T) {
 			msgs[i].Native = nil
 		}
 		s.Append(agenttest.Turn{Text: "never"})
-		_, err = newModel(url, anthropic.WithMaxRetries(0)).Complete(context.Background(), agent.Request{Messages: msgs})
+		_, err = newModel(url, anthropic.Options{MaxRetries: -1}).Complete(context.Background(), agent.Request{Messages: msgs})
 		require.Error(t, err)
 		assert.Contains(t, err.Error(), "Expected `thinking` or `redacted_thinking`")
 	}
@@ -197,24 +198,24 @@ func TestFaults(t *testing.T) {
 	tests := []struct {
 		name     string
 		turn     agenttest.Turn
-		opts     []anthropic.Option
+		opts     anthropic.Options
 		wantErr  string
 		requests int
 	}{
-		{"429 then answered", agenttest.Turn{Text: "ok", Fault: agenttest.Fault{Fail: []int{429}, RetryAfter: "0"}}, nil, "", 2},
-		{"500 then 529 then answered", agenttest.Turn{Text: "ok", Fault: agenttest.Fault{Fail: []int{500, 529}}}, nil, "", 3},
-		{"500 past the retries", agenttest.Turn{Text: "ok", Fault: agenttest.Fault{Fail: []int{500, 500, 500}}}, nil, "500", 3},
-		{"400 is not retried", agenttest.Turn{Text: "ok", Fault: agenttest.Fault{Fail: []int{400}}}, nil, "400", 1},
-		{"retries bounded by the option", agenttest.Turn{Text: "ok", Fault: agenttest.Fault{Fail: []int{500}}}, []anthropic.Option{anthropic.WithMaxRetries(0)}, "500", 1},
-		{"stream cut mid-call", agenttest.Turn{Calls: []agenttest.Call{{ID: "c", Name: "f", Arguments: `{"a": "long enough to split"}`}}, Fault: agenttest.Fault{CutAfter: 5}}, nil, "", 1},
-		{"malformed event", agenttest.Turn{Text: "x", Fault: agenttest.Fault{Malformed: true}}, nil, "stream", 1},
-		{"no message_delta", agenttest.Turn{Text: "x", Fault: agenttest.Fault{NoFinish: true}}, nil, "ended before", 1},
-		{"slower than the timeout", agenttest.Turn{Text: "x", Fault: agenttest.Fault{Delay: 2 * time.Second}}, []anthropic.Option{anthropic.WithTimeout(50 * time.Millisecond), anthropic.WithMaxRetries(0)}, "deadline", 1},
+		{"429 then answered", agenttest.Turn{Text: "ok", Fault: agenttest.Fault{Fail: []int{429}, RetryAfter: "0"}}, anthropic.Options{}, "", 2},
+		{"500 then 529 then answered", agenttest.Turn{Text: "ok", Fault: agenttest.Fault{Fail: []int{500, 529}}}, anthropic.Options{}, "", 3},
+		{"500 past the retries", agenttest.Turn{Text: "ok", Fault: agenttest.Fault{Fail: []int{500, 500, 500}}}, anthropic.Options{}, "500", 3},
+		{"400 is not retried", agenttest.Turn{Text: "ok", Fault: agenttest.Fault{Fail: []int{400}}}, anthropic.Options{}, "400", 1},
+		{"retries bounded by the option", agenttest.Turn{Text: "ok", Fault: agenttest.Fault{Fail: []int{500}}}, anthropic.Options{MaxRetries: -1}, "500", 1},
+		{"stream cut mid-call", agenttest.Turn{Calls: []agenttest.Call{{ID: "c", Name: "f", Arguments: `{"a": "long enough to split"}`}}, Fault: agenttest.Fault{CutAfter: 5}}, anthropic.Options{}, "", 1},
+		{"malformed event", agenttest.Turn{Text: "x", Fault: agenttest.Fault{Malformed: true}}, anthropic.Options{}, "stream", 1},
+		{"no message_delta", agenttest.Turn{Text: "x", Fault: agenttest.Fault{NoFinish: true}}, anthropic.Options{}, "ended before", 1},
+		{"slower than the timeout", agenttest.Turn{Text: "x", Fault: agenttest.Fault{Delay: 2 * time.Second}}, anthropic.Options{Timeout: 50 * time.Millisecond, MaxRetries: -1}, "deadline", 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s, url := standIn(t, tt.turn)
-			resp, err := newModel(url, tt.opts...).Complete(context.Background(), agent.Request{Messages: user})
+			resp, err := newModel(url, tt.opts).Complete(context.Background(), agent.Request{Messages: user})
 			switch {
 			case tt.turn.Fault.CutAfter > 0:
 				require.Error(t, err, "a cut stream is an error")

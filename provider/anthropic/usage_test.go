@@ -66,11 +66,11 @@ func TestUsageNotSentIsMissing(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var opts []anthropic.Option
+			var opts anthropic.Options
 			if !tt.stream {
-				opts = append(opts, anthropic.WithoutStreaming())
+				opts.NoStreaming = true
 			}
-			resp, err := newModel(canned(t, tt.body), opts...).Complete(context.Background(), agent.Request{Messages: user})
+			resp, err := newModel(canned(t, tt.body), opts).Complete(context.Background(), agent.Request{Messages: user})
 			require.NoError(t, err)
 			assert.Equal(t, "Hi", resp.Text)
 			assert.Equal(t, tt.missing, resp.Usage.Missing)
@@ -79,17 +79,17 @@ func TestUsageNotSentIsMissing(t *testing.T) {
 	}
 }
 
-// WithMaxTokens sets max_tokens, which the API requires: 0 or less keeps
+// Options.MaxTokens sets max_tokens, which the API requires: 0 or less keeps
 // the default.
 func TestMaxTokensSent(t *testing.T) {
 	for _, tt := range []struct {
 		n, want int
 	}{{0, anthropic.DefaultMaxTokens}, {-1, anthropic.DefaultMaxTokens}, {300, 300}} {
 		s, url := standIn(t, agenttest.Turn{Text: "ok"})
-		_, err := newModel(url, anthropic.WithMaxTokens(tt.n)).Complete(context.Background(), agent.Request{Messages: user})
+		_, err := newModel(url, anthropic.Options{MaxTokens: tt.n}).Complete(context.Background(), agent.Request{Messages: user})
 		require.NoError(t, err)
 		reqs := s.Requests()
 		require.Len(t, reqs, 1)
-		assert.Equal(t, tt.want, reqs[0].Anthropic.MaxTokens, "WithMaxTokens(%d)", tt.n)
+		assert.Equal(t, tt.want, reqs[0].Anthropic.MaxTokens, "MaxTokens %d", tt.n)
 	}
 }

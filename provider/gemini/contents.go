@@ -9,9 +9,11 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/voiceeval/schematools/agent"
+	"github.com/voiceeval/schematools/provider/internal/turns"
+	"github.com/voiceeval/schematools/tool"
 )
 
-// Contents renders a pipecat-shaped context as Gemini takes it: the
+// contentsOf renders a pipecat-shaped context as Gemini takes it: the
 // leading system messages as the system instruction (nil when there are
 // none), and the contents.
 //
@@ -25,12 +27,12 @@ import (
 //     first carrying the response's first signature — then one user
 //     content with a functionResponse per result.
 //   - A functionResponse carries the call's id unless the adapter made it
-//     up ([MadeUpIDPrefix]); its response is the result's JSON object, or
+//     up ([madeUpIDPrefix]); its response is the result's JSON object, or
 //     {"output": value} for any other result ("COMPLETED", a list, a
 //     number: Gemini takes only objects).
 //   - User text, and system messages after the first other message, are
 //     user text parts, merged into the user content before them.
-func Contents(msgs []agent.Message) (*genai.Content, []*genai.Content, error) {
+func contentsOf(msgs []agent.Message) (*genai.Content, []*genai.Content, error) {
 	var system *genai.Content
 	i := 0
 	for ; i < len(msgs) && msgs[i].Role == agent.RoleSystem; i++ {
@@ -50,7 +52,7 @@ func Contents(msgs []agent.Message) (*genai.Content, []*genai.Content, error) {
 		}
 		out = append(out, &genai.Content{Role: role, Parts: parts})
 	}
-	for _, st := range agent.Responses(msgs[i:], NativeKey) {
+	for _, st := range turns.Regroup(msgs[i:], NativeKey) {
 		if !st.Response {
 			m := st.Message
 			if m.Role == agent.RoleTool {
@@ -71,7 +73,7 @@ func Contents(msgs []agent.Message) (*genai.Content, []*genai.Content, error) {
 		}
 		for _, r := range st.Results {
 			fr := &genai.FunctionResponse{Name: names[r.ToolCallID], Response: responseOf(r.Content)}
-			if !strings.HasPrefix(r.ToolCallID, MadeUpIDPrefix) {
+			if !strings.HasPrefix(r.ToolCallID, madeUpIDPrefix) {
 				fr.ID = r.ToolCallID
 			}
 			add(genai.RoleUser, &genai.Part{FunctionResponse: fr})
@@ -83,7 +85,7 @@ func Contents(msgs []agent.Message) (*genai.Content, []*genai.Content, error) {
 // modelParts is one response's parts: native as it is when its calls are
 // the context's (by name, and by id when it has ids), else native's
 // thought parts, the text and the calls.
-func modelParts(native json.RawMessage, text string, calls []agent.ToolCall) ([]*genai.Part, error) {
+func modelParts(native json.RawMessage, text string, calls []tool.ModelCall) ([]*genai.Part, error) {
 	var nps []*genai.Part
 	if len(native) > 0 {
 		if err := json.Unmarshal(native, &nps); err != nil {
@@ -124,7 +126,7 @@ func modelParts(native json.RawMessage, text string, calls []agent.ToolCall) ([]
 			args = map[string]any{}
 		}
 		fc := &genai.FunctionCall{Name: c.Name, Args: args}
-		if !strings.HasPrefix(c.ID, MadeUpIDPrefix) {
+		if !strings.HasPrefix(c.ID, madeUpIDPrefix) {
 			fc.ID = c.ID
 		}
 		p := &genai.Part{FunctionCall: fc}

@@ -25,20 +25,52 @@ import (
 // included).
 const NativeKey = "gemini"
 
-// MadeUpIDPrefix starts the call ids the adapter makes up for calls the
+// madeUpIDPrefix starts the call ids the adapter makes up for calls the
 // API sent without one; such ids are never sent to the API.
-const MadeUpIDPrefix = "gemini-call-"
+const madeUpIDPrefix = "gemini-call-"
 
-// Defaults of a [Model].
+// Defaults of a [Model]: what the zero [Options] fields mean.
 const (
 	DefaultMaxRetries = 2
 	DefaultRetryDelay = time.Second
 	DefaultTimeout    = 60 * time.Second
 )
 
-// Option configures a [Model].
-type Option func(*config)
+// Options configures a [Model]. The zero value (or a nil *Options) is
+// the defaults.
+type Options struct {
+	// BaseURL is the API's base URL (e.g. "http://127.0.0.1:8089";
+	// requests go to its /v1beta/models/{model}:generateContent); "":
+	// the SDK's.
+	BaseURL string
+	// APIKey is the API key; "": GEMINI_API_KEY or GOOGLE_API_KEY, as the
+	// SDK reads them.
+	APIKey string
+	// MaxRetries is how often a failed request is retried: 0 is
+	// DefaultMaxRetries (2), negative is none.
+	MaxRetries int
+	// RetryDelay is the delay before the first retry, doubled for each
+	// next one: 0 is DefaultRetryDelay (1 s), negative is none (the SDK
+	// does not read Retry-After).
+	RetryDelay time.Duration
+	// Timeout bounds each request, a stream included: 0 is DefaultTimeout
+	// (60 s), negative is none.
+	Timeout time.Duration
+	// MaxTokens bounds each response's output tokens
+	// (generationConfig.maxOutputTokens, over Config's); less than 1
+	// leaves Config's, else the model's, limit (the default).
+	MaxTokens int
+	// NoStreaming sends non-streaming requests.
+	NoStreaming bool
+	// HTTPClient is the HTTP client; nil: the SDK's.
+	HTTPClient *http.Client
+	// Config is the generation settings (temperature, thinking, …); its
+	// SystemInstruction and Tools are replaced by the context's and the
+	// set's.
+	Config *genai.GenerateContentConfig
+}
 
+// config is the Options a Model runs with, defaults applied.
 type config struct {
 	baseURL, apiKey string
 	maxRetries      int
@@ -50,44 +82,30 @@ type config struct {
 	genConfig       *genai.GenerateContentConfig
 }
 
-// WithBaseURL sets the API's base URL (e.g. "http://127.0.0.1:8089";
-// requests go to its /v1beta/models/{model}:generateContent).
-func WithBaseURL(url string) Option { return func(c *config) { c.baseURL = url } }
-
-// WithAPIKey sets the API key (default: GEMINI_API_KEY or GOOGLE_API_KEY,
-// as the SDK reads them).
-func WithAPIKey(key string) Option { return func(c *config) { c.apiKey = key } }
-
-// WithMaxRetries sets how often a failed request is retried (default 2;
-// negative is 0).
-func WithMaxRetries(n int) Option { return func(c *config) { c.maxRetries = max(n, 0) } }
-
-// WithRetryDelay sets the delay before the first retry, doubled for each
-// next one (default 1 s; the SDK does not read Retry-After).
-func WithRetryDelay(d time.Duration) Option { return func(c *config) { c.retryDelay = d } }
-
-// WithTimeout bounds each request, a stream included (default 60 s; 0 or
-// less: none).
-func WithTimeout(d time.Duration) Option { return func(c *config) { c.timeout = d } }
-
-// WithMaxTokens bounds each response's output tokens
-// (generationConfig.maxOutputTokens, over WithConfig's); less than 1
-// leaves WithConfig's, else the model's, limit (the default).
-func WithMaxTokens(n int) Option {
-	return func(c *config) { c.maxTokens = int32(min(max(n, 0), math.MaxInt32)) }
-}
-
-// WithoutStreaming sends non-streaming requests.
-func WithoutStreaming() Option { return func(c *config) { c.noStream = true } }
-
-// WithHTTPClient sets the HTTP client.
-func WithHTTPClient(h *http.Client) Option { return func(c *config) { c.httpClient = h } }
-
-// WithConfig sets the generation settings (temperature, thinking, …);
-// its SystemInstruction and Tools are replaced by the context's and the
-// set's.
-func WithConfig(cfg *genai.GenerateContentConfig) Option {
-	return func(c *config) { c.genConfig = cfg }
+// configOf applies the defaults to opts.
+func configOf(opts *Options) config {
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	cfg := config{baseURL: o.BaseURL, apiKey: o.APIKey, maxRetries: o.MaxRetries, retryDelay: o.RetryDelay, timeout: o.Timeout,
+		maxTokens: int32(min(max(o.MaxTokens, 0), math.MaxInt32)), noStream: o.NoStreaming, httpClient: o.HTTPClient, genConfig: o.Config}
+	switch {
+	case cfg.maxRetries == 0:
+		cfg.maxRetries = DefaultMaxRetries
+	case cfg.maxRetries < 0:
+		cfg.maxRetries = 0
+	}
+	switch {
+	case cfg.retryDelay == 0:
+		cfg.retryDelay = DefaultRetryDelay
+	case cfg.retryDelay < 0:
+		cfg.retryDelay = 0
+	}
+	if cfg.timeout == 0 {
+		cfg.timeout = DefaultTimeout
+	}
+	return cfg
 }
 
 // Model is an [agent.Model] calling one Gemini model. It is safe for
@@ -109,12 +127,10 @@ type exported struct {
 
 var _ agent.Model = (*Model)(nil)
 
-// New returns a Model for the named model, on the Gemini API backend.
-func New(ctx context.Context, model string, opts ...Option) (*Model, error) {
-	cfg := config{maxRetries: DefaultMaxRetries, retryDelay: DefaultRetryDelay, timeout: DefaultTimeout}
-	for _, o := range opts {
-		o(&cfg)
-	}
+// New returns a Model for the named model, on the Gemini API backend;
+// opts may be nil.
+func New(ctx context.Context, model string, opts *Options) (*Model, error) {
+	cfg := configOf(opts)
 	attempts := int32(cfg.maxRetries + 1)
 	delay := cfg.retryDelay.Seconds()
 	cc := &genai.ClientConfig{APIKey: cfg.apiKey, Backend: genai.BackendGeminiAPI, HTTPClient: cfg.httpClient,
@@ -132,7 +148,7 @@ func New(ctx context.Context, model string, opts ...Option) (*Model, error) {
 // Complete makes one generateContent request (streaming:
 // streamGenerateContent?alt=sse).
 func (m *Model) Complete(ctx context.Context, req agent.Request) (agent.Response, error) {
-	system, contents, err := Contents(req.Messages)
+	system, contents, err := contentsOf(req.Messages)
 	if err != nil {
 		return agent.Response{}, err
 	}
@@ -169,7 +185,7 @@ func (m *Model) Complete(ctx context.Context, req agent.Request) (agent.Response
 	if ex != nil {
 		byName = ex.byName
 	}
-	return ReadResponses(seq, req.OnText, byName, len(req.Messages))
+	return readResponses(seq, req.OnText, byName, len(req.Messages))
 }
 
 // export returns the set's declarations (tool/schema.GeminiGo, read into
@@ -204,13 +220,13 @@ func (m *Model) export(set *tool.Set) (*exported, error) {
 // ErrIncomplete means a stream ended before a finishReason.
 var ErrIncomplete = errors.New("gemini: the stream ended before the response finished")
 
-// ReadResponses reads a stream of responses (one for a non-streaming
+// readResponses reads a stream of responses (one for a non-streaming
 // answer) into a Response: the text of the first candidate's parts that
 // are not thoughts (each to onText), its calls (ids made up from
 // nMessages when absent, arguments through schema.GeminiArguments for the
 // tools in byName), the usage of the last response that has one (Missing
 // when none has), and the parts as received in Native.
-func ReadResponses(seq iter.Seq2[*genai.GenerateContentResponse, error], onText func(string), byName map[string]tool.Tool, nMessages int) (agent.Response, error) {
+func readResponses(seq iter.Seq2[*genai.GenerateContentResponse, error], onText func(string), byName map[string]tool.Tool, nMessages int) (agent.Response, error) {
 	var (
 		resp  agent.Response
 		text  strings.Builder
@@ -283,7 +299,7 @@ func ReadResponses(seq iter.Seq2[*genai.GenerateContentResponse, error], onText 
 		}
 		id := fc.ID
 		if id == "" {
-			id = MadeUpIDPrefix + strconv.Itoa(nMessages) + "-" + strconv.Itoa(len(resp.Calls)+1)
+			id = madeUpIDPrefix + strconv.Itoa(nMessages) + "-" + strconv.Itoa(len(resp.Calls)+1)
 		}
 		resp.Calls = append(resp.Calls, tool.ModelCall{ID: id, Name: fc.Name, Arguments: a})
 	}

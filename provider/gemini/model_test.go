@@ -47,9 +47,10 @@ func standIn(t *testing.T, turns ...agenttest.Turn) (*agenttest.Server, string) 
 	return s, srv.URL
 }
 
-func newModel(t testing.TB, url string, opts ...gemini.Option) *gemini.Model {
+func newModel(t testing.TB, url string, opts gemini.Options) *gemini.Model {
 	t.Helper()
-	m, err := gemini.New(context.Background(), "gemini-test", append([]gemini.Option{gemini.WithBaseURL(url), gemini.WithAPIKey("test-key"), gemini.WithRetryDelay(time.Millisecond)}, opts...)...)
+	opts.BaseURL, opts.APIKey, opts.RetryDelay = url, "test-key", time.Millisecond
+	m, err := gemini.New(context.Background(), "gemini-test", &opts)
 	require.NoError(t, err)
 	return m
 }
@@ -71,12 +72,12 @@ func TestStreamAndNonStream(t *testing.T) {
 	for _, stream := range []bool{true, false} {
 		t.Run(fmt.Sprint("stream=", stream), func(t *testing.T) {
 			s, url := standIn(t, turn)
-			var opts []gemini.Option
+			var opts gemini.Options
 			if !stream {
-				opts = append(opts, gemini.WithoutStreaming())
+				opts.NoStreaming = true
 			}
 			var deltas []string
-			resp, err := newModel(t, url, opts...).Complete(context.Background(), agent.Request{Messages: user, Tools: testSet(t),
+			resp, err := newModel(t, url, opts).Complete(context.Background(), agent.Request{Messages: user, Tools: testSet(t),
 				OnText: func(d string) { deltas = append(deltas, d) }})
 			require.NoError(t, err)
 			assert.Equal(t, "Looking — ünï.", resp.Text, "the thought is not text")
@@ -115,7 +116,7 @@ func TestStreamAndNonStream(t *testing.T) {
 func TestToolsSentAsExported(t *testing.T) {
 	set := testSet(t)
 	s, url := standIn(t, agenttest.Turn{Text: "ok"})
-	_, err := newModel(t, url).Complete(context.Background(), agent.Request{Messages: user, Tools: set})
+	_, err := newModel(t, url, gemini.Options{}).Complete(context.Background(), agent.Request{Messages: user, Tools: set})
 	require.NoError(t, err)
 	want, _, err := schema.GeminiGo(set.Tools())
 	require.NoError(t, err)
@@ -131,9 +132,9 @@ func TestToolsSentAsExported(t *testing.T) {
 func TestContentsGrouped(t *testing.T) {
 	msgs := append(user[:2:2],
 		agent.Message{Role: agent.RoleAssistant, Content: "Let me see."},
-		agent.Message{Role: agent.RoleAssistant, ToolCalls: []agent.ToolCall{{ID: "gemini-call-2-1", Name: "f", Arguments: `{"b": 1}`}}},
+		agent.Message{Role: agent.RoleAssistant, ToolCalls: []tool.ModelCall{{ID: "gemini-call-2-1", Name: "f", Arguments: `{"b": 1}`}}},
 		agent.Message{Role: agent.RoleTool, Content: `{"ok": true}`, ToolCallID: "gemini-call-2-1"},
-		agent.Message{Role: agent.RoleAssistant, ToolCalls: []agent.ToolCall{{ID: "vertex-id", Name: "g", Arguments: `{}`}}},
+		agent.Message{Role: agent.RoleAssistant, ToolCalls: []tool.ModelCall{{ID: "vertex-id", Name: "g", Arguments: `{}`}}},
 		agent.Message{Role: agent.RoleTool, Content: `COMPLETED`, ToolCallID: "vertex-id"},
 		agent.Message{Role: agent.RoleUser, Content: "and?"},
 	)
@@ -158,11 +159,11 @@ func TestSignaturesSentBack(t *testing.T) {
 			{Text: "Delivered."},
 		}
 		s, url := standIn(t, turns...)
-		var opts []gemini.Option
+		var opts gemini.Options
 		if !stream {
-			opts = append(opts, gemini.WithoutStreaming())
+			opts.NoStreaming = true
 		}
-		loop := &agent.Loop{Model: newModel(t, url, opts...), Tools: testSet(t), Context: agent.NewContext(user[0])}
+		loop := &agent.Loop{Model: newModel(t, url, opts), Tools: testSet(t), Context: agent.NewContext(user[0])}
 		_, err := loop.Turn(context.Background(), "hi")
 		require.NoError(t, err, "stream=%v", stream)
 		reqs := s.Requests()
@@ -178,7 +179,7 @@ func TestSignaturesSentBack(t *testing.T) {
 			msgs[i].Native = nil
 		}
 		s.Append(agenttest.Turn{Text: "never"})
-		_, err = newModel(t, url, gemini.WithMaxRetries(0)).Complete(context.Background(), agent.Request{Messages: msgs})
+		_, err = newModel(t, url, gemini.Options{MaxRetries: -1}).Complete(context.Background(), agent.Request{Messages: msgs})
 		require.Error(t, err)
 		assert.Contains(t, err.Error(), "Function call is missing a thought_signature")
 	}
@@ -187,7 +188,7 @@ func TestSignaturesSentBack(t *testing.T) {
 // An id the API sends is kept, and sent back.
 func TestCallIDsKept(t *testing.T) {
 	s, url := standIn(t, agenttest.Turn{Calls: []agenttest.Call{{ID: "v1", Name: "get_order_details", Arguments: `{"order_id": "#W1"}`}}, Quirks: agenttest.Quirks{CallIDs: true}}, agenttest.Turn{Text: "ok"})
-	loop := &agent.Loop{Model: newModel(t, url), Tools: testSet(t), Context: agent.NewContext(user[0])}
+	loop := &agent.Loop{Model: newModel(t, url, gemini.Options{}), Tools: testSet(t), Context: agent.NewContext(user[0])}
 	res, err := loop.Turn(context.Background(), "hi")
 	require.NoError(t, err)
 	assert.Equal(t, "v1", res.Steps[0].Calls[0].ID)
@@ -200,24 +201,24 @@ func TestFaults(t *testing.T) {
 	tests := []struct {
 		name     string
 		turn     agenttest.Turn
-		opts     []gemini.Option
+		opts     gemini.Options
 		wantErr  string
 		requests int
 	}{
-		{"429 then answered", agenttest.Turn{Text: "ok", Fault: agenttest.Fault{Fail: []int{429}}}, nil, "", 2},
-		{"500 then 503 then answered", agenttest.Turn{Text: "ok", Fault: agenttest.Fault{Fail: []int{500, 503}}}, nil, "", 3},
-		{"500 past the retries", agenttest.Turn{Text: "ok", Fault: agenttest.Fault{Fail: []int{500, 500, 500}}}, nil, "500", 3},
-		{"400 is not retried", agenttest.Turn{Text: "ok", Fault: agenttest.Fault{Fail: []int{400}}}, nil, "400", 1},
-		{"retries bounded by the option", agenttest.Turn{Text: "ok", Fault: agenttest.Fault{Fail: []int{500}}}, []gemini.Option{gemini.WithMaxRetries(0)}, "500", 1},
-		{"stream cut", agenttest.Turn{Text: "long enough to split in pieces", Fault: agenttest.Fault{CutAfter: 2}}, nil, "", 1},
-		{"malformed chunk", agenttest.Turn{Text: "x", Fault: agenttest.Fault{Malformed: true}}, nil, "unmarshal", 1},
-		{"no finishReason", agenttest.Turn{Text: "x", Fault: agenttest.Fault{NoFinish: true}}, nil, "ended before", 1},
-		{"slower than the timeout", agenttest.Turn{Text: "x", Fault: agenttest.Fault{Delay: 2 * time.Second}}, []gemini.Option{gemini.WithTimeout(50 * time.Millisecond), gemini.WithMaxRetries(0)}, "deadline", 1},
+		{"429 then answered", agenttest.Turn{Text: "ok", Fault: agenttest.Fault{Fail: []int{429}}}, gemini.Options{}, "", 2},
+		{"500 then 503 then answered", agenttest.Turn{Text: "ok", Fault: agenttest.Fault{Fail: []int{500, 503}}}, gemini.Options{}, "", 3},
+		{"500 past the retries", agenttest.Turn{Text: "ok", Fault: agenttest.Fault{Fail: []int{500, 500, 500}}}, gemini.Options{}, "500", 3},
+		{"400 is not retried", agenttest.Turn{Text: "ok", Fault: agenttest.Fault{Fail: []int{400}}}, gemini.Options{}, "400", 1},
+		{"retries bounded by the option", agenttest.Turn{Text: "ok", Fault: agenttest.Fault{Fail: []int{500}}}, gemini.Options{MaxRetries: -1}, "500", 1},
+		{"stream cut", agenttest.Turn{Text: "long enough to split in pieces", Fault: agenttest.Fault{CutAfter: 2}}, gemini.Options{}, "", 1},
+		{"malformed chunk", agenttest.Turn{Text: "x", Fault: agenttest.Fault{Malformed: true}}, gemini.Options{}, "unmarshal", 1},
+		{"no finishReason", agenttest.Turn{Text: "x", Fault: agenttest.Fault{NoFinish: true}}, gemini.Options{}, "ended before", 1},
+		{"slower than the timeout", agenttest.Turn{Text: "x", Fault: agenttest.Fault{Delay: 2 * time.Second}}, gemini.Options{Timeout: 50 * time.Millisecond, MaxRetries: -1}, "deadline", 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s, url := standIn(t, tt.turn)
-			resp, err := newModel(t, url, tt.opts...).Complete(context.Background(), agent.Request{Messages: user})
+			resp, err := newModel(t, url, tt.opts).Complete(context.Background(), agent.Request{Messages: user})
 			switch {
 			case tt.turn.Fault.CutAfter > 0:
 				require.Error(t, err, "a cut stream is an error")

@@ -49,21 +49,21 @@ func TestUsageNotSentIsMissing(t *testing.T) {
 	}
 }
 
-// WithMaxTokens sends generationConfig.maxOutputTokens, over WithConfig's;
+// Options.MaxTokens sends generationConfig.maxOutputTokens, over Config's;
 // by default none is sent.
 func TestMaxTokensSent(t *testing.T) {
 	for _, tt := range []struct {
-		opts []gemini.Option
+		opts gemini.Options
 		want any
 	}{
-		{nil, nil},
-		{[]gemini.Option{gemini.WithMaxTokens(0)}, nil},
-		{[]gemini.Option{gemini.WithMaxTokens(128)}, float64(128)},
-		{[]gemini.Option{gemini.WithConfig(&genai.GenerateContentConfig{MaxOutputTokens: 64})}, float64(64)},
-		{[]gemini.Option{gemini.WithConfig(&genai.GenerateContentConfig{MaxOutputTokens: 64}), gemini.WithMaxTokens(128)}, float64(128)},
+		{gemini.Options{}, nil},
+		{gemini.Options{MaxTokens: 0}, nil},
+		{gemini.Options{MaxTokens: 128}, float64(128)},
+		{gemini.Options{Config: &genai.GenerateContentConfig{MaxOutputTokens: 64}}, float64(64)},
+		{gemini.Options{Config: &genai.GenerateContentConfig{MaxOutputTokens: 64}, MaxTokens: 128}, float64(128)},
 	} {
 		s, url := standIn(t, agenttest.Turn{Text: "ok"})
-		_, err := newModel(t, url, tt.opts...).Complete(context.Background(), agent.Request{Messages: user})
+		_, err := newModel(t, url, tt.opts).Complete(context.Background(), agent.Request{Messages: user})
 		require.NoError(t, err)
 		reqs := s.Requests()
 		require.Len(t, reqs, 1)

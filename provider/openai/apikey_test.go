@@ -11,9 +11,9 @@ import (
 	"github.com/voiceeval/schematools/provider/openai"
 )
 
-// WithAPIKeyFromEnv sends the variable's value, or "EMPTY" when it is
+// Options.APIKeyEnv sends the variable's value, or "EMPTY" when it is
 // unset, as NeMo's vLLM configs do.
-func TestWithAPIKeyFromEnv(t *testing.T) {
+func TestAPIKeyEnv(t *testing.T) {
 	for _, tc := range []struct{ value, want string }{{"sk-test", "Bearer sk-test"}, {"", "Bearer EMPTY"}} {
 		t.Setenv("SCHEMATOOLS_TEST_KEY", tc.value)
 		var got string
@@ -22,7 +22,7 @@ func TestWithAPIKeyFromEnv(t *testing.T) {
 			got = r.Header.Get("Authorization")
 			standin.ServeHTTP(w, r)
 		}))
-		m := openai.New("m", openai.WithBaseURL(srv.URL+"/v1"), openai.WithAPIKeyFromEnv("SCHEMATOOLS_TEST_KEY"), openai.WithoutStreaming())
+		m := openai.New("m", &openai.Options{BaseURL: srv.URL + "/v1", APIKeyEnv: "SCHEMATOOLS_TEST_KEY", NoStreaming: true})
 		if _, err := m.Complete(context.Background(), agent.Request{Messages: []agent.Message{{Role: agent.RoleUser, Content: "hello"}}}); err != nil {
 			t.Fatal(err)
 		}

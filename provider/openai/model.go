@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -21,15 +22,48 @@ import (
 	"github.com/voiceeval/schematools/tool/schema"
 )
 
-// Defaults of a [Model].
+// Defaults of a [Model]: what the zero [Options] fields mean.
 const (
 	DefaultMaxRetries = 2
 	DefaultTimeout    = 60 * time.Second
 )
 
-// Option configures a [Model].
-type Option func(*config)
+// Options configures a [Model]. The zero value (or a nil *Options) is
+// the defaults.
+type Options struct {
+	// BaseURL is the API's base URL (e.g. "http://127.0.0.1:8089/v1");
+	// "": OPENAI_BASE_URL, else OpenAI's.
+	BaseURL string
+	// APIKey is the API key; "": APIKeyEnv's, else OPENAI_API_KEY.
+	APIKey string
+	// APIKeyEnv, when APIKey is "", names the environment variable to take
+	// the key from, read by New: its value, or "EMPTY" when it is unset or
+	// empty — what NeMo's vLLM configs send (api_key: "EMPTY"), and what
+	// an OpenAI-compatible server without authentication accepts.
+	APIKeyEnv string
+	// MaxRetries is how often a failed request is retried: 0 is
+	// DefaultMaxRetries (2), negative is none.
+	MaxRetries int
+	// Timeout bounds each attempt: 0 is DefaultTimeout (60 s), negative
+	// is none.
+	Timeout time.Duration
+	// MaxTokens bounds each response's output tokens (reasoning included)
+	// with max_completion_tokens, which NeMo's agent configs and pipecat
+	// send and OpenAI-compatible servers (llama.cpp, vLLM) read; less than
+	// 1 sends none, leaving the server's limit (the default).
+	MaxTokens int
+	// Strict exports the tools in OpenAI's strict mode (schema.Strict).
+	Strict bool
+	// NoStreaming sends non-streaming requests.
+	NoStreaming bool
+	// HTTPClient is the HTTP client; nil: the SDK's.
+	HTTPClient *http.Client
+	// RequestOptions are SDK request options added to every request (a
+	// temperature: option.WithJSONSet("temperature", 0)).
+	RequestOptions []option.RequestOption
+}
 
+// config is the Options a Model runs with, defaults applied.
 type config struct {
 	baseURL, apiKey string
 	maxRetries      int
@@ -41,50 +75,30 @@ type config struct {
 	extra           []option.RequestOption
 }
 
-// WithBaseURL sets the API's base URL (e.g. "http://127.0.0.1:8089/v1").
-func WithBaseURL(url string) Option { return func(c *config) { c.baseURL = url } }
-
-// WithAPIKey sets the API key (default: OPENAI_API_KEY).
-func WithAPIKey(key string) Option { return func(c *config) { c.apiKey = key } }
-
-// WithAPIKeyFromEnv sets the API key to the value of the environment
-// variable env, or to "EMPTY" when it is unset or empty — what NeMo's vLLM
-// configs send (api_key: "EMPTY"), and what an OpenAI-compatible server
-// without authentication accepts.
-func WithAPIKeyFromEnv(env string) Option {
-	key := os.Getenv(env)
-	if key == "" {
-		key = "EMPTY"
+// configOf applies the defaults to opts.
+func configOf(opts *Options) config {
+	var o Options
+	if opts != nil {
+		o = *opts
 	}
-	return WithAPIKey(key)
-}
-
-// WithMaxRetries sets how often a failed request is retried (default 2;
-// negative is 0).
-func WithMaxRetries(n int) Option { return func(c *config) { c.maxRetries = max(n, 0) } }
-
-// WithTimeout bounds each attempt (default 60 s; 0 or less: none).
-func WithTimeout(d time.Duration) Option { return func(c *config) { c.timeout = d } }
-
-// WithMaxTokens bounds each response's output tokens (reasoning
-// included) with max_completion_tokens, which NeMo's agent configs and
-// pipecat send and OpenAI-compatible servers (llama.cpp, vLLM) read;
-// less than 1 sends none, leaving the server's limit (the default).
-func WithMaxTokens(n int) Option { return func(c *config) { c.maxTokens = int64(max(n, 0)) } }
-
-// WithStrict exports the tools in OpenAI's strict mode (schema.Strict).
-func WithStrict() Option { return func(c *config) { c.strict = true } }
-
-// WithoutStreaming sends non-streaming requests.
-func WithoutStreaming() Option { return func(c *config) { c.noStream = true } }
-
-// WithHTTPClient sets the HTTP client.
-func WithHTTPClient(h *http.Client) Option { return func(c *config) { c.httpClient = h } }
-
-// WithRequestOptions adds SDK request options to every request (a
-// temperature: option.WithJSONSet("temperature", 0)).
-func WithRequestOptions(opts ...option.RequestOption) Option {
-	return func(c *config) { c.extra = append(c.extra, opts...) }
+	cfg := config{baseURL: o.BaseURL, apiKey: o.APIKey, maxRetries: o.MaxRetries, maxTokens: int64(max(o.MaxTokens, 0)),
+		timeout: o.Timeout, strict: o.Strict, noStream: o.NoStreaming, httpClient: o.HTTPClient, extra: slices.Clone(o.RequestOptions)}
+	if cfg.apiKey == "" && o.APIKeyEnv != "" {
+		cfg.apiKey = os.Getenv(o.APIKeyEnv)
+		if cfg.apiKey == "" {
+			cfg.apiKey = "EMPTY"
+		}
+	}
+	switch {
+	case cfg.maxRetries == 0:
+		cfg.maxRetries = DefaultMaxRetries
+	case cfg.maxRetries < 0:
+		cfg.maxRetries = 0
+	}
+	if cfg.timeout == 0 {
+		cfg.timeout = DefaultTimeout
+	}
+	return cfg
 }
 
 // Model is an [agent.Model] calling one model of a Chat Completions API.
@@ -100,12 +114,9 @@ type Model struct {
 
 var _ agent.Model = (*Model)(nil)
 
-// New returns a Model for the named model.
-func New(model string, opts ...Option) *Model {
-	cfg := config{maxRetries: DefaultMaxRetries, timeout: DefaultTimeout}
-	for _, o := range opts {
-		o(&cfg)
-	}
+// New returns a Model for the named model; opts may be nil.
+func New(model string, opts *Options) *Model {
+	cfg := configOf(opts)
 	ro := []option.RequestOption{option.WithMaxRetries(cfg.maxRetries)}
 	if cfg.baseURL != "" {
 		ro = append(ro, option.WithBaseURL(cfg.baseURL))

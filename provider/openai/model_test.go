@@ -48,8 +48,9 @@ func standIn(t *testing.T, turns ...agenttest.Turn) (*agenttest.Server, string) 
 	return s, srv.URL + "/v1"
 }
 
-func newModel(url string, opts ...openai.Option) *openai.Model {
-	return openai.New("gpt-test", append([]openai.Option{openai.WithBaseURL(url), openai.WithAPIKey("test-key")}, opts...)...)
+func newModel(url string, opts openai.Options) *openai.Model {
+	opts.BaseURL, opts.APIKey = url, "test-key"
+	return openai.New("gpt-test", &opts)
 }
 
 var (
@@ -62,12 +63,12 @@ func TestStreamAndNonStream(t *testing.T) {
 	for _, stream := range []bool{true, false} {
 		t.Run(fmt.Sprint("stream=", stream), func(t *testing.T) {
 			s, url := standIn(t, turn)
-			var opts []openai.Option
+			var opts openai.Options
 			if !stream {
-				opts = append(opts, openai.WithoutStreaming())
+				opts.NoStreaming = true
 			}
 			var deltas []string
-			resp, err := newModel(url, opts...).Complete(context.Background(), agent.Request{Messages: user, Tools: testSet(t),
+			resp, err := newModel(url, opts).Complete(context.Background(), agent.Request{Messages: user, Tools: testSet(t),
 				OnText: func(d string) { deltas = append(deltas, d) }})
 			require.NoError(t, err)
 			assert.Equal(t, "Looking — ünï.", resp.Text)
@@ -99,12 +100,12 @@ func TestToolsSentAsExported(t *testing.T) {
 	set := testSet(t)
 	for _, strict := range []bool{false, true} {
 		s, url := standIn(t, agenttest.Turn{Text: "ok"})
-		var opts []openai.Option
+		var opts openai.Options
 		var sopts []schema.Option
 		if strict {
-			opts, sopts = append(opts, openai.WithStrict()), append(sopts, schema.Strict())
+			opts.Strict, sopts = true, append(sopts, schema.Strict())
 		}
-		_, err := newModel(url, opts...).Complete(context.Background(), agent.Request{Messages: user, Tools: set})
+		_, err := newModel(url, opts).Complete(context.Background(), agent.Request{Messages: user, Tools: set})
 		require.NoError(t, err)
 		want, err := schema.OpenAI(set.Tools(), sopts...)
 		require.NoError(t, err)
@@ -121,9 +122,9 @@ func TestToolsSentAsExported(t *testing.T) {
 func TestMessagesSent(t *testing.T) {
 	s, url := standIn(t, agenttest.Turn{Text: "ok"})
 	msgs := append(user[:2:2],
-		agent.Message{Role: agent.RoleAssistant, ToolCalls: []agent.ToolCall{{ID: "c1", Name: "f", Arguments: `{"b": 1, "a": 2}`}}},
+		agent.Message{Role: agent.RoleAssistant, ToolCalls: []tool.ModelCall{{ID: "c1", Name: "f", Arguments: `{"b": 1, "a": 2}`}}},
 		agent.Message{Role: agent.RoleTool, Content: `{"ok": true}`, ToolCallID: "c1"})
-	_, err := newModel(url).Complete(context.Background(), agent.Request{Messages: msgs})
+	_, err := newModel(url, openai.Options{}).Complete(context.Background(), agent.Request{Messages: msgs})
 	require.NoError(t, err)
 	r := s.Requests()[0]
 	assert.Contains(t, string(r.Body), `{"role":"assistant","tool_calls":[{"id":"c1","function":{"name":"f","arguments":"{\"b\": 1, \"a\": 2}"},"type":"function"}]}`)
@@ -135,24 +136,24 @@ func TestFaults(t *testing.T) {
 	tests := []struct {
 		name     string
 		turn     agenttest.Turn
-		opts     []openai.Option
+		opts     openai.Options
 		wantErr  string
 		requests int
 	}{
-		{"429 then answered", agenttest.Turn{Text: "ok", Fault: agenttest.Fault{Fail: []int{429}, RetryAfter: "0"}}, nil, "", 2},
-		{"500 twice then answered", agenttest.Turn{Text: "ok", Fault: agenttest.Fault{Fail: []int{500, 503}}}, nil, "", 3},
-		{"500 past the retries", agenttest.Turn{Text: "ok", Fault: agenttest.Fault{Fail: []int{500, 500, 500}}}, nil, "500", 3},
-		{"400 is not retried", agenttest.Turn{Text: "ok", Fault: agenttest.Fault{Fail: []int{400}}}, nil, "400", 1},
-		{"retries bounded by the option", agenttest.Turn{Text: "ok", Fault: agenttest.Fault{Fail: []int{500}}}, []openai.Option{openai.WithMaxRetries(0)}, "500", 1},
-		{"stream cut mid-call", agenttest.Turn{Calls: []agenttest.Call{{ID: "c", Name: "f", Arguments: `{"a": "long enough to split"}`}}, Fault: agenttest.Fault{CutAfter: 4}}, nil, "stream", 1},
-		{"malformed chunk", agenttest.Turn{Text: "x", Fault: agenttest.Fault{Malformed: true}}, nil, "stream", 1},
-		{"slower than the timeout", agenttest.Turn{Text: "x", Fault: agenttest.Fault{Delay: 2 * time.Second}}, []openai.Option{openai.WithTimeout(50 * time.Millisecond), openai.WithMaxRetries(0)}, "deadline", 1},
-		{"no finish_reason", agenttest.Turn{Text: "x", FinishReason: ""}, nil, "", 1},
+		{"429 then answered", agenttest.Turn{Text: "ok", Fault: agenttest.Fault{Fail: []int{429}, RetryAfter: "0"}}, openai.Options{}, "", 2},
+		{"500 twice then answered", agenttest.Turn{Text: "ok", Fault: agenttest.Fault{Fail: []int{500, 503}}}, openai.Options{}, "", 3},
+		{"500 past the retries", agenttest.Turn{Text: "ok", Fault: agenttest.Fault{Fail: []int{500, 500, 500}}}, openai.Options{}, "500", 3},
+		{"400 is not retried", agenttest.Turn{Text: "ok", Fault: agenttest.Fault{Fail: []int{400}}}, openai.Options{}, "400", 1},
+		{"retries bounded by the option", agenttest.Turn{Text: "ok", Fault: agenttest.Fault{Fail: []int{500}}}, openai.Options{MaxRetries: -1}, "500", 1},
+		{"stream cut mid-call", agenttest.Turn{Calls: []agenttest.Call{{ID: "c", Name: "f", Arguments: `{"a": "long enough to split"}`}}, Fault: agenttest.Fault{CutAfter: 4}}, openai.Options{}, "stream", 1},
+		{"malformed chunk", agenttest.Turn{Text: "x", Fault: agenttest.Fault{Malformed: true}}, openai.Options{}, "stream", 1},
+		{"slower than the timeout", agenttest.Turn{Text: "x", Fault: agenttest.Fault{Delay: 2 * time.Second}}, openai.Options{Timeout: 50 * time.Millisecond, MaxRetries: -1}, "deadline", 1},
+		{"no finish_reason", agenttest.Turn{Text: "x", FinishReason: ""}, openai.Options{}, "", 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s, url := standIn(t, tt.turn)
-			resp, err := newModel(url, tt.opts...).Complete(context.Background(), agent.Request{Messages: user})
+			resp, err := newModel(url, tt.opts).Complete(context.Background(), agent.Request{Messages: user})
 			if tt.wantErr == "" {
 				require.NoError(t, err)
 				assert.Equal(t, tt.turn.Text, resp.Text)
@@ -171,7 +172,7 @@ func TestCallDeltaQuirks(t *testing.T) {
 	want := []tool.ModelCall{{ID: "a", Name: "get_order_details", Arguments: `{"order_id": "#W1"}`}, {ID: "b", Name: "x", Arguments: `{}`}, {ID: "c", Name: "get_order_details", Arguments: `{"order_id": "#W3", "limit": 2}`}}
 	for _, q := range []agenttest.Quirks{{}, {IndexZero: true}, {IDEveryChunk: true}, {OneChunk: true}, {IndexZero: true, IDEveryChunk: true}} {
 		_, url := standIn(t, agenttest.Turn{Calls: three, Quirks: q, Piece: 2})
-		resp, err := newModel(url).Complete(context.Background(), agent.Request{Messages: user})
+		resp, err := newModel(url, openai.Options{}).Complete(context.Background(), agent.Request{Messages: user})
 		require.NoError(t, err)
 		assert.Equal(t, want, resp.Calls, "%+v", q)
 	}
@@ -199,7 +200,7 @@ func TestLoopOnTheStandIn(t *testing.T) {
 	s, url := standIn(t, turns...)
 	conv := agent.NewContext(user[0])
 	var usages []agent.Usage
-	loop := &agent.Loop{Model: newModel(url), Tools: testSet(t), Context: conv,
+	loop := &agent.Loop{Model: newModel(url, openai.Options{}), Tools: testSet(t), Context: conv,
 		Hooks: agent.Hooks{OnResponse: func(_ context.Context, _ int, r agent.Response) { usages = append(usages, r.Usage) }}}
 	res, err := loop.Turn(context.Background(), "hi")
 	require.NoError(t, err)

@@ -87,11 +87,11 @@ func TestUsageNotSentIsMissing(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			url := serve(t, &cannedServer{body: tt.body})
-			var opts []openai.Option
+			var opts openai.Options
 			if !tt.stream {
-				opts = append(opts, openai.WithoutStreaming())
+				opts.NoStreaming = true
 			}
-			resp, err := newModel(url, opts...).Complete(context.Background(), agent.Request{Messages: user})
+			resp, err := newModel(url, opts).Complete(context.Background(), agent.Request{Messages: user})
 			require.NoError(t, err)
 			assert.Equal(t, "Hi", resp.Text)
 			assert.Equal(t, tt.missing, resp.Usage.Missing)
@@ -100,25 +100,25 @@ func TestUsageNotSentIsMissing(t *testing.T) {
 	}
 }
 
-// WithMaxTokens sends max_completion_tokens, streaming or not; by default,
+// Options.MaxTokens sends max_completion_tokens, streaming or not; by default,
 // or with 0 or less, none is sent.
 func TestMaxTokensSent(t *testing.T) {
 	for _, tt := range []struct {
-		opts []openai.Option
+		opts openai.Options
 		want any // float64 as JSON decodes it, or nil when absent
 	}{
-		{nil, nil},
-		{[]openai.Option{openai.WithMaxTokens(0)}, nil},
-		{[]openai.Option{openai.WithMaxTokens(-5)}, nil},
-		{[]openai.Option{openai.WithMaxTokens(256)}, float64(256)},
-		{[]openai.Option{openai.WithMaxTokens(256), openai.WithoutStreaming()}, float64(256)},
+		{openai.Options{}, nil},
+		{openai.Options{MaxTokens: 0}, nil},
+		{openai.Options{MaxTokens: -5}, nil},
+		{openai.Options{MaxTokens: 256}, float64(256)},
+		{openai.Options{MaxTokens: 256, NoStreaming: true}, float64(256)},
 	} {
 		body := chunkText + chunkStop + chunkUsage + done
-		if len(tt.opts) == 2 {
+		if tt.opts.NoStreaming {
 			body = fmt.Sprintf(completion, "")
 		}
 		s := &cannedServer{body: body}
-		_, err := newModel(serve(t, s), tt.opts...).Complete(context.Background(), agent.Request{Messages: user})
+		_, err := newModel(serve(t, s), tt.opts).Complete(context.Background(), agent.Request{Messages: user})
 		require.NoError(t, err)
 		reqs := s.requests()
 		require.Len(t, reqs, 1)
@@ -129,7 +129,7 @@ func TestMaxTokensSent(t *testing.T) {
 	}
 }
 
-// A server that never answers fails the request at WithTimeout (each
+// A server that never answers fails the request at Options.Timeout (each
 // attempt's bound; the SDK does not retry a timed-out attempt), not at
 // the 60 s default.
 func TestHangingServerTimesOut(t *testing.T) {
@@ -143,12 +143,12 @@ func TestHangingServerTimesOut(t *testing.T) {
 	t.Cleanup(srv.Close)
 	t.Cleanup(func() { close(release) })
 	for _, stream := range []bool{true, false} {
-		opts := []openai.Option{openai.WithTimeout(150 * time.Millisecond), openai.WithMaxRetries(1)}
+		opts := openai.Options{Timeout: 150 * time.Millisecond, MaxRetries: 1}
 		if !stream {
-			opts = append(opts, openai.WithoutStreaming())
+			opts.NoStreaming = true
 		}
 		start := time.Now()
-		_, err := newModel(srv.URL+"/v1", opts...).Complete(context.Background(), agent.Request{Messages: user})
+		_, err := newModel(srv.URL+"/v1", opts).Complete(context.Background(), agent.Request{Messages: user})
 		took := time.Since(start)
 		require.Error(t, err)
 		assert.ErrorIs(t, err, context.DeadlineExceeded, "stream=%v: %v", stream, err)

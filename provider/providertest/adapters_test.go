@@ -32,25 +32,25 @@ type adapter struct {
 
 var adapters = []adapter{
 	{agenttest.DialectOpenAI, func(t *testing.T, url string, stream bool) agent.Model {
-		opts := []openai.Option{openai.WithBaseURL(url + "/v1"), openai.WithAPIKey("k")}
+		opts := &openai.Options{BaseURL: url + "/v1", APIKey: "k"}
 		if !stream {
-			opts = append(opts, openai.WithoutStreaming())
+			opts.NoStreaming = true
 		}
-		return openai.New("standin", opts...)
+		return openai.New("standin", opts)
 	}},
 	{agenttest.DialectAnthropic, func(t *testing.T, url string, stream bool) agent.Model {
-		opts := []anthropic.Option{anthropic.WithBaseURL(url), anthropic.WithAPIKey("k")}
+		opts := &anthropic.Options{BaseURL: url, APIKey: "k"}
 		if !stream {
-			opts = append(opts, anthropic.WithoutStreaming())
+			opts.NoStreaming = true
 		}
-		return anthropic.New("standin", opts...)
+		return anthropic.New("standin", opts)
 	}},
 	{agenttest.DialectGemini, func(t *testing.T, url string, stream bool) agent.Model {
-		opts := []gemini.Option{gemini.WithBaseURL(url), gemini.WithAPIKey("k"), gemini.WithRetryDelay(time.Millisecond)}
+		opts := &gemini.Options{BaseURL: url, APIKey: "k", RetryDelay: time.Millisecond}
 		if !stream {
-			opts = append(opts, gemini.WithoutStreaming())
+			opts.NoStreaming = true
 		}
-		m, err := gemini.New(context.Background(), "standin", opts...)
+		m, err := gemini.New(context.Background(), "standin", opts)
 		require.NoError(t, err)
 		return m
 	}},

@@ -39,7 +39,7 @@ func startLLMBot(t *testing.T) *llmBot {
 	h := &agenttest.Swap{}
 	llm := httptest.NewServer(h)
 	t.Cleanup(llm.Close)
-	model := openai.New("standin", openai.WithBaseURL(llm.URL+"/v1"), openai.WithAPIKey("EMPTY"), openai.WithMaxRetries(0))
+	model := openai.New("standin", &openai.Options{BaseURL: llm.URL + "/v1", APIKey: "EMPTY", MaxRetries: -1})
 	srv, brain, err := newBot(dir, model, rtviws.Timeouts{}, slog.New(slog.DiscardHandler))
 	require.NoError(t, err)
 	ln, err := rtviws.ListenLoopback("127.0.0.1:0")

@@ -96,8 +96,11 @@ func parse(args []string, stderr io.Writer) (flags, error) {
 // newModel returns the bot's model as f says: its server, key, request
 // timeout and max tokens.
 func newModel(f flags) *openai.Model {
-	return openai.New(f.model, openai.WithBaseURL(f.url), openai.WithAPIKeyFromEnv(f.keyEnv),
-		openai.WithTimeout(f.llmTimeout), openai.WithMaxTokens(f.llmMaxTokens))
+	timeout := f.llmTimeout
+	if timeout <= 0 {
+		timeout = -1 // no bound, as -llm-timeout 0 has always meant
+	}
+	return openai.New(f.model, &openai.Options{BaseURL: f.url, APIKeyEnv: f.keyEnv, Timeout: timeout, MaxTokens: f.llmMaxTokens})
 }
 
 // newBot returns the LLM bot's server, its db_path values relative to

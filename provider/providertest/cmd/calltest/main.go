@@ -156,16 +156,22 @@ type requestLimits struct {
 // newModel makes e's model on its adapter, the key read with getenv.
 func newModel(ctx context.Context, e endpoint, l requestLimits, getenv func(string) string) (agent.Model, error) {
 	key := getenv(e.keyEnv) // an empty key is passed on: OpenAI-compatible local servers need none (the Anthropic and Gemini SDKs refuse it)
+	// 0 or less is none, as the flags have always meant; in the adapters'
+	// Options, none is negative and 0 the default.
+	retries, timeout := l.retries, l.timeout
+	if retries <= 0 {
+		retries = -1
+	}
+	if timeout <= 0 {
+		timeout = -1
+	}
 	switch e.provider {
 	case "anthropic":
-		return anthropic.New(e.model, anthropic.WithBaseURL(e.url), anthropic.WithAPIKey(key), anthropic.WithMaxRetries(l.retries),
-			anthropic.WithTimeout(l.timeout), anthropic.WithMaxTokens(l.maxTokens)), nil
+		return anthropic.New(e.model, &anthropic.Options{BaseURL: e.url, APIKey: key, MaxRetries: retries, Timeout: timeout, MaxTokens: l.maxTokens}), nil
 	case "gemini":
-		return gemini.New(ctx, e.model, gemini.WithBaseURL(e.url), gemini.WithAPIKey(key), gemini.WithMaxRetries(l.retries),
-			gemini.WithTimeout(l.timeout), gemini.WithMaxTokens(l.maxTokens))
+		return gemini.New(ctx, e.model, &gemini.Options{BaseURL: e.url, APIKey: key, MaxRetries: retries, Timeout: timeout, MaxTokens: l.maxTokens})
 	default:
-		return openai.New(e.model, openai.WithBaseURL(e.url), openai.WithAPIKey(key), openai.WithMaxRetries(l.retries),
-			openai.WithTimeout(l.timeout), openai.WithMaxTokens(l.maxTokens)), nil
+		return openai.New(e.model, &openai.Options{BaseURL: e.url, APIKey: key, MaxRetries: retries, Timeout: timeout, MaxTokens: l.maxTokens}), nil
 	}
 }
 

@@ -1,28 +1,33 @@
-package agent
+package turns
 
 import (
 	"encoding/json"
 	"testing"
+
+	"github.com/voiceeval/schematools/agent"
+	"github.com/voiceeval/schematools/tool"
 )
 
-func TestResponsesRegroupsPairs(t *testing.T) {
-	call := func(id string, native bool) Message {
-		m := Message{Role: RoleAssistant, ToolCalls: []ToolCall{{ID: id, Name: "f"}}}
+func TestRegroupPairs(t *testing.T) {
+	call := func(id string, native bool) agent.Message {
+		m := agent.Message{Role: agent.RoleAssistant, ToolCalls: []tool.ModelCall{{ID: id, Name: "f"}}}
 		if native {
 			m.Native = map[string]json.RawMessage{"p": json.RawMessage(`1`)}
 		}
 		return m
 	}
-	res := func(id string) Message { return Message{Role: RoleTool, ToolCallID: id, Content: "r"} }
-	msgs := []Message{
-		{Role: RoleUser, Content: "hi"},
-		{Role: RoleAssistant, Content: "text"}, call("a", false), res("a"), call("b", false), res("b"), // one response, two calls
+	res := func(id string) agent.Message {
+		return agent.Message{Role: agent.RoleTool, ToolCallID: id, Content: "r"}
+	}
+	msgs := []agent.Message{
+		{Role: agent.RoleUser, Content: "hi"},
+		{Role: agent.RoleAssistant, Content: "text"}, call("a", false), res("a"), call("b", false), res("b"), // one response, two calls
 		call("c", true), res("c"), // Native starts a response of its own
 		call("d", true), res("d"),
-		{Role: RoleUser, Content: "more"},
+		{Role: agent.RoleUser, Content: "more"},
 		res("orphan"), // a tool message after a user message is no response's
 	}
-	got := Responses(msgs, "p")
+	got := Regroup(msgs, "p")
 	want := []struct {
 		response bool
 		start    int

@@ -1,0 +1,10 @@
+package gemini
+
+// Test hooks into the unexported rendering and reading.
+var (
+	Contents      = contentsOf
+	ReadResponses = readResponses
+)
+
+// MadeUpIDPrefix starts the call ids the adapter makes up.
+const MadeUpIDPrefix = madeUpIDPrefix
