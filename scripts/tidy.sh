@@ -9,6 +9,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
+# The release version every module requires its siblings at: the version
+# go.work points at the core module's directory.
+version=$(sed -n 's#^[[:space:]]*github.com/voiceeval/schematools \(v[^ ]*\) => \./$#\1#p' go.work)
+if [ -z "$version" ]; then
+	echo "tidy.sh: go.work names no version of the core module" >&2
+	exit 1
+fi
 mapfile -t dirs < <(go work edit -json | sed -n 's/.*"DiskPath": "\(.*\)".*/\1/p')
 declare -A paths
 for d in "${dirs[@]}"; do
@@ -28,5 +35,12 @@ for d in "${dirs[@]}"; do
 		go mod edit "${reps[@]}"
 		trap 'go mod edit $(printf -- "-dropreplace=%s " "${paths[@]}")' EXIT
 		GOWORK=off GOFLAGS=-mod=mod go mod tidy
+		# A sibling required for the first time comes in at the zero
+		# pseudo-version (the replace has none): require the release.
+		for p in "${paths[@]}"; do
+			if grep -q "^[[:space:]]*$p v0.0.0-00010101000000-000000000000" go.mod; then
+				go mod edit "-require=$p@$version"
+			fi
+		done
 	)
 done

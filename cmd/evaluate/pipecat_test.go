@@ -10,7 +10,7 @@
 // twice, against external bots as it would against NeMo's: once with
 // examples/pipecatbot (pipecat 1.6.0's RTVI processor, context aggregators
 // and OpenAILLMService; our handlers and tools) as the agent, once with
-// the Go LLM bot (provider/openai/cmd/rtvibot) as the agent. Both agents'
+// the Go LLM bot (cmd/rtvibot -llm-url) as the agent. Both agents'
 // models are the same stand-in playing the task's gold script; the user
 // simulator is the same Go LLM bot on a user stand-in in both runs (the
 // gold script gets two spoken turns, which the user answers, so turns are
@@ -26,7 +26,7 @@
 // PIPECATBOT_SCENARIOS (comma-separated, instead of the file; the count
 // check is then skipped), PIPECATBOT_KEEP (a directory to keep the runs in),
 // PIPECATBOT_GO_BOT (a Go LLM bot binary to compare with, instead of one
-// built from provider/openai/cmd/rtvibot).
+// built from cmd/rtvibot -llm-url).
 package main
 
 import (
@@ -175,7 +175,7 @@ func newPipecatHarness(t *testing.T) *pipecatHarness {
 	return h
 }
 
-// buildGoLLMBot builds provider/openai/cmd/rtvibot (or takes
+// buildGoLLMBot builds cmd/rtvibot -llm-url (or takes
 // PIPECATBOT_GO_BOT).
 func buildGoLLMBot(t *testing.T) string {
 	t.Helper()
@@ -183,8 +183,8 @@ func buildGoLLMBot(t *testing.T) string {
 		return bin
 	}
 	bin := filepath.Join(t.TempDir(), "rtvibot")
-	cmd := exec.Command("go", "build", "-o", bin, "./cmd/rtvibot")
-	cmd.Dir = filepath.Join("..", "..", "provider", "openai")
+	cmd := exec.Command("go", "build", "-o", bin, "./rtvibot")
+	cmd.Dir = ".."
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go build ./cmd/rtvibot: %v\n%s", err, out)
 	}

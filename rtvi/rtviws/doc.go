@@ -3,7 +3,7 @@
 // protobuf frames, RTVI client messages handed to an rtvi.Dispatcher, user
 // text handed to a pluggable Brain. It is library code so that a Go
 // harness can run Go bots in-process over loopback, and commands
-// (cmd/rtvibot, provider/openai/cmd/rtvibot) are thin mains over it.
+// (cmd/rtvibot, with its scripted, gold and LLM brains) is a thin main over it.
 //
 //   - Server is an http.Handler: each request is one WebSocket connection,
 //     read limit 1 MiB (the Python bridge's); Hosts that are not loopback

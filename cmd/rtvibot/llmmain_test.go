@@ -20,21 +20,11 @@ import (
 	"github.com/voiceeval/schematools/rtvi/bridge"
 )
 
-// TestMain runs the command's main when a test starts this test binary
-// as the bot.
-func TestMain(m *testing.M) {
-	if os.Getenv("RTVIBOT_LLM_TEST_MAIN") == "1" {
-		os.Args = append([]string{"rtvibot"}, strings.Fields(os.Getenv("RTVIBOT_LLM_TEST_ARGS"))...)
-		main()
-		return
-	}
-	os.Exit(m.Run())
-}
-
 func TestParseRefusesBadFlags(t *testing.T) {
 	for _, args := range [][]string{
-		{},
 		{"-llm-url", "http://127.0.0.1:8000/v1", "-llm-model", ""},
+		{"-llm-url", "http://127.0.0.1:8000/v1", "-llm-provider", "mistral"},
+		{"-llm-url", "http://127.0.0.1:8000/v1", "-gold", "-task", "0"},
 		{"-llm-url", "http://127.0.0.1:8000/v1", "-write-timeout", "0"},
 		{"-llm-url", "http://127.0.0.1:8000/v1", "-idle-timeout", "-1s"},
 		{"-no-such-flag"},
@@ -42,7 +32,13 @@ func TestParseRefusesBadFlags(t *testing.T) {
 		_, err := parse(args, io.Discard)
 		assert.Error(t, err, "%v", args)
 	}
-	f, err := parse([]string{"-llm-url", "http://127.0.0.1:8000/v1"}, io.Discard)
+	f, err := parse(nil, io.Discard) // no -llm-url: the scripted brain
+	require.NoError(t, err)
+	assert.Empty(t, f.url)
+	f, err = parse([]string{"-llm-url", "http://127.0.0.1:8000/v1", "-llm-provider", "anthropic"}, io.Discard)
+	require.NoError(t, err)
+	assert.Equal(t, "ANTHROPIC_API_KEY", f.keyEnv)
+	f, err = parse([]string{"-llm-url", "http://127.0.0.1:8000/v1"}, io.Discard)
 	require.NoError(t, err)
 	assert.Equal(t, "OPENAI_API_KEY", f.keyEnv)
 	assert.Equal(t, "127.0.0.1:8765", f.addr)
@@ -77,8 +73,8 @@ func TestCommandPlaysATaskForNeMosRunner(t *testing.T) {
 	exe, err := os.Executable()
 	require.NoError(t, err)
 	cmd := exec.Command(exe, "-test.run=^$")
-	cmd.Env = append(os.Environ(), "RTVIBOT_LLM_TEST_MAIN=1", "SCENARIO_KEY=sk-test",
-		"RTVIBOT_LLM_TEST_ARGS=-addr 127.0.0.1:0 -llm-url "+ts.URL+"/v1 -llm-model nemotron -llm-key-env SCENARIO_KEY")
+	cmd.Env = append(os.Environ(), "RTVIBOT_TEST_MAIN=1", "SCENARIO_KEY=sk-test",
+		"RTVIBOT_TEST_ARGS=-addr 127.0.0.1:0 -llm-url "+ts.URL+"/v1 -llm-model nemotron -llm-key-env SCENARIO_KEY")
 	out, err := cmd.StdoutPipe()
 	require.NoError(t, err)
 	require.NoError(t, cmd.Start())
