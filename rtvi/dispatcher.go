@@ -15,6 +15,7 @@ import (
 
 	"github.com/voiceeval/schematools/internal/pyjson"
 	"github.com/voiceeval/schematools/internal/pyvalue"
+	"github.com/voiceeval/schematools/internal/rtviwire"
 	"github.com/voiceeval/schematools/registry"
 	"github.com/voiceeval/schematools/state"
 )
@@ -24,7 +25,7 @@ const (
 	defaultSystemRole      = "system"
 	defaultHistoryWait     = 3 * time.Second
 	defaultHistoryPoll     = 50 * time.Millisecond
-	defaultMaxMessageBytes = 1 << 20 // the WebSocket message limit the Python bridge lives with
+	defaultMaxMessageBytes = rtviwire.MaxMessageBytes
 )
 
 // Config wires a [Dispatcher] to a bot. Every field is optional; the zero
@@ -216,17 +217,17 @@ func (d *Dispatcher) Register(t string, h Handler) {
 
 func (d *Dispatcher) builtin(t string) handlerFunc {
 	switch t {
-	case msgReset:
+	case rtviwire.Reset:
 		return d.reset
-	case msgUpdateSystemPrompt:
+	case rtviwire.UpdateSystemPrompt:
 		return d.updateSystemPrompt
-	case msgApplyInitialization:
+	case rtviwire.ApplyInitialization:
 		return d.applyInitialization
-	case msgApplySyncDelta:
+	case rtviwire.ApplySyncDelta:
 		return d.applySyncDelta
-	case msgGetContextHistory:
+	case rtviwire.GetContextHistory:
 		return d.getContextHistory
-	case msgGetScenarioSummary:
+	case rtviwire.GetScenarioSummary:
 		return d.getScenarioSummary
 	}
 	return nil
@@ -259,7 +260,7 @@ func (d *Dispatcher) Handle(ctx context.Context, raw []byte) (reply []byte, err 
 	if !ok {
 		return d.malformed("message is a " + pyvalue.TypeName(v) + ", not an object")
 	}
-	if m["label"] != rtviLabel {
+	if m["label"] != rtviwire.Label {
 		d.cfg.Logger.WarnContext(ctx, "rtvi: ignoring a message that is not RTVI", "label", m["label"])
 		return nil, nil
 	}
@@ -290,11 +291,11 @@ func (d *Dispatcher) dispatch(ctx context.Context, typ, id string, data map[stri
 		}
 	}()
 	switch typ {
-	case typeClientMessage:
+	case rtviwire.TypeClientMessage:
 		reply = d.clientMessage(ctx, id, data)
-	case typeClientReady:
+	case rtviwire.TypeClientReady:
 		reply = d.clientReady(ctx, id, data)
-	case typeSendText:
+	case rtviwire.TypeSendText:
 		reply = d.sendText(ctx, id, data)
 	default:
 		reply = d.errorResponse(ctx, id, "Unsupported type "+typ)
@@ -496,7 +497,7 @@ func pyInt(s string) (int, bool) {
 
 func (d *Dispatcher) sendText(ctx context.Context, id string, data map[string]any) []byte {
 	if d.cfg.SendText == nil {
-		return d.errorResponse(ctx, id, "Unsupported type "+typeSendText)
+		return d.errorResponse(ctx, id, "Unsupported type "+rtviwire.TypeSendText)
 	}
 	content, ok := data["content"].(string)
 	if !ok {

@@ -8,25 +8,7 @@ import (
 	"time"
 
 	"github.com/voiceeval/schematools/internal/pyjson"
-)
-
-// Server event types a pipecat bot emits as its pipeline runs (the
-// envelope's "type"). None carries an "id"; the events without a payload
-// carry no "data" either.
-const (
-	typeBotStartedSpeaking  = "bot-started-speaking"  // the bot's first audio of a response went out
-	typeBotStoppedSpeaking  = "bot-stopped-speaking"  // its audio ended
-	typeBotTTSText          = "bot-tts-text"          // {text}: what the bot said, sentence by sentence (or word by word)
-	typeBotTTSStarted       = "bot-tts-started"       // a speech synthesis began
-	typeBotTTSStopped       = "bot-tts-stopped"       // and ended
-	typeBotLLMStarted       = "bot-llm-started"       // an LLM response began
-	typeBotLLMText          = "bot-llm-text"          // {text}: one streamed chunk of it
-	typeBotLLMStopped       = "bot-llm-stopped"       // the LLM response ended
-	typeBotTranscription    = "bot-transcription"     // {text}: a sentence of LLM text (deprecated by pipecat)
-	typeUserStartedSpeaking = "user-started-speaking" // the user's turn began
-	typeUserStoppedSpeaking = "user-stopped-speaking" // and ended
-	typeUserTranscription   = "user-transcription"    // {text, user_id, timestamp, final}
-	typeMetrics             = "metrics"               // {ttfb, processing, characters, tokens}: lists of entries
+	"github.com/voiceeval/schematools/internal/rtviwire"
 )
 
 // plainEvent returns a server event without payload: {"label": "rtvi-ai",
@@ -59,7 +41,7 @@ func Timestamp(t time.Time) string {
 // userTranscriptionEvent returns the user-transcription event of t: data
 // {"text", "user_id", "timestamp", "final"}, all always present.
 func userTranscriptionEvent(t Transcript) []byte {
-	b := envelopeStart(nil, typeUserTranscription, "", false)
+	b := envelopeStart(nil, rtviwire.TypeUserTranscription, "", false)
 	b = append(b, `"data": {"text": `...)
 	b = appendString(b, t.Text)
 	b = append(b, `, "user_id": `...)
@@ -111,7 +93,7 @@ type TokenUsage struct {
 // "processing", "characters" and "tokens", in that order, each only when
 // it has entries (tokens entries with Missing set are none).
 func metricsEvent(m Metrics) []byte {
-	b := envelopeStart(nil, typeMetrics, "", false)
+	b := envelopeStart(nil, rtviwire.TypeMetrics, "", false)
 	b = append(b, `"data": {`...)
 	first := true
 	key := func(k string) {
@@ -247,7 +229,7 @@ func (e *Emitter) StartSpeaking(ctx context.Context) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.speaking = true
-	msgs := append([][]byte{plainEvent(typeBotStartedSpeaking)}, e.held...)
+	msgs := append([][]byte{plainEvent(rtviwire.TypeBotStartedSpeaking)}, e.held...)
 	e.held = nil
 	return e.send(ctx, msgs...)
 }
@@ -257,7 +239,7 @@ func (e *Emitter) StopSpeaking(ctx context.Context) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.speaking = false
-	return e.send(ctx, plainEvent(typeBotStoppedSpeaking))
+	return e.send(ctx, plainEvent(rtviwire.TypeBotStoppedSpeaking))
 }
 
 // SpokenText sends bot-tts-text for text the bot has said (held until the
@@ -269,7 +251,7 @@ func (e *Emitter) SpokenText(ctx context.Context, text string) error {
 	if e.Send == nil {
 		return nil
 	}
-	msg := textEvent(typeBotTTSText, text)
+	msg := textEvent(rtviwire.TypeBotTTSText, text)
 	if !e.speaking {
 		e.held = append(e.held, msg)
 		return nil
@@ -286,12 +268,12 @@ func (e *Emitter) Say(ctx context.Context, text string) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.speaking {
-		return e.send(ctx, plainEvent(typeBotTTSStarted), textEvent(typeBotTTSText, text), plainEvent(typeBotTTSStopped))
+		return e.send(ctx, plainEvent(rtviwire.TypeBotTTSStarted), textEvent(rtviwire.TypeBotTTSText, text), plainEvent(rtviwire.TypeBotTTSStopped))
 	}
 	held := e.held
 	e.held = nil
-	msgs := append([][]byte{plainEvent(typeBotTTSStarted), plainEvent(typeBotStartedSpeaking)}, held...)
-	msgs = append(msgs, textEvent(typeBotTTSText, text), plainEvent(typeBotStoppedSpeaking), plainEvent(typeBotTTSStopped))
+	msgs := append([][]byte{plainEvent(rtviwire.TypeBotTTSStarted), plainEvent(rtviwire.TypeBotStartedSpeaking)}, held...)
+	msgs = append(msgs, textEvent(rtviwire.TypeBotTTSText, text), plainEvent(rtviwire.TypeBotStoppedSpeaking), plainEvent(rtviwire.TypeBotTTSStopped))
 	return e.send(ctx, msgs...)
 }
 
@@ -309,11 +291,11 @@ func (e *Emitter) Say(ctx context.Context, text string) error {
 func (e *Emitter) LLMResponse(ctx context.Context, usage TokenUsage, chunks ...string) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	msgs := [][]byte{plainEvent(typeBotLLMStarted)}
+	msgs := [][]byte{plainEvent(rtviwire.TypeBotLLMStarted)}
 	for _, c := range chunks {
-		msgs = append(msgs, textEvent(typeBotLLMText, c))
+		msgs = append(msgs, textEvent(rtviwire.TypeBotLLMText, c))
 	}
-	msgs = append(msgs, plainEvent(typeBotLLMStopped))
+	msgs = append(msgs, plainEvent(rtviwire.TypeBotLLMStopped))
 	if !usage.Missing {
 		msgs = append(msgs, metricsEvent(Metrics{Tokens: []TokenUsage{usage}}))
 	}
@@ -333,7 +315,7 @@ func (e *Emitter) UserTurn(ctx context.Context, t Transcript) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	t.Final = true
-	return e.send(ctx, plainEvent(typeUserStartedSpeaking), userTranscriptionEvent(t), plainEvent(typeUserStoppedSpeaking))
+	return e.send(ctx, plainEvent(rtviwire.TypeUserStartedSpeaking), userTranscriptionEvent(t), plainEvent(rtviwire.TypeUserStoppedSpeaking))
 }
 
 // UserTranscription sends the user-transcription event of t alone:

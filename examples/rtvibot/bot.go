@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/voiceeval/schematools/internal/pyvalue"
+	"github.com/voiceeval/schematools/internal/rtviwire"
 	"github.com/voiceeval/schematools/registry"
 	"github.com/voiceeval/schematools/rtvi"
 	"github.com/voiceeval/schematools/rtvi/rtviws"
@@ -46,7 +47,7 @@ type Bot struct {
 
 // maxMessageBytes is the WebSocket message limit the Python bridge lives
 // with, and the dispatcher's default Config.MaxMessageBytes.
-const maxMessageBytes = rtviws.MaxMessageBytes
+const maxMessageBytes = rtviwire.MaxMessageBytes
 
 // Timeouts are the server's (rtviws.Timeouts).
 type Timeouts = rtviws.Timeouts

@@ -11,6 +11,7 @@ import (
 
 	"github.com/coder/websocket"
 	"github.com/voiceeval/schematools/internal/pyjson"
+	"github.com/voiceeval/schematools/internal/rtviwire"
 	"github.com/voiceeval/schematools/rtvi"
 )
 
@@ -21,10 +22,6 @@ const (
 	// DefaultRequestTimeout is how long an awaited request waits for its
 	// answer.
 	DefaultRequestTimeout = 15 * time.Second
-	// DefaultMaxMessageBytes is the largest WebSocket message read: the
-	// Python websockets library's default max_size (2^20 bytes), past
-	// which the connection is closed with status 1009.
-	DefaultMaxMessageBytes = 1 << 20
 	// DefaultWriteTimeout bounds each write (NeMo's close_timeout is 10 s;
 	// its sends have no bound of their own).
 	DefaultWriteTimeout = 10 * time.Second
@@ -141,7 +138,7 @@ func Dial(ctx context.Context, url string, opts *Options) (*Conn, error) {
 		o.WriteTimeout = DefaultWriteTimeout
 	}
 	if o.MaxMessageBytes <= 0 {
-		o.MaxMessageBytes = DefaultMaxMessageBytes
+		o.MaxMessageBytes = rtviwire.MaxMessageBytes
 	}
 	if o.Now == nil {
 		o.Now = time.Now
@@ -174,12 +171,12 @@ func Dial(ctx context.Context, url string, opts *Options) (*Conn, error) {
 // handshake sends client-ready and waits for any bot-ready, as the
 // bridge does (it checks the type only, not the id).
 func (c *Conn) handshake(ctx context.Context) error {
-	data, err := object(field{"version", ClientVersion},
-		field{"about", fields{{"library", ClientLibrary}, {"library_version", ClientLibraryVersion}}})
+	data, err := object(field{"version", clientVersion},
+		field{"about", fields{{"library", clientLibrary}, {"library_version", clientLibraryVersion}}})
 	if err != nil {
 		return err
 	}
-	msg, err := envelope("client-ready", c.ids.id("client_ready_"), data)
+	msg, err := envelope(rtviwire.TypeClientReady, c.ids.id("client_ready_"), data)
 	if err != nil {
 		return err
 	}

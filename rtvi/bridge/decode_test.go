@@ -180,8 +180,8 @@ func TestHistoryJSON(t *testing.T) {
 			t.Errorf("JSON(%v) succeeded", bad)
 		}
 	}
-	if js, err := bridge.EmptyHistory.JSON(); err != nil || string(js) != "[]" {
-		t.Errorf("EmptyHistory = %s, %v", js, err)
+	if js, err := (&bridge.History{}).JSON(); err != nil || string(js) != "[]" {
+		t.Errorf("zero History = %s, %v", js, err)
 	}
 }
 

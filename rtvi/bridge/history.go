@@ -8,7 +8,9 @@ import (
 )
 
 // History is a bot's answer to get_context_history: {"context": "<the
-// Python literal of its LLM context>"}.
+// Python literal of its LLM context>"}. The zero History is what NeMo's
+// bridge saves when it got none (an error-response, a timeout, an answer
+// it could not read): context "[]".
 type History struct {
 	// Reply is the answer's d.
 	Reply map[string]any
@@ -23,10 +25,6 @@ type History struct {
 // with the square of the nesting, so a 1 MiB context can ask for
 // gigabytes.
 const DefaultMaxJSONBytes = 256 << 20
-
-// EmptyHistory is the history NeMo's bridge saves when it got none (an
-// error-response, a timeout, an answer it could not read): context "[]".
-var EmptyHistory = &History{Reply: map[string]any{}}
 
 // Context returns the "context" text; "[]" when there is none, as the
 // bridge's context_history.get("context", "[]").

@@ -8,19 +8,19 @@ import (
 
 	"github.com/voiceeval/schematools/internal/pyjson"
 	"github.com/voiceeval/schematools/internal/pyvalue"
+	"github.com/voiceeval/schematools/internal/rtviwire"
 )
 
 // What NeMo's bridge sends, byte for byte but for the ids' timestamps:
 // json.dumps of a dict built in this order, Python's default separators,
 // every non-ASCII character escaped.
 
-// Protocol constants of the bridge's client-ready.
+// The bridge's client-ready: the RTVI version it announces and its
+// "about".
 const (
-	// ClientVersion is the RTVI version the bridge's client-ready announces.
-	ClientVersion = "1.1.0"
-	// ClientLibrary and ClientLibraryVersion are its "about".
-	ClientLibrary        = "evaluation-bridge"
-	ClientLibraryVersion = "1.0.0"
+	clientVersion        = "1.1.0"
+	clientLibrary        = "evaluation-bridge"
+	clientLibraryVersion = "1.0.0"
 )
 
 // Kickoff is the text the bridge sends the agent bot (send-text) to open
@@ -28,16 +28,6 @@ const (
 const (
 	Kickoff      = "Hello"
 	KickoffDelay = time.Second
-)
-
-// The "t" of the six client messages.
-const (
-	TypeReset               = "reset"
-	TypeUpdateSystemPrompt  = "update_system_prompt"
-	TypeApplyInitialization = "apply_initialization"
-	TypeApplySyncDelta      = "apply_sync_delta"
-	TypeGetContextHistory   = "get_context_history"
-	TypeGetScenarioSummary  = "get_scenario_summary"
 )
 
 // idClock makes the ids: prefix + Python's repr of
@@ -71,7 +61,7 @@ func (c *idClock) id(prefix string) string {
 // envelope writes {"label": "rtvi-ai", "type": typ, "id": id, "data": data}
 // with data already encoded.
 func envelope(typ, id string, data []byte) ([]byte, error) {
-	b := []byte(`{"label": "rtvi-ai", "type": `)
+	b := []byte(`{"label": "` + rtviwire.Label + `", "type": `)
 	b, _ = pyjson.AppendString(b, typ)
 	b = append(b, `, "id": `...)
 	b, err := pyjson.AppendString(b, id)
@@ -90,7 +80,7 @@ func clientMessage(id, t string, d ...field) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return envelope("client-message", id, data)
+	return envelope(rtviwire.TypeClientMessage, id, data)
 }
 
 // field is one key and value of an object the bridge writes.

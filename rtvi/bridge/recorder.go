@@ -9,14 +9,11 @@ import (
 	"time"
 
 	"github.com/voiceeval/schematools/internal/pyjson"
+	"github.com/voiceeval/schematools/internal/rtviwire"
 )
 
 // Interrupted is the transcript of a turn in which the bot said nothing.
 const Interrupted = "[INTERRUPTED]"
-
-// typeBotLLMStopped is the event that ends each LLM response of a pipecat
-// bot, whatever the response's outcome.
-const typeBotLLMStopped = "bot-llm-stopped"
 
 // Turn is one turn of a bot's transcript.
 type Turn struct {
@@ -145,7 +142,7 @@ func (r *Recorder) Handle(e Event) {
 			}
 		}
 	case KindOther:
-		if e.Type == typeBotLLMStopped {
+		if e.Type == rtviwire.TypeBotLLMStopped {
 			r.responses++
 		}
 	case KindActionApplied:

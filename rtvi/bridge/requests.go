@@ -7,12 +7,13 @@ import (
 
 	"github.com/voiceeval/schematools/internal/pyjson"
 	"github.com/voiceeval/schematools/internal/pyvalue"
+	"github.com/voiceeval/schematools/internal/rtviwire"
 )
 
 // Reset sends reset ({}), not awaited: the bot's answer (true) arrives as
 // an event.
 func (c *Conn) Reset(ctx context.Context) error {
-	msg, err := clientMessage(c.ids.id("reset_"), TypeReset)
+	msg, err := clientMessage(c.ids.id("reset_"), rtviwire.Reset)
 	if err != nil {
 		return err
 	}
@@ -41,7 +42,7 @@ func (c *Conn) UpdateSystemPrompt(ctx context.Context, p Prompt) error {
 	if p.ToolDomain == "" {
 		p.ToolDomain = "default"
 	}
-	msg, err := clientMessage(c.ids.id("update_prompt_"), TypeUpdateSystemPrompt,
+	msg, err := clientMessage(c.ids.id("update_prompt_"), rtviwire.UpdateSystemPrompt,
 		field{"prompt", p.Prompt}, field{"tools", p.Tools}, field{"add_suffix", false}, field{"tool_domain", p.ToolDomain})
 	if err != nil {
 		return err
@@ -123,7 +124,7 @@ func (c *Conn) ApplyInitialization(ctx context.Context, in Init) error {
 	}
 	n := countList(actionsJSON)
 	id := c.ids.id("apply_init_" + in.Side + "_")
-	msg, err := clientMessage(id, TypeApplyInitialization,
+	msg, err := clientMessage(id, rtviwire.ApplyInitialization,
 		field{"domain", in.Domain}, field{"shared_state_init", init}, field{"actions", rawJSON(actionsJSON)})
 	if err != nil {
 		return err
@@ -169,7 +170,7 @@ func (c *Conn) ApplySyncDelta(ctx context.Context, side, domain string, delta an
 	if err != nil {
 		return fmt.Errorf("bridge: delta: %w", err)
 	}
-	msg, err := clientMessage(c.ids.id("apply_sync_delta_"+side+"_"), TypeApplySyncDelta,
+	msg, err := clientMessage(c.ids.id("apply_sync_delta_"+side+"_"), rtviwire.ApplySyncDelta,
 		field{"domain", domain}, field{"delta", rawJSON(d)})
 	if err != nil {
 		return err
@@ -183,7 +184,7 @@ func (c *Conn) ApplySyncDelta(ctx context.Context, side, domain string, delta an
 func (c *Conn) SendText(ctx context.Context, text string) error {
 	// Written in one buffer: a harness relays every turn with it.
 	b := make([]byte, 0, 160+len(text)+len(text)/8)
-	b = append(b, `{"label": "rtvi-ai", "type": "send-text", "id": `...)
+	b = append(b, `{"label": "`+rtviwire.Label+`", "type": "`+rtviwire.TypeSendText+`", "id": `...)
 	b, err := pyjson.AppendString(b, c.ids.id("send_text_"))
 	if err != nil {
 		return err
@@ -203,9 +204,9 @@ func (c *Conn) SendText(ctx context.Context, text string) error {
 // and the call fails with ErrUnexpectedReply, where the bridge would log
 // and save an empty context). An error-response is an ErrBotError. Where
 // this fails, NeMo's bridge goes on with an empty reply, which saves the
-// context [] ([EmptyHistory]).
+// context [] (what a zero [History] gives).
 func (c *Conn) GetContextHistory(ctx context.Context) (*History, error) {
-	msg, err := clientMessage(c.ids.id("get_context_history_"), TypeGetContextHistory)
+	msg, err := clientMessage(c.ids.id("get_context_history_"), rtviwire.GetContextHistory)
 	if err != nil {
 		return nil, err
 	}
@@ -233,7 +234,7 @@ func (c *Conn) GetContextHistory(ctx context.Context) (*History, error) {
 // d is no object). Where this fails, NeMo's bridge goes on with an empty
 // summary: no actions, no DB hash.
 func (c *Conn) GetScenarioSummary(ctx context.Context, includeDB bool) (*Summary, error) {
-	msg, err := clientMessage(c.ids.id("get_scenario_summary_"), TypeGetScenarioSummary, field{"include_db", includeDB})
+	msg, err := clientMessage(c.ids.id("get_scenario_summary_"), rtviwire.GetScenarioSummary, field{"include_db", includeDB})
 	if err != nil {
 		return nil, err
 	}

@@ -12,12 +12,9 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+	"github.com/voiceeval/schematools/internal/rtviwire"
 	"github.com/voiceeval/schematools/rtvi"
 )
-
-// MaxMessageBytes is the WebSocket message limit the Python bridge lives
-// with, and the dispatcher's default Config.MaxMessageBytes.
-const MaxMessageBytes = 1 << 20
 
 // Config wires a Server to a bot.
 type Config struct {
@@ -113,7 +110,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	defer ws.CloseNow()
 	// The Python bridge's limit; the dispatcher refuses larger messages.
-	ws.SetReadLimit(MaxMessageBytes + 1024)
+	ws.SetReadLimit(rtviwire.MaxMessageBytes + 1024)
 	c := &conn{ws: ws, write: s.timeouts.Write}
 	c.events = &rtvi.Emitter{Send: s.send}
 	s.mu.Lock()
@@ -281,7 +278,7 @@ func (s *Server) userText(ctx context.Context, text string) error {
 
 // errorResponse is the error-response answering the request id with text.
 func errorResponse(id, text string) []byte {
-	msg, _ := json.Marshal(map[string]any{"label": "rtvi-ai", "type": "error-response", "id": id, "data": map[string]any{"error": text}})
+	msg, _ := json.Marshal(map[string]any{"label": rtviwire.Label, "type": rtviwire.TypeErrorResponse, "id": id, "data": map[string]any{"error": text}})
 	return msg
 }
 
