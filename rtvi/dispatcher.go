@@ -38,7 +38,9 @@ type Config struct {
 	// Tools builds the scenario's tools on update_system_prompt, and holds
 	// the domains' hooks: the initialisation functions apply_initialization
 	// runs and the sync appliers of apply_sync_delta (a domain without
-	// one uses dotted paths). Nil means [registry.Default].
+	// one uses dotted paths). Nil means an empty registry of the
+	// dispatcher's own: a scenario that names a tool is refused, the log
+	// saying that Config.Tools is nil.
 	Tools *registry.Tools
 	// Conversation is the bot's LLM context. Nil means the bot has none:
 	// reset only resets Services and get_context_history returns "[]".
@@ -141,9 +143,10 @@ type handlerFunc func(ctx context.Context, args any) (any, error)
 // a scenario's update_system_prompt has to clear the state before its
 // apply_initialization seeds it.
 type Dispatcher struct {
-	cfg      Config
-	st       *state.Shared
-	notifier state.Notifier
+	cfg        Config
+	noRegistry bool // Config.Tools was nil
+	st         *state.Shared
+	notifier   state.Notifier
 
 	replyMax int // the longest reply JSON whose frame fits Config.MaxReplyBytes
 
@@ -157,8 +160,9 @@ func NewDispatcher(cfg Config) *Dispatcher {
 	if cfg.State == nil {
 		cfg.State = state.New()
 	}
-	if cfg.Tools == nil {
-		cfg.Tools = registry.Default
+	noRegistry := cfg.Tools == nil
+	if noRegistry {
+		cfg.Tools = new(registry.Tools)
 	}
 	if cfg.SystemRole == "" {
 		cfg.SystemRole = defaultSystemRole
@@ -183,7 +187,7 @@ func NewDispatcher(cfg Config) *Dispatcher {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
-	d := &Dispatcher{cfg: cfg, st: cfg.State, replyMax: maxJSON(cfg.MaxReplyBytes), custom: map[string]Handler{}, original: slices.Clone(cfg.InitialMessages)}
+	d := &Dispatcher{cfg: cfg, noRegistry: noRegistry, st: cfg.State, replyMax: maxJSON(cfg.MaxReplyBytes), custom: map[string]Handler{}, original: slices.Clone(cfg.InitialMessages)}
 	d.notifier = &rtviNotifier{Send: cfg.Send}
 	return d
 }

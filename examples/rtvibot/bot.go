@@ -37,7 +37,8 @@ type Bot struct {
 	st      *state.Shared
 	conv    *conversation
 	tracker rtvi.CallTracker
-	gold    *goldAgent // plays a task's gold actions on the kickoff, when set
+	gold    *goldAgent    // plays a task's gold actions on the kickoff, when set
+	cfg     rtviws.Config // the server's, for setTimeouts
 	logger  *slog.Logger
 
 	mu    sync.Mutex
@@ -53,7 +54,7 @@ const maxMessageBytes = rtviwire.MaxMessageBytes
 type Timeouts = rtviws.Timeouts
 
 // DefaultTimeouts are the bot's timeouts unless flags say otherwise.
-var DefaultTimeouts = rtviws.DefaultTimeouts
+var DefaultTimeouts = rtviws.DefaultTimeouts()
 
 // NewBot returns a bot whose db_path values are relative to dataRoot.
 func NewBot(dataRoot string, logger *slog.Logger) (*Bot, error) {
@@ -62,7 +63,7 @@ func NewBot(dataRoot string, logger *slog.Logger) (*Bot, error) {
 		return nil, err
 	}
 	b := &Bot{st: state.New(), conv: &conversation{}, logger: logger, tools: &tool.Set{}}
-	srv, err := rtviws.New(rtviws.Config{
+	b.cfg = rtviws.Config{
 		Dispatcher: rtvi.Config{
 			State:        b.st,
 			Tools:        reg,
@@ -76,7 +77,8 @@ func NewBot(dataRoot string, logger *slog.Logger) (*Bot, error) {
 		},
 		Brain:  rtviws.BrainFunc(b.userText),
 		Logger: logger,
-	})
+	}
+	srv, err := rtviws.New(b.cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -94,8 +96,17 @@ func (b *Bot) InstallTools(_ context.Context, set *tool.Set) error {
 	return nil
 }
 
-// setTimeouts sets the bot's timeouts; call it before serving.
-func (b *Bot) setTimeouts(t Timeouts) { b.SetTimeouts(t) }
+// setTimeouts sets the bot's timeouts: it replaces the server by one
+// configured with them (rtviws takes its timeouts from its Config only);
+// call it before the first connection.
+func (b *Bot) setTimeouts(t Timeouts) {
+	b.cfg.Timeouts = t
+	srv, err := rtviws.New(b.cfg)
+	if err != nil {
+		panic(err) // b.cfg was accepted by NewBot
+	}
+	b.Server = srv
+}
 
 // openConnections is the number of connections being served.
 func (b *Bot) openConnections() int { return b.OpenConnections() }

@@ -70,7 +70,7 @@
 //     a str) and writes with json.dump(indent=2)
 //     (_save_bot_server_history). [History.Value] and [History.JSON] do
 //     the same with [ParseLiteral], a literal parser that evaluates
-//     nothing; [EmptyHistory] is what NeMo saves when the pull failed.
+//     nothing; the zero [History] is what NeMo saves when the pull failed.
 //   - Bounds: messages over 1 MiB (Python websockets' max_size) close the
 //     connection with status 1009, as NeMo's does, and later calls fail
 //     with [ErrClosed] saying so; writes are bounded by

@@ -27,7 +27,7 @@ type Config struct {
 	// transcription. Nil answers none (the text is dropped).
 	Brain Brain
 	// Timeouts bound each connection; zero fields take DefaultTimeouts'
-	// values (a zero Idle means no idle timeout).
+	// values, but a zero Idle means no idle timeout.
 	Timeouts Timeouts
 	// Logger receives the server's logs; nil means slog.Default.
 	Logger *slog.Logger
@@ -66,33 +66,28 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.d = rtvi.NewDispatcher(dc)
 	st := s.d.State()
-	s.scenario = newScenarioOwner(DefaultTimeouts.RunWait, st.Domain)
-	s.SetTimeouts(cfg.Timeouts)
-	return s, nil
-}
-
-// Dispatcher returns the server's RTVI dispatcher.
-func (s *Server) Dispatcher() *rtvi.Dispatcher { return s.d }
-
-// SetTimeouts sets the server's timeouts (zero fields as in Config); call
-// it before serving.
-func (s *Server) SetTimeouts(t Timeouts) {
+	t := cfg.Timeouts
+	def := DefaultTimeouts()
 	if t.Write <= 0 {
-		t.Write = DefaultTimeouts.Write
+		t.Write = def.Write
 	}
 	if t.RunWait <= 0 {
-		t.RunWait = DefaultTimeouts.RunWait
+		t.RunWait = def.RunWait
 	}
 	if t.Grace <= 0 {
-		t.Grace = DefaultTimeouts.Grace
+		t.Grace = def.Grace
 	}
 	if t.Idle < 0 {
 		t.Idle = 0
 	}
 	s.timeouts = t
-	s.scenario.runWait = t.RunWait
+	s.scenario = newScenarioOwner(t.RunWait, st.Domain)
 	s.scenario.grace = t.Grace
+	return s, nil
 }
+
+// Dispatcher returns the server's RTVI dispatcher.
+func (s *Server) Dispatcher() *rtvi.Dispatcher { return s.d }
 
 // ServeHTTP accepts one harness connection and serves it until it closes,
 // goes silent for longer than the idle timeout, or fails a write.

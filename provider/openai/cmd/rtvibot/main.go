@@ -70,9 +70,9 @@ func parse(args []string, stderr io.Writer) (flags, error) {
 	fs.IntVar(&f.llmMaxTokens, "llm-max-tokens", 0, "max_completion_tokens of each model request; 0: none sent")
 	fs.IntVar(&f.toolSteps, "llm-tool-steps", 0, "model calls of a turn that may call tools; the next forbid them (tool_choice \"none\"), so a model calling tool after tool ends its turn in words; 0: no bound, as pipecat")
 	fs.BoolVar(&f.verbose, "v", false, "log the bot's warnings")
-	fs.DurationVar(&f.timeouts.Write, "write-timeout", rtviws.DefaultTimeouts.Write, "longest write of one frame")
-	fs.DurationVar(&f.timeouts.Idle, "idle-timeout", rtviws.DefaultTimeouts.Idle, "close a connection that sends nothing for this long; 0: never")
-	fs.DurationVar(&f.timeouts.RunWait, "run-wait", rtviws.DefaultTimeouts.RunWait, "how long a prepared scenario waits for its run connection")
+	fs.DurationVar(&f.timeouts.Write, "write-timeout", rtviws.DefaultTimeouts().Write, "longest write of one frame")
+	fs.DurationVar(&f.timeouts.Idle, "idle-timeout", rtviws.DefaultTimeouts().Idle, "close a connection that sends nothing for this long; 0: never")
+	fs.DurationVar(&f.timeouts.RunWait, "run-wait", rtviws.DefaultTimeouts().RunWait, "how long a prepared scenario waits for its run connection")
 	if err := fs.Parse(args); err != nil {
 		return f, err
 	}
