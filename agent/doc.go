@@ -12,7 +12,7 @@
 //     their signatures, Gemini's thoughtSignature) the provider needs back
 //     exactly as sent; the loop keeps it on the response's first assistant
 //     message ([Message.Native]), which the context never renders.
-//   - [Usage] has the fields of rtvi.TokenUsage, so rtvi.TokenUsage(u)
+//   - [Usage] has the fields of rtvi.Usage, so rtvi.Usage(u)
 //     converts one for rtvi's Emitter.LLMResponse (a conversion the caller
 //     writes: agent does not import rtvi).
 //

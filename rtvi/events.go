@@ -57,10 +57,10 @@ func userTranscriptionEvent(t Transcript) []byte {
 // measurement, so usually one list holds one entry; empty lists are left
 // out.
 type Metrics struct {
-	TTFB       []Metric     // time to first byte, seconds
-	Processing []Metric     // processing time, seconds
-	Characters []Metric     // characters sent to speech synthesis (Value is a count)
-	Tokens     []TokenUsage // one entry per LLM response; entries with Missing set are left out
+	TTFB       []Metric // time to first byte, seconds
+	Processing []Metric // processing time, seconds
+	Characters []Metric // characters sent to speech synthesis (Value is a count)
+	Tokens     []Usage  // one entry per LLM response; entries with Missing set are left out
 }
 
 // Metric is one measurement of a pipeline stage: the processor's name
@@ -71,11 +71,11 @@ type Metric struct {
 	Value     float64
 }
 
-// TokenUsage is the token count of one LLM response. The optional counts
+// Usage is the token count of one LLM response. The optional counts
 // are written only when set. pipecat writes no processor or model for
-// them. Its fields are those of agent.Usage, so TokenUsage(u) converts
-// one; the zero TokenUsage is a reported count of zero tokens.
-type TokenUsage struct {
+// them. Its fields are those of agent.Usage, so Usage(u) converts
+// one; the zero Usage is a reported count of zero tokens.
+type Usage struct {
 	PromptTokens, CompletionTokens, TotalTokens int
 	CacheReadInputTokens                        *int
 	CacheCreationInputTokens                    *int
@@ -132,21 +132,21 @@ func metricsEvent(m Metrics) []byte {
 		}
 		b = append(b, ']')
 	}
-	tokens := slices.DeleteFunc(slices.Clone(m.Tokens), func(u TokenUsage) bool { return u.Missing })
+	tokens := slices.DeleteFunc(slices.Clone(m.Tokens), func(u Usage) bool { return u.Missing })
 	if len(tokens) > 0 {
 		key("tokens")
 		for i, u := range tokens {
 			if i > 0 {
 				b = append(b, ", "...)
 			}
-			b = appendTokenUsage(b, u)
+			b = appendUsage(b, u)
 		}
 		b = append(b, ']')
 	}
 	return append(b, "}}"...)
 }
 
-func appendTokenUsage(b []byte, u TokenUsage) []byte {
+func appendUsage(b []byte, u Usage) []byte {
 	b = append(b, `{"prompt_tokens": `...)
 	b = strconv.AppendInt(b, int64(u.PromptTokens), 10)
 	b = append(b, `, "completion_tokens": `...)
@@ -288,7 +288,7 @@ func (e *Emitter) Say(ctx context.Context, text string) error {
 // event, as pipecat's OpenAI service reports usage only for a response
 // that carried it; the harness then counts the response by its
 // bot-llm-stopped and says its tokens are unknown.
-func (e *Emitter) LLMResponse(ctx context.Context, usage TokenUsage, chunks ...string) error {
+func (e *Emitter) LLMResponse(ctx context.Context, usage Usage, chunks ...string) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	msgs := [][]byte{plainEvent(rtviwire.TypeBotLLMStarted)}
@@ -297,7 +297,7 @@ func (e *Emitter) LLMResponse(ctx context.Context, usage TokenUsage, chunks ...s
 	}
 	msgs = append(msgs, plainEvent(rtviwire.TypeBotLLMStopped))
 	if !usage.Missing {
-		msgs = append(msgs, metricsEvent(Metrics{Tokens: []TokenUsage{usage}}))
+		msgs = append(msgs, metricsEvent(Metrics{Tokens: []Usage{usage}}))
 	}
 	return e.send(ctx, msgs...)
 }

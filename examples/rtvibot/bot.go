@@ -160,7 +160,7 @@ func (b *Bot) userText(ctx context.Context, t rtviws.Turn) error {
 // response, records the call in the conversation, runs it through the
 // tool set and returns the result delivered, as JSON.
 func (b *Bot) callTool(ctx context.Context, t rtviws.Turn, name, args string) (string, error) {
-	if err := t.Events.LLMResponse(ctx, rtvi.TokenUsage{}); err != nil {
+	if err := t.Events.LLMResponse(ctx, rtvi.Usage{}); err != nil {
 		return "", err
 	}
 
@@ -193,7 +193,7 @@ func (b *Bot) callTool(ctx context.Context, t rtviws.Turn, name, args string) (s
 // spoken turn (text standing in for audio: bot-started-speaking,
 // bot-tts-text, bot-stopped-speaking) and a text frame.
 func (b *Bot) respond(ctx context.Context, t rtviws.Turn, text string) error {
-	if err := t.Events.LLMResponse(ctx, rtvi.TokenUsage{}, text); err != nil {
+	if err := t.Events.LLMResponse(ctx, rtvi.Usage{}, text); err != nil {
 		return err
 	}
 	if err := t.Events.Say(ctx, text); err != nil {

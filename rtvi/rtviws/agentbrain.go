@@ -153,7 +153,7 @@ func (s *speaker) response(ctx context.Context, _ int, resp agent.Response) {
 	if resp.Text != "" {
 		chunks = []string{resp.Text}
 	}
-	if s.err = s.t.Events.LLMResponse(ctx, rtvi.TokenUsage(resp.Usage), chunks...); s.err != nil {
+	if s.err = s.t.Events.LLMResponse(ctx, rtvi.Usage(resp.Usage), chunks...); s.err != nil {
 		return
 	}
 	s.pending = resp.Text
