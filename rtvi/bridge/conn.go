@@ -17,14 +17,14 @@ import (
 
 // NeMo's bridge's limits.
 const (
-	// DefaultHandshakeTimeout is how long Dial waits for bot-ready.
-	DefaultHandshakeTimeout = 5 * time.Second
+	// defaultHandshakeTimeout is how long Dial waits for bot-ready.
+	defaultHandshakeTimeout = 5 * time.Second
 	// DefaultRequestTimeout is how long an awaited request waits for its
 	// answer.
 	DefaultRequestTimeout = 15 * time.Second
-	// DefaultWriteTimeout bounds each write (NeMo's close_timeout is 10 s;
+	// defaultWriteTimeout bounds each write (NeMo's close_timeout is 10 s;
 	// its sends have no bound of their own).
-	DefaultWriteTimeout = 10 * time.Second
+	defaultWriteTimeout = 10 * time.Second
 	// DefaultMaxStreamBytes bounds what a bot sends on one connection:
 	// 256 MiB, some six times a voice bot's 900 s of 24 kHz audio.
 	DefaultMaxStreamBytes = 256 << 20
@@ -129,13 +129,13 @@ func Dial(ctx context.Context, url string, opts *Options) (*Conn, error) {
 		o = *opts
 	}
 	if o.HandshakeTimeout <= 0 {
-		o.HandshakeTimeout = DefaultHandshakeTimeout
+		o.HandshakeTimeout = defaultHandshakeTimeout
 	}
 	if o.RequestTimeout <= 0 {
 		o.RequestTimeout = DefaultRequestTimeout
 	}
 	if o.WriteTimeout <= 0 {
-		o.WriteTimeout = DefaultWriteTimeout
+		o.WriteTimeout = defaultWriteTimeout
 	}
 	if o.MaxMessageBytes <= 0 {
 		o.MaxMessageBytes = rtviwire.MaxMessageBytes
@@ -227,18 +227,18 @@ func (c *Conn) read() {
 	}
 }
 
-// decodeWithin is DecodeFrame for a message nested at most maxDepth deep:
+// decodeWithin is decodeFrame for a message nested at most maxDepth deep:
 // the nesting is measured before the JSON is decoded, so a deeper one is
 // refused for its depth, cheaply.
 func decodeWithin(data []byte, maxDepth int) Event {
 	f, err := rtvi.DecodeFrame(data)
 	if err != nil || f.Message == nil {
-		return DecodeFrame(data)
+		return decodeFrame(data)
 	}
 	if n := pyjson.Nesting([]byte(f.Message.Data)); n > maxDepth {
 		return Event{Kind: KindMalformed, Message: f.Message.Data, Err: fmt.Errorf("%w: %w: a message nested %d deep, past %d (MaxDepth; Python's json.loads raises RecursionError near 1000)", ErrMalformed, ErrBudget, n, maxDepth)}
 	}
-	return DecodeMessage([]byte(f.Message.Data))
+	return decodeMessage([]byte(f.Message.Data))
 }
 
 // decodeCached is decodeWithin, remembering the events of small messages

@@ -23,7 +23,7 @@
 //     never repeat on one connection.
 //   - Not awaited, as NeMo: [Conn.Reset] {}, [Conn.UpdateSystemPrompt]
 //     {prompt, tools, add_suffix: false, tool_domain} (tools is the JSON
-//     string json.dumps(scenario tools), or "{}": [ToolsJSON];
+//     string json.dumps(scenario tools), or "{}": [toolsJSON];
 //     to_tools_json_string), [Conn.ApplySyncDelta] {domain, delta}
 //     (_send_apply_sync_delta, whose docstring says it waits), and
 //     [Conn.SendText] {content, options: {run_immediately: true,
@@ -33,7 +33,7 @@
 //   - [Conn.ApplyInitialization] {domain, shared_state_init (the JSON
 //     string of the dict), actions} waits 15 s for the answer with its
 //     id, skipping others; success falsy, an error-response, a timeout or
-//     a closed connection is an [*InitError] wrapping [ErrInitAborted],
+//     a closed connection is an [*initError] wrapping [ErrInitAborted],
 //     with NeMo's RuntimeError text: the harness aborts the scenario
 //     unscored (_send_apply_initialization).
 //   - [Conn.GetContextHistory] and [Conn.GetScenarioSummary]
@@ -50,7 +50,7 @@
 //     are not taken.
 //   - Awaited requests run one at a time on a connection; every method is
 //     safe for concurrent use.
-//   - Events: every frame is decoded ([DecodeFrame], [DecodeMessage]) into
+//   - Events: every frame is decoded ([decodeFrame], [decodeMessage]) into
 //     an [Event] and delivered in order to [Options.OnEvent], answers
 //     included; NeMo only monitors the run connection, the harness
 //     chooses. Fields are read as the bridge reads them: bot-tts-text's
@@ -69,7 +69,7 @@
 //     literal>"}, which the bridge eval()s (and json.loads when that gives
 //     a str) and writes with json.dump(indent=2)
 //     (_save_bot_server_history). [History.Value] and [History.JSON] do
-//     the same with [ParseLiteral], a literal parser that evaluates
+//     the same with [parseLiteral], a literal parser that evaluates
 //     nothing; the zero [History] is what NeMo saves when the pull failed.
 //   - Bounds: messages over 1 MiB (Python websockets' max_size) close the
 //     connection with status 1009, as NeMo's does, and later calls fail

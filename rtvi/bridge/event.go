@@ -123,10 +123,10 @@ type ActionApplied struct {
 // ErrMalformed is wrapped by the Err of every KindMalformed event.
 var ErrMalformed = errors.New("bridge: malformed message")
 
-// DecodeFrame decodes one binary WebSocket message from a bot (a pipecat
+// decodeFrame decodes one binary WebSocket message from a bot (a pipecat
 // protobuf frame) into an Event. It never fails: what it cannot read is a
 // KindMalformed event.
-func DecodeFrame(frame []byte) Event {
+func decodeFrame(frame []byte) Event {
 	f, err := rtvi.DecodeFrame(frame)
 	if err != nil {
 		return Event{Kind: KindMalformed, Err: fmt.Errorf("%w: %w", ErrMalformed, err)}
@@ -134,14 +134,14 @@ func DecodeFrame(frame []byte) Event {
 	if f.Message == nil {
 		return Event{Kind: KindFrame, Frame: &f}
 	}
-	return DecodeMessage([]byte(f.Message.Data))
+	return decodeMessage([]byte(f.Message.Data))
 }
 
-// DecodeMessage decodes the JSON text of one RTVI message into an Event,
+// decodeMessage decodes the JSON text of one RTVI message into an Event,
 // reading each field as NeMo's bridge reads it. It never fails: a message
 // that is not a JSON object, or whose fields would make the bridge's
 // Python raise (data.get on a list), is a KindMalformed event.
-func DecodeMessage(msg []byte) Event {
+func decodeMessage(msg []byte) Event {
 	e := Event{Message: string(msg)}
 	tree, err := pyjson.Decode(msg)
 	if err != nil {

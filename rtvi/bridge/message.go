@@ -142,11 +142,11 @@ func appendValue(b []byte, v any) ([]byte, error) {
 	return appendValue(b, json.RawMessage(raw))
 }
 
-// PythonJSON returns json.dumps(v) as NeMo's Python writes it: default
+// pythonJSON returns json.dumps(v) as NeMo's Python writes it: default
 // separators (", " and ": "), non-ASCII escaped, keys in the order of v —
 // the order of the text for JSON text (json.RawMessage or []byte), of the
 // fields for a struct, sorted for a Go map.
-func PythonJSON(v any) (string, error) {
+func pythonJSON(v any) (string, error) {
 	if b, ok := v.([]byte); ok {
 		v = json.RawMessage(b)
 	}
@@ -154,13 +154,13 @@ func PythonJSON(v any) (string, error) {
 	return string(b), err
 }
 
-// ToolsJSON returns the "tools" string of update_system_prompt for a
+// toolsJSON returns the "tools" string of update_system_prompt for a
 // scenario's tool map (tool name → constructor arguments), as NeMo's
 // to_tools_json_string makes it: json.dumps(tools), or "{}" when the map
-// is empty or absent (nil, JSON null, {}). tools is what [PythonJSON]
+// is empty or absent (nil, JSON null, {}). tools is what [pythonJSON]
 // takes; JSON text keeps the scenario's order of tools.
-func ToolsJSON(tools any) (string, error) {
-	s, err := PythonJSON(tools)
+func toolsJSON(tools any) (string, error) {
+	s, err := pythonJSON(tools)
 	if err != nil {
 		return "", err
 	}

@@ -63,10 +63,10 @@ type Recorder struct {
 	// Agent says the bot is the agent: only the agent's <exit> and
 	// <final_response> texts count, as the bridge reads them only from it.
 	Agent bool
-	// MaxTurnBytes bounds one turn's text; 0 means DefaultMaxTurnBytes.
+	// MaxTurnBytes bounds one turn's text; 0 means defaultMaxTurnBytes.
 	MaxTurnBytes int64
 	// MaxHeldBytes bounds what the recorder holds; 0 means
-	// DefaultMaxHeldBytes.
+	// defaultMaxHeldBytes.
 	MaxHeldBytes int64
 
 	mu        sync.Mutex
@@ -86,8 +86,8 @@ type Recorder struct {
 
 // The Recorder's default bounds.
 const (
-	DefaultMaxTurnBytes = 1 << 20
-	DefaultMaxHeldBytes = 32 << 20
+	defaultMaxTurnBytes = 1 << 20
+	defaultMaxHeldBytes = 32 << 20
 )
 
 // recordCost is what a record counts beyond its texts: what one costs
@@ -119,7 +119,7 @@ func (r *Recorder) Handle(e Event) {
 		r.acc.Reset()
 	case KindTTSText:
 		if r.open && e.Text != "" {
-			if limit := positiveOr(r.MaxTurnBytes, DefaultMaxTurnBytes); int64(r.acc.Len()+len(e.Text)) > limit {
+			if limit := positiveOr(r.MaxTurnBytes, defaultMaxTurnBytes); int64(r.acc.Len()+len(e.Text)) > limit {
 				r.fail(fmt.Errorf("%w: a turn's text past %d bytes (the turn budget)", ErrBudget, limit))
 				return
 			}
@@ -163,7 +163,7 @@ func (r *Recorder) Handle(e Event) {
 // hold counts n bytes more held (and a record's cost), and reports
 // whether they fit.
 func (r *Recorder) hold(n int64) bool {
-	limit := positiveOr(r.MaxHeldBytes, DefaultMaxHeldBytes)
+	limit := positiveOr(r.MaxHeldBytes, defaultMaxHeldBytes)
 	if r.held+n+recordCost > limit {
 		r.fail(fmt.Errorf("%w: what it holds of the scenario (turns, final responses, action records) past %d bytes (the held-bytes budget)", ErrBudget, limit))
 		return false
