@@ -62,9 +62,6 @@ func NewAgentBrain(model agent.Model, logger *slog.Logger) *AgentBrain {
 	return &AgentBrain{Model: model, Logger: logger, ctx: agent.NewContext()}
 }
 
-// Context returns the brain's chat context.
-func (b *AgentBrain) Context() *agent.Context { return b.ctx }
-
 // Wire sets cfg's Conversation, Installer and InFlight to the brain, and
 // returns cfg.
 func (b *AgentBrain) Wire(cfg rtvi.Config) rtvi.Config {

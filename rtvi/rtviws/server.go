@@ -86,9 +86,6 @@ func New(cfg Config) (*Server, error) {
 	return s, nil
 }
 
-// Dispatcher returns the server's RTVI dispatcher.
-func (s *Server) Dispatcher() *rtvi.Dispatcher { return s.d }
-
 // ServeHTTP accepts one harness connection and serves it until it closes,
 // goes silent for longer than the idle timeout, or fails a write.
 // Requests whose Host is not a loopback name are refused, so a web page
