@@ -122,20 +122,20 @@ type Config struct {
 	Logger *slog.Logger
 }
 
-// Handler answers one client message. d holds the request's arguments:
-// the "d" of the client-message, or {} when it is absent, null or falsy
+// customHandler answers one client message registered with register
+// (the tests' custom messages). d holds the request's arguments: the "d"
+// of the client-message, or {} when it is absent, null or falsy
 // (as the Python original's "d or {}"). The result becomes the "d" of the
 // server-response (nil leaves it out); an error becomes an error-response
-// with the text "<Kind>: <message>" (see [Error]).
-type Handler func(ctx context.Context, d json.RawMessage) (any, error)
+// with the text "<Kind>: <message>" (see pyError).
+type customHandler func(ctx context.Context, d json.RawMessage) (any, error)
 
 // handlerFunc is a built-in handler: it gets the decoded arguments.
 type handlerFunc func(ctx context.Context, args any) (any, error)
 
 // Dispatcher answers the RTVI messages of an evaluation harness on behalf
 // of a bot: the handshake, the six client messages of a scenario's
-// lifecycle and any custom client messages registered with
-// [Dispatcher.Register]. It has no goroutines and no socket: the bot reads
+// lifecycle. It has no goroutines and no socket: the bot reads
 // a message, passes it to [Dispatcher.Handle] and sends back the reply.
 //
 // A Dispatcher is safe for concurrent use, but a connection's messages
@@ -151,7 +151,7 @@ type Dispatcher struct {
 	replyMax int // the longest reply JSON whose frame fits Config.MaxReplyBytes
 
 	mu       sync.Mutex
-	custom   map[string]Handler
+	custom   map[string]customHandler
 	original []ChatMessage // the last prompt; reset restores it
 }
 
@@ -187,7 +187,7 @@ func NewDispatcher(cfg Config) *Dispatcher {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
-	d := &Dispatcher{cfg: cfg, noRegistry: noRegistry, st: cfg.State, replyMax: maxJSON(cfg.MaxReplyBytes), custom: map[string]Handler{}, original: slices.Clone(cfg.InitialMessages)}
+	d := &Dispatcher{cfg: cfg, noRegistry: noRegistry, st: cfg.State, replyMax: maxJSON(cfg.MaxReplyBytes), custom: map[string]customHandler{}, original: slices.Clone(cfg.InitialMessages)}
 	d.notifier = &rtviNotifier{Send: cfg.Send}
 	return d
 }
@@ -205,11 +205,11 @@ func (d *Dispatcher) State() *state.Shared { return d.st }
 // carries the connection in the tool call's context).
 func (d *Dispatcher) Notifier() state.Notifier { return d.notifier }
 
-// Register adds a handler for the client message t, or replaces the one
+// register adds a handler for the client message t, or replaces the one
 // registered before (a later registration wins, as in the Python
 // original). Registering one of the six built-in names overrides it; a nil
 // h removes a custom handler.
-func (d *Dispatcher) Register(t string, h Handler) {
+func (d *Dispatcher) register(t string, h customHandler) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if h == nil {
@@ -407,7 +407,7 @@ func (d *Dispatcher) call(ctx context.Context, t string, h handlerFunc, args any
 	defer func() {
 		if r := recover(); r != nil {
 			d.cfg.Logger.ErrorContext(ctx, "rtvi: handler panicked", "t", t, "panic", r, "stack", string(debug.Stack()))
-			result, err = nil, &Error{Kind: kindRuntimeError, Message: fmt.Sprintf("handler %s panicked: %v", t, r)}
+			result, err = nil, &pyError{Kind: kindRuntimeError, Message: fmt.Sprintf("handler %s panicked: %v", t, r)}
 		}
 	}()
 	return h(ctx, args)
@@ -518,7 +518,7 @@ func (d *Dispatcher) sendText(ctx context.Context, id string, data map[string]an
 func object(args any) (map[string]any, error) {
 	m, ok := args.(map[string]any)
 	if !ok {
-		return nil, &Error{Kind: kindAttributeError, Message: fmt.Sprintf("'%s' object has no attribute 'get'", pyvalue.TypeName(args))}
+		return nil, &pyError{Kind: kindAttributeError, Message: fmt.Sprintf("'%s' object has no attribute 'get'", pyvalue.TypeName(args))}
 	}
 	return m, nil
 }

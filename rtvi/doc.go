@@ -22,9 +22,9 @@
 //     apply_initialization, apply_sync_delta, get_context_history (waits at
 //     most 3 s for calls in flight; media blobs replaced by "<audio>",
 //     "<image>", "<file>", "<binary>") and get_scenario_summary (the DB
-//     hash is dbhash's, null for an empty DB). [Dispatcher.Register] adds
-//     or overrides one with a [Handler]. The handshake (client-ready →
-//     bot-ready) and send-text ([Config.SendText]) are answered too.
+//     hash is dbhash's, null for an empty DB); any other t is an
+//     error-response. The handshake (client-ready → bot-ready) and
+//     send-text ([Config.SendText]) are answered too.
 //   - Tools push server-messages (action-applied, "<exit>…</exit>") through
 //     the notifier the dispatcher installs ([Dispatcher.Notifier]), sent by
 //     [Config.Send].
@@ -38,8 +38,7 @@
 //     without, and a Source a tool wrote under View is restored (logged).
 //   - A refused request leaves the state as it was; it is answered as the
 //     Python original answers it: false, {"success": false, "errors"}, or
-//     an error-response naming a Python exception kind ("ValueError: ...";
-//     a [Handler] chooses it by returning an [Error]).
+//     an error-response naming a Python exception kind ("ValueError: ...").
 //   - Only input that is not RTVI (invalid JSON, no id, over
 //     [Config.MaxMessageBytes]) makes Handle return an error wrapping
 //     [ErrMalformed], with pipecat's error event as reply. A frame that does
