@@ -55,12 +55,14 @@ func (h *History) Value() (any, error) {
 
 // JSON returns the bytes NeMo's runner writes to llm_context.json:
 // json.dump(Value, indent=2), keys in the context's order, non-ASCII
-// escaped, no final newline; at most defaultMaxJSONBytes (JSONWithin).
-func (h *History) JSON() ([]byte, error) { return h.JSONWithin(defaultMaxJSONBytes) }
-
-// JSONWithin is JSON with its own bound: text longer than limit bytes is
-// an error wrapping ErrBudget, found before any of it is written.
-func (h *History) JSONWithin(limit int64) ([]byte, error) {
+// escaped, no final newline. Text longer than limit bytes (0 means 256 MiB:
+// indentation grows with the square of the nesting, so a 1 MiB context
+// can ask for gigabytes) is an error wrapping ErrBudget, found before any
+// of it is written.
+func (h *History) JSON(limit int64) ([]byte, error) {
+	if limit <= 0 {
+		limit = defaultMaxJSONBytes
+	}
 	v, err := h.ordered()
 	if err != nil {
 		return nil, err
