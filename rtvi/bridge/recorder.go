@@ -63,10 +63,9 @@ type Recorder struct {
 	// Agent says the bot is the agent: only the agent's <exit> and
 	// <final_response> texts count, as the bridge reads them only from it.
 	Agent bool
-	// MaxTurnBytes bounds one turn's text; 0 means defaultMaxTurnBytes.
+	// MaxTurnBytes bounds one turn's text; 0 means 1 MiB.
 	MaxTurnBytes int64
-	// MaxHeldBytes bounds what the recorder holds; 0 means
-	// defaultMaxHeldBytes.
+	// MaxHeldBytes bounds what the recorder holds; 0 means 32 MiB.
 	MaxHeldBytes int64
 
 	mu        sync.Mutex
