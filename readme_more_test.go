@@ -254,7 +254,7 @@ func TestReadmeEmitter(t *testing.T) {
 	p, c, text := 12, 3, "Hello!"
 	// --- README ---
 	events := &rtvi.Emitter{Send: send} // the dispatcher's Send
-	events.LLMResponse(ctx, rtvi.TokenUsage{PromptTokens: p, CompletionTokens: c, TotalTokens: p + c}, text)
+	events.LLMResponse(ctx, rtvi.Usage{PromptTokens: p, CompletionTokens: c, TotalTokens: p + c}, text)
 	events.Say(ctx, text) // bot-started-speaking, bot-tts-text, bot-stopped-speaking
 	// --- end ---
 	joined := strings.Join(sent, "\n")

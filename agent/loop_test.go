@@ -315,18 +315,18 @@ type notifierFunc func(ctx context.Context, msg any) error
 func (f notifierFunc) Notify(ctx context.Context, msg any) error { return f(ctx, msg) }
 
 // One OnResponse per model call, with its usage; Usage converts to
-// rtvi.TokenUsage for Emitter.LLMResponse.
+// rtvi.Usage for Emitter.LLMResponse.
 func TestLoopReportsUsagePerCall(t *testing.T) {
 	cached := 3
 	m := &script{responses: []agent.Response{
 		{Calls: calls("c1", "echo", "{}"), Usage: agent.Usage{PromptTokens: 10, CompletionTokens: 2, TotalTokens: 12, CacheReadInputTokens: &cached}},
 		{Text: "ok", Usage: agent.Usage{PromptTokens: 20, CompletionTokens: 1, TotalTokens: 21}},
 	}}
-	var got []rtvi.TokenUsage
+	var got []rtvi.Usage
 	var texts []string
 	l := &agent.Loop{Model: m, Tools: newSet(t, echoTool()), Context: agent.NewContext(), Hooks: agent.Hooks{
 		OnResponse: func(_ context.Context, step int, r agent.Response) {
-			got = append(got, rtvi.TokenUsage(r.Usage))
+			got = append(got, rtvi.Usage(r.Usage))
 			texts = append(texts, r.Text)
 		},
 	}}

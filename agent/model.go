@@ -53,7 +53,7 @@ type Response struct {
 }
 
 // Usage is the token count of one model call. Its fields are those of
-// rtvi.TokenUsage, so rtvi.TokenUsage(u) converts it; optional counts are
+// rtvi.Usage, so rtvi.Usage(u) converts it; optional counts are
 // nil when the provider does not report them.
 //
 // The zero Usage is a reported count of zero tokens, as stand-ins without

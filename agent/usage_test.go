@@ -8,7 +8,7 @@ import (
 	"github.com/voiceeval/schematools/rtvi"
 )
 
-// Usage converts to rtvi.TokenUsage field for field, Missing included;
+// Usage converts to rtvi.Usage field for field, Missing included;
 // the zero Usage is a reported zero.
 func TestUsageConvertsToTokenUsage(t *testing.T) {
 	n := 4
@@ -17,7 +17,7 @@ func TestUsageConvertsToTokenUsage(t *testing.T) {
 		{PromptTokens: 9, CompletionTokens: 4, TotalTokens: 13, CacheReadInputTokens: &n},
 		{Missing: true},
 	} {
-		got := rtvi.TokenUsage(u)
+		got := rtvi.Usage(u)
 		assert.Equal(t, u.Missing, got.Missing)
 		assert.Equal(t, u.PromptTokens, got.PromptTokens)
 		assert.Equal(t, u.CacheReadInputTokens, got.CacheReadInputTokens)

@@ -290,7 +290,7 @@ func pull(ctx context.Context, c *bridge.Conn, side string, includeDB bool, sent
 			return s, fmt.Errorf("%s bot: %w", side, err)
 		}
 	}
-	if s.Context, err = h.JSONWithin(b.FileBytes); err != nil {
+	if s.Context, err = h.JSON(b.FileBytes); err != nil {
 		return s, fmt.Errorf("%s bot: context: llm_context.json (FileBytes %d): %w", side, b.FileBytes, err)
 	}
 	sum, err := c.GetScenarioSummary(ctx, includeDB)

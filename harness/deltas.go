@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/voiceeval/schematools/internal/rtviwire"
 	"github.com/voiceeval/schematools/rtvi/bridge"
 )
 
@@ -24,7 +25,7 @@ type deltaTracker struct {
 func (d *deltaTracker) observe(e bridge.Event) {
 	switch e.Kind {
 	case bridge.KindServerResponse:
-		if e.T == bridge.TypeApplySyncDelta {
+		if e.T == rtviwire.ApplySyncDelta {
 			d.answered.Add(1)
 		}
 	case bridge.KindErrorResponse:

@@ -208,7 +208,7 @@ func (b *testBot) turn(llmURL, text string) {
 	loop := &agent.Loop{
 		Model: standinModel{url: llmURL}, Tools: set, Context: b.ctx, CallTimeout: 5 * time.Second,
 		Hooks: agent.Hooks{OnResponse: func(ctx context.Context, _ int, r agent.Response) {
-			_ = em.LLMResponse(ctx, rtvi.TokenUsage(r.Usage))
+			_ = em.LLMResponse(ctx, rtvi.Usage(r.Usage))
 			if r.Text != "" {
 				spoken = append(spoken, r.Text)
 			}

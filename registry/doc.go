@@ -38,7 +38,6 @@
 // once. [Configured] decodes keyword arguments strictly into an options
 // struct — names match exactly, as Python's keyword arguments do, and an
 // unexpected one is refused in Python's words —, and [Plain] wraps
-// factories that take none. [Default] is a
-// package-level registry for programs that like registering from init;
-// libraries and tests should build their own.
+// factories that take none. There is no package-level registry: a
+// program builds its own (new(Tools)) and passes it where it is needed.
 package registry

@@ -51,10 +51,6 @@ type Tools struct {
 	hooks     table[hooks.Set]
 }
 
-// Default is the package-level tool registry, for programs that register
-// from init. Libraries and tests should use their own new(Tools).
-var Default = new(Tools)
-
 // Register adds f under (domain, name); an empty domain means the default
 // domain, whose names every domain falls back to. It fails, leaving the
 // registry unchanged, when the pair is taken ([ErrDuplicate], naming both

@@ -128,9 +128,10 @@ func TestNewSetDuplicateToolNames(t *testing.T) {
 	assert.ErrorIs(t, err, tool.ErrDuplicateTool)
 }
 
-func TestDefaultRegistryExists(t *testing.T) {
-	require.NotNil(t, registry.Default)
-	_, err := registry.Default.New("x", "NoSuchTool", registry.Deps{})
+// The zero registry (what replaced the package-level Default) is ready
+// to use and knows no tool.
+func TestZeroRegistryIsReady(t *testing.T) {
+	_, err := new(registry.Tools).New("x", "NoSuchTool", registry.Deps{})
 	assert.ErrorContains(t, err, "tool 'NoSuchTool' not found")
 }
 

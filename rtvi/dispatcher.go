@@ -15,6 +15,7 @@ import (
 
 	"github.com/voiceeval/schematools/internal/pyjson"
 	"github.com/voiceeval/schematools/internal/pyvalue"
+	"github.com/voiceeval/schematools/internal/rtviwire"
 	"github.com/voiceeval/schematools/registry"
 	"github.com/voiceeval/schematools/state"
 )
@@ -24,7 +25,7 @@ const (
 	defaultSystemRole      = "system"
 	defaultHistoryWait     = 3 * time.Second
 	defaultHistoryPoll     = 50 * time.Millisecond
-	defaultMaxMessageBytes = 1 << 20 // the WebSocket message limit the Python bridge lives with
+	defaultMaxMessageBytes = rtviwire.MaxMessageBytes
 )
 
 // Config wires a [Dispatcher] to a bot. Every field is optional; the zero
@@ -37,7 +38,9 @@ type Config struct {
 	// Tools builds the scenario's tools on update_system_prompt, and holds
 	// the domains' hooks: the initialisation functions apply_initialization
 	// runs and the sync appliers of apply_sync_delta (a domain without
-	// one uses dotted paths). Nil means [registry.Default].
+	// one uses dotted paths). Nil means an empty registry of the
+	// dispatcher's own: a scenario that names a tool is refused, the log
+	// saying that Config.Tools is nil.
 	Tools *registry.Tools
 	// Conversation is the bot's LLM context. Nil means the bot has none:
 	// reset only resets Services and get_context_history returns "[]".
@@ -119,20 +122,20 @@ type Config struct {
 	Logger *slog.Logger
 }
 
-// Handler answers one client message. d holds the request's arguments:
-// the "d" of the client-message, or {} when it is absent, null or falsy
+// customHandler answers one client message registered with register
+// (the tests' custom messages). d holds the request's arguments: the "d"
+// of the client-message, or {} when it is absent, null or falsy
 // (as the Python original's "d or {}"). The result becomes the "d" of the
 // server-response (nil leaves it out); an error becomes an error-response
-// with the text "<Kind>: <message>" (see [Error]).
-type Handler func(ctx context.Context, d json.RawMessage) (any, error)
+// with the text "<Kind>: <message>" (see pyError).
+type customHandler func(ctx context.Context, d json.RawMessage) (any, error)
 
 // handlerFunc is a built-in handler: it gets the decoded arguments.
 type handlerFunc func(ctx context.Context, args any) (any, error)
 
 // Dispatcher answers the RTVI messages of an evaluation harness on behalf
 // of a bot: the handshake, the six client messages of a scenario's
-// lifecycle and any custom client messages registered with
-// [Dispatcher.Register]. It has no goroutines and no socket: the bot reads
+// lifecycle. It has no goroutines and no socket: the bot reads
 // a message, passes it to [Dispatcher.Handle] and sends back the reply.
 //
 // A Dispatcher is safe for concurrent use, but a connection's messages
@@ -140,14 +143,15 @@ type handlerFunc func(ctx context.Context, args any) (any, error)
 // a scenario's update_system_prompt has to clear the state before its
 // apply_initialization seeds it.
 type Dispatcher struct {
-	cfg      Config
-	st       *state.Shared
-	notifier state.Notifier
+	cfg        Config
+	noRegistry bool // Config.Tools was nil
+	st         *state.Shared
+	notifier   state.Notifier
 
 	replyMax int // the longest reply JSON whose frame fits Config.MaxReplyBytes
 
 	mu       sync.Mutex
-	custom   map[string]Handler
+	custom   map[string]customHandler
 	original []ChatMessage // the last prompt; reset restores it
 }
 
@@ -156,8 +160,9 @@ func NewDispatcher(cfg Config) *Dispatcher {
 	if cfg.State == nil {
 		cfg.State = state.New()
 	}
-	if cfg.Tools == nil {
-		cfg.Tools = registry.Default
+	noRegistry := cfg.Tools == nil
+	if noRegistry {
+		cfg.Tools = new(registry.Tools)
 	}
 	if cfg.SystemRole == "" {
 		cfg.SystemRole = defaultSystemRole
@@ -182,7 +187,7 @@ func NewDispatcher(cfg Config) *Dispatcher {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
-	d := &Dispatcher{cfg: cfg, st: cfg.State, replyMax: maxJSON(cfg.MaxReplyBytes), custom: map[string]Handler{}, original: slices.Clone(cfg.InitialMessages)}
+	d := &Dispatcher{cfg: cfg, noRegistry: noRegistry, st: cfg.State, replyMax: maxJSON(cfg.MaxReplyBytes), custom: map[string]customHandler{}, original: slices.Clone(cfg.InitialMessages)}
 	d.notifier = &rtviNotifier{Send: cfg.Send}
 	return d
 }
@@ -200,11 +205,11 @@ func (d *Dispatcher) State() *state.Shared { return d.st }
 // carries the connection in the tool call's context).
 func (d *Dispatcher) Notifier() state.Notifier { return d.notifier }
 
-// Register adds a handler for the client message t, or replaces the one
+// register adds a handler for the client message t, or replaces the one
 // registered before (a later registration wins, as in the Python
 // original). Registering one of the six built-in names overrides it; a nil
 // h removes a custom handler.
-func (d *Dispatcher) Register(t string, h Handler) {
+func (d *Dispatcher) register(t string, h customHandler) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if h == nil {
@@ -216,17 +221,17 @@ func (d *Dispatcher) Register(t string, h Handler) {
 
 func (d *Dispatcher) builtin(t string) handlerFunc {
 	switch t {
-	case msgReset:
+	case rtviwire.Reset:
 		return d.reset
-	case msgUpdateSystemPrompt:
+	case rtviwire.UpdateSystemPrompt:
 		return d.updateSystemPrompt
-	case msgApplyInitialization:
+	case rtviwire.ApplyInitialization:
 		return d.applyInitialization
-	case msgApplySyncDelta:
+	case rtviwire.ApplySyncDelta:
 		return d.applySyncDelta
-	case msgGetContextHistory:
+	case rtviwire.GetContextHistory:
 		return d.getContextHistory
-	case msgGetScenarioSummary:
+	case rtviwire.GetScenarioSummary:
 		return d.getScenarioSummary
 	}
 	return nil
@@ -259,7 +264,7 @@ func (d *Dispatcher) Handle(ctx context.Context, raw []byte) (reply []byte, err 
 	if !ok {
 		return d.malformed("message is a " + pyvalue.TypeName(v) + ", not an object")
 	}
-	if m["label"] != rtviLabel {
+	if m["label"] != rtviwire.Label {
 		d.cfg.Logger.WarnContext(ctx, "rtvi: ignoring a message that is not RTVI", "label", m["label"])
 		return nil, nil
 	}
@@ -290,11 +295,11 @@ func (d *Dispatcher) dispatch(ctx context.Context, typ, id string, data map[stri
 		}
 	}()
 	switch typ {
-	case typeClientMessage:
+	case rtviwire.TypeClientMessage:
 		reply = d.clientMessage(ctx, id, data)
-	case typeClientReady:
+	case rtviwire.TypeClientReady:
 		reply = d.clientReady(ctx, id, data)
-	case typeSendText:
+	case rtviwire.TypeSendText:
 		reply = d.sendText(ctx, id, data)
 	default:
 		reply = d.errorResponse(ctx, id, "Unsupported type "+typ)
@@ -402,7 +407,7 @@ func (d *Dispatcher) call(ctx context.Context, t string, h handlerFunc, args any
 	defer func() {
 		if r := recover(); r != nil {
 			d.cfg.Logger.ErrorContext(ctx, "rtvi: handler panicked", "t", t, "panic", r, "stack", string(debug.Stack()))
-			result, err = nil, &Error{Kind: kindRuntimeError, Message: fmt.Sprintf("handler %s panicked: %v", t, r)}
+			result, err = nil, &pyError{Kind: kindRuntimeError, Message: fmt.Sprintf("handler %s panicked: %v", t, r)}
 		}
 	}()
 	return h(ctx, args)
@@ -496,7 +501,7 @@ func pyInt(s string) (int, bool) {
 
 func (d *Dispatcher) sendText(ctx context.Context, id string, data map[string]any) []byte {
 	if d.cfg.SendText == nil {
-		return d.errorResponse(ctx, id, "Unsupported type "+typeSendText)
+		return d.errorResponse(ctx, id, "Unsupported type "+rtviwire.TypeSendText)
 	}
 	content, ok := data["content"].(string)
 	if !ok {
@@ -513,7 +518,7 @@ func (d *Dispatcher) sendText(ctx context.Context, id string, data map[string]an
 func object(args any) (map[string]any, error) {
 	m, ok := args.(map[string]any)
 	if !ok {
-		return nil, &Error{Kind: kindAttributeError, Message: fmt.Sprintf("'%s' object has no attribute 'get'", pyvalue.TypeName(args))}
+		return nil, &pyError{Kind: kindAttributeError, Message: fmt.Sprintf("'%s' object has no attribute 'get'", pyvalue.TypeName(args))}
 	}
 	return m, nil
 }

@@ -8,25 +8,7 @@ import (
 	"time"
 
 	"github.com/voiceeval/schematools/internal/pyjson"
-)
-
-// Server event types a pipecat bot emits as its pipeline runs (the
-// envelope's "type"). None carries an "id"; the events without a payload
-// carry no "data" either.
-const (
-	typeBotStartedSpeaking  = "bot-started-speaking"  // the bot's first audio of a response went out
-	typeBotStoppedSpeaking  = "bot-stopped-speaking"  // its audio ended
-	typeBotTTSText          = "bot-tts-text"          // {text}: what the bot said, sentence by sentence (or word by word)
-	typeBotTTSStarted       = "bot-tts-started"       // a speech synthesis began
-	typeBotTTSStopped       = "bot-tts-stopped"       // and ended
-	typeBotLLMStarted       = "bot-llm-started"       // an LLM response began
-	typeBotLLMText          = "bot-llm-text"          // {text}: one streamed chunk of it
-	typeBotLLMStopped       = "bot-llm-stopped"       // the LLM response ended
-	typeBotTranscription    = "bot-transcription"     // {text}: a sentence of LLM text (deprecated by pipecat)
-	typeUserStartedSpeaking = "user-started-speaking" // the user's turn began
-	typeUserStoppedSpeaking = "user-stopped-speaking" // and ended
-	typeUserTranscription   = "user-transcription"    // {text, user_id, timestamp, final}
-	typeMetrics             = "metrics"               // {ttfb, processing, characters, tokens}: lists of entries
+	"github.com/voiceeval/schematools/internal/rtviwire"
 )
 
 // plainEvent returns a server event without payload: {"label": "rtvi-ai",
@@ -59,7 +41,7 @@ func Timestamp(t time.Time) string {
 // userTranscriptionEvent returns the user-transcription event of t: data
 // {"text", "user_id", "timestamp", "final"}, all always present.
 func userTranscriptionEvent(t Transcript) []byte {
-	b := envelopeStart(nil, typeUserTranscription, "", false)
+	b := envelopeStart(nil, rtviwire.TypeUserTranscription, "", false)
 	b = append(b, `"data": {"text": `...)
 	b = appendString(b, t.Text)
 	b = append(b, `, "user_id": `...)
@@ -75,10 +57,10 @@ func userTranscriptionEvent(t Transcript) []byte {
 // measurement, so usually one list holds one entry; empty lists are left
 // out.
 type Metrics struct {
-	TTFB       []Metric     // time to first byte, seconds
-	Processing []Metric     // processing time, seconds
-	Characters []Metric     // characters sent to speech synthesis (Value is a count)
-	Tokens     []TokenUsage // one entry per LLM response; entries with Missing set are left out
+	TTFB       []Metric // time to first byte, seconds
+	Processing []Metric // processing time, seconds
+	Characters []Metric // characters sent to speech synthesis (Value is a count)
+	Tokens     []Usage  // one entry per LLM response; entries with Missing set are left out
 }
 
 // Metric is one measurement of a pipeline stage: the processor's name
@@ -89,11 +71,11 @@ type Metric struct {
 	Value     float64
 }
 
-// TokenUsage is the token count of one LLM response. The optional counts
+// Usage is the token count of one LLM response. The optional counts
 // are written only when set. pipecat writes no processor or model for
-// them. Its fields are those of agent.Usage, so TokenUsage(u) converts
-// one; the zero TokenUsage is a reported count of zero tokens.
-type TokenUsage struct {
+// them. Its fields are those of agent.Usage, so Usage(u) converts
+// one; the zero Usage is a reported count of zero tokens.
+type Usage struct {
 	PromptTokens, CompletionTokens, TotalTokens int
 	CacheReadInputTokens                        *int
 	CacheCreationInputTokens                    *int
@@ -111,7 +93,7 @@ type TokenUsage struct {
 // "processing", "characters" and "tokens", in that order, each only when
 // it has entries (tokens entries with Missing set are none).
 func metricsEvent(m Metrics) []byte {
-	b := envelopeStart(nil, typeMetrics, "", false)
+	b := envelopeStart(nil, rtviwire.TypeMetrics, "", false)
 	b = append(b, `"data": {`...)
 	first := true
 	key := func(k string) {
@@ -150,21 +132,21 @@ func metricsEvent(m Metrics) []byte {
 		}
 		b = append(b, ']')
 	}
-	tokens := slices.DeleteFunc(slices.Clone(m.Tokens), func(u TokenUsage) bool { return u.Missing })
+	tokens := slices.DeleteFunc(slices.Clone(m.Tokens), func(u Usage) bool { return u.Missing })
 	if len(tokens) > 0 {
 		key("tokens")
 		for i, u := range tokens {
 			if i > 0 {
 				b = append(b, ", "...)
 			}
-			b = appendTokenUsage(b, u)
+			b = appendUsage(b, u)
 		}
 		b = append(b, ']')
 	}
 	return append(b, "}}"...)
 }
 
-func appendTokenUsage(b []byte, u TokenUsage) []byte {
+func appendUsage(b []byte, u Usage) []byte {
 	b = append(b, `{"prompt_tokens": `...)
 	b = strconv.AppendInt(b, int64(u.PromptTokens), 10)
 	b = append(b, `, "completion_tokens": `...)
@@ -247,7 +229,7 @@ func (e *Emitter) StartSpeaking(ctx context.Context) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.speaking = true
-	msgs := append([][]byte{plainEvent(typeBotStartedSpeaking)}, e.held...)
+	msgs := append([][]byte{plainEvent(rtviwire.TypeBotStartedSpeaking)}, e.held...)
 	e.held = nil
 	return e.send(ctx, msgs...)
 }
@@ -257,7 +239,7 @@ func (e *Emitter) StopSpeaking(ctx context.Context) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.speaking = false
-	return e.send(ctx, plainEvent(typeBotStoppedSpeaking))
+	return e.send(ctx, plainEvent(rtviwire.TypeBotStoppedSpeaking))
 }
 
 // SpokenText sends bot-tts-text for text the bot has said (held until the
@@ -269,7 +251,7 @@ func (e *Emitter) SpokenText(ctx context.Context, text string) error {
 	if e.Send == nil {
 		return nil
 	}
-	msg := textEvent(typeBotTTSText, text)
+	msg := textEvent(rtviwire.TypeBotTTSText, text)
 	if !e.speaking {
 		e.held = append(e.held, msg)
 		return nil
@@ -286,12 +268,12 @@ func (e *Emitter) Say(ctx context.Context, text string) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.speaking {
-		return e.send(ctx, plainEvent(typeBotTTSStarted), textEvent(typeBotTTSText, text), plainEvent(typeBotTTSStopped))
+		return e.send(ctx, plainEvent(rtviwire.TypeBotTTSStarted), textEvent(rtviwire.TypeBotTTSText, text), plainEvent(rtviwire.TypeBotTTSStopped))
 	}
 	held := e.held
 	e.held = nil
-	msgs := append([][]byte{plainEvent(typeBotTTSStarted), plainEvent(typeBotStartedSpeaking)}, held...)
-	msgs = append(msgs, textEvent(typeBotTTSText, text), plainEvent(typeBotStoppedSpeaking), plainEvent(typeBotTTSStopped))
+	msgs := append([][]byte{plainEvent(rtviwire.TypeBotTTSStarted), plainEvent(rtviwire.TypeBotStartedSpeaking)}, held...)
+	msgs = append(msgs, textEvent(rtviwire.TypeBotTTSText, text), plainEvent(rtviwire.TypeBotStoppedSpeaking), plainEvent(rtviwire.TypeBotTTSStopped))
 	return e.send(ctx, msgs...)
 }
 
@@ -306,16 +288,16 @@ func (e *Emitter) Say(ctx context.Context, text string) error {
 // event, as pipecat's OpenAI service reports usage only for a response
 // that carried it; the harness then counts the response by its
 // bot-llm-stopped and says its tokens are unknown.
-func (e *Emitter) LLMResponse(ctx context.Context, usage TokenUsage, chunks ...string) error {
+func (e *Emitter) LLMResponse(ctx context.Context, usage Usage, chunks ...string) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	msgs := [][]byte{plainEvent(typeBotLLMStarted)}
+	msgs := [][]byte{plainEvent(rtviwire.TypeBotLLMStarted)}
 	for _, c := range chunks {
-		msgs = append(msgs, textEvent(typeBotLLMText, c))
+		msgs = append(msgs, textEvent(rtviwire.TypeBotLLMText, c))
 	}
-	msgs = append(msgs, plainEvent(typeBotLLMStopped))
+	msgs = append(msgs, plainEvent(rtviwire.TypeBotLLMStopped))
 	if !usage.Missing {
-		msgs = append(msgs, metricsEvent(Metrics{Tokens: []TokenUsage{usage}}))
+		msgs = append(msgs, metricsEvent(Metrics{Tokens: []Usage{usage}}))
 	}
 	return e.send(ctx, msgs...)
 }
@@ -333,7 +315,7 @@ func (e *Emitter) UserTurn(ctx context.Context, t Transcript) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	t.Final = true
-	return e.send(ctx, plainEvent(typeUserStartedSpeaking), userTranscriptionEvent(t), plainEvent(typeUserStoppedSpeaking))
+	return e.send(ctx, plainEvent(rtviwire.TypeUserStartedSpeaking), userTranscriptionEvent(t), plainEvent(rtviwire.TypeUserStoppedSpeaking))
 }
 
 // UserTranscription sends the user-transcription event of t alone:

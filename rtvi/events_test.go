@@ -40,15 +40,15 @@ func TestEventsMatchPipecat(t *testing.T) {
 		"metrics ttfb without model": rtvi.MetricsEvent(rtvi.Metrics{TTFB: []rtvi.Metric{{Processor: "OpenAILLMService#0", Value: 1}}}),
 		"metrics processing":         rtvi.MetricsEvent(rtvi.Metrics{Processing: []rtvi.Metric{{Processor: "NemoTTSService#0", Model: "tts-1", Value: 8.7e-05}}}),
 		"metrics characters":         rtvi.MetricsEvent(rtvi.Metrics{Characters: []rtvi.Metric{{Processor: "NemoTTSService#0", Model: "tts-1", Value: 27}}}),
-		"metrics tokens":             rtvi.MetricsEvent(rtvi.Metrics{Tokens: []rtvi.TokenUsage{{PromptTokens: 1830, CompletionTokens: 42, TotalTokens: 1872}}}),
-		"metrics tokens zero":        rtvi.MetricsEvent(rtvi.Metrics{Tokens: []rtvi.TokenUsage{{}}}),
-		"metrics tokens with optional counts": rtvi.MetricsEvent(rtvi.Metrics{Tokens: []rtvi.TokenUsage{{PromptTokens: 10, CompletionTokens: 5, TotalTokens: 15,
+		"metrics tokens":             rtvi.MetricsEvent(rtvi.Metrics{Tokens: []rtvi.Usage{{PromptTokens: 1830, CompletionTokens: 42, TotalTokens: 1872}}}),
+		"metrics tokens zero":        rtvi.MetricsEvent(rtvi.Metrics{Tokens: []rtvi.Usage{{}}}),
+		"metrics tokens with optional counts": rtvi.MetricsEvent(rtvi.Metrics{Tokens: []rtvi.Usage{{PromptTokens: 10, CompletionTokens: 5, TotalTokens: 15,
 			CacheReadInputTokens: intp(4), ReasoningTokens: intp(2), OutputAudioTokens: intp(0)}}}),
 		"metrics ttfb, processing and tokens": rtvi.MetricsEvent(rtvi.Metrics{
 			TTFB:       []rtvi.Metric{{Processor: "a#0", Model: "m", Value: 0.25}},
 			Processing: []rtvi.Metric{{Processor: "a#0", Model: "m", Value: 0.5}},
 			Characters: []rtvi.Metric{{Processor: "t#0", Value: 3}},
-			Tokens:     []rtvi.TokenUsage{{PromptTokens: 1, CompletionTokens: 2, TotalTokens: 3}},
+			Tokens:     []rtvi.Usage{{PromptTokens: 1, CompletionTokens: 2, TotalTokens: 3}},
 		}),
 		"error":       rtvi.ErrorMessage("LLM service failed: timeout", false),
 		"error fatal": rtvi.ErrorMessage("pipeline stopped", true),
@@ -99,7 +99,7 @@ func TestEmitterStages(t *testing.T) {
 	ctx := context.Background()
 	var r recorder
 	e := &rtvi.Emitter{Send: r.send}
-	require.NoError(t, e.LLMResponse(ctx, rtvi.TokenUsage{PromptTokens: 3, CompletionTokens: 2, TotalTokens: 5}, "Hi", " there"))
+	require.NoError(t, e.LLMResponse(ctx, rtvi.Usage{PromptTokens: 3, CompletionTokens: 2, TotalTokens: 5}, "Hi", " there"))
 	require.NoError(t, e.SpokenText(ctx, "held until the bot speaks"))
 	require.NoError(t, e.StartSpeaking(ctx))
 	require.NoError(t, e.SpokenText(ctx, " and more"))
@@ -144,7 +144,7 @@ func TestEmitterConcurrentStagesStayWhole(t *testing.T) {
 	var wg sync.WaitGroup
 	for range 20 {
 		wg.Go(func() { _ = e.Say(ctx, "x") })
-		wg.Go(func() { _ = e.LLMResponse(ctx, rtvi.TokenUsage{}) })
+		wg.Go(func() { _ = e.LLMResponse(ctx, rtvi.Usage{}) })
 	}
 	wg.Wait()
 	types := strings.Join(r.types(), " ")
@@ -178,12 +178,12 @@ func TestEmitterMissingUsage(t *testing.T) {
 	ctx := context.Background()
 	tests := []struct {
 		name  string
-		usage rtvi.TokenUsage
+		usage rtvi.Usage
 		want  []string
 	}{
-		{"missing", rtvi.TokenUsage{Missing: true}, []string{"bot-llm-started", "bot-llm-text", "bot-llm-stopped"}},
-		{"reported zero", rtvi.TokenUsage{}, []string{"bot-llm-started", "bot-llm-text", "bot-llm-stopped", "metrics"}},
-		{"reported", rtvi.TokenUsage{PromptTokens: 3, CompletionTokens: 2, TotalTokens: 5}, []string{"bot-llm-started", "bot-llm-text", "bot-llm-stopped", "metrics"}},
+		{"missing", rtvi.Usage{Missing: true}, []string{"bot-llm-started", "bot-llm-text", "bot-llm-stopped"}},
+		{"reported zero", rtvi.Usage{}, []string{"bot-llm-started", "bot-llm-text", "bot-llm-stopped", "metrics"}},
+		{"reported", rtvi.Usage{PromptTokens: 3, CompletionTokens: 2, TotalTokens: 5}, []string{"bot-llm-started", "bot-llm-text", "bot-llm-stopped", "metrics"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -194,7 +194,7 @@ func TestEmitterMissingUsage(t *testing.T) {
 		})
 	}
 	assert.Equal(t,
-		string(rtvi.MetricsEvent(rtvi.Metrics{Tokens: []rtvi.TokenUsage{{PromptTokens: 1, CompletionTokens: 2, TotalTokens: 3}}})),
-		string(rtvi.MetricsEvent(rtvi.Metrics{Tokens: []rtvi.TokenUsage{{Missing: true}, {PromptTokens: 1, CompletionTokens: 2, TotalTokens: 3}, {Missing: true}}})))
-	assert.Equal(t, `{"label": "rtvi-ai", "type": "metrics", "data": {}}`, string(rtvi.MetricsEvent(rtvi.Metrics{Tokens: []rtvi.TokenUsage{{Missing: true}}})))
+		string(rtvi.MetricsEvent(rtvi.Metrics{Tokens: []rtvi.Usage{{PromptTokens: 1, CompletionTokens: 2, TotalTokens: 3}}})),
+		string(rtvi.MetricsEvent(rtvi.Metrics{Tokens: []rtvi.Usage{{Missing: true}, {PromptTokens: 1, CompletionTokens: 2, TotalTokens: 3}, {Missing: true}}})))
+	assert.Equal(t, `{"label": "rtvi-ai", "type": "metrics", "data": {}}`, string(rtvi.MetricsEvent(rtvi.Metrics{Tokens: []rtvi.Usage{{Missing: true}}})))
 }

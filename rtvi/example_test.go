@@ -40,7 +40,7 @@ func ExampleEmitter() {
 		return nil
 	}}
 	ctx := context.Background()
-	_ = e.LLMResponse(ctx, rtvi.TokenUsage{PromptTokens: 120, CompletionTokens: 8, TotalTokens: 128}, "Your order is placed.")
+	_ = e.LLMResponse(ctx, rtvi.Usage{PromptTokens: 120, CompletionTokens: 8, TotalTokens: 128}, "Your order is placed.")
 	_ = e.Say(ctx, "Your order is placed.")
 	// Output:
 	// {"label": "rtvi-ai", "type": "bot-llm-started"}

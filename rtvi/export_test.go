@@ -24,3 +24,13 @@ var (
 	SanitizeContext = sanitizeContext
 	PythonRepr      = pythonRepr
 )
+
+// The custom client messages and the Python-kinded handler error, which
+// only the tests use.
+type (
+	Handler = customHandler
+	Error   = pyError
+)
+
+// Register adds a custom handler (see register).
+func (d *Dispatcher) Register(t string, h Handler) { d.register(t, h) }

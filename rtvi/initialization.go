@@ -142,7 +142,7 @@ func (d *Dispatcher) initPlan(args any) (initPlan, error) {
 		if !ok {
 			// Python fails the whole request here (record.get); so do we,
 			// before anything changed.
-			return p, &Error{Kind: kindAttributeError, Message: fmt.Sprintf("'%s' object has no attribute 'get'", pyvalue.TypeName(item))}
+			return p, &pyError{Kind: kindAttributeError, Message: fmt.Sprintf("'%s' object has no attribute 'get'", pyvalue.TypeName(item))}
 		}
 		a := hooks.InitAction{}
 		a.EnvType, _ = rec["side"].(string)
@@ -347,7 +347,7 @@ func (d *Dispatcher) loadDB(rel string) (db map[string]any, src *state.Source, l
 		root = os.Getenv("EVAL_DATA_ROOT")
 	}
 	if root == "" {
-		return nil, nil, nil, &Error{Kind: kindFileNotFoundError, Err: errNoDataRoot,
+		return nil, nil, nil, &pyError{Kind: kindFileNotFoundError, Err: errNoDataRoot,
 			Message: fmt.Sprintf("Scenario DB not found for db_path=%s: %v", pyvalue.Repr(rel), errNoDataRoot)}
 	}
 	if d.cfg.Sources != nil {
@@ -362,19 +362,19 @@ func (d *Dispatcher) loadDB(rel string) (db map[string]any, src *state.Source, l
 	case err == nil:
 		return db, nil, nil, nil
 	case errors.Is(err, state.ErrPathEscape):
-		return nil, nil, nil, &Error{Kind: kindPermissionError, Err: err,
+		return nil, nil, nil, &pyError{Kind: kindPermissionError, Err: err,
 			Message: fmt.Sprintf("db_path=%s is outside the data root %s", pyvalue.Repr(rel), root)}
 	case errors.Is(err, state.ErrDBNotFound):
-		return nil, nil, nil, &Error{Kind: kindFileNotFoundError, Err: err,
+		return nil, nil, nil, &pyError{Kind: kindFileNotFoundError, Err: err,
 			Message: fmt.Sprintf("Scenario DB not found for db_path=%s. Check EVAL_DATA_ROOT (currently resolves to %s). Underlying error: %v",
 				pyvalue.Repr(rel), root, err)}
 	case errors.Is(err, state.ErrInvalidDB):
 		if list := loadListDB(root, rel); list != nil {
 			return nil, nil, list, nil
 		}
-		return nil, nil, nil, &Error{Kind: kindValueError, Err: err, Message: err.Error()}
+		return nil, nil, nil, &pyError{Kind: kindValueError, Err: err, Message: err.Error()}
 	default:
-		return nil, nil, nil, &Error{Kind: "OSError", Err: err, Message: err.Error()}
+		return nil, nil, nil, &pyError{Kind: "OSError", Err: err, Message: err.Error()}
 	}
 }
 

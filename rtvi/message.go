@@ -7,38 +7,12 @@ import (
 	"math"
 
 	"github.com/voiceeval/schematools/internal/pyjson"
+	"github.com/voiceeval/schematools/internal/rtviwire"
 	"github.com/voiceeval/schematools/state"
 )
 
-// Protocol constants. rtviLabel marks every RTVI message; messages with
-// another label are not RTVI and are ignored, as pipecat ignores them.
-const (
-	rtviLabel       = "rtvi-ai"
-	protocolVersion = "2.1.0"
-)
-
-// Message types (the envelope's "type").
-const (
-	typeClientMessage  = "client-message"  // client → bot: a custom request {t, d}
-	typeClientReady    = "client-ready"    // client → bot: handshake
-	typeSendText       = "send-text"       // client → bot: text to put into the conversation
-	typeBotReady       = "bot-ready"       // bot → client: handshake answer
-	typeServerResponse = "server-response" // bot → client: the answer to a client-message
-	typeErrorResponse  = "error-response"  // bot → client: a failed request
-	typeServerMessage  = "server-message"  // bot → client: unsolicited, e.g. action-applied
-	typeErrorEvent     = "error"           // bot → client: a message that could not be read at all
-)
-
-// The six client messages an evaluation harness sends (the "t" of a
-// client-message).
-const (
-	msgReset               = "reset"
-	msgUpdateSystemPrompt  = "update_system_prompt"
-	msgApplyInitialization = "apply_initialization"
-	msgApplySyncDelta      = "apply_sync_delta"
-	msgGetContextHistory   = "get_context_history"
-	msgGetScenarioSummary  = "get_scenario_summary"
-)
+// protocolVersion is the RTVI protocol version bot-ready announces.
+const protocolVersion = "2.1.0"
 
 // serverResponse returns the answer to the client-message id whose name was
 // t: {"label": "rtvi-ai", "type": "server-response", "id": id, "data": {"t":
@@ -46,7 +20,7 @@ const (
 // returns None. The JSON is written as Python's json.dumps writes it, so
 // numbers and strings of a DB reach a Python harness exactly.
 func serverResponse(id, t string, d any) ([]byte, error) {
-	b := envelopeStart(nil, typeServerResponse, id, true)
+	b := envelopeStart(nil, rtviwire.TypeServerResponse, id, true)
 	b = append(b, `"data": {"t": `...)
 	b = appendString(b, t)
 	if d != nil {
@@ -70,7 +44,7 @@ func errorResponse(id, text string) []byte {
 // serverMessage returns an unsolicited message carrying data:
 // {"label": "rtvi-ai", "type": "server-message", "data": data}.
 func serverMessage(data any) ([]byte, error) {
-	b := envelopeStart(nil, typeServerMessage, "", false)
+	b := envelopeStart(nil, rtviwire.TypeServerMessage, "", false)
 	b = append(b, `"data": `...)
 	b, err := appendPayload(b, data)
 	if err != nil {
@@ -89,7 +63,7 @@ func errorMessage(text string, fatal bool) []byte {
 // renderErrorMessage writes the error event of errorMessage from its
 // escaped text.
 func renderErrorMessage(etext []byte, fatal bool) []byte {
-	b := envelopeStart(make([]byte, 0, 80+len(etext)), typeErrorEvent, "", false)
+	b := envelopeStart(make([]byte, 0, 80+len(etext)), rtviwire.TypeError, "", false)
 	b = append(b, `"data": {"error": "`...)
 	b = append(b, etext...)
 	if fatal {
@@ -101,7 +75,7 @@ func renderErrorMessage(etext []byte, fatal bool) []byte {
 // botReady returns the handshake answer to the client-ready message id.
 // about describes the bot (nil leaves it out).
 func botReady(id, version string, about map[string]any) ([]byte, error) {
-	b := envelopeStart(nil, typeBotReady, id, true)
+	b := envelopeStart(nil, rtviwire.TypeBotReady, id, true)
 	b = append(b, `"data": {"version": `...)
 	b = appendString(b, version)
 	if about != nil {
@@ -117,7 +91,7 @@ func botReady(id, version string, about map[string]any) ([]byte, error) {
 // envelopeHead writes the opening of an RTVI message up to its type:
 // {"label": "rtvi-ai", "type": "<typ>".
 func envelopeHead(b []byte, typ string) []byte {
-	b = append(b, `{"label": "`+rtviLabel+`", "type": `...)
+	b = append(b, `{"label": "`+rtviwire.Label+`", "type": `...)
 	return appendString(b, typ)
 }
 

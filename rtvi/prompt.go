@@ -114,7 +114,11 @@ func (d *Dispatcher) updateSystemPrompt(ctx context.Context, args any) (any, err
 }
 
 func (d *Dispatcher) buildTools(a promptArgs, st *state.Shared) (*tool.Set, error) {
-	return d.cfg.Tools.NewSet(a.domain, a.spec, registry.Deps{State: st, Logger: d.cfg.Logger})
+	set, err := d.cfg.Tools.NewSet(a.domain, a.spec, registry.Deps{State: st, Logger: d.cfg.Logger})
+	if err != nil && d.noRegistry {
+		err = fmt.Errorf("rtvi: no tool registry (Config.Tools is nil): %w", err)
+	}
+	return set, err
 }
 
 // promptArgs reads prompt (default ""), tools (default "{}": a JSON string

@@ -3,6 +3,7 @@ package rtvi
 import (
 	"math"
 
+	"github.com/voiceeval/schematools/internal/rtviwire"
 	"github.com/voiceeval/schematools/tool"
 )
 
@@ -139,7 +140,7 @@ func fitErrorResponse(id, text string, budget int) []byte {
 // "error-response", "id": eid, "data": {"error": etext}} from the escaped
 // id and text.
 func renderErrorResponse(eid, etext []byte) []byte {
-	b := envelopeHead(make([]byte, 0, 64+len(eid)+len(etext)), typeErrorResponse)
+	b := envelopeHead(make([]byte, 0, 64+len(eid)+len(etext)), rtviwire.TypeErrorResponse)
 	b = append(b, `, "id": "`...)
 	b = append(b, eid...)
 	b = append(b, `", "data": {"error": "`...)

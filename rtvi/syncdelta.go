@@ -56,7 +56,7 @@ func (d *Dispatcher) applySyncDelta(ctx context.Context, args any) (any, error) 
 	}
 	if err != nil {
 		d.cfg.Logger.WarnContext(ctx, "rtvi: apply_sync_delta failed; the DB is unchanged", "domain", domain, "err", err)
-		return failure(describe(&Error{Kind: syncErrorKind(err), Message: err.Error(), Err: err})), nil
+		return failure(describe(&pyError{Kind: syncErrorKind(err), Message: err.Error(), Err: err})), nil
 	}
 	return success(), nil
 }

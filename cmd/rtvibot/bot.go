@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/voiceeval/schematools/internal/pyvalue"
+	"github.com/voiceeval/schematools/internal/rtviwire"
 	"github.com/voiceeval/schematools/registry"
 	"github.com/voiceeval/schematools/rtvi"
 	"github.com/voiceeval/schematools/rtvi/rtviws"
@@ -36,7 +37,8 @@ type Bot struct {
 	st      *state.Shared
 	conv    *conversation
 	tracker rtvi.CallTracker
-	gold    *goldAgent // plays a task's gold actions on the kickoff, when set
+	gold    *goldAgent    // plays a task's gold actions on the kickoff, when set
+	cfg     rtviws.Config // the server's, for setTimeouts
 	logger  *slog.Logger
 
 	mu    sync.Mutex
@@ -46,13 +48,13 @@ type Bot struct {
 
 // maxMessageBytes is the WebSocket message limit the Python bridge lives
 // with, and the dispatcher's default Config.MaxMessageBytes.
-const maxMessageBytes = rtviws.MaxMessageBytes
+const maxMessageBytes = rtviwire.MaxMessageBytes
 
 // Timeouts are the server's (rtviws.Timeouts).
 type Timeouts = rtviws.Timeouts
 
 // DefaultTimeouts are the bot's timeouts unless flags say otherwise.
-var DefaultTimeouts = rtviws.DefaultTimeouts
+var DefaultTimeouts = rtviws.DefaultTimeouts()
 
 // NewBot returns a bot whose db_path values are relative to dataRoot.
 func NewBot(dataRoot string, logger *slog.Logger) (*Bot, error) {
@@ -61,7 +63,7 @@ func NewBot(dataRoot string, logger *slog.Logger) (*Bot, error) {
 		return nil, err
 	}
 	b := &Bot{st: state.New(), conv: &conversation{}, logger: logger, tools: &tool.Set{}}
-	srv, err := rtviws.New(rtviws.Config{
+	b.cfg = rtviws.Config{
 		Dispatcher: rtvi.Config{
 			State:        b.st,
 			Tools:        reg,
@@ -75,7 +77,8 @@ func NewBot(dataRoot string, logger *slog.Logger) (*Bot, error) {
 		},
 		Brain:  rtviws.BrainFunc(b.userText),
 		Logger: logger,
-	})
+	}
+	srv, err := rtviws.New(b.cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -93,8 +96,17 @@ func (b *Bot) InstallTools(_ context.Context, set *tool.Set) error {
 	return nil
 }
 
-// setTimeouts sets the bot's timeouts; call it before serving.
-func (b *Bot) setTimeouts(t Timeouts) { b.SetTimeouts(t) }
+// setTimeouts sets the bot's timeouts: it replaces the server by one
+// configured with them (rtviws takes its timeouts from its Config only);
+// call it before the first connection.
+func (b *Bot) setTimeouts(t Timeouts) {
+	b.cfg.Timeouts = t
+	srv, err := rtviws.New(b.cfg)
+	if err != nil {
+		panic(err) // b.cfg was accepted by NewBot
+	}
+	b.Server = srv
+}
 
 // openConnections is the number of connections being served.
 func (b *Bot) openConnections() int { return b.OpenConnections() }
@@ -148,7 +160,7 @@ func (b *Bot) userText(ctx context.Context, t rtviws.Turn) error {
 // response, records the call in the conversation, runs it through the
 // tool set and returns the result delivered, as JSON.
 func (b *Bot) callTool(ctx context.Context, t rtviws.Turn, name, args string) (string, error) {
-	if err := t.Events.LLMResponse(ctx, rtvi.TokenUsage{}); err != nil {
+	if err := t.Events.LLMResponse(ctx, rtvi.Usage{}); err != nil {
 		return "", err
 	}
 
@@ -181,7 +193,7 @@ func (b *Bot) callTool(ctx context.Context, t rtviws.Turn, name, args string) (s
 // spoken turn (text standing in for audio: bot-started-speaking,
 // bot-tts-text, bot-stopped-speaking) and a text frame.
 func (b *Bot) respond(ctx context.Context, t rtviws.Turn, text string) error {
-	if err := t.Events.LLMResponse(ctx, rtvi.TokenUsage{}, text); err != nil {
+	if err := t.Events.LLMResponse(ctx, rtvi.Usage{}, text); err != nil {
 		return err
 	}
 	if err := t.Events.Say(ctx, text); err != nil {

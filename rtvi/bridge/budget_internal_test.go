@@ -38,7 +38,7 @@ func TestHistoryBudgets(t *testing.T) {
 	nest := strings.Repeat("[", 899) + strings.Repeat("]", 899)
 	ctx := `"[` + strings.Repeat(nest+",", 40) + nest + `]"`
 	h := &History{Reply: map[string]any{"context": ctx}}
-	if _, err := h.JSONWithin(32 << 20); !errors.Is(err, ErrBudget) {
+	if _, err := h.JSON(32 << 20); !errors.Is(err, ErrBudget) {
 		t.Fatalf("err = %v, want ErrBudget", err)
 	}
 	deep := strings.Repeat("[", 901) + strings.Repeat("]", 901)
@@ -46,7 +46,7 @@ func TestHistoryBudgets(t *testing.T) {
 	if _, err := h.Value(); !errors.Is(err, ErrBudget) || !strings.Contains(err.Error(), "nested 901 deep, past 900") {
 		t.Fatalf("Value: %v, want ErrBudget", err)
 	}
-	if _, err := h.JSON(); !errors.Is(err, ErrBudget) {
+	if _, err := h.JSON(0); !errors.Is(err, ErrBudget) {
 		t.Fatalf("JSON: %v, want ErrBudget", err)
 	}
 	h.MaxDepth = 1000

@@ -11,23 +11,20 @@ import (
 
 	"github.com/coder/websocket"
 	"github.com/voiceeval/schematools/internal/pyjson"
+	"github.com/voiceeval/schematools/internal/rtviwire"
 	"github.com/voiceeval/schematools/rtvi"
 )
 
 // NeMo's bridge's limits.
 const (
-	// DefaultHandshakeTimeout is how long Dial waits for bot-ready.
-	DefaultHandshakeTimeout = 5 * time.Second
+	// defaultHandshakeTimeout is how long Dial waits for bot-ready.
+	defaultHandshakeTimeout = 5 * time.Second
 	// DefaultRequestTimeout is how long an awaited request waits for its
 	// answer.
 	DefaultRequestTimeout = 15 * time.Second
-	// DefaultMaxMessageBytes is the largest WebSocket message read: the
-	// Python websockets library's default max_size (2^20 bytes), past
-	// which the connection is closed with status 1009.
-	DefaultMaxMessageBytes = 1 << 20
-	// DefaultWriteTimeout bounds each write (NeMo's close_timeout is 10 s;
+	// defaultWriteTimeout bounds each write (NeMo's close_timeout is 10 s;
 	// its sends have no bound of their own).
-	DefaultWriteTimeout = 10 * time.Second
+	defaultWriteTimeout = 10 * time.Second
 	// DefaultMaxStreamBytes bounds what a bot sends on one connection:
 	// 256 MiB, some six times a voice bot's 900 s of 24 kHz audio.
 	DefaultMaxStreamBytes = 256 << 20
@@ -132,16 +129,16 @@ func Dial(ctx context.Context, url string, opts *Options) (*Conn, error) {
 		o = *opts
 	}
 	if o.HandshakeTimeout <= 0 {
-		o.HandshakeTimeout = DefaultHandshakeTimeout
+		o.HandshakeTimeout = defaultHandshakeTimeout
 	}
 	if o.RequestTimeout <= 0 {
 		o.RequestTimeout = DefaultRequestTimeout
 	}
 	if o.WriteTimeout <= 0 {
-		o.WriteTimeout = DefaultWriteTimeout
+		o.WriteTimeout = defaultWriteTimeout
 	}
 	if o.MaxMessageBytes <= 0 {
-		o.MaxMessageBytes = DefaultMaxMessageBytes
+		o.MaxMessageBytes = rtviwire.MaxMessageBytes
 	}
 	if o.Now == nil {
 		o.Now = time.Now
@@ -174,12 +171,12 @@ func Dial(ctx context.Context, url string, opts *Options) (*Conn, error) {
 // handshake sends client-ready and waits for any bot-ready, as the
 // bridge does (it checks the type only, not the id).
 func (c *Conn) handshake(ctx context.Context) error {
-	data, err := object(field{"version", ClientVersion},
-		field{"about", fields{{"library", ClientLibrary}, {"library_version", ClientLibraryVersion}}})
+	data, err := object(field{"version", clientVersion},
+		field{"about", fields{{"library", clientLibrary}, {"library_version", clientLibraryVersion}}})
 	if err != nil {
 		return err
 	}
-	msg, err := envelope("client-ready", c.ids.id("client_ready_"), data)
+	msg, err := envelope(rtviwire.TypeClientReady, c.ids.id("client_ready_"), data)
 	if err != nil {
 		return err
 	}
@@ -230,18 +227,18 @@ func (c *Conn) read() {
 	}
 }
 
-// decodeWithin is DecodeFrame for a message nested at most maxDepth deep:
+// decodeWithin is decodeFrame for a message nested at most maxDepth deep:
 // the nesting is measured before the JSON is decoded, so a deeper one is
 // refused for its depth, cheaply.
 func decodeWithin(data []byte, maxDepth int) Event {
 	f, err := rtvi.DecodeFrame(data)
 	if err != nil || f.Message == nil {
-		return DecodeFrame(data)
+		return decodeFrame(data)
 	}
 	if n := pyjson.Nesting([]byte(f.Message.Data)); n > maxDepth {
 		return Event{Kind: KindMalformed, Message: f.Message.Data, Err: fmt.Errorf("%w: %w: a message nested %d deep, past %d (MaxDepth; Python's json.loads raises RecursionError near 1000)", ErrMalformed, ErrBudget, n, maxDepth)}
 	}
-	return DecodeMessage([]byte(f.Message.Data))
+	return decodeMessage([]byte(f.Message.Data))
 }
 
 // decodeCached is decodeWithin, remembering the events of small messages

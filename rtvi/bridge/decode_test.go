@@ -169,19 +169,19 @@ func TestHistoryJSON(t *testing.T) {
 		if tc.context != nil {
 			h.Reply["context"] = tc.context
 		}
-		got, err := h.JSON()
+		got, err := h.JSON(0)
 		if err != nil || string(got) != tc.want {
 			t.Errorf("JSON(%v) = %s, %v\nwant %s", tc.context, got, err, tc.want)
 		}
 	}
 	for _, bad := range []any{[]any{}, "inf", "[1", "b'x'"} {
 		h := &bridge.History{Reply: map[string]any{"context": bad}}
-		if _, err := h.JSON(); err == nil {
+		if _, err := h.JSON(0); err == nil {
 			t.Errorf("JSON(%v) succeeded", bad)
 		}
 	}
-	if js, err := bridge.EmptyHistory.JSON(); err != nil || string(js) != "[]" {
-		t.Errorf("EmptyHistory = %s, %v", js, err)
+	if js, err := (&bridge.History{}).JSON(0); err != nil || string(js) != "[]" {
+		t.Errorf("zero History = %s, %v", js, err)
 	}
 }
 

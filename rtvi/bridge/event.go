@@ -8,6 +8,7 @@ import (
 
 	"github.com/voiceeval/schematools/internal/pyjson"
 	"github.com/voiceeval/schematools/internal/pyvalue"
+	"github.com/voiceeval/schematools/internal/rtviwire"
 	"github.com/voiceeval/schematools/rtvi"
 )
 
@@ -66,14 +67,6 @@ func (k Kind) String() string {
 	return fmt.Sprintf("Kind(%d)", int(k))
 }
 
-// The tags of the text signals, from NeMo's rtvi_control.py.
-const (
-	ExitStartTag          = "<exit>"
-	ExitEndTag            = "</exit>"
-	FinalResponseStartTag = "<final_response>"
-	FinalResponseEndTag   = "</final_response>"
-)
-
 // Event is one frame received from a bot, decoded.
 type Event struct {
 	Kind Kind
@@ -130,10 +123,10 @@ type ActionApplied struct {
 // ErrMalformed is wrapped by the Err of every KindMalformed event.
 var ErrMalformed = errors.New("bridge: malformed message")
 
-// DecodeFrame decodes one binary WebSocket message from a bot (a pipecat
+// decodeFrame decodes one binary WebSocket message from a bot (a pipecat
 // protobuf frame) into an Event. It never fails: what it cannot read is a
 // KindMalformed event.
-func DecodeFrame(frame []byte) Event {
+func decodeFrame(frame []byte) Event {
 	f, err := rtvi.DecodeFrame(frame)
 	if err != nil {
 		return Event{Kind: KindMalformed, Err: fmt.Errorf("%w: %w", ErrMalformed, err)}
@@ -141,14 +134,14 @@ func DecodeFrame(frame []byte) Event {
 	if f.Message == nil {
 		return Event{Kind: KindFrame, Frame: &f}
 	}
-	return DecodeMessage([]byte(f.Message.Data))
+	return decodeMessage([]byte(f.Message.Data))
 }
 
-// DecodeMessage decodes the JSON text of one RTVI message into an Event,
+// decodeMessage decodes the JSON text of one RTVI message into an Event,
 // reading each field as NeMo's bridge reads it. It never fails: a message
 // that is not a JSON object, or whose fields would make the bridge's
 // Python raise (data.get on a list), is a KindMalformed event.
-func DecodeMessage(msg []byte) Event {
+func decodeMessage(msg []byte) Event {
 	e := Event{Message: string(msg)}
 	tree, err := pyjson.Decode(msg)
 	if err != nil {
@@ -164,13 +157,13 @@ func DecodeMessage(msg []byte) Event {
 	}
 	data, hasData := m["data"]
 	switch e.Type {
-	case "bot-ready":
+	case rtviwire.TypeBotReady:
 		e.Kind = KindBotReady
-	case "bot-started-speaking":
+	case rtviwire.TypeBotStartedSpeaking:
 		e.Kind = KindStartedSpeaking
-	case "bot-stopped-speaking":
+	case rtviwire.TypeBotStoppedSpeaking:
 		e.Kind = KindStoppedSpeaking
-	case "bot-tts-text":
+	case rtviwire.TypeBotTTSText:
 		// str(data.get("data", {}).get("text", ""))
 		if !hasData {
 			data = map[string]any{}
@@ -180,11 +173,11 @@ func DecodeMessage(msg []byte) Event {
 			return e.malformed("bot-tts-text data is a %s", pyvalue.TypeName(data))
 		}
 		e.Kind, e.Text = KindTTSText, pyvalue.Str(orDefault(d, "text", ""))
-	case "metrics":
+	case rtviwire.TypeMetrics:
 		return e.metrics(data)
-	case "server-message":
+	case rtviwire.TypeServerMessage:
 		return e.serverMessage(data)
-	case "server-response":
+	case rtviwire.TypeServerResponse:
 		if !hasData {
 			data = map[string]any{}
 		}
@@ -195,9 +188,9 @@ func DecodeMessage(msg []byte) Event {
 		e.Kind = KindServerResponse
 		e.T, _ = d["t"].(string)
 		e.D, e.hasD = d["d"]
-	case "error-response", "error":
+	case rtviwire.TypeErrorResponse, rtviwire.TypeError:
 		e.Kind = KindErrorResponse
-		if e.Type == "error" {
+		if e.Type == rtviwire.TypeError {
 			e.Kind = KindError
 		}
 		// (data.get("data") or {}).get("error")
@@ -296,7 +289,7 @@ func (e Event) serverMessage(data any) Event {
 	if !ok {
 		return e // a list or a string: the bridge reads no text from it
 	}
-	if inner["type"] == "action-applied" {
+	if inner["type"] == rtviwire.ActionApplied {
 		a := &ActionApplied{Action: map[string]any{}}
 		if rec := inner["action"]; pyvalue.Truthy(rec) {
 			m, ok := rec.(map[string]any)
@@ -315,10 +308,10 @@ func (e Event) serverMessage(data any) Event {
 	e.Text = pyvalue.Str(orDefault(inner, "text", ""))
 	switch {
 	case e.Text == "":
-	case tagged(e.Text, FinalResponseStartTag, FinalResponseEndTag):
-		e.Kind, e.Text = KindFinalResponse, e.Text[len(FinalResponseStartTag):len(e.Text)-len(FinalResponseEndTag)]
-	case tagged(e.Text, ExitStartTag, ExitEndTag):
-		e.Kind, e.Text = KindExit, e.Text[len(ExitStartTag):len(e.Text)-len(ExitEndTag)]
+	case tagged(e.Text, rtviwire.FinalResponseStart, rtviwire.FinalResponseEnd):
+		e.Kind, e.Text = KindFinalResponse, e.Text[len(rtviwire.FinalResponseStart):len(e.Text)-len(rtviwire.FinalResponseEnd)]
+	case tagged(e.Text, rtviwire.ExitStart, rtviwire.ExitEnd):
+		e.Kind, e.Text = KindExit, e.Text[len(rtviwire.ExitStart):len(e.Text)-len(rtviwire.ExitEnd)]
 	}
 	return e
 }

@@ -5,35 +5,22 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net/http"
 	"net/http/httptest"
 	"strings"
 
-	"github.com/coder/websocket"
 	"github.com/voiceeval/schematools/rtvi"
 	"github.com/voiceeval/schematools/rtvi/bridge"
+	"github.com/voiceeval/schematools/rtvi/rtviws"
 )
 
-// A bot on rtvi.Dispatcher, served over WebSocket, prepared and pulled as
-// NeMo's bridge does.
+// A bot served by rtvi/rtviws, prepared and pulled as NeMo's bridge does.
 func Example() {
-	d := rtvi.NewDispatcher(rtvi.Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		c, err := websocket.Accept(w, r, nil)
-		if err != nil {
-			return
-		}
-		defer c.CloseNow()
-		for {
-			_, frame, err := c.Read(r.Context())
-			if err != nil {
-				return
-			}
-			if reply, _ := d.HandleFrame(r.Context(), frame); reply != nil {
-				c.Write(r.Context(), websocket.MessageBinary, reply)
-			}
-		}
-	}))
+	bot, err := rtviws.New(rtviws.Config{Dispatcher: rtvi.Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	srv := httptest.NewServer(bot)
 	defer srv.Close()
 
 	ctx := context.Background()

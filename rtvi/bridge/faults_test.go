@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+	"github.com/voiceeval/schematools/internal/rtviwire"
 	"github.com/voiceeval/schematools/rtvi/bridge"
 )
 
@@ -102,7 +103,7 @@ func TestPullFaults(t *testing.T) {
 			c.Close(websocket.StatusGoingAway, "bye")
 		}, history, bridge.ErrClosed},
 		{"oversized frame", func(ctx context.Context, c *websocket.Conn, msg map[string]any) {
-			respond(ctx, c, msg, `{"context": "'`+strings.Repeat("x", bridge.DefaultMaxMessageBytes)+`'"}`)
+			respond(ctx, c, msg, `{"context": "'`+strings.Repeat("x", rtviwire.MaxMessageBytes)+`'"}`)
 		}, history, bridge.ErrClosed},
 		{"canceled", nil, func(c *bridge.Conn) error {
 			ctx, cancel := context.WithCancel(context.Background())

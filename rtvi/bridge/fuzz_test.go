@@ -52,6 +52,6 @@ func FuzzParseLiteral(f *testing.F) {
 			t.Fatalf("ParseLiteral(%q) = %v with error %v", s, v, err)
 		}
 		h := &bridge.History{Reply: map[string]any{"context": s}}
-		_, _ = h.JSON()
+		_, _ = h.JSON(0)
 	})
 }

@@ -162,7 +162,7 @@ func (b *coffeeBot) messages() []string {
 // play is the scripted agent's answer to the kickoff.
 func (b *coffeeBot) play(ctx context.Context, text string) error {
 	b.conv.add(chatMsg{Role: "user", Content: text})
-	if err := b.em.LLMResponse(ctx, rtvi.TokenUsage{PromptTokens: 10, CompletionTokens: 2}); err != nil {
+	if err := b.em.LLMResponse(ctx, rtvi.Usage{PromptTokens: 10, CompletionTokens: 2}); err != nil {
 		return err
 	}
 	args := `{"customer": "Ada", "items": [{"item_id": "latte", "size": "small", "quantity": 2}]}`
@@ -182,7 +182,7 @@ func (b *coffeeBot) play(ctx context.Context, text string) error {
 	b.conv.add(chatMsg{Role: "tool", Content: result, ToolCallID: "call_1"})
 	answer := "Your order ORD-001 is placed. "
 	b.conv.add(chatMsg{Role: "assistant", Content: answer + "Bye!"})
-	if err := b.em.LLMResponse(ctx, rtvi.TokenUsage{PromptTokens: 20, CompletionTokens: 5}, answer, "Bye!"); err != nil {
+	if err := b.em.LLMResponse(ctx, rtvi.Usage{PromptTokens: 20, CompletionTokens: 5}, answer, "Bye!"); err != nil {
 		return err
 	}
 	if err := b.em.Say(ctx, answer); err != nil {

@@ -8,7 +8,9 @@ import (
 )
 
 // History is a bot's answer to get_context_history: {"context": "<the
-// Python literal of its LLM context>"}.
+// Python literal of its LLM context>"}. The zero History is what NeMo's
+// bridge saves when it got none (an error-response, a timeout, an answer
+// it could not read): context "[]".
 type History struct {
 	// Reply is the answer's d.
 	Reply map[string]any
@@ -19,14 +21,10 @@ type History struct {
 	MaxDepth int
 }
 
-// DefaultMaxJSONBytes bounds History.JSON's output: indentation grows
+// defaultMaxJSONBytes bounds History.JSON's output: indentation grows
 // with the square of the nesting, so a 1 MiB context can ask for
 // gigabytes.
-const DefaultMaxJSONBytes = 256 << 20
-
-// EmptyHistory is the history NeMo's bridge saves when it got none (an
-// error-response, a timeout, an answer it could not read): context "[]".
-var EmptyHistory = &History{Reply: map[string]any{}}
+const defaultMaxJSONBytes = 256 << 20
 
 // Context returns the "context" text; "[]" when there is none, as the
 // bridge's context_history.get("context", "[]").
@@ -44,7 +42,7 @@ func (h *History) Context() (string, error) {
 }
 
 // Value returns what the bridge makes of the context: the Python literal
-// read ([ParseLiteral]), and when that is a str, the JSON it holds
+// read ([parseLiteral]), and when that is a str, the JSON it holds
 // (json.loads), or the str itself when it is not JSON, as the bridge logs
 // the error and keeps it. Dicts come out as map[string]any.
 func (h *History) Value() (any, error) {
@@ -57,12 +55,14 @@ func (h *History) Value() (any, error) {
 
 // JSON returns the bytes NeMo's runner writes to llm_context.json:
 // json.dump(Value, indent=2), keys in the context's order, non-ASCII
-// escaped, no final newline; at most DefaultMaxJSONBytes (JSONWithin).
-func (h *History) JSON() ([]byte, error) { return h.JSONWithin(DefaultMaxJSONBytes) }
-
-// JSONWithin is JSON with its own bound: text longer than limit bytes is
-// an error wrapping ErrBudget, found before any of it is written.
-func (h *History) JSONWithin(limit int64) ([]byte, error) {
+// escaped, no final newline. Text longer than limit bytes (0 means 256 MiB:
+// indentation grows with the square of the nesting, so a 1 MiB context
+// can ask for gigabytes) is an error wrapping ErrBudget, found before any
+// of it is written.
+func (h *History) JSON(limit int64) ([]byte, error) {
+	if limit <= 0 {
+		limit = defaultMaxJSONBytes
+	}
 	v, err := h.ordered()
 	if err != nil {
 		return nil, err
@@ -101,14 +101,14 @@ func (h *History) ordered() (any, error) {
 	return v, nil
 }
 
-// ParseLiteral reads the text of a Python literal as NeMo's bridge's
+// parseLiteral reads the text of a Python literal as NeMo's bridge's
 // eval() reads get_context_history's context, without evaluating
 // anything: None, True, False, str and bytes literals with Python's
 // escapes, ints (json.Number, exact), floats (float64), lists and tuples
 // ([]any), dicts with str keys (map[string]any). Names (inf, nan), calls,
 // operators but unary signs, sets and complex numbers are errors, as is
 // nesting deeper than 200 brackets (CPython's limit).
-func ParseLiteral(text string) (any, error) {
+func parseLiteral(text string) (any, error) {
 	v, err := pyvalue.ParseLiteral(text)
 	if err != nil {
 		return nil, err

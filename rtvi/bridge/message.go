@@ -8,19 +8,19 @@ import (
 
 	"github.com/voiceeval/schematools/internal/pyjson"
 	"github.com/voiceeval/schematools/internal/pyvalue"
+	"github.com/voiceeval/schematools/internal/rtviwire"
 )
 
 // What NeMo's bridge sends, byte for byte but for the ids' timestamps:
 // json.dumps of a dict built in this order, Python's default separators,
 // every non-ASCII character escaped.
 
-// Protocol constants of the bridge's client-ready.
+// The bridge's client-ready: the RTVI version it announces and its
+// "about".
 const (
-	// ClientVersion is the RTVI version the bridge's client-ready announces.
-	ClientVersion = "1.1.0"
-	// ClientLibrary and ClientLibraryVersion are its "about".
-	ClientLibrary        = "evaluation-bridge"
-	ClientLibraryVersion = "1.0.0"
+	clientVersion        = "1.1.0"
+	clientLibrary        = "evaluation-bridge"
+	clientLibraryVersion = "1.0.0"
 )
 
 // Kickoff is the text the bridge sends the agent bot (send-text) to open
@@ -28,16 +28,6 @@ const (
 const (
 	Kickoff      = "Hello"
 	KickoffDelay = time.Second
-)
-
-// The "t" of the six client messages.
-const (
-	TypeReset               = "reset"
-	TypeUpdateSystemPrompt  = "update_system_prompt"
-	TypeApplyInitialization = "apply_initialization"
-	TypeApplySyncDelta      = "apply_sync_delta"
-	TypeGetContextHistory   = "get_context_history"
-	TypeGetScenarioSummary  = "get_scenario_summary"
 )
 
 // idClock makes the ids: prefix + Python's repr of
@@ -71,7 +61,7 @@ func (c *idClock) id(prefix string) string {
 // envelope writes {"label": "rtvi-ai", "type": typ, "id": id, "data": data}
 // with data already encoded.
 func envelope(typ, id string, data []byte) ([]byte, error) {
-	b := []byte(`{"label": "rtvi-ai", "type": `)
+	b := []byte(`{"label": "` + rtviwire.Label + `", "type": `)
 	b, _ = pyjson.AppendString(b, typ)
 	b = append(b, `, "id": `...)
 	b, err := pyjson.AppendString(b, id)
@@ -90,7 +80,7 @@ func clientMessage(id, t string, d ...field) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return envelope("client-message", id, data)
+	return envelope(rtviwire.TypeClientMessage, id, data)
 }
 
 // field is one key and value of an object the bridge writes.
@@ -152,11 +142,11 @@ func appendValue(b []byte, v any) ([]byte, error) {
 	return appendValue(b, json.RawMessage(raw))
 }
 
-// PythonJSON returns json.dumps(v) as NeMo's Python writes it: default
+// pythonJSON returns json.dumps(v) as NeMo's Python writes it: default
 // separators (", " and ": "), non-ASCII escaped, keys in the order of v —
 // the order of the text for JSON text (json.RawMessage or []byte), of the
 // fields for a struct, sorted for a Go map.
-func PythonJSON(v any) (string, error) {
+func pythonJSON(v any) (string, error) {
 	if b, ok := v.([]byte); ok {
 		v = json.RawMessage(b)
 	}
@@ -164,13 +154,13 @@ func PythonJSON(v any) (string, error) {
 	return string(b), err
 }
 
-// ToolsJSON returns the "tools" string of update_system_prompt for a
+// toolsJSON returns the "tools" string of update_system_prompt for a
 // scenario's tool map (tool name → constructor arguments), as NeMo's
 // to_tools_json_string makes it: json.dumps(tools), or "{}" when the map
-// is empty or absent (nil, JSON null, {}). tools is what [PythonJSON]
+// is empty or absent (nil, JSON null, {}). tools is what [pythonJSON]
 // takes; JSON text keeps the scenario's order of tools.
-func ToolsJSON(tools any) (string, error) {
-	s, err := PythonJSON(tools)
+func toolsJSON(tools any) (string, error) {
+	s, err := pythonJSON(tools)
 	if err != nil {
 		return "", err
 	}

@@ -9,14 +9,11 @@ import (
 	"time"
 
 	"github.com/voiceeval/schematools/internal/pyjson"
+	"github.com/voiceeval/schematools/internal/rtviwire"
 )
 
 // Interrupted is the transcript of a turn in which the bot said nothing.
 const Interrupted = "[INTERRUPTED]"
-
-// typeBotLLMStopped is the event that ends each LLM response of a pipecat
-// bot, whatever the response's outcome.
-const typeBotLLMStopped = "bot-llm-stopped"
 
 // Turn is one turn of a bot's transcript.
 type Turn struct {
@@ -66,10 +63,9 @@ type Recorder struct {
 	// Agent says the bot is the agent: only the agent's <exit> and
 	// <final_response> texts count, as the bridge reads them only from it.
 	Agent bool
-	// MaxTurnBytes bounds one turn's text; 0 means DefaultMaxTurnBytes.
+	// MaxTurnBytes bounds one turn's text; 0 means 1 MiB.
 	MaxTurnBytes int64
-	// MaxHeldBytes bounds what the recorder holds; 0 means
-	// DefaultMaxHeldBytes.
+	// MaxHeldBytes bounds what the recorder holds; 0 means 32 MiB.
 	MaxHeldBytes int64
 
 	mu        sync.Mutex
@@ -89,8 +85,8 @@ type Recorder struct {
 
 // The Recorder's default bounds.
 const (
-	DefaultMaxTurnBytes = 1 << 20
-	DefaultMaxHeldBytes = 32 << 20
+	defaultMaxTurnBytes = 1 << 20
+	defaultMaxHeldBytes = 32 << 20
 )
 
 // recordCost is what a record counts beyond its texts: what one costs
@@ -122,7 +118,7 @@ func (r *Recorder) Handle(e Event) {
 		r.acc.Reset()
 	case KindTTSText:
 		if r.open && e.Text != "" {
-			if limit := positiveOr(r.MaxTurnBytes, DefaultMaxTurnBytes); int64(r.acc.Len()+len(e.Text)) > limit {
+			if limit := positiveOr(r.MaxTurnBytes, defaultMaxTurnBytes); int64(r.acc.Len()+len(e.Text)) > limit {
 				r.fail(fmt.Errorf("%w: a turn's text past %d bytes (the turn budget)", ErrBudget, limit))
 				return
 			}
@@ -145,7 +141,7 @@ func (r *Recorder) Handle(e Event) {
 			}
 		}
 	case KindOther:
-		if e.Type == typeBotLLMStopped {
+		if e.Type == rtviwire.TypeBotLLMStopped {
 			r.responses++
 		}
 	case KindActionApplied:
@@ -166,7 +162,7 @@ func (r *Recorder) Handle(e Event) {
 // hold counts n bytes more held (and a record's cost), and reports
 // whether they fit.
 func (r *Recorder) hold(n int64) bool {
-	limit := positiveOr(r.MaxHeldBytes, DefaultMaxHeldBytes)
+	limit := positiveOr(r.MaxHeldBytes, defaultMaxHeldBytes)
 	if r.held+n+recordCost > limit {
 		r.fail(fmt.Errorf("%w: what it holds of the scenario (turns, final responses, action records) past %d bytes (the held-bytes budget)", ErrBudget, limit))
 		return false

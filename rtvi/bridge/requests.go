@@ -7,12 +7,13 @@ import (
 
 	"github.com/voiceeval/schematools/internal/pyjson"
 	"github.com/voiceeval/schematools/internal/pyvalue"
+	"github.com/voiceeval/schematools/internal/rtviwire"
 )
 
 // Reset sends reset ({}), not awaited: the bot's answer (true) arrives as
 // an event.
 func (c *Conn) Reset(ctx context.Context) error {
-	msg, err := clientMessage(c.ids.id("reset_"), TypeReset)
+	msg, err := clientMessage(c.ids.id("reset_"), rtviwire.Reset)
 	if err != nil {
 		return err
 	}
@@ -23,7 +24,7 @@ func (c *Conn) Reset(ctx context.Context) error {
 type Prompt struct {
 	// Prompt is the system prompt, sent as it is (add_suffix is false).
 	Prompt string
-	// Tools is the JSON string of the tool map ([ToolsJSON]); "" sends
+	// Tools is the JSON string of the tool map ([toolsJSON]); "" sends
 	// "{}", the bridge's string for no tools.
 	Tools string
 	// ToolDomain is the registry namespace of the tools; "" sends
@@ -41,7 +42,7 @@ func (c *Conn) UpdateSystemPrompt(ctx context.Context, p Prompt) error {
 	if p.ToolDomain == "" {
 		p.ToolDomain = "default"
 	}
-	msg, err := clientMessage(c.ids.id("update_prompt_"), TypeUpdateSystemPrompt,
+	msg, err := clientMessage(c.ids.id("update_prompt_"), rtviwire.UpdateSystemPrompt,
 		field{"prompt", p.Prompt}, field{"tools", p.Tools}, field{"add_suffix", false}, field{"tool_domain", p.ToolDomain})
 	if err != nil {
 		return err
@@ -58,7 +59,7 @@ type Init struct {
 	Domain string
 	// SharedStateInit is the dict the scenario's setup_shared_state filled
 	// for this side ({"db_path": ...}); it travels as the JSON string of
-	// the dict, as [PythonJSON] writes it. Nil sends "{}".
+	// the dict, as [pythonJSON] writes it. Nil sends "{}".
 	SharedStateInit any
 	// Actions are this side's initialization action records ({func_name,
 	// arguments, side}), as a list. Nil sends [].
@@ -70,9 +71,9 @@ type Init struct {
 // scenario, unscored.
 var ErrInitAborted = errors.New("bridge: apply_initialization failed")
 
-// InitError is an apply_initialization that failed. Its text is the
+// initError is an apply_initialization that failed. Its text is the
 // RuntimeError NeMo's bridge raises.
-type InitError struct {
+type initError struct {
 	// Side is the bot's label.
 	Side string
 	// Errors is the bot's "errors" when it answered {"success": false},
@@ -84,10 +85,10 @@ type InitError struct {
 	text string
 }
 
-func (e *InitError) Error() string { return e.text }
+func (e *initError) Error() string { return e.text }
 
 // Unwrap gives ErrInitAborted and Err.
-func (e *InitError) Unwrap() []error {
+func (e *initError) Unwrap() []error {
 	if e.Err == nil {
 		return []error{ErrInitAborted}
 	}
@@ -98,7 +99,7 @@ func (e *InitError) Unwrap() []error {
 // shared_state_init, actions} and waits, at most RequestTimeout (15 s),
 // for the answer with the same id — other answers (the
 // update_system_prompt true that can race it) are skipped. It returns nil
-// when the answer's success is truthy, and otherwise an *InitError
+// when the answer's success is truthy, and otherwise an *initError
 // wrapping ErrInitAborted: an error-response, {"success": false}, no
 // answer in time, or a closed connection. Only the end of ctx is
 // reported as ctx's error.
@@ -109,7 +110,7 @@ func (c *Conn) ApplyInitialization(ctx context.Context, in Init) error {
 	init := "{}"
 	if in.SharedStateInit != nil {
 		var err error
-		if init, err = PythonJSON(in.SharedStateInit); err != nil {
+		if init, err = pythonJSON(in.SharedStateInit); err != nil {
 			return fmt.Errorf("bridge: shared_state_init: %w", err)
 		}
 	}
@@ -117,19 +118,19 @@ func (c *Conn) ApplyInitialization(ctx context.Context, in Init) error {
 	if actions == nil {
 		actions = []any{}
 	}
-	actionsJSON, err := PythonJSON(actions)
+	actionsJSON, err := pythonJSON(actions)
 	if err != nil {
 		return fmt.Errorf("bridge: actions: %w", err)
 	}
 	n := countList(actionsJSON)
 	id := c.ids.id("apply_init_" + in.Side + "_")
-	msg, err := clientMessage(id, TypeApplyInitialization,
+	msg, err := clientMessage(id, rtviwire.ApplyInitialization,
 		field{"domain", in.Domain}, field{"shared_state_init", init}, field{"actions", rawJSON(actionsJSON)})
 	if err != nil {
 		return err
 	}
 	fail := func(cause error, errs any, format string, args ...any) error {
-		return &InitError{Side: in.Side, Errors: errs, Err: cause, text: fmt.Sprintf(format, args...)}
+		return &initError{Side: in.Side, Errors: errs, Err: cause, text: fmt.Sprintf(format, args...)}
 	}
 	e, err := c.await(ctx, msg, c.opts.RequestTimeout, "apply_initialization answer", func(e Event) bool {
 		return (e.Kind == KindServerResponse || e.Kind == KindErrorResponse) && e.ID == id
@@ -163,13 +164,13 @@ func (c *Conn) ApplyInitialization(ctx context.Context, in Init) error {
 
 // ApplySyncDelta sends apply_sync_delta {domain, delta} to the bot of
 // side, not awaited (the bridge's docstring says it waits; its code does
-// not). delta is what [PythonJSON] takes, an object of dotted path → value.
+// not). delta is what [pythonJSON] takes, an object of dotted path → value.
 func (c *Conn) ApplySyncDelta(ctx context.Context, side, domain string, delta any) error {
-	d, err := PythonJSON(delta)
+	d, err := pythonJSON(delta)
 	if err != nil {
 		return fmt.Errorf("bridge: delta: %w", err)
 	}
-	msg, err := clientMessage(c.ids.id("apply_sync_delta_"+side+"_"), TypeApplySyncDelta,
+	msg, err := clientMessage(c.ids.id("apply_sync_delta_"+side+"_"), rtviwire.ApplySyncDelta,
 		field{"domain", domain}, field{"delta", rawJSON(d)})
 	if err != nil {
 		return err
@@ -183,7 +184,7 @@ func (c *Conn) ApplySyncDelta(ctx context.Context, side, domain string, delta an
 func (c *Conn) SendText(ctx context.Context, text string) error {
 	// Written in one buffer: a harness relays every turn with it.
 	b := make([]byte, 0, 160+len(text)+len(text)/8)
-	b = append(b, `{"label": "rtvi-ai", "type": "send-text", "id": `...)
+	b = append(b, `{"label": "`+rtviwire.Label+`", "type": "`+rtviwire.TypeSendText+`", "id": `...)
 	b, err := pyjson.AppendString(b, c.ids.id("send_text_"))
 	if err != nil {
 		return err
@@ -203,9 +204,9 @@ func (c *Conn) SendText(ctx context.Context, text string) error {
 // and the call fails with ErrUnexpectedReply, where the bridge would log
 // and save an empty context). An error-response is an ErrBotError. Where
 // this fails, NeMo's bridge goes on with an empty reply, which saves the
-// context [] ([EmptyHistory]).
+// context [] (what a zero [History] gives).
 func (c *Conn) GetContextHistory(ctx context.Context) (*History, error) {
-	msg, err := clientMessage(c.ids.id("get_context_history_"), TypeGetContextHistory)
+	msg, err := clientMessage(c.ids.id("get_context_history_"), rtviwire.GetContextHistory)
 	if err != nil {
 		return nil, err
 	}
@@ -233,7 +234,7 @@ func (c *Conn) GetContextHistory(ctx context.Context) (*History, error) {
 // d is no object). Where this fails, NeMo's bridge goes on with an empty
 // summary: no actions, no DB hash.
 func (c *Conn) GetScenarioSummary(ctx context.Context, includeDB bool) (*Summary, error) {
-	msg, err := clientMessage(c.ids.id("get_scenario_summary_"), TypeGetScenarioSummary, field{"include_db", includeDB})
+	msg, err := clientMessage(c.ids.id("get_scenario_summary_"), rtviwire.GetScenarioSummary, field{"include_db", includeDB})
 	if err != nil {
 		return nil, err
 	}

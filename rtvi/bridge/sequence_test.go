@@ -121,7 +121,7 @@ func TestNeMoSequence(t *testing.T) {
 	}
 
 	// The pulled context, as llm_context.json.
-	js, err := hist.JSON()
+	js, err := hist.JSON(0)
 	if err != nil {
 		t.Fatal(err)
 	}

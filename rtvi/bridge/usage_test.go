@@ -57,8 +57,8 @@ func TestRecorderReadsTheEmitter(t *testing.T) {
 		r.Handle(bridge.DecodeMessage(msg))
 		return nil
 	}}
-	require.NoError(t, em.LLMResponse(ctx, rtvi.TokenUsage{PromptTokens: 7, CompletionTokens: 3, TotalTokens: 10}, "Hi"))
-	require.NoError(t, em.LLMResponse(ctx, rtvi.TokenUsage{Missing: true}))
-	require.NoError(t, em.LLMResponse(ctx, rtvi.TokenUsage{}))
+	require.NoError(t, em.LLMResponse(ctx, rtvi.Usage{PromptTokens: 7, CompletionTokens: 3, TotalTokens: 10}, "Hi"))
+	require.NoError(t, em.LLMResponse(ctx, rtvi.Usage{Missing: true}))
+	require.NoError(t, em.LLMResponse(ctx, rtvi.Usage{}))
 	assert.Equal(t, bridge.Usage{Calls: 2, Prompt: 7, Completion: 3, Unreported: 1}, r.Usage())
 }

@@ -62,9 +62,6 @@ func NewAgentBrain(model agent.Model, logger *slog.Logger) *AgentBrain {
 	return &AgentBrain{Model: model, Logger: logger, ctx: agent.NewContext()}
 }
 
-// Context returns the brain's chat context.
-func (b *AgentBrain) Context() *agent.Context { return b.ctx }
-
 // Wire sets cfg's Conversation, Installer and InFlight to the brain, and
 // returns cfg.
 func (b *AgentBrain) Wire(cfg rtvi.Config) rtvi.Config {
@@ -153,7 +150,7 @@ func (s *speaker) response(ctx context.Context, _ int, resp agent.Response) {
 	if resp.Text != "" {
 		chunks = []string{resp.Text}
 	}
-	if s.err = s.t.Events.LLMResponse(ctx, rtvi.TokenUsage(resp.Usage), chunks...); s.err != nil {
+	if s.err = s.t.Events.LLMResponse(ctx, rtvi.Usage(resp.Usage), chunks...); s.err != nil {
 		return
 	}
 	s.pending = resp.Text

@@ -39,8 +39,13 @@ type Timeouts struct {
 	Grace time.Duration
 }
 
-// DefaultTimeouts are the server's timeouts unless its Config sets others.
-var DefaultTimeouts = Timeouts{Write: 10 * time.Second, Idle: 20 * time.Minute, RunWait: 10 * time.Second, Grace: 2 * time.Second}
+// DefaultTimeouts returns the server's timeouts unless its Config sets
+// others: Write 10 s, RunWait 10 s, Grace 2 s, and Idle 20 min, the
+// default of the commands' flags (a zero Config.Timeouts.Idle means no
+// idle timeout).
+func DefaultTimeouts() Timeouts {
+	return Timeouts{Write: 10 * time.Second, Idle: 20 * time.Minute, RunWait: 10 * time.Second, Grace: 2 * time.Second}
+}
 
 // conn is one harness connection: its socket, its own event emitter (a
 // turn's events go to the connection whose turn it is, and a slow peer

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"sync"
 	"time"
+
+	"github.com/voiceeval/schematools/internal/rtviwire"
 )
 
 // The bot has one shared state and one conversation, so it runs one
@@ -128,7 +130,7 @@ func classify(raw []byte) request {
 		ID    json.RawMessage `json:"id"`
 		Data  json.RawMessage `json:"data"`
 	}
-	if json.Unmarshal(raw, &m) != nil || m.Label != "rtvi-ai" {
+	if json.Unmarshal(raw, &m) != nil || m.Label != rtviwire.Label {
 		return request{}
 	}
 	var id string
@@ -136,11 +138,11 @@ func classify(raw []byte) request {
 		return request{}
 	}
 	switch m.Type {
-	case "client-ready":
+	case rtviwire.TypeClientReady:
 		return request{kind: kindReady, t: m.Type, id: id}
-	case "send-text":
+	case rtviwire.TypeSendText:
 		return request{kind: kindTalk, t: m.Type, id: id}
-	case "client-message":
+	case rtviwire.TypeClientMessage:
 	default:
 		return request{}
 	}
@@ -152,11 +154,11 @@ func classify(raw []byte) request {
 	}
 	r := request{t: data.T, id: id}
 	switch data.T {
-	case "reset", "update_system_prompt", "apply_initialization":
+	case rtviwire.Reset, rtviwire.UpdateSystemPrompt, rtviwire.ApplyInitialization:
 		r.kind = kindPrepare
-	case "apply_sync_delta":
+	case rtviwire.ApplySyncDelta:
 		r.kind = kindSync
-	case "get_context_history", "get_scenario_summary":
+	case rtviwire.GetContextHistory, rtviwire.GetScenarioSummary:
 		r.kind = kindRead
 	}
 	return r

@@ -12,12 +12,9 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+	"github.com/voiceeval/schematools/internal/rtviwire"
 	"github.com/voiceeval/schematools/rtvi"
 )
-
-// MaxMessageBytes is the WebSocket message limit the Python bridge lives
-// with, and the dispatcher's default Config.MaxMessageBytes.
-const MaxMessageBytes = 1 << 20
 
 // Config wires a Server to a bot.
 type Config struct {
@@ -30,7 +27,7 @@ type Config struct {
 	// transcription. Nil answers none (the text is dropped).
 	Brain Brain
 	// Timeouts bound each connection; zero fields take DefaultTimeouts'
-	// values (a zero Idle means no idle timeout).
+	// values, but a zero Idle means no idle timeout.
 	Timeouts Timeouts
 	// Logger receives the server's logs; nil means slog.Default.
 	Logger *slog.Logger
@@ -69,32 +66,24 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.d = rtvi.NewDispatcher(dc)
 	st := s.d.State()
-	s.scenario = newScenarioOwner(DefaultTimeouts.RunWait, st.Domain)
-	s.SetTimeouts(cfg.Timeouts)
-	return s, nil
-}
-
-// Dispatcher returns the server's RTVI dispatcher.
-func (s *Server) Dispatcher() *rtvi.Dispatcher { return s.d }
-
-// SetTimeouts sets the server's timeouts (zero fields as in Config); call
-// it before serving.
-func (s *Server) SetTimeouts(t Timeouts) {
+	t := cfg.Timeouts
+	def := DefaultTimeouts()
 	if t.Write <= 0 {
-		t.Write = DefaultTimeouts.Write
+		t.Write = def.Write
 	}
 	if t.RunWait <= 0 {
-		t.RunWait = DefaultTimeouts.RunWait
+		t.RunWait = def.RunWait
 	}
 	if t.Grace <= 0 {
-		t.Grace = DefaultTimeouts.Grace
+		t.Grace = def.Grace
 	}
 	if t.Idle < 0 {
 		t.Idle = 0
 	}
 	s.timeouts = t
-	s.scenario.runWait = t.RunWait
+	s.scenario = newScenarioOwner(t.RunWait, st.Domain)
 	s.scenario.grace = t.Grace
+	return s, nil
 }
 
 // ServeHTTP accepts one harness connection and serves it until it closes,
@@ -113,7 +102,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	defer ws.CloseNow()
 	// The Python bridge's limit; the dispatcher refuses larger messages.
-	ws.SetReadLimit(MaxMessageBytes + 1024)
+	ws.SetReadLimit(rtviwire.MaxMessageBytes + 1024)
 	c := &conn{ws: ws, write: s.timeouts.Write}
 	c.events = &rtvi.Emitter{Send: s.send}
 	s.mu.Lock()
@@ -281,7 +270,7 @@ func (s *Server) userText(ctx context.Context, text string) error {
 
 // errorResponse is the error-response answering the request id with text.
 func errorResponse(id, text string) []byte {
-	msg, _ := json.Marshal(map[string]any{"label": "rtvi-ai", "type": "error-response", "id": id, "data": map[string]any{"error": text}})
+	msg, _ := json.Marshal(map[string]any{"label": rtviwire.Label, "type": rtviwire.TypeErrorResponse, "id": id, "data": map[string]any{"error": text}})
 	return msg
 }
 
