@@ -16,8 +16,10 @@ const (
 	ActionCancelOrder = "cancel_order"
 )
 
-// ActionTypes is the domain's action vocabulary.
-var ActionTypes = []string{ActionPlaceOrder, ActionCancelOrder}
+// ActionTypes returns the domain's action vocabulary.
+func ActionTypes() []string {
+	return []string{ActionPlaceOrder, ActionCancelOrder}
+}
 
 //go:embed db.json
 var dbJSON []byte

@@ -37,7 +37,7 @@ const messageDBNotLoaded = "the coffee-shop DB is not loaded"
 // types.
 var coffeeDB = tool.DB{
 	NotLoaded: tool.Failure(ErrorDBNotInitialized, messageDBNotLoaded),
-	Recorder:  tool.Recorder{ActionTypes: ActionTypes},
+	Recorder:  tool.Recorder{ActionTypes: ActionTypes()},
 }
 
 // ordersOnly names the table the write tools change.

@@ -32,9 +32,11 @@ const (
 // KeyAccounts is the state value holding the accounts (orders nested).
 const KeyAccounts = "accounts"
 
-// DefaultResolutionTypes are ResolveTicketTool's resolution types when a
-// scenario gives none.
-var DefaultResolutionTypes = []string{"refund", "replacement", "information", "escalation", "account_change"}
+// DefaultResolutionTypes returns ResolveTicketTool's resolution types when
+// a scenario gives none.
+func DefaultResolutionTypes() []string {
+	return []string{"refund", "replacement", "information", "escalation", "account_change"}
+}
 
 // Options are the construction arguments every tool takes.
 type Options struct {
@@ -480,11 +482,11 @@ func NewResolveTicket(st *state.Shared, o ResolveTicketOptions, logger *slog.Log
 	}
 	types := o.ResolutionTypes
 	if len(types) == 0 {
-		types = DefaultResolutionTypes
+		types = DefaultResolutionTypes()
 	}
 	prop, _ := sp.Properties["resolution_type"].(map[string]any)
 	text, _ := prop["description"].(string)
-	filled, err := nemostate.Refill(text, strings.Join(DefaultResolutionTypes, ", "), strings.Join(types, ", "))
+	filled, err := nemostate.Refill(text, strings.Join(DefaultResolutionTypes(), ", "), strings.Join(types, ", "))
 	if err != nil {
 		return nil, err
 	}

@@ -10,7 +10,7 @@ import (
 	"github.com/voiceeval/schematools/tool"
 )
 
-var recorder = tool.Recorder{ActionTypes: ActionTypes}
+var recorder = tool.Recorder{ActionTypes: ActionTypes()}
 
 // NewBookReservation builds book_reservation (BookReservationTool).
 //

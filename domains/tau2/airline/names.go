@@ -43,13 +43,15 @@ const (
 	NameTransferToHumanAgents       = tau2tools.NameTransferToHumanAgents
 )
 
-// ActionTypes are the action types the domain's write tools record.
-var ActionTypes = []string{
-	KeyBookReservation,
-	KeyCancelReservation,
-	KeySendCertificate,
-	KeyUpdateReservationBaggages,
-	KeyUpdateReservationFlights,
-	KeyUpdateReservationPassengers,
-	KeyTransferToHumanAgents,
+// ActionTypes returns the action types the domain's write tools record.
+func ActionTypes() []string {
+	return []string{
+		KeyBookReservation,
+		KeyCancelReservation,
+		KeySendCertificate,
+		KeyUpdateReservationBaggages,
+		KeyUpdateReservationFlights,
+		KeyUpdateReservationPassengers,
+		KeyTransferToHumanAgents,
+	}
 }

@@ -22,7 +22,7 @@ var specs = append([]tau2tools.Spec{
 	{Key: KeyUpdateReservationBaggages, Name: NameUpdateReservationBaggages, Build: tau2tools.Builder(NewUpdateReservationBaggages)},
 	{Key: KeyUpdateReservationFlights, Name: NameUpdateReservationFlights, Build: tau2tools.Builder(NewUpdateReservationFlights)},
 	{Key: KeyUpdateReservationPassengers, Name: NameUpdateReservationPassengers, Build: tau2tools.Builder(NewUpdateReservationPassengers)},
-}, tau2tools.GenericSpecs(Domain, ActionTypes)...)
+}, tau2tools.GenericSpecs(Domain, ActionTypes())...)
 
 // Register adds the 14 tools to r under [Domain], by the names the model
 // sees (GetUserDetailsTool, …, TransferToHumanAgentsTool), each built on

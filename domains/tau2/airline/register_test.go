@@ -34,7 +34,7 @@ func TestToolsAndRegister(t *testing.T) {
 	st := state.New()
 	set := tau2test.RequireToolSet(t, airline.Domain, airline.Tools, airline.Register, names, st)
 	assert.Equal(t, []string{"book_reservation", "cancel_reservation", "send_certificate", "update_reservation_baggages",
-		"update_reservation_flights", "update_reservation_passengers", "transfer_to_human_agents"}, airline.ActionTypes)
+		"update_reservation_flights", "update_reservation_passengers", "transfer_to_human_agents"}, airline.ActionTypes())
 
 	// The set's tools work on the scenario's state, on the live path.
 	st.SetDB(newDB(t))

@@ -47,14 +47,16 @@ const (
 	NameTransferToHumanAgents       = tau2tools.NameTransferToHumanAgents
 )
 
-// ActionTypes are the action types the domain's write tools record.
-var ActionTypes = []string{
-	KeyCancelPendingOrder,
-	KeyExchangeDeliveredOrderItems,
-	KeyModifyPendingOrderAddress,
-	KeyModifyPendingOrderItems,
-	KeyModifyPendingOrderPayment,
-	KeyModifyUserAddress,
-	KeyReturnDeliveredOrderItems,
-	KeyTransferToHumanAgents,
+// ActionTypes returns the action types the domain's write tools record.
+func ActionTypes() []string {
+	return []string{
+		KeyCancelPendingOrder,
+		KeyExchangeDeliveredOrderItems,
+		KeyModifyPendingOrderAddress,
+		KeyModifyPendingOrderItems,
+		KeyModifyPendingOrderPayment,
+		KeyModifyUserAddress,
+		KeyReturnDeliveredOrderItems,
+		KeyTransferToHumanAgents,
+	}
 }

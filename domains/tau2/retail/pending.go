@@ -11,7 +11,7 @@ import (
 	"github.com/voiceeval/schematools/tool"
 )
 
-var recorder = tool.Recorder{ActionTypes: ActionTypes}
+var recorder = tool.Recorder{ActionTypes: ActionTypes()}
 
 // NewCancelPendingOrder builds cancel_pending_order (CancelPendingOrderTool).
 // It checks, in this order: the order exists (not_found "Order <id> not

@@ -24,7 +24,7 @@ var specs = append([]tau2tools.Spec{
 	{Key: KeyModifyPendingOrderPayment, Name: NameModifyPendingOrderPayment, Build: tau2tools.Builder(NewModifyPendingOrderPayment)},
 	{Key: KeyModifyUserAddress, Name: NameModifyUserAddress, Build: tau2tools.Builder(NewModifyUserAddress)},
 	{Key: KeyReturnDeliveredOrderItems, Name: NameReturnDeliveredOrderItems, Build: tau2tools.Builder(NewReturnDeliveredOrderItems)},
-}, tau2tools.GenericSpecs(Domain, ActionTypes)...)
+}, tau2tools.GenericSpecs(Domain, ActionTypes())...)
 
 // Register adds the 16 tools to r under [Domain], by the names the model
 // sees (FindUserIdByNameZipTool, …, TransferToHumanAgentsTool), each built

@@ -36,7 +36,7 @@ func TestToolsAndRegister(t *testing.T) {
 	st := state.New()
 	set := tau2test.RequireToolSet(t, retail.Domain, retail.Tools, retail.Register, names, st)
 	assert.Equal(t, []string{"cancel_pending_order", "exchange_delivered_order_items", "modify_pending_order_address", "modify_pending_order_items",
-		"modify_pending_order_payment", "modify_user_address", "return_delivered_order_items", "transfer_to_human_agents"}, retail.ActionTypes)
+		"modify_pending_order_payment", "modify_user_address", "return_delivered_order_items", "transfer_to_human_agents"}, retail.ActionTypes())
 
 	// The set's tools work on the scenario's state, on the live path; a
 	// domain error is delivered as it is.
