@@ -66,7 +66,7 @@
 //	status, err := tool.New("order_status", "Get an order's status.",
 //		func(ctx context.Context, st *state.Shared, p params) (any, error) {
 //			return map[string]any{"order_id": p.OrderID, "status": "placed"}, nil
-//		}, tool.WithState(st))
+//		}, &tool.Options{State: st})
 //	if err != nil {
 //		return err
 //	}

@@ -96,7 +96,7 @@ func TestReadmeRegistry(t *testing.T) {
 	reg := new(registry.Tools)
 	registry.RegisterHarness(reg) // EndConversationTool, TransferToHumanAgentsTool, SendScenarioSummaryTool
 	reg.Register("coffee", "get_menu", registry.Configured(func(d registry.Deps, o coffee.MenuOptions) (tool.Tool, error) {
-		return coffee.NewGetMenuWith(o, tool.WithState(d.State)) // o decoded strictly from the spec's kwargs
+		return coffee.NewGetMenuWith(o, &tool.Options{State: d.State}) // o decoded strictly from the spec's kwargs
 	}))
 
 	set, err := reg.NewSet("coffee", []registry.ToolSpec{ // built in this order, as the Python bot builds them
@@ -268,7 +268,7 @@ func TestReadmeExports(t *testing.T) {
 	ctx := context.Background()
 	st := state.New()
 	st.SetDB(coffee.DB())
-	menu, err := coffee.NewGetMenu(tool.WithState(st))
+	menu, err := coffee.NewGetMenu(&tool.Options{State: st})
 	require.NoError(t, err)
 	set, err := tool.NewSet(menu)
 	require.NoError(t, err)
@@ -278,7 +278,7 @@ func TestReadmeExports(t *testing.T) {
 	anthropic, err := schema.Anthropic(tools)            // {name, description, input_schema}
 	gemini, removed, err := schema.Gemini(tools)         // functionDeclarations, and the keywords dropped
 
-	results, err := set.Dispatch(ctx, []tool.ModelCall{{ID: "call_1", Name: "get_menu", Arguments: "{}"}}, 4)
+	results, err := set.Dispatch(ctx, []tool.ModelCall{{ID: "call_1", Name: "get_menu", Arguments: "{}"}}, 4, nil)
 	// --- end ---
 	require.NoError(t, err)
 	assert.Len(t, openai, 1)

@@ -155,7 +155,7 @@ func TestValidateAgainstTools(t *testing.T) {
 	type params struct {
 		OrderID string `json:"order_id"`
 	}
-	getOrder, err := tool.New("get_order", "Get an order.", func(context.Context, *state.Shared, params) (any, error) { return "", nil })
+	getOrder, err := tool.New("get_order", "Get an order.", func(context.Context, *state.Shared, params) (any, error) { return "", nil }, nil)
 	require.NoError(t, err)
 	validate := func(test calltest.Test) error {
 		_, err := calltest.Check(context.Background(), test, calltest.Step{}, &calltest.Options{Tools: []tool.Tool{getOrder}})

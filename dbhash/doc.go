@@ -38,9 +38,9 @@
 //
 // # Hashing many copies of one DB: the Cache
 //
-//   - [NewCache] encodes once the tables of a DB that will not change (the
+//   - [Options.NewCache] encodes once the tables of a DB that will not change (the
 //     DB every task of a benchmark starts from) and the records they hold;
-//     [WithCache] makes [Hash] reuse that text for every table or record of
+//     [Options].Cache makes [Options.Hash] reuse that text for every table or record of
 //     the hashed DB that is the very same map (copy-on-write copies share
 //     what they did not write). The bytes hashed are those of a plain Hash.
 //   - The Cache's promise, which the caller keeps: while the Cache is in
@@ -58,7 +58,7 @@
 //   - [Cache.Verify] encodes the source again and names the tables that
 //     changed since NewCache; tests that share a DB call it after their
 //     edits. It costs what NewCache did.
-//   - The options given with WithCache must be those the Cache was built
+//   - The options of a hash with a Cache must be those the Cache was built
 //     with (they are checked). state.Source builds and keeps a Cache for
 //     the DB it shares, so most callers never build one.
 //

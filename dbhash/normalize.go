@@ -24,8 +24,8 @@ import (
 // or a float's repr), except NaN and ±Inf, which stay float64. Values of
 // other types are returned unchanged; nesting deeper than MaxDepth is cut
 // off unchanged.
-func Normalize(v any, opts ...Option) any {
-	return normalize(v, configFor(opts), 0)
+func Normalize(v any) any {
+	return normalize(v, defaultConfig, 0)
 }
 
 func normalize(v any, cfg *config, depth int) any {

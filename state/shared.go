@@ -254,7 +254,7 @@ func (s *Shared) hashLocked() (string, error) {
 		return s.srcHash, s.srcErr
 	}
 	if s.srcCache != nil {
-		return dbhash.Hash(s.db, dbhash.WithCache(s.srcCache))
+		return dbhash.Options{Cache: s.srcCache}.Hash(s.db)
 	}
 	return dbhash.Hash(s.db)
 }

@@ -111,9 +111,9 @@ func (s *Source) install(l loaded) {
 	} else {
 		wg.Go(func() { s.prints = fingerprints(db) })
 	}
-	s.cache, s.err = dbhash.NewCache(db)
+	s.cache, s.err = dbhash.Options{}.NewCache(db)
 	if s.err == nil {
-		s.hash, s.err = dbhash.Hash(db, dbhash.WithCache(s.cache))
+		s.hash, s.err = dbhash.Options{Cache: s.cache}.Hash(db)
 	}
 	if s.err != nil {
 		s.hash, s.cache, s.err = "", nil, fmt.Errorf("state: hashing a source DB: %w", s.err)

@@ -52,9 +52,9 @@ func TestCallWithCancelledContext(t *testing.T) {
 				var d delivery
 				var err error
 				if viaJSON {
-					err = tool.CallJSON(ctx, ft, []byte(`{"value": "v"}`), d.deliver, tool.WithLogger(quiet))
+					err = tool.CallJSON(ctx, ft, []byte(`{"value": "v"}`), d.deliver, &tool.CallOptions{Logger: quiet})
 				} else {
-					err = tool.Call(ctx, ft, map[string]any{"value": "v"}, d.deliver, tool.WithLogger(quiet))
+					err = tool.Call(ctx, ft, map[string]any{"value": "v"}, d.deliver, &tool.CallOptions{Logger: quiet})
 				}
 				if tt.err != nil {
 					assert.ErrorIs(t, err, tt.err, "json=%v", viaJSON)
@@ -92,7 +92,7 @@ func TestDispatchCancelledMidTurn(t *testing.T) {
 	results, err := set.Dispatch(ctx, []tool.ModelCall{
 		{ID: "1", Name: "book", Arguments: `{"value": "v"}`},
 		{ID: "2", Name: "book", Arguments: `{"value": "v"}`},
-	}, 1)
+	}, 1, nil)
 	require.Equal(t, 1, runs)
 	ran, skipped := results[0], results[1]
 	if ran.Result == nil {

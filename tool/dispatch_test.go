@@ -20,15 +20,15 @@ func dispatchSet(t *testing.T) *tool.Set {
 	t.Helper()
 	menu, err := tool.New("get_menu", "The menu.", func(context.Context, *state.Shared, struct{}) (any, error) {
 		return map[string]any{"latte": 4.5}, nil
-	})
+	}, nil)
 	require.NoError(t, err)
 	status, err := tool.New("order_status", "An order's status.", func(_ context.Context, _ *state.Shared, p dispatchOrderParams) (any, error) {
 		return tool.Failure("not_found", "Order "+p.OrderID+" not found"), nil
-	})
+	}, nil)
 	require.NoError(t, err)
 	place, err := tool.New("place_order", "Place an order.", func(_ context.Context, _ *state.Shared, p lookupParams) (any, error) {
 		return "placed", nil
-	})
+	}, nil)
 	require.NoError(t, err)
 	set, err := tool.NewSet(menu, status, place)
 	require.NoError(t, err)
@@ -44,7 +44,7 @@ func TestDispatch(t *testing.T) {
 		{ID: "c4", Name: "place_order", Arguments: `{"customer": "Ada",`},
 		{ID: "c5", Name: "get_menu", Arguments: ``},
 	}
-	results, err := set.Dispatch(context.Background(), calls, 4, tool.WithLogger(quiet))
+	results, err := set.Dispatch(context.Background(), calls, 4, &tool.CallOptions{Logger: quiet})
 	require.NoError(t, err)
 	require.Len(t, results, 5)
 	for i, r := range results {
@@ -61,7 +61,7 @@ func TestDispatch(t *testing.T) {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	results, err = set.Dispatch(ctx, []tool.ModelCall{{ID: "x", Name: "get_menu", Arguments: "{}"}}, 1)
+	results, err = set.Dispatch(ctx, []tool.ModelCall{{ID: "x", Name: "get_menu", Arguments: "{}"}}, 1, nil)
 	assert.ErrorIs(t, err, context.Canceled, "calls of a cancelled turn are not run")
 	assert.Nil(t, results[0].Result)
 }
@@ -72,7 +72,7 @@ func TestDispatchHookFailureKeepsTheResult(t *testing.T) {
 	tl.after = func(context.Context, map[string]any, any) error { return assert.AnError }
 	set, err := tool.NewSet(tl)
 	require.NoError(t, err)
-	results, err := set.Dispatch(context.Background(), []tool.ModelCall{{ID: "1", Name: tl.Name(), Arguments: `{"value": "v"}`}}, 0, tool.WithLogger(quiet))
+	results, err := set.Dispatch(context.Background(), []tool.ModelCall{{ID: "1", Name: tl.Name(), Arguments: `{"value": "v"}`}}, 0, &tool.CallOptions{Logger: quiet})
 	assert.ErrorIs(t, err, assert.AnError)
 	assert.Equal(t, "ok", results[0].Result)
 }

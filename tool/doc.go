@@ -75,7 +75,7 @@
 //     [ErrInvalidParams]; rules the schema cannot state (email, or-rules,
 //     a rule under omitempty that a zero value skips) are checked only.
 //
-// [WithProperties] is the one explicit exception: a port that must show
+// [Options].Properties is the one explicit exception: a port that must show
 // the original's schema text presents it, and the checks stay the
 // struct's.
 //

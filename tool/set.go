@@ -79,28 +79,28 @@ func (s *Set) Tools() []Tool {
 // hold is answered with {"status": "error", "error_type": "unknown_tool",
 // "message": …, "available_tools": [the set's names, sorted]}, delivered
 // exactly once and logged as a warning; no hook runs.
-func (s *Set) Call(ctx context.Context, name string, args map[string]any, deliver func(any) error, opts ...CallOption) error {
+func (s *Set) Call(ctx context.Context, name string, args map[string]any, deliver func(any) error, opts *CallOptions) error {
 	t, ok := s.lookup(name)
 	if !ok {
 		return s.unknown(ctx, name, deliver, opts)
 	}
-	return Call(ctx, t, args, deliver, opts...)
+	return Call(ctx, t, args, deliver, opts)
 }
 
 // CallJSON is [Set.Call] with raw JSON arguments, decoded as [CallJSON]
 // does.
-func (s *Set) CallJSON(ctx context.Context, name string, raw []byte, deliver func(any) error, opts ...CallOption) error {
+func (s *Set) CallJSON(ctx context.Context, name string, raw []byte, deliver func(any) error, opts *CallOptions) error {
 	t, ok := s.lookup(name)
 	if !ok {
 		return s.unknown(ctx, name, deliver, opts)
 	}
-	return CallJSON(ctx, t, raw, deliver, opts...)
+	return CallJSON(ctx, t, raw, deliver, opts)
 }
 
-func (s *Set) unknown(ctx context.Context, name string, deliver func(any) error, opts []CallOption) error {
-	cfg := newCallConfig(opts)
+func (s *Set) unknown(ctx context.Context, name string, deliver func(any) error, opts *CallOptions) error {
+	cfg := callConfig(opts)
 	res := unknownTool(name, s.Names())
-	cfg.logger.WarnContext(ctx, "unknown tool called by the model; returning a structured error",
+	cfg.Logger.WarnContext(ctx, "unknown tool called by the model; returning a structured error",
 		slog.String("tool", name), slog.Any("available_tools", res.AvailableTools))
 	if err := deliver(res); err != nil {
 		return fmt.Errorf("tool %s: result delivery failed: %w", name, err)
@@ -141,7 +141,7 @@ type ToolResult struct {
 // completes keeps the Result it delivered, even if ctx was cancelled
 // meanwhile, and only one that returns ctx's error has none; a call whose
 // after-result hook failed keeps the Result it delivered.
-func (s *Set) Dispatch(ctx context.Context, calls []ModelCall, parallel int, opts ...CallOption) ([]ToolResult, error) {
+func (s *Set) Dispatch(ctx context.Context, calls []ModelCall, parallel int, opts *CallOptions) ([]ToolResult, error) {
 	if parallel < 1 {
 		parallel = 1
 	}
@@ -168,7 +168,7 @@ func (s *Set) Dispatch(ctx context.Context, calls []ModelCall, parallel int, opt
 				delivered++
 				out[i].Result = v
 				return nil
-			}, opts...)
+			}, opts)
 			if err == nil && delivered != 1 {
 				err = fmt.Errorf("%d deliveries", delivered)
 			}

@@ -6,7 +6,7 @@
 //   - One [Model.Complete] is one Chat Completions request: the context's
 //     messages as pipecat keeps them, the tool set exported by
 //     tool/schema.OpenAI and sent byte for byte (its order kept; strict
-//     with [WithStrict] — then give the loop tool.NullAsAbsent), streaming
+//     with [WithStrict] — then give the loop tool.CallOptions.NullAsAbsent), streaming
 //     by default with stream_options.include_usage, text deltas to
 //     Request.OnText.
 //   - Tool-call deltas are put together whatever a server does with them:

@@ -47,7 +47,7 @@ func flagTools(env replay.Env) (replay.ToolMap, error) {
 			res := map[string]any{"name": p.Name, "raised": true, "weight": json.Number("1.0")}
 			recorder.Record(ctx, st, state.NewAction("set_flag", map[string]any{"name": p.Name}, res))
 			return res, nil
-		}, tool.WithState(env.Agent))
+		}, &tool.Options{State: env.Agent})
 	if err != nil {
 		return nil, err
 	}

@@ -49,7 +49,7 @@ type liveTool struct{ tool.Tool }
 func (l liveTool) Execute(ctx context.Context, args map[string]any) (any, error) {
 	var got any
 	n := 0
-	err := tool.Call(ctx, l.Tool, args, func(v any) error { got = v; n++; return nil })
+	err := tool.Call(ctx, l.Tool, args, func(v any) error { got = v; n++; return nil }, nil)
 	if err == nil && n != 1 {
 		err = fmt.Errorf("tool %s delivered %d results", l.Name(), n)
 	}

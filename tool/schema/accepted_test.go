@@ -404,7 +404,7 @@ func TestGeminiArgumentsDecodesJSONText(t *testing.T) {
 		m, err := tool.DecodeArgs([]byte(args))
 		require.NoError(t, err)
 		var got any
-		require.NoError(t, tool.Call(context.Background(), apn, m, func(v any) error { got = v; return nil }))
+		require.NoError(t, tool.Call(context.Background(), apn, m, func(v any) error { got = v; return nil }, nil))
 		return mustJSON(t, got)
 	}
 	decoded, err := schema.GeminiArguments(apn, `{"apn_settings":"{\"apn_name\":\"internet\",\"bogus\":1}"}`)

@@ -9,7 +9,7 @@
 //     such as minLength dropped); a tool that cannot be strict (an open
 //     object, an untyped value, a list without an item schema) is exported
 //     as the non-strict export writes it, with "strict": false. A strict model's calls go through
-//     [tool.NullAsAbsent], which reads its nulls for optional arguments as
+//     [tool.CallOptions].NullAsAbsent, which reads its nulls for optional arguments as
 //     absent.
 //   - [Anthropic]: Messages API tools ({name, description, input_schema}).
 //   - The JSON Schema dialects (OpenAI's, Anthropic's) are valid draft

@@ -38,7 +38,7 @@ func newConfig(opts []Option) config {
 // without an item schema) is exported as the non-strict export writes it,
 // with "strict": false. The "strict" member of each definition
 // says which. A strict model sends null for an optional argument it leaves
-// out: dispatch its calls with [tool.NullAsAbsent].
+// out: dispatch its calls with [tool.CallOptions].NullAsAbsent.
 func Strict() Option { return func(c *config) { c.strict = true } }
 
 // parameters returns t's parameters object as a fresh, plain JSON tree

@@ -21,7 +21,7 @@ func TestExportsKeepFieldOrder(t *testing.T) {
 		Alpha int    `json:"alpha,omitempty"`
 		Mike  bool   `json:"mike"`
 	}
-	tl, err := tool.New("ordered", "Ordered.", func(context.Context, *state.Shared, params) (any, error) { return "", nil })
+	tl, err := tool.New("ordered", "Ordered.", func(context.Context, *state.Shared, params) (any, error) { return "", nil }, nil)
 	require.NoError(t, err)
 	tools := []tool.Tool{tl}
 	want := `"properties":{"zulu":{"type":"string"},"alpha":{"type":"integer"},"mike":{"type":"boolean"}}`

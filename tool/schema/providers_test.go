@@ -112,7 +112,7 @@ func TestStrictDropsUnsupportedKeywords(t *testing.T) {
 		Name  string `json:"name" jsonschema:"minLength=1,maxLength=80,pattern=^[A-Z]"`
 		Items []item `json:"items" jsonschema:"minItems=1"`
 	}
-	tl, err := tool.New("lengths", "Lengths.", func(context.Context, *state.Shared, params) (any, error) { return "", nil })
+	tl, err := tool.New("lengths", "Lengths.", func(context.Context, *state.Shared, params) (any, error) { return "", nil }, nil)
 	require.NoError(t, err)
 	strict, err := schema.OpenAI([]tool.Tool{tl}, schema.Strict())
 	require.NoError(t, err)
@@ -201,15 +201,15 @@ func walkGemini(t *testing.T, at string, s map[string]any) {
 func asList(v any) []any { l, _ := v.([]any); return l }
 
 // A strict model sends null for every optional argument it leaves out;
-// with tool.NullAsAbsent every strictly exported tool of every domain
+// with tool.CallOptions.NullAsAbsent every strictly exported tool of every domain
 // answers such a call as it answers the call without them. Without the
 // option, telecom's get_bills_for_customer still refuses a null limit as
 // pydantic does. (Before, there was no way to read them as absent.)
 func TestStrictNullsReadAsAbsent(t *testing.T) {
 	ctx := context.Background()
-	call := func(tl tool.Tool, args map[string]any, opts ...tool.CallOption) string {
+	call := func(tl tool.Tool, args map[string]any, opts *tool.CallOptions) string {
 		var got any
-		require.NoError(t, tool.Call(ctx, tl, args, func(v any) error { got = v; return nil }, opts...))
+		require.NoError(t, tool.Call(ctx, tl, args, func(v any) error { got = v; return nil }, opts))
 		text, err := json.Marshal(got)
 		require.NoError(t, err)
 		return string(text)
@@ -227,8 +227,8 @@ func TestStrictNullsReadAsAbsent(t *testing.T) {
 					continue
 				}
 				checked++
-				want := call(tl, map[string]any{})
-				got := call(tl, map[string]any{name: nil}, tool.NullAsAbsent())
+				want := call(tl, map[string]any{}, nil)
+				got := call(tl, map[string]any{name: nil}, &tool.CallOptions{NullAsAbsent: true})
 				assert.Equal(t, want, got, "%s/%s: null %s", domain, tl.Name(), name)
 			}
 		}
@@ -236,9 +236,9 @@ func TestStrictNullsReadAsAbsent(t *testing.T) {
 	assert.GreaterOrEqual(t, checked, 6)
 
 	bills := findTool(t, domainTools(t)[telecom.Domain], "get_bills_for_customer")
-	refused := call(bills, map[string]any{"customer_id": "C1", "limit": nil})
+	refused := call(bills, map[string]any{"customer_id": "C1", "limit": nil}, nil)
 	assert.Contains(t, refused, "int_type", "pydantic's refusal stays on the default path")
-	assert.NotContains(t, call(bills, map[string]any{"customer_id": "C1", "limit": nil}, tool.NullAsAbsent()), "int_type")
+	assert.NotContains(t, call(bills, map[string]any{"customer_id": "C1", "limit": nil}, &tool.CallOptions{NullAsAbsent: true}), "int_type")
 }
 
 // NullAsAbsent follows the schema into nested objects and list items, and
@@ -258,7 +258,7 @@ func TestNullAsAbsentNested(t *testing.T) {
 	args := map[string]any{"keep": nil, "need": nil, "drop": nil,
 		"box": map[string]any{"x": nil, "y": nil}, "list": []any{map[string]any{"z": nil}, "s"}}
 	before := mustJSON(t, args)
-	require.NoError(t, tool.Call(context.Background(), rt, args, func(any) error { return nil }, tool.NullAsAbsent()))
+	require.NoError(t, tool.Call(context.Background(), rt, args, func(any) error { return nil }, &tool.CallOptions{NullAsAbsent: true}))
 	assert.Equal(t, map[string]any{"keep": nil, "need": nil, "box": map[string]any{"x": nil}, "list": []any{map[string]any{}, "s"}}, rt.got)
 	assert.Equal(t, before, mustJSON(t, args), "the caller's arguments are not modified")
 }

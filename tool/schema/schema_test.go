@@ -67,7 +67,7 @@ func TestStrictRewrite(t *testing.T) {
 		City string `json:"city"`
 		Days int    `json:"days,omitempty"`
 	}
-	tl, err := tool.New("forecast", "Forecast.", func(context.Context, *state.Shared, params) (any, error) { return "", nil })
+	tl, err := tool.New("forecast", "Forecast.", func(context.Context, *state.Shared, params) (any, error) { return "", nil }, nil)
 	require.NoError(t, err)
 	out, err := schema.OpenAI([]tool.Tool{tl}, schema.Strict())
 	require.NoError(t, err)
@@ -81,7 +81,7 @@ func TestStrictRewrite(t *testing.T) {
 	type open struct {
 		Extra map[string]any `json:"extra"`
 	}
-	bad, err := tool.New("open", "Open.", func(context.Context, *state.Shared, open) (any, error) { return "", nil })
+	bad, err := tool.New("open", "Open.", func(context.Context, *state.Shared, open) (any, error) { return "", nil }, nil)
 	require.NoError(t, err)
 	// A tool that cannot be strict (an open object) is exported as it is,
 	// with "strict": false; the others in the same call stay strict.

@@ -153,4 +153,4 @@ func TestCallScriptTextsSeeKeyOrder(t *testing.T) {
 }
 
 // quiet drops the log of the exceptions the scripts provoke on purpose.
-var quiet = tool.WithLogger(slog.New(slog.DiscardHandler))
+var quiet = &tool.CallOptions{Logger: slog.New(slog.DiscardHandler)}

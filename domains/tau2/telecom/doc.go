@@ -37,7 +37,7 @@
 // Writes record {"action_type", "name", "arguments", "result"} with the
 // side's action types (AgentActionTypes, UserActionTypes).
 //
-// Arguments are checked in pydantic's lax mode (tool.WithLax). Bad ones give
+// Arguments are checked in pydantic's lax mode (tool.Options.Lax). Bad ones give
 // {"status": "error", "error_type": "invalid_arguments", "message": …} where
 // the message is pydantic's own text ("1 validation error for
 // GetCustomerByIdParams\ncustomer_id\n  Field required [type=missing, …"),

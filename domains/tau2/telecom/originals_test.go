@@ -20,7 +20,7 @@ func TestToolsPresentTheOriginals(t *testing.T) {
 	for _, d := range toolDefs {
 		presented, err := d.build(binding{})
 		require.NoError(t, err, d.name)
-		declared, err := d.build(binding{opts: []tool.Option{tool.WithProperties(nil)}})
+		declared, err := d.build(binding{own: true})
 		require.NoError(t, err, d.name)
 		tools = append(tools, tau2test.Original{Presented: presented, Declared: declared})
 	}
