@@ -20,8 +20,8 @@
 //     tools whose parameters are one Go struct (JSON Schema and validation
 //     from the same struct); the live call path that delivers each result
 //     exactly once, wraps empty results and turns errors into structured
-//     results; the dispatcher that runs a model turn's tool calls through
-//     the live path (tool.Set.Dispatch); write-tool recording; and the
+//     results (agent.Loop runs a model turn's tool calls through it);
+//     write-tool recording; and the
 //     harness tools (end the conversation, transfer to a human, send the
 //     final response).
 //   - [github.com/voiceeval/schematools/tool/schema]: the tool set in the

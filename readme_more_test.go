@@ -278,7 +278,8 @@ func TestReadmeExports(t *testing.T) {
 	anthropic, err := schema.Anthropic(tools)            // {name, description, input_schema}
 	gemini, removed, err := schema.Gemini(tools)         // functionDeclarations, and the keywords dropped
 
-	results, err := set.Dispatch(ctx, []tool.ModelCall{{ID: "call_1", Name: "get_menu", Arguments: "{}"}}, 4, nil)
+	var results []any
+	err = set.CallJSON(ctx, "get_menu", []byte("{}"), func(result any) error { results = append(results, result); return nil }, nil)
 	// --- end ---
 	require.NoError(t, err)
 	assert.Len(t, openai, 1)
@@ -286,7 +287,7 @@ func TestReadmeExports(t *testing.T) {
 	assert.Contains(t, string(gemini), `"get_menu"`)
 	assert.Empty(t, removed)
 	require.Len(t, results, 1)
-	assert.Equal(t, "call_1", results[0].ID)
+	assert.False(t, tool.IsError(results[0]))
 }
 
 // The README's tool-call test snippet.

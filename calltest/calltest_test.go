@@ -239,7 +239,7 @@ func TestInvalidTests(t *testing.T) {
 }
 
 func TestJudge(t *testing.T) {
-	judge := calltest.Judge(func(_ context.Context, q calltest.Question) (bool, string, error) {
+	judge := calltest.JudgeFunc(func(_ context.Context, q calltest.Question) (bool, string, error) {
 		switch q.Value {
 		case "error":
 			return false, "", errors.New("model down")

@@ -85,7 +85,7 @@
 //     the test's history (a system prompt optional), calls decoded with
 //     tool.DecodeArgs, nothing executed; a model error or undecodable
 //     arguments is the run's error, never a pass.
-//   - [ModelJudge] asks a model with [JudgePrompt] (ours: ElevenLabs
+//   - [ModelJudge] asks a model with our own judge_prompt.txt (ElevenLabs
 //     publishes none); [ParseVerdict] reads {"verdict": "pass"|"fail",
 //     "reason": …} strictly, and anything else is [ErrVerdict], so the check
 //     is Unknown.

@@ -39,7 +39,7 @@ func TestRepeatConcurrent(t *testing.T) {
 // A fully passing match is preferred to one a judge could not decide, and
 // the outcome does not depend on the order of expectations.
 func TestPassPreferredOverUnknown(t *testing.T) {
-	judge := calltest.Judge(func(_ context.Context, q calltest.Question) (bool, string, error) {
+	judge := calltest.JudgeFunc(func(_ context.Context, q calltest.Question) (bool, string, error) {
 		if q.Value == "weird" {
 			return false, "", errors.New("cannot tell")
 		}

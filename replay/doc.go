@@ -68,10 +68,4 @@
 //     Python's ==; Error says why it could not run (unknown side, no DB
 //     for the side, unknown predicate, the predicate's error or panic),
 //     and Passed is then false.
-//
-// # Action matching
-//
-// [MatchCompareArgs] applies tau2's compare_args to one call;
-// [MatchRecords] scores whole action logs the way the NeMo runner does.
-// Both say why something did not match.
 package replay

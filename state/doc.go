@@ -51,10 +51,10 @@
 //   - A [Source] is a DB loaded once; its hash and table texts are
 //     computed once. [NewSource] keeps two private deep copies of the
 //     caller's DB — one that states share, one to restore it from — so the
-//     caller's map is never shared. [LoadSource] takes a loader instead
+//     caller's map is never shared. [NewSourceFunc] takes a loader instead
 //     (say, one that decodes a file): it owns the DB the loader returns,
 //     copies nothing, and calls the loader again only to restore the DB.
-//     [LoadSourceDB] and [LoadSourceFS] load a DB as [LoadDB] and
+//     [LoadSource] and [LoadSourceFS] load a DB as [LoadDB] and
 //     [LoadDBFS] do, taking its tables' fingerprints as its files are
 //     decoded rather than reading it all once more.
 //   - [Shared.Share] installs a Source's DB copy-on-write: a write copies
@@ -103,7 +103,7 @@
 // so the state keeps the order beside the DB (its maps, and so its hash,
 // are untouched); [Order] is the handle:
 //
-//   - A DB decoded from files as a Source ([LoadSourceDB], [LoadSourceFS],
+//   - A DB decoded from files as a Source ([LoadSource], [LoadSourceFS],
 //     [SourceCache]) and shared ([Shared.Share], [Seed.Source]) knows the
 //     order of each of its objects: once per set of keys (the file's first
 //     order for that set, which the records of a table share) and by

@@ -8,7 +8,7 @@
 // list, and Execute, which returns the RAW result. Two paths share Execute:
 //
 //   - the live path, [Call] (or [Set.Call], [CallJSON], [Set.CallJSON],
-//     and [Set.Dispatch] for the calls of one model turn): a Go error or a
+//     agent.Loop runs the calls of a model turn through them): a Go error or a
 //     panic becomes {"error": message}; an empty result (nil, "", 0, false,
 //     an empty list or object) is wrapped in a success envelope so that a
 //     model does not read it as nothing; the result is delivered exactly

@@ -112,22 +112,25 @@ func ExampleDB() {
 	// [{"action_type":"cancel_order","arguments":{"order_id":"ORD-1"},"name":"cancel_order","result":{"status":"cancelled"}}]
 }
 
-// Dispatch runs the tool calls of one model turn, a few at a time, and
-// returns one result per call in the model's order.
-func ExampleSet_Dispatch() {
+// CallJSON runs a model's tool call, its arguments as JSON text, and
+// delivers one result for it, an error result for arguments it cannot use.
+func ExampleSet_CallJSON() {
 	set, _ := tool.NewSet(tool.Harness(state.New(), nil)...)
-	results, err := set.Dispatch(context.Background(), []tool.ModelCall{
+	for _, c := range []tool.ModelCall{
 		{ID: "call_1", Name: "SendScenarioSummaryTool", Arguments: `{"message": "done"}`},
 		{ID: "call_2", Name: "EndConversationTool", Arguments: `{}`},
 		{ID: "call_3", Name: "TransferToHumanAgentsTool", Arguments: `{"summary":`},
-	}, 2, nil)
-	fmt.Println(err)
-	for _, r := range results {
-		b, _ := json.Marshal(r.Result)
-		fmt.Println(r.ID, tool.IsError(r.Result), string(b))
+	} {
+		err := set.CallJSON(context.Background(), c.Name, []byte(c.Arguments), func(result any) error {
+			b, _ := json.Marshal(result)
+			fmt.Println(c.ID, tool.IsError(result), string(b))
+			return nil
+		}, nil)
+		if err != nil {
+			fmt.Println(err)
+		}
 	}
 	// Output:
-	// <nil>
 	// call_1 false {"success":true,"message":"Scenario summary message sent."}
 	// call_2 false {"success":true,"message":"Exit message sent."}
 	// call_3 true {"status":"error","error_type":"validation_error","message":"Tool arguments failed validation.","details":[{"field":"","error":"Invalid JSON: pyjson: invalid JSON at offset 11: expecting value","type":"json_invalid"}]}

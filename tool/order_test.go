@@ -97,7 +97,7 @@ func TestDBOrdered(t *testing.T) {
 	root := t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(root, "db.json"),
 		[]byte(`{"orders": {"#2": {"status": "pending", "id": "#2"}, "#1": {"status": "done", "id": "#1"}}}`), 0o644))
-	src, err := state.LoadSourceDB(root, "db")
+	src, err := state.LoadSource(root, "db")
 	require.NoError(t, err)
 	st := state.New()
 	st.Share(src)

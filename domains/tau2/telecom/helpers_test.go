@@ -148,7 +148,7 @@ type sharedData struct {
 	agentDB, userDB   map[string]any
 	agentSrc, userSrc *state.Source // Sources of agentDB and userDB
 	// agentFiles and userFiles are Sources of the same DBs decoded from
-	// their files (state.LoadSourceDB), which keep the files' key order.
+	// their files (state.LoadSource), which keep the files' key order.
 	agentFiles, userFiles *state.Source
 	tasks                 []replay.Task
 	splits                replay.Splits
@@ -200,10 +200,10 @@ func readInputs(root string) (*sharedData, error) {
 		return nil, err
 	}
 	d.agentSrc, d.userSrc = state.NewSource(d.agentDB), state.NewSource(d.userDB)
-	if d.agentFiles, err = state.LoadSourceDB(root, "telecom/db.json"); err != nil {
+	if d.agentFiles, err = state.LoadSource(root, "telecom/db.json"); err != nil {
 		return nil, err
 	}
-	if d.userFiles, err = state.LoadSourceDB(root, "telecom/user_db.json"); err != nil {
+	if d.userFiles, err = state.LoadSource(root, "telecom/user_db.json"); err != nil {
 		return nil, err
 	}
 	data, err := os.ReadFile(root + "/telecom/tasks.json")
