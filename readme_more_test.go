@@ -274,9 +274,9 @@ func TestReadmeExports(t *testing.T) {
 	require.NoError(t, err)
 	// --- README ---
 	tools := set.Tools()
-	openai, err := schema.OpenAI(tools, schema.Strict()) // Chat Completions; schema.OpenAIResponses for Responses
-	anthropic, err := schema.Anthropic(tools)            // {name, description, input_schema}
-	gemini, removed, err := schema.Gemini(tools)         // functionDeclarations, and the keywords dropped
+	openai, err := schema.OpenAI(tools, &schema.Options{Strict: true}) // Chat Completions; schema.OpenAIResponses for Responses
+	anthropic, err := schema.Anthropic(tools, nil)                     // {name, description, input_schema}
+	gemini, removed, err := schema.Gemini(tools)                       // functionDeclarations, and the keywords dropped
 
 	var results []any
 	err = set.CallJSON(ctx, "get_menu", []byte("{}"), func(result any) error { results = append(results, result); return nil }, nil)

@@ -38,7 +38,7 @@ func TestReadmeTour(t *testing.T) {
 
 	set, err := tool.NewSet(append(tool.Harness(st, nil), cancel)...) // + EndConversationTool & co.
 	require.NoError(t, err)
-	defs, err := schema.OpenAI([]tool.Tool{cancel}) // what the model sees: the enum, minLength 7, maxLength 12
+	defs, err := schema.OpenAI([]tool.Tool{cancel}, nil) // what the model sees: the enum, minLength 7, maxLength 12
 	require.NoError(t, err)
 
 	// The live path: one delivery per call (none if the tool returns ctx's error). Bad arguments,

@@ -200,7 +200,7 @@ func TestWithProperties(t *testing.T) {
 	assert.Equal(t, []string{"reason"}, tl.Required(), "the required list still comes from the struct")
 	shown["note"].(map[string]any)["type"] = "integer"
 	assert.Equal(t, "string", tl.Properties()["note"].(map[string]any)["type"], "the tool keeps its own copy")
-	defs, err := schema.OpenAI([]tool.Tool{tl})
+	defs, err := schema.OpenAI([]tool.Tool{tl}, nil)
 	require.NoError(t, err)
 	assert.Contains(t, string(defs[0]), `"properties":{"reason":{"description":"Why, in the original's words.","enum":["a","b"],"type":"string"},"note":{"type":"string"}}`)
 	assert.Nil(t, issuesOf(t, tl, map[string]any{"reason": "c"}), "the override does not add checks")

@@ -64,7 +64,7 @@ func mustOrderTool(t testing.TB, st *state.Shared) *tool.Typed[orderParams] {
 // The schema derived from a parameters struct is pinned by a golden file.
 func TestTypedSchemaGolden(t *testing.T) {
 	tl := mustOrderTool(t, state.New())
-	defs, err := schema.OpenAI([]tool.Tool{tl})
+	defs, err := schema.OpenAI([]tool.Tool{tl}, nil)
 	require.NoError(t, err)
 	got, err := json.MarshalIndent(defs[0], "", "  ")
 	require.NoError(t, err)
@@ -75,7 +75,7 @@ func TestTypedSchemaGolden(t *testing.T) {
 // Checklist 84: the function definition shape.
 func TestSchemaShape(t *testing.T) {
 	ft := &fakeTool{name: "_GoodTool"}
-	end, err := schema.OpenAI([]tool.Tool{tool.Harness(nil, nil)[0]})
+	end, err := schema.OpenAI([]tool.Tool{tool.Harness(nil, nil)[0]}, nil)
 	require.NoError(t, err)
 	assert.Equal(t,
 		`{"name":"_GoodTool","description":"A fake tool.","parameters":{"type":"object","properties":{"value":{"type":"string"}},"required":["value"]}}`,

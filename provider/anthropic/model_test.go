@@ -115,7 +115,7 @@ func TestToolsSentAsExported(t *testing.T) {
 	s, url := standIn(t, agenttest.Turn{Text: "ok"})
 	_, err := newModel(url).Complete(context.Background(), agent.Request{Messages: user, Tools: set})
 	require.NoError(t, err)
-	want, err := schema.Anthropic(set.Tools())
+	want, err := schema.Anthropic(set.Tools(), nil)
 	require.NoError(t, err)
 	got := s.Requests()[0].Tools
 	require.Len(t, got, len(want))

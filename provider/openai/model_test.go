@@ -100,13 +100,12 @@ func TestToolsSentAsExported(t *testing.T) {
 	for _, strict := range []bool{false, true} {
 		s, url := standIn(t, agenttest.Turn{Text: "ok"})
 		var opts []openai.Option
-		var sopts []schema.Option
 		if strict {
-			opts, sopts = append(opts, openai.WithStrict()), append(sopts, schema.Strict())
+			opts = append(opts, openai.WithStrict())
 		}
 		_, err := newModel(url, opts...).Complete(context.Background(), agent.Request{Messages: user, Tools: set})
 		require.NoError(t, err)
-		want, err := schema.OpenAI(set.Tools(), sopts...)
+		want, err := schema.OpenAI(set.Tools(), &schema.Options{Strict: strict})
 		require.NoError(t, err)
 		got := s.Requests()[0].Tools
 		require.Len(t, got, len(want))

@@ -40,10 +40,10 @@ func domainTools(t *testing.T) map[string][]tool.Tool {
 func TestStrictIsPerTool(t *testing.T) {
 	tools := domainTools(t)[telecom.Domain]
 	require.Len(t, tools, 43)
-	plain, err := schema.OpenAI(tools)
+	plain, err := schema.OpenAI(tools, nil)
 	require.NoError(t, err)
-	for _, f := range []func([]tool.Tool, ...schema.Option) ([]json.RawMessage, error){schema.OpenAI, schema.OpenAIResponses} {
-		out, err := f(tools, schema.Strict())
+	for _, f := range []func([]tool.Tool, *schema.Options) ([]json.RawMessage, error){schema.OpenAI, schema.OpenAIResponses} {
+		out, err := f(tools, &schema.Options{Strict: true})
 		require.NoError(t, err)
 		var notStrict []string
 		for i, raw := range out {
@@ -69,7 +69,7 @@ func TestStrictIsPerTool(t *testing.T) {
 func TestStrictRefusesTypesJSONSchemaLacks(t *testing.T) {
 	for _, domain := range []string{"default", "restaurant"} {
 		tools := domainTools(t)[domain]
-		strict, err := schema.OpenAI(tools, schema.Strict())
+		strict, err := schema.OpenAI(tools, &schema.Options{Strict: true})
 		require.NoError(t, err)
 		found := false
 		for i, tl := range tools {
@@ -91,9 +91,9 @@ func TestStrictRefusesTypesJSONSchemaLacks(t *testing.T) {
 // parameters required. (Before, "strict" was omitted.)
 func TestNonStrictSaysStrictFalse(t *testing.T) {
 	tools := coffeeSet(t).Tools()
-	responses, err := schema.OpenAIResponses(tools)
+	responses, err := schema.OpenAIResponses(tools, nil)
 	require.NoError(t, err)
-	chat, err := schema.OpenAI(tools)
+	chat, err := schema.OpenAI(tools, nil)
 	require.NoError(t, err)
 	for i := range tools {
 		assert.Equal(t, false, tree(t, responses[i])["strict"], tools[i].Name())
@@ -114,14 +114,14 @@ func TestStrictDropsUnsupportedKeywords(t *testing.T) {
 	}
 	tl, err := tool.New("lengths", "Lengths.", func(context.Context, *state.Shared, params) (any, error) { return "", nil }, nil)
 	require.NoError(t, err)
-	strict, err := schema.OpenAI([]tool.Tool{tl}, schema.Strict())
+	strict, err := schema.OpenAI([]tool.Tool{tl}, &schema.Options{Strict: true})
 	require.NoError(t, err)
 	text := string(strict[0])
 	assert.NotContains(t, text, "minLength")
 	assert.NotContains(t, text, "maxLength")
 	assert.Contains(t, text, `"pattern":"^[A-Z]"`, "pattern is supported")
 	assert.Contains(t, text, `"minItems":1`, "minItems is supported")
-	plain, err := schema.OpenAI([]tool.Tool{tl})
+	plain, err := schema.OpenAI([]tool.Tool{tl}, nil)
 	require.NoError(t, err)
 	assert.Contains(t, string(plain[0]), `"maxLength":80,"minLength":1`)
 	assert.Contains(t, string(plain[0]), `"minLength":2`)
@@ -216,7 +216,7 @@ func TestStrictNullsReadAsAbsent(t *testing.T) {
 	}
 	checked := 0
 	for domain, tools := range domainTools(t) {
-		strict, err := schema.OpenAI(tools, schema.Strict())
+		strict, err := schema.OpenAI(tools, &schema.Options{Strict: true})
 		require.NoError(t, err)
 		for i, tl := range tools {
 			if tree(t, strict[i])["function"].(map[string]any)["strict"] != true {
