@@ -25,8 +25,8 @@ var ErrVerdict = errors.New("calltest: not a verdict")
 
 // The verdicts a judge answers.
 const (
-	VerdictPass = "pass"
-	VerdictFail = "fail"
+	verdictPass = "pass"
+	verdictFail = "fail"
 )
 
 // JudgeOptions configure [ModelJudge]; a nil *JudgeOptions is the zero
@@ -137,12 +137,12 @@ func ParseVerdict(text string) (pass bool, reason string, err error) {
 		return false, "", verdictErr(text, `"reason" missing or not a string`)
 	}
 	switch verdict {
-	case VerdictPass:
+	case verdictPass:
 		return true, reason, nil
-	case VerdictFail:
+	case verdictFail:
 		return false, reason, nil
 	}
-	return false, "", verdictErr(text, fmt.Sprintf("verdict %q is neither %q nor %q", verdict, VerdictPass, VerdictFail))
+	return false, "", verdictErr(text, fmt.Sprintf("verdict %q is neither %q nor %q", verdict, verdictPass, verdictFail))
 }
 
 // jsonString decodes raw when it is a JSON string (not null).

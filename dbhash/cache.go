@@ -38,7 +38,7 @@ import (
 //     edits a table or record it did not ask to own edits the source.
 //
 // A broken promise is not detected as the hash runs: hashes with the
-// Cache are then silently stale. [Cache.Verify] re-encodes the source and
+// Cache are then silently stale. Cache.verify re-encodes the source and
 // reports what changed; tests that share a DB copy-on-write should call
 // it after their edits.
 //
@@ -327,13 +327,13 @@ func (t *cachedTable) index(spans []span, at int) {
 	}
 }
 
-// Verify encodes again every table the cache holds (on all cores), from
+// verify encodes again every table the cache holds (on all cores), from
 // the very maps and lists of the DB it was built from, and returns an error naming the
 // tables whose text changed since [Options.NewCache]: something edited the source
 // DB, breaking the Cache's promise, and hashes with the Cache may be
 // stale. It costs what NewCache did; it is a check for tests and debug
 // runs, not for every hash.
-func (c *Cache) Verify() error {
+func (c *Cache) verify() error {
 	if c.cfg == nil {
 		return nil
 	}
@@ -375,7 +375,7 @@ type span struct {
 // recordsList writes a list table, taking the text of the records found
 // in known, and returns where the text of each object item lies.
 func (c *canon) recordsList(list []any, known map[unsafe.Pointer][]byte) ([]span, error) {
-	if tableDepth > MaxDepth {
+	if tableDepth > maxDepth {
 		return nil, ErrTooDeep
 	}
 	var spans []span

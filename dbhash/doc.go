@@ -29,7 +29,7 @@
 // nil, float64, float32, json.Number and Go integers (and *big.Int). Any
 // other type, and a string that is not UTF-8, is an error wrapping
 // [ErrUnsupported] — there is no silent fmt fallback where Python would
-// call str(). Nesting deeper than [MaxDepth] is an error wrapping
+// call str(). Nesting deeper than 10,000 levels is an error wrapping
 // [ErrTooDeep], never a stack overflow; text that does not parse wraps
 // [ErrInvalidJSON].
 //
@@ -55,7 +55,7 @@
 //     records resumes at the last such mark before the first change, so a
 //     task that changed one record of a large table hashes only the text
 //     from there on. The bytes hashed are still those of a plain Hash.
-//   - [Cache.Verify] encodes the source again and names the tables that
+//   - Cache.verify encodes the source again and names the tables that
 //     changed since NewCache; tests that share a DB call it after their
 //     edits. It costs what NewCache did.
 //   - The options of a hash with a Cache must be those the Cache was built
@@ -86,7 +86,7 @@
 //     on) refuses to read or write one (ValueError, int_max_str_digits):
 //     by Decode and HashJSON with [ErrInvalidJSON], and by Hash, for such a
 //     json.Number or *big.Int, with [ErrUnsupported].
-//   - Nesting is bounded by [MaxDepth] (10,000) rather than by Python's
+//   - Nesting is bounded by 10,000 levels rather than by Python's
 //     recursion limit. Python's get_dict_hash raises RecursionError on
 //     lists nested about 500 deep (its normalisation recurses in Python);
 //     Go hashes them, as the same canonical text, and says so here: such a

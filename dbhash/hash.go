@@ -80,7 +80,7 @@ func Canonical(v any) ([]byte, error) {
 // documentation for how each Python value is represented.
 //
 // Errors wrap [ErrInvalidJSON], and also [ErrTooDeep] for input nested
-// deeper than [MaxDepth].
+// deeper than 10,000 levels.
 func Decode(data []byte) (any, error) {
 	v, err := pyjson.Decode(data)
 	switch {

@@ -261,7 +261,7 @@ func gold(ctx context.Context, sc Scenario, private bool) (Result, error) {
 		if args == nil {
 			args = map[string]any{}
 		}
-		step := Step{Index: i, ActionID: a.ActionID, Name: a.Name, Side: a.Side(), Arguments: args}
+		step := Step{Index: i, ActionID: a.ActionID, Name: a.Name, Side: a.side(), Arguments: args}
 		t, ok := tools[a.Name]
 		if !ok {
 			res.Errors = append(res.Errors, ReplayError{Index: i, Name: a.Name, Kind: kindMissingTool,
