@@ -8,10 +8,6 @@ import (
 	"github.com/voiceeval/schematools/state"
 )
 
-// Func is the work of a typed tool: it receives the tool's shared state and
-// the validated parameters, and returns the raw result (see [Tool]).
-type Func[P any] func(ctx context.Context, st *state.Shared, p P) (any, error)
-
 // Options configures a typed tool built by [New]. The zero value (or a
 // nil *Options) gives the defaults.
 type Options struct {
@@ -64,14 +60,16 @@ type Options struct {
 // Build it with [New]. It is safe for concurrent use.
 type Typed[P any] struct {
 	name, description string
-	fn                Func[P]
+	fn                func(ctx context.Context, st *state.Shared, p P) (any, error)
 	cfg               Options
 	spec              *spec
 	schema            paramSchema
 }
 
-// New builds a typed tool. Its properties and required list are derived
-// once, here, from P:
+// New builds a typed tool: fn is its work, which receives the tool's
+// shared state and the validated parameters and returns the raw result
+// (see [Tool]). Its properties and required list are derived once, here,
+// from P:
 //
 //   - the json tag names each argument; a field is required unless its json
 //     tag has omitempty or omitzero (`jsonschema:"required"` forces it);
@@ -90,7 +88,7 @@ type Typed[P any] struct {
 // carries validate tags the validator cannot apply, carries a jsonschema
 // keyword the checks do not enforce, or states one rule in both tags
 // with different values.
-func New[P any](name, description string, fn Func[P], opts *Options) (*Typed[P], error) {
+func New[P any](name, description string, fn func(ctx context.Context, st *state.Shared, p P) (any, error), opts *Options) (*Typed[P], error) {
 	pt := reflect.TypeFor[P]()
 	if err := ValidateName(name); err != nil {
 		return nil, fmt.Errorf("tool: New[%s]: %w: %w", pt, ErrInvalidParams, err)

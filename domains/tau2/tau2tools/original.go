@@ -1,11 +1,13 @@
 package tau2tools
 
 import (
+	"context"
 	"fmt"
 	"sync"
 
 	"github.com/voiceeval/schematools/domains/tau2/tau2data"
 	"github.com/voiceeval/schematools/internal/pyschema"
+	"github.com/voiceeval/schematools/state"
 	"github.com/voiceeval/schematools/tool"
 )
 
@@ -53,7 +55,7 @@ func Original(domain, name string) (pyschema.Schema, error) {
 // empty map presents P's own schema (the tests compare it with the
 // original's). New fails when the original is not recorded or P does not
 // fit it.
-func New[P any](domain, name string, fn tool.Func[P], opts *tool.Options) (*tool.Typed[P], error) {
+func New[P any](domain, name string, fn func(context.Context, *state.Shared, P) (any, error), opts *tool.Options) (*tool.Typed[P], error) {
 	s, err := Original(domain, name)
 	if err != nil {
 		return nil, err

@@ -42,7 +42,7 @@ type telecomTool[P any] struct {
 // invalid_arguments error type, and the model name derived from the tool's
 // name (toggle_data → ToggleDataParams), as the Python classes are named.
 // after, if not nil, is the tool's after-result hook.
-func newTool[P any](b binding, name string, fn tool.Func[P], after func(ctx context.Context, st *state.Shared, result any) error) (*telecomTool[P], error) {
+func newTool[P any](b binding, name string, fn func(context.Context, *state.Shared, P) (any, error), after func(ctx context.Context, st *state.Shared, result any) error) (*telecomTool[P], error) {
 	st := b.st
 	if st == nil {
 		st = state.New() // as Python tools built without shared_state

@@ -77,7 +77,7 @@
 // assert_internet_speed, …), both keyed by their tau2 names and taking a
 // task's keyword arguments as the Python functions take them
 // (InitFuncNames, PredicateNames list them); SyncState, the domain's
-// hooks.SyncFunc, which after every action carries the line's status,
+// hooks.Set.Sync, which after every action carries the line's status,
 // roaming and data allowance to the phone, and payments both ways; and
 // ApplySyncDelta, the applier of the deltas it returns, which re-derives
 // the phone's network state when its surroundings change. Register
