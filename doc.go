@@ -40,7 +40,7 @@
 //   - [github.com/voiceeval/schematools/replay]: the raw-result invoke
 //     path, gold replay of benchmark tasks (running a domain's hooks.Set),
 //     evaluation of DB-state assertions and action matching.
-//   - [github.com/voiceeval/schematools/replay/replaytest]: gold-replay
+//   - [github.com/voiceeval/schematools/internal/replaytest]: gold-replay
 //     conformance for a port's tests — gold lines, per-task and shared-DB
 //     replay checks, fixtures, benchmark and fuzz bodies.
 //   - [github.com/voiceeval/schematools/calltest]: tool-call tests —

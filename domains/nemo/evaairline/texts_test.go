@@ -16,7 +16,7 @@ import (
 	"github.com/voiceeval/schematools/internal/conformance"
 	"github.com/voiceeval/schematools/internal/pyjson"
 	"github.com/voiceeval/schematools/internal/pyvalue"
-	"github.com/voiceeval/schematools/replay/replaytest"
+	"github.com/voiceeval/schematools/internal/replaytest"
 	"github.com/voiceeval/schematools/state"
 	"github.com/voiceeval/schematools/tool"
 )

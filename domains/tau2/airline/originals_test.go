@@ -5,7 +5,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 	"github.com/voiceeval/schematools/domains/tau2/airline"
-	"github.com/voiceeval/schematools/domains/tau2/tau2test"
+	"github.com/voiceeval/schematools/domains/tau2/internal/tau2test"
 	"github.com/voiceeval/schematools/tool"
 )
 

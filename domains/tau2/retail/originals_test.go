@@ -4,8 +4,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"github.com/voiceeval/schematools/domains/tau2/internal/tau2test"
 	"github.com/voiceeval/schematools/domains/tau2/retail"
-	"github.com/voiceeval/schematools/domains/tau2/tau2test"
 	"github.com/voiceeval/schematools/tool"
 )
 

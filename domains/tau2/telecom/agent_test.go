@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/voiceeval/schematools/internal/pyvalue"
-	"github.com/voiceeval/schematools/replay/replaytest"
+	"github.com/voiceeval/schematools/internal/replaytest"
 	"github.com/voiceeval/schematools/state"
 	"github.com/voiceeval/schematools/tool"
 )

@@ -3,7 +3,7 @@ package telecom
 import (
 	"context"
 	"encoding/json"
-	"github.com/voiceeval/schematools/domains/tau2/tau2test"
+	"github.com/voiceeval/schematools/domains/tau2/internal/tau2test"
 	"github.com/voiceeval/schematools/domains/tau2/tau2tools"
 	"os"
 	"sync"
@@ -12,9 +12,9 @@ import (
 
 	"github.com/stretchr/testify/require"
 	"github.com/voiceeval/schematools/internal/conformance"
+	"github.com/voiceeval/schematools/internal/replaytest"
 	"github.com/voiceeval/schematools/registry"
 	"github.com/voiceeval/schematools/replay"
-	"github.com/voiceeval/schematools/replay/replaytest"
 	"github.com/voiceeval/schematools/state"
 )
 

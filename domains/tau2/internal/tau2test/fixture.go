@@ -6,8 +6,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 	"github.com/voiceeval/schematools/dbhash"
+	"github.com/voiceeval/schematools/internal/replaytest"
 	"github.com/voiceeval/schematools/replay"
-	"github.com/voiceeval/schematools/replay/replaytest"
 	"github.com/voiceeval/schematools/state"
 	"github.com/voiceeval/schematools/tool"
 )
