@@ -20,8 +20,8 @@
 //     tools whose parameters are one Go struct (JSON Schema and validation
 //     from the same struct); the live call path that delivers each result
 //     exactly once, wraps empty results and turns errors into structured
-//     results; the dispatcher that runs a model turn's tool calls through
-//     the live path (tool.Set.Dispatch); write-tool recording; and the
+//     results (agent.Loop runs a model turn's tool calls through it);
+//     write-tool recording; and the
 //     harness tools (end the conversation, transfer to a human, send the
 //     final response).
 //   - [github.com/voiceeval/schematools/tool/schema]: the tool set in the
@@ -40,7 +40,7 @@
 //   - [github.com/voiceeval/schematools/replay]: the raw-result invoke
 //     path, gold replay of benchmark tasks (running a domain's hooks.Set),
 //     evaluation of DB-state assertions and action matching.
-//   - [github.com/voiceeval/schematools/replay/replaytest]: gold-replay
+//   - [github.com/voiceeval/schematools/internal/replaytest]: gold-replay
 //     conformance for a port's tests — gold lines, per-task and shared-DB
 //     replay checks, fixtures, benchmark and fuzz bodies.
 //   - [github.com/voiceeval/schematools/calltest]: tool-call tests —
@@ -66,7 +66,7 @@
 //	status, err := tool.New("order_status", "Get an order's status.",
 //		func(ctx context.Context, st *state.Shared, p params) (any, error) {
 //			return map[string]any{"order_id": p.OrderID, "status": "placed"}, nil
-//		}, tool.WithState(st))
+//		}, &tool.Options{State: st})
 //	if err != nil {
 //		return err
 //	}

@@ -96,7 +96,7 @@ func TestReadmeRegistry(t *testing.T) {
 	reg := new(registry.Tools)
 	registry.RegisterHarness(reg) // EndConversationTool, TransferToHumanAgentsTool, SendScenarioSummaryTool
 	reg.Register("coffee", "get_menu", registry.Configured(func(d registry.Deps, o coffee.MenuOptions) (tool.Tool, error) {
-		return coffee.NewGetMenuWith(o, tool.WithState(d.State)) // o decoded strictly from the spec's kwargs
+		return coffee.NewGetMenuWith(o, &tool.Options{State: d.State}) // o decoded strictly from the spec's kwargs
 	}))
 
 	set, err := reg.NewSet("coffee", []registry.ToolSpec{ // built in this order, as the Python bot builds them
@@ -268,17 +268,18 @@ func TestReadmeExports(t *testing.T) {
 	ctx := context.Background()
 	st := state.New()
 	st.SetDB(coffee.DB())
-	menu, err := coffee.NewGetMenu(tool.WithState(st))
+	menu, err := coffee.NewGetMenu(&tool.Options{State: st})
 	require.NoError(t, err)
 	set, err := tool.NewSet(menu)
 	require.NoError(t, err)
 	// --- README ---
 	tools := set.Tools()
-	openai, err := schema.OpenAI(tools, schema.Strict()) // Chat Completions; schema.OpenAIResponses for Responses
-	anthropic, err := schema.Anthropic(tools)            // {name, description, input_schema}
-	gemini, removed, err := schema.Gemini(tools)         // functionDeclarations, and the keywords dropped
+	openai, err := schema.OpenAI(tools, &schema.Options{Strict: true}) // Chat Completions; schema.OpenAIResponses for Responses
+	anthropic, err := schema.Anthropic(tools, nil)                     // {name, description, input_schema}
+	gemini, removed, err := schema.Gemini(tools)                       // functionDeclarations, and the keywords dropped
 
-	results, err := set.Dispatch(ctx, []tool.ModelCall{{ID: "call_1", Name: "get_menu", Arguments: "{}"}}, 4)
+	var results []any
+	err = set.CallJSON(ctx, "get_menu", []byte("{}"), func(result any) error { results = append(results, result); return nil }, nil)
 	// --- end ---
 	require.NoError(t, err)
 	assert.Len(t, openai, 1)
@@ -286,7 +287,7 @@ func TestReadmeExports(t *testing.T) {
 	assert.Contains(t, string(gemini), `"get_menu"`)
 	assert.Empty(t, removed)
 	require.Len(t, results, 1)
-	assert.Equal(t, "call_1", results[0].ID)
+	assert.False(t, tool.IsError(results[0]))
 }
 
 // The README's tool-call test snippet.

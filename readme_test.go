@@ -33,19 +33,19 @@ func TestReadmeTour(t *testing.T) {
 			// read and write the DB under st.View / st.UpdateTables, or a tool.DB's Read / Write,
 			// which also answer a missing DB and record the action once the lock is released
 			return map[string]any{"order_id": p.OrderID, "status": "cancelled"}, nil
-		}, tool.WithState(st))
+		}, &tool.Options{State: st})
 	require.NoError(t, err)
 
 	set, err := tool.NewSet(append(tool.Harness(st, nil), cancel)...) // + EndConversationTool & co.
 	require.NoError(t, err)
-	defs, err := schema.OpenAI([]tool.Tool{cancel}) // what the model sees: the enum, minLength 7, maxLength 12
+	defs, err := schema.OpenAI([]tool.Tool{cancel}, nil) // what the model sees: the enum, minLength 7, maxLength 12
 	require.NoError(t, err)
 
 	// The live path: one delivery per call (none if the tool returns ctx's error). Bad arguments,
 	// unknown tools, Go errors and panics all become structured results for the model.
 	err = set.CallJSON(ctx, "cancel_order", []byte(`{"order_id": "ORD-001", "reason": "took too long"}`), func(result any) error {
 		return sendToModel(result)
-	})
+	}, nil)
 	require.NoError(t, err)
 	// --- end of the tour ---
 
@@ -57,7 +57,7 @@ func TestReadmeTour(t *testing.T) {
 	assert.Equal(t, []any{map[string]any{"order_id": "ORD-001", "status": "cancelled"}}, delivered)
 
 	// The checks refuse what the schema refuses.
-	require.NoError(t, set.CallJSON(ctx, "cancel_order", []byte(`{"order_id": "ORD-1", "reason": "bored"}`), sendToModel))
+	require.NoError(t, set.CallJSON(ctx, "cancel_order", []byte(`{"order_id": "ORD-1", "reason": "bored"}`), sendToModel, nil))
 	assert.Equal(t, []tool.Issue{
 		{Field: "order_id", Error: "String should have at least 7 characters", Type: "min"},
 		{Field: "reason", Error: "Input should be 'changed my mind' or 'took too long'", Type: "enum"},

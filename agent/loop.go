@@ -45,7 +45,7 @@ type Loop struct {
 	CallTimeout time.Duration // per tool call; 0 means 10 s (NeMo's function_call_timeout_secs), < 0 none
 	Parallel    int           // calls run at once; 0 means 8
 	EndTool     string        // "" means "EndConversationTool"
-	CallOptions []tool.CallOption
+	CallOptions *tool.CallOptions
 	Logger      *slog.Logger // nil: slog.Default()
 	Hooks       Hooks
 
@@ -360,7 +360,7 @@ func (l *Loop) call(ctx context.Context, g *group, i int) (any, bool) {
 			l.finish(ctx, g, i, v, content)
 			r.delivered <- v
 			return nil
-		}, l.CallOptions...)
+		}, l.CallOptions)
 	})
 	select {
 	case v := <-r.delivered:

@@ -111,7 +111,7 @@ func TestSixVersusStringSix(t *testing.T) {
 		PartySize int    `json:"party_size"`
 		Name      string `json:"name"`
 	}
-	book, err := tool.New("book_table", "Book.", func(context.Context, *state.Shared, params) (any, error) { return "ok", nil })
+	book, err := tool.New("book_table", "Book.", func(context.Context, *state.Shared, params) (any, error) { return "ok", nil }, nil)
 	require.NoError(t, err)
 	asNumber := calltest.Step{Calls: []calltest.Call{call("book_table", `{"party_size": 6, "name": "Ada"}`)}}
 	asString := calltest.Step{Calls: []calltest.Call{call("book_table", `{"party_size": "6", "name": "Ada"}`)}}
@@ -228,7 +228,7 @@ func TestInvalidTests(t *testing.T) {
 			SKU string `json:"sku"`
 		} `json:"items"`
 	}
-	order, err := tool.New("order", "Order.", func(context.Context, *state.Shared, params) (any, error) { return "", nil })
+	order, err := tool.New("order", "Order.", func(context.Context, *state.Shared, params) (any, error) { return "", nil }, nil)
 	require.NoError(t, err)
 	_, err = calltest.Check(context.Background(), one("order", calltest.Present("items.0.sku")), calltest.Step{}, &calltest.Options{Tools: []tool.Tool{order}})
 	assert.NoError(t, err)
@@ -239,7 +239,7 @@ func TestInvalidTests(t *testing.T) {
 }
 
 func TestJudge(t *testing.T) {
-	judge := calltest.Judge(func(_ context.Context, q calltest.Question) (bool, string, error) {
+	judge := calltest.JudgeFunc(func(_ context.Context, q calltest.Question) (bool, string, error) {
 		switch q.Value {
 		case "error":
 			return false, "", errors.New("model down")

@@ -46,7 +46,7 @@ func TestLoadElevenLabs(t *testing.T) {
 	res, err := calltest.Check(context.Background(), test, step, nil)
 	require.NoError(t, err)
 	assert.Equal(t, calltest.Unknown, res.Status, "the llm check needs a judge")
-	judge := calltest.Judge(func(context.Context, calltest.Question) (bool, string, error) {
+	judge := calltest.JudgeFunc(func(context.Context, calltest.Question) (bool, string, error) {
 		return true, "", nil
 	})
 	res, err = calltest.Check(context.Background(), test, step, &calltest.Options{Judge: judge})

@@ -245,7 +245,15 @@ type ParamResult struct {
 // why. Implementations call a model. An error makes the check Unknown,
 // never a pass. A Judge given to [Repeat] with several workers must be
 // safe for concurrent use.
-type Judge func(ctx context.Context, q Question) (pass bool, rationale string, err error)
+type Judge interface {
+	Judge(ctx context.Context, q Question) (pass bool, rationale string, err error)
+}
+
+// JudgeFunc adapts a function to [Judge].
+type JudgeFunc func(ctx context.Context, q Question) (pass bool, rationale string, err error)
+
+// Judge calls f.
+func (f JudgeFunc) Judge(ctx context.Context, q Question) (bool, string, error) { return f(ctx, q) }
 
 // Question is what a Judge is asked about one argument.
 type Question struct {
@@ -335,7 +343,7 @@ func (k *checker) run(p *ParamCheck, call Call) ParamResult {
 			r.Status, r.Code, r.Message = Unknown, codeNoJudge, "no judge configured for the llm check"
 			return r
 		}
-		pass, rationale, err := k.judge(k.ctx, Question{Criterion: e.Description, Path: p.Path, Value: v, Call: call, History: k.history})
+		pass, rationale, err := k.judge.Judge(k.ctx, Question{Criterion: e.Description, Path: p.Path, Value: v, Call: call, History: k.history})
 		switch {
 		case err != nil:
 			r.Status, r.Code, r.Message = Unknown, codeJudgeError, "judge failed: "+err.Error()

@@ -12,12 +12,12 @@ import (
 	"github.com/voiceeval/schematools/agent"
 )
 
-// JudgePrompt is the system prompt of [ModelJudge]: schematools' own
+// judgePrompt is the system prompt of [ModelJudge]: schematools' own
 // (judge_prompt.txt), since ElevenLabs publishes none for its llm
 // evaluation. It asks for the verdict format [ParseVerdict] reads.
 //
 //go:embed judge_prompt.txt
-var JudgePrompt string
+var judgePrompt string
 
 // ErrVerdict is wrapped by the error for a judge's answer that is not a
 // verdict; the check is then Unknown, never a pass.
@@ -25,15 +25,16 @@ var ErrVerdict = errors.New("calltest: not a verdict")
 
 // The verdicts a judge answers.
 const (
-	VerdictPass = "pass"
-	VerdictFail = "fail"
+	verdictPass = "pass"
+	verdictFail = "fail"
 )
 
 // JudgeOptions configure [ModelJudge]; a nil *JudgeOptions is the zero
 // value.
 type JudgeOptions struct {
-	// Prompt replaces JudgePrompt as the system prompt ("" keeps it). It
-	// must ask for the format ParseVerdict reads.
+	// Prompt replaces the default system prompt, schematools' own
+	// (calltest/judge_prompt.txt; ElevenLabs publishes none), when not
+	// "". It must ask for the format ParseVerdict reads.
 	Prompt string
 }
 
@@ -44,11 +45,11 @@ type JudgeOptions struct {
 // the judge's error, so the check is Unknown. The judge is safe for
 // concurrent use when m is.
 func ModelJudge(m agent.Model, opts *JudgeOptions) Judge {
-	prompt := JudgePrompt
+	prompt := judgePrompt
 	if opts != nil && opts.Prompt != "" {
 		prompt = opts.Prompt
 	}
-	return func(ctx context.Context, q Question) (bool, string, error) {
+	return JudgeFunc(func(ctx context.Context, q Question) (bool, string, error) {
 		body, err := judgeQuestion(q)
 		if err != nil {
 			return false, "", err
@@ -61,7 +62,7 @@ func ModelJudge(m agent.Model, opts *JudgeOptions) Judge {
 			return false, "", fmt.Errorf("calltest: judge model: %w", err)
 		}
 		return ParseVerdict(resp.Text)
-	}
+	})
 }
 
 // judgeQuestion writes q as the judge's user message.
@@ -136,12 +137,12 @@ func ParseVerdict(text string) (pass bool, reason string, err error) {
 		return false, "", verdictErr(text, `"reason" missing or not a string`)
 	}
 	switch verdict {
-	case VerdictPass:
+	case verdictPass:
 		return true, reason, nil
-	case VerdictFail:
+	case verdictFail:
 		return false, reason, nil
 	}
-	return false, "", verdictErr(text, fmt.Sprintf("verdict %q is neither %q nor %q", verdict, VerdictPass, VerdictFail))
+	return false, "", verdictErr(text, fmt.Sprintf("verdict %q is neither %q nor %q", verdict, verdictPass, verdictFail))
 }
 
 // jsonString decodes raw when it is a JSON string (not null).

@@ -121,7 +121,7 @@ func TestModelJudgePrompt(t *testing.T) {
 		sys = req.Messages[0].Content
 		return agent.Response{Text: `{"verdict": "pass", "reason": "ok"}`}, nil
 	})
-	pass, _, err := calltest.ModelJudge(m, &calltest.JudgeOptions{Prompt: "Judge."})(context.Background(), calltest.Question{Criterion: "c"})
+	pass, _, err := calltest.ModelJudge(m, &calltest.JudgeOptions{Prompt: "Judge."}).Judge(context.Background(), calltest.Question{Criterion: "c"})
 	require.NoError(t, err)
 	assert.True(t, pass)
 	assert.Equal(t, "Judge.", sys)

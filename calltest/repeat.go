@@ -60,9 +60,9 @@ func (r Repeated) PassAtK(k int) float64 {
 	return 1 - math.Exp(lnChoose(n-c, k)-lnChoose(n, k))
 }
 
-// Wilson returns the Wilson score interval of the pass rate at z (1.96 for
+// wilson returns the Wilson score interval of the pass rate at z (1.96 for
 // 95 %): (0, 1) when there are no runs, NaN unless 0 <= Passed <= Runs.
-func (r Repeated) Wilson(z float64) (lo, hi float64) {
+func (r Repeated) wilson(z float64) (lo, hi float64) {
 	c, n := r.Passed, r.Runs
 	if c < 0 || c > n {
 		return math.NaN(), math.NaN()

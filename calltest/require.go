@@ -21,13 +21,13 @@ func Require(t testing.TB, test Test, step Step, opts *Options) {
 	if res.Status == Pass {
 		return
 	}
-	t.Errorf("%s", Report(res, step))
+	t.Errorf("%s", report(res, step))
 	t.FailNow()
 }
 
-// Report renders a result for people: the verdict, each failing or
+// report renders a result for people: the verdict, each failing or
 // unknown expectation with its reasons, and the calls the agent made.
-func Report(res Result, step Step) string {
+func report(res Result, step Step) string {
 	var b strings.Builder
 	name := res.Test
 	if name == "" {

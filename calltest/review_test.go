@@ -39,7 +39,7 @@ func TestRepeatConcurrent(t *testing.T) {
 // A fully passing match is preferred to one a judge could not decide, and
 // the outcome does not depend on the order of expectations.
 func TestPassPreferredOverUnknown(t *testing.T) {
-	judge := calltest.Judge(func(_ context.Context, q calltest.Question) (bool, string, error) {
+	judge := calltest.JudgeFunc(func(_ context.Context, q calltest.Question) (bool, string, error) {
 		if q.Value == "weird" {
 			return false, "", errors.New("cannot tell")
 		}
@@ -155,7 +155,7 @@ func TestValidateAgainstTools(t *testing.T) {
 	type params struct {
 		OrderID string `json:"order_id"`
 	}
-	getOrder, err := tool.New("get_order", "Get an order.", func(context.Context, *state.Shared, params) (any, error) { return "", nil })
+	getOrder, err := tool.New("get_order", "Get an order.", func(context.Context, *state.Shared, params) (any, error) { return "", nil }, nil)
 	require.NoError(t, err)
 	validate := func(test calltest.Test) error {
 		_, err := calltest.Check(context.Background(), test, calltest.Step{}, &calltest.Options{Tools: []tool.Tool{getOrder}})

@@ -14,9 +14,9 @@ import (
 	"github.com/voiceeval/schematools/tool"
 )
 
-// ErrNotExecuted is returned by a declared tool's Execute: calltest checks
+// errNotExecuted is returned by a declared tool's Execute: calltest checks
 // the calls a model makes and never runs them.
-var ErrNotExecuted = errors.New("calltest: a declared tool is not executed")
+var errNotExecuted = errors.New("calltest: a declared tool is not executed")
 
 // declared is a tool known by its schema only ([LoadTools]).
 type declared struct {
@@ -30,13 +30,13 @@ func (d *declared) Description() string        { return d.description }
 func (d *declared) Properties() map[string]any { return d.properties }
 func (d *declared) Required() []string         { return slices.Clone(d.required) }
 func (d *declared) Execute(context.Context, map[string]any) (any, error) {
-	return nil, fmt.Errorf("%w: %s", ErrNotExecuted, d.name)
+	return nil, fmt.Errorf("%w: %s", errNotExecuted, d.name)
 }
 
 // LoadTools reads the tools a suite's agent is offered, as a JSON list of
 // {"name", "description", "parameters": {"type": "object", "properties",
 // "required"}} (the function part of an OpenAI tool), in the order given.
-// Their Execute returns [ErrNotExecuted]: the tools are declared for the
+// Their Execute returns an error: the tools are declared for the
 // model and the checks (Options.Tools), never run. A name that is not a
 // valid tool name, an empty description, parameters that are not an
 // object schema, or a name given twice is an error.
@@ -106,12 +106,12 @@ func LoadSuite(dir string, tools ...tool.Tool) ([]Test, error) {
 	return tests, nil
 }
 
-// WriteRepeated writes one test's summary for people: its name, the pass
+// writeRepeated writes one test's summary for people: its name, the pass
 // count, pass^k, the 95 % Wilson interval, the runs where the agent failed
 // with an error when there are any, then one line per group of runs that
 // did not pass for the same reasons, with the first run's reasons.
-func WriteRepeated(w io.Writer, name string, rep Repeated, k int) error {
-	lo, hi := rep.Wilson(1.96)
+func writeRepeated(w io.Writer, name string, rep Repeated, k int) error {
+	lo, hi := rep.wilson(1.96)
 	line := fmt.Sprintf("%-40s %d/%d passed  pass^%d %.2f  95%% CI [%.2f, %.2f]", name, rep.Passed, rep.Runs, k, rep.PassHatK(k), lo, hi)
 	if rep.Errors > 0 {
 		line += fmt.Sprintf("  %d error(s)", rep.Errors)
@@ -128,9 +128,9 @@ func WriteRepeated(w io.Writer, name string, rep Repeated, k int) error {
 	return nil
 }
 
-// ErrInvalidK is wrapped by [RunSuite]'s error for a K larger than its
+// errInvalidK is wrapped by [RunSuite]'s error for a K larger than its
 // runs.
-var ErrInvalidK = errors.New("calltest: invalid k")
+var errInvalidK = errors.New("calltest: invalid k")
 
 // SuiteOptions configure [RunSuite].
 type SuiteOptions struct {
@@ -141,7 +141,7 @@ type SuiteOptions struct {
 }
 
 // RunSuite runs each test o.Runs times against agent ([Repeat]) and writes
-// its summary to w ([WriteRepeated]); it returns how many tests did not
+// its summary to w; it returns how many tests did not
 // pass every run. A K larger than the runs is an error before any run
 // (pass^k of fewer than k runs is 0 whatever they did); an invalid test, a
 // cancelled ctx or a write error stops it with that error.
@@ -152,14 +152,14 @@ func RunSuite(ctx context.Context, w io.Writer, agent Agent, tests []Test, o Sui
 		k = min(3, runs)
 	}
 	if k > runs {
-		return 0, fmt.Errorf("%w: pass^%d of %d run(s) per test: k must not exceed the runs", ErrInvalidK, k, runs)
+		return 0, fmt.Errorf("%w: pass^%d of %d run(s) per test: k must not exceed the runs", errInvalidK, k, runs)
 	}
 	for _, t := range tests {
 		rep, err := Repeat(ctx, agent, t, runs, o.Workers, o.Options)
 		if err != nil {
 			return notPassed, fmt.Errorf("%s: %w", t.Name, err)
 		}
-		if err := WriteRepeated(w, t.Name, rep, k); err != nil {
+		if err := writeRepeated(w, t.Name, rep, k); err != nil {
 			return notPassed, err
 		}
 		if rep.Passed < rep.Runs {

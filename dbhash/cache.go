@@ -38,7 +38,7 @@ import (
 //     edits a table or record it did not ask to own edits the source.
 //
 // A broken promise is not detected as the hash runs: hashes with the
-// Cache are then silently stale. [Cache.Verify] re-encodes the source and
+// Cache are then silently stale. Cache.verify re-encodes the source and
 // reports what changed; tests that share a DB copy-on-write should call
 // it after their edits.
 //
@@ -110,12 +110,14 @@ func (t cachedTable) same(v any) bool {
 const tableDepth = 1
 
 // NewCache builds the cache of db's tables that are objects or non-empty
-// lists, with the options that the hashes using it will have.
+// lists, with the options that the hashes using it will have (o.Cache is
+// ignored).
 //
 // Large tables are encoded on several goroutines (GOMAXPROCS), in runs of
 // records; the text is the same as on one.
-func NewCache(db map[string]any, opts ...Option) (*Cache, error) {
-	cfg := newConfig(opts)
+func (o Options) NewCache(db map[string]any) (*Cache, error) {
+	o.Cache = nil
+	cfg := newConfig(o)
 	tables, err := buildTables(db, cfg, parallelWorkers())
 	if err != nil {
 		return nil, err
@@ -325,13 +327,13 @@ func (t *cachedTable) index(spans []span, at int) {
 	}
 }
 
-// Verify encodes again every table the cache holds (on all cores), from
+// verify encodes again every table the cache holds (on all cores), from
 // the very maps and lists of the DB it was built from, and returns an error naming the
-// tables whose text changed since [NewCache]: something edited the source
+// tables whose text changed since [Options.NewCache]: something edited the source
 // DB, breaking the Cache's promise, and hashes with the Cache may be
 // stale. It costs what NewCache did; it is a check for tests and debug
 // runs, not for every hash.
-func (c *Cache) Verify() error {
+func (c *Cache) verify() error {
 	if c.cfg == nil {
 		return nil
 	}
@@ -373,7 +375,7 @@ type span struct {
 // recordsList writes a list table, taking the text of the records found
 // in known, and returns where the text of each object item lies.
 func (c *canon) recordsList(list []any, known map[unsafe.Pointer][]byte) ([]span, error) {
-	if tableDepth > MaxDepth {
+	if tableDepth > maxDepth {
 		return nil, ErrTooDeep
 	}
 	var spans []span
@@ -532,12 +534,6 @@ func (c *canon) record(v any, known map[unsafe.Pointer][]byte, spans *[]span) er
 	c.flush()
 	return nil
 }
-
-// WithCache makes [Hash] reuse c's text for every table of the hashed DB
-// that is the very map c was built from. c must have been built with the
-// same excluded keys and order-independent fields as the hash; the options
-// given with WithCache are checked against it.
-func WithCache(c *Cache) Option { return func(cfg *config) { cfg.cache = c } }
 
 // hashCached hashes the top-level object m, taking the text of unchanged
 // tables from the cache and encoding the others.

@@ -14,16 +14,16 @@ import (
 	"github.com/voiceeval/schematools/internal/pyjson"
 )
 
-// MaxDepth is the deepest nesting Hash, Canonical and Normalize accept.
-const MaxDepth = pyjson.MaxDepth
+// maxDepth is the deepest nesting Hash, Canonical and Normalize accept.
+const maxDepth = pyjson.MaxDepth
 
 // Errors returned (wrapped) by the hash functions; test with errors.Is.
 var (
 	// ErrUnsupported means the value holds a type that is not a JSON tree
 	// type. Unlike Python's default=str, nothing is stringified silently.
 	ErrUnsupported = errors.New("dbhash: unsupported value")
-	// ErrTooDeep means the value nests deeper than MaxDepth.
-	ErrTooDeep = fmt.Errorf("dbhash: nesting deeper than %d", MaxDepth)
+	// ErrTooDeep means the value nests deeper than maxDepth.
+	ErrTooDeep = fmt.Errorf("dbhash: nesting deeper than %d", maxDepth)
 	// ErrInvalidJSON means HashJSON or Decode was given text Python's
 	// json.loads would refuse.
 	ErrInvalidJSON = errors.New("dbhash: invalid JSON")
@@ -115,7 +115,7 @@ func (c *canon) top(v any) error {
 }
 
 func (c *canon) value(v any, depth int) error {
-	if depth > MaxDepth {
+	if depth > maxDepth {
 		return ErrTooDeep
 	}
 	var err error
@@ -254,7 +254,7 @@ func (c *canon) member(i int, p *pair, depth int) error {
 // the separators' spaces dropped. So nested order-independent lists cost
 // one encoding per level they are nested in, as in Python, not two.
 func (c *canon) unordered(list []any, depth int) error {
-	if depth > MaxDepth {
+	if depth > maxDepth {
 		return ErrTooDeep
 	}
 	if c.sorted || len(list) < 2 {

@@ -78,8 +78,8 @@ func (d Diff) Empty() bool {
 //     though they hash differently — a quirk kept for parity;
 //   - lists under order-independent field names are compared sorted;
 //     otherwise lists of equal length are compared index by index.
-func Compare(expected, actual map[string]any, opts ...Option) Diff {
-	cfg := configFor(opts)
+func Compare(expected, actual map[string]any) Diff {
+	cfg := defaultConfig
 	d := Diff{
 		TablesAdded:    missingFrom(expected, actual),
 		TablesRemoved:  missingFrom(actual, expected),

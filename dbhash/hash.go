@@ -18,8 +18,11 @@ var canonPool = sync.Pool{New: func() any { return &canon{buf: make([]byte, 0, f
 //
 // Large objects are encoded on several goroutines (GOMAXPROCS) and hashed
 // in order; the result is the same as hashing [Canonical]'s bytes.
-func Hash(v any, opts ...Option) (string, error) {
-	cfg := configFor(opts)
+func Hash(v any) (string, error) { return Options{}.Hash(v) }
+
+// Hash is [Hash] with the options o.
+func (o Options) Hash(v any) (string, error) {
+	cfg := o.config()
 	h := sha256.New()
 	if m, ok := v.(map[string]any); ok && cfg.cache != nil {
 		if err := hashCached(h, m, cfg); err != nil {
@@ -54,18 +57,18 @@ func sum(h hash.Hash) string {
 
 // HashJSON decodes data as Python's json.loads would ([Decode]) and hashes
 // the result.
-func HashJSON(data []byte, opts ...Option) (string, error) {
+func HashJSON(data []byte) (string, error) {
 	v, err := Decode(data)
 	if err != nil {
 		return "", err
 	}
-	return Hash(v, opts...)
+	return Hash(v)
 }
 
 // Canonical returns the exact bytes [Hash] hashes: the normalised value,
 // excluded top-level keys dropped, as compact, key-sorted, ASCII-only JSON.
-func Canonical(v any, opts ...Option) ([]byte, error) {
-	c := canon{cfg: configFor(opts), style: pyjson.Compact}
+func Canonical(v any) ([]byte, error) {
+	c := canon{cfg: defaultConfig, style: pyjson.Compact}
 	if err := c.top(v); err != nil {
 		return nil, err
 	}
@@ -77,7 +80,7 @@ func Canonical(v any, opts ...Option) ([]byte, error) {
 // documentation for how each Python value is represented.
 //
 // Errors wrap [ErrInvalidJSON], and also [ErrTooDeep] for input nested
-// deeper than [MaxDepth].
+// deeper than 10,000 levels.
 func Decode(data []byte) (any, error) {
 	v, err := pyjson.Decode(data)
 	switch {

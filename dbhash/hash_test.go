@@ -13,9 +13,13 @@ import (
 	"github.com/voiceeval/schematools/dbhash"
 )
 
-func mustHash(t *testing.T, v any, opts ...dbhash.Option) string {
+func mustHash(t *testing.T, v any, opts ...dbhash.Options) string {
 	t.Helper()
-	h, err := dbhash.Hash(v, opts...)
+	var o dbhash.Options
+	if len(opts) > 0 {
+		o = opts[0]
+	}
+	h, err := o.Hash(v)
 	require.NoError(t, err)
 	return h
 }
@@ -88,11 +92,11 @@ func TestNormalize(t *testing.T) {
 func TestOptions(t *testing.T) {
 	v := decode(t, `{"session":1,"meta":2,"tags":["b","a"]}`)
 	assert.Equal(t, mustHash(t, decode(t, `{"meta":2,"tags":["b","a"]}`)), mustHash(t, v))
-	assert.Equal(t, mustHash(t, decode(t, `{"session":1,"tags":["b","a"]}`), dbhash.WithExcludedKeys()),
-		mustHash(t, decode(t, `{"session":1,"meta":3,"tags":["b","a"]}`), dbhash.WithExcludedKeys("meta")))
+	assert.Equal(t, mustHash(t, decode(t, `{"session":1,"tags":["b","a"]}`), dbhash.Options{ExcludedKeys: []string{}}),
+		mustHash(t, decode(t, `{"session":1,"meta":3,"tags":["b","a"]}`), dbhash.Options{ExcludedKeys: []string{"meta"}}))
 	assert.Equal(t,
-		mustHash(t, decode(t, `{"tags":["a","b"]}`), dbhash.WithOrderIndependentFields("tags")),
-		mustHash(t, decode(t, `{"tags":["b","a"]}`), dbhash.WithOrderIndependentFields("tags")))
+		mustHash(t, decode(t, `{"tags":["a","b"]}`), dbhash.Options{OrderIndependentFields: []string{"tags"}}),
+		mustHash(t, decode(t, `{"tags":["b","a"]}`), dbhash.Options{OrderIndependentFields: []string{"tags"}}))
 	assert.NotEqual(t, mustHash(t, decode(t, `{"tags":["a","b"]}`)), mustHash(t, decode(t, `{"tags":["b","a"]}`)))
 	// The defaults: "session" is the one excluded key; six field names are
 	// order-independent, and no other.

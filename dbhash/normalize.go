@@ -22,14 +22,14 @@ import (
 //
 // Numbers come out as json.Number in Python's canonical text (an integer,
 // or a float's repr), except NaN and ±Inf, which stay float64. Values of
-// other types are returned unchanged; nesting deeper than MaxDepth is cut
+// other types are returned unchanged; nesting deeper than maxDepth is cut
 // off unchanged.
-func Normalize(v any, opts ...Option) any {
-	return normalize(v, configFor(opts), 0)
+func Normalize(v any) any {
+	return normalize(v, defaultConfig, 0)
 }
 
 func normalize(v any, cfg *config, depth int) any {
-	if depth > MaxDepth {
+	if depth > maxDepth {
 		return v
 	}
 	switch x := v.(type) {

@@ -38,19 +38,19 @@ func fakeTools(env replay.Env) (replay.ToolMap, error) {
 	}
 	set, err := tool.New("set", "Set an item.", func(_ context.Context, st *state.Shared, p fakeParams) (any, error) {
 		return "ok", write(st, p.Key, p.Value)
-	}, tool.WithState(env.Agent))
+	}, &tool.Options{State: env.Agent})
 	if err != nil {
 		return nil, err
 	}
 	mint, err := tool.New("mint", "Add an item under a fresh id.", func(_ context.Context, st *state.Shared, p fakeParams) (any, error) {
 		return "ok", write(st, env.IDs(), p.Value)
-	}, tool.WithState(env.Agent))
+	}, &tool.Options{State: env.Agent})
 	if err != nil {
 		return nil, err
 	}
 	refuse, err := tool.New("refuse", "Refuse.", func(context.Context, *state.Shared, fakeParams) (any, error) {
 		return tool.Failure("refused", "not today"), nil
-	}, tool.WithState(env.Agent))
+	}, &tool.Options{State: env.Agent})
 	if err != nil {
 		return nil, err
 	}

@@ -10,30 +10,17 @@ import (
 	"github.com/voiceeval/schematools/internal/pyjson"
 )
 
-// InitFunc is an initialisation function: it changes db according to args
-// and returns an error when it cannot. now is the scenario's clock (nil
-// means the real one).
-type InitFunc func(db, args map[string]any, now func() time.Time) error
-
 // Init is one initialisation function and the top-level tables it may
 // change; nil Tables means any table.
 type Init struct {
-	Func   InitFunc
+	// Func changes db according to args and returns an error when it
+	// cannot. now is the scenario's clock (nil means the real one).
+	Func   func(db, args map[string]any, now func() time.Time) error
 	Tables []string
 }
 
 // Predicate checks a property of a DB (telecom: "mobile data is on").
 type Predicate func(db, args map[string]any) (bool, error)
-
-// SyncFunc computes the deltas that bring the two sides of a scenario in
-// line (telecom: line status and payments flow between the agent DB and
-// the user's phone). It may change both DBs to their synced values and
-// returns the deltas for the other copies of each side (the bots' DBs).
-type SyncFunc func(agentDB, userDB map[string]any) (agentDelta, userDelta map[string]any, err error)
-
-// Applier applies a sync delta — dotted path -> new value — to db in
-// place.
-type Applier func(db, delta map[string]any) error
 
 // Set is everything a domain plugs in besides its tools. Every field is
 // optional.
@@ -42,10 +29,15 @@ type Set struct {
 	Init map[string]Init
 	// Predicates are the DB-state predicates, by tau2 func_name.
 	Predicates map[string]Predicate
-	// Sync computes the cross-side deltas of a two-sided domain; Apply
-	// applies a delta (nil: ApplyDottedPaths).
-	Sync  SyncFunc
-	Apply Applier
+	// Sync computes the deltas that bring the two sides of a scenario in
+	// line (telecom: line status and payments flow between the agent DB
+	// and the user's phone). It may change both DBs to their synced values
+	// and returns the deltas for the other copies of each side (the bots'
+	// DBs).
+	Sync func(agentDB, userDB map[string]any) (agentDelta, userDelta map[string]any, err error)
+	// Apply applies a sync delta — dotted path -> new value — to db in
+	// place (nil: ApplyDottedPaths).
+	Apply func(db, delta map[string]any) error
 	// SyncChanges, when set, tells, reading the DBs only, which sides Sync
 	// and Apply would change if they ran now; a sync that would change
 	// neither is skipped. It must report a side wherever they would write;
@@ -110,7 +102,7 @@ func (s Set) ApplyInit(domain string, actions []InitAction, db map[string]any, n
 	return res
 }
 
-func callInit(fn InitFunc, db, args map[string]any, now func() time.Time) (err error) {
+func callInit(fn func(db, args map[string]any, now func() time.Time) error, db, args map[string]any, now func() time.Time) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("panic: %v", r)

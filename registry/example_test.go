@@ -28,7 +28,7 @@ func Example() {
 		return tool.New("greet_guest", "Greet a guest by name.",
 			func(_ context.Context, _ *state.Shared, p params) (any, error) {
 				return o.Greeting + ", " + p.Name + "!", nil
-			}, tool.WithState(d.State))
+			}, &tool.Options{State: d.State})
 	}))
 	if err != nil {
 		panic(err)
@@ -48,7 +48,7 @@ func Example() {
 		b, _ := json.Marshal(v)
 		fmt.Println(string(b))
 		return nil
-	})
+	}, nil)
 
 	_, err = reg.NewSet("hotel", []registry.ToolSpec{{Name: "greet_gest"}}, registry.Deps{State: st})
 	fmt.Println(err)

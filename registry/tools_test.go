@@ -22,7 +22,7 @@ type menuOptions struct {
 var menuFactory = registry.Configured(func(d registry.Deps, o menuOptions) (tool.Tool, error) {
 	return tool.New("GetMenuTool", "Get the menu.", func(context.Context, *state.Shared, struct{}) (any, error) {
 		return map[string]any{"menu": o.Menu}, nil
-	}, tool.WithState(d.State))
+	}, &tool.Options{State: d.State})
 })
 
 func newTools(t *testing.T) *registry.Tools {
@@ -81,7 +81,7 @@ func TestNewSet(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []string{"GetMenuTool", "EndConversationTool", "TransferToHumanAgentsTool"}, set.Names(), "the spec's order")
 
-	require.NoError(t, set.Call(context.Background(), "EndConversationTool", nil, func(any) error { return nil }))
+	require.NoError(t, set.Call(context.Background(), "EndConversationTool", nil, func(any) error { return nil }, nil))
 	assert.Equal(t, []any{tool.TextMessage{Text: "<exit>The task is finished.</exit>"}}, rec.msgs, "tools share the scenario's state")
 
 	_, err = r.NewSet("restaurant", []registry.ToolSpec{

@@ -261,7 +261,7 @@ func gold(ctx context.Context, sc Scenario, private bool) (Result, error) {
 		if args == nil {
 			args = map[string]any{}
 		}
-		step := Step{Index: i, ActionID: a.ActionID, Name: a.Name, Side: a.Side(), Arguments: args}
+		step := Step{Index: i, ActionID: a.ActionID, Name: a.Name, Side: a.side(), Arguments: args}
 		t, ok := tools[a.Name]
 		if !ok {
 			res.Errors = append(res.Errors, ReplayError{Index: i, Name: a.Name, Kind: kindMissingTool,
@@ -344,14 +344,14 @@ func buildTools(b ToolBuilder, env Env) (m ToolMap, err error) {
 // logLen is the length of st's action log; 0 for no state.
 func logLen(st *state.Shared) (n int) {
 	if st != nil {
-		_ = st.ViewAll(func(_ map[string]any, log []state.Action) error { n = len(log); return nil })
+		_ = st.ViewHashed(func(_ map[string]any, log []state.Action, _ func() (string, error)) error { n = len(log); return nil })
 	}
 	return n
 }
 
 // actionsSince returns copies of the records of st's log past the first n.
 func actionsSince(st *state.Shared, n int) (out []state.Action) {
-	_ = st.ViewAll(func(_ map[string]any, log []state.Action) error {
+	_ = st.ViewHashed(func(_ map[string]any, log []state.Action, _ func() (string, error)) error {
 		for _, a := range log[min(n, len(log)):] {
 			out = append(out, state.Clone(a).(state.Action))
 		}
@@ -419,7 +419,7 @@ func syncChanges(f func(agentDB, userDB map[string]any) (bool, bool), env Env) (
 	return agent, user
 }
 
-func callSync(f hooks.SyncFunc, agentDB, userDB map[string]any) (a, u map[string]any, err error) {
+func callSync(f func(agentDB, userDB map[string]any) (map[string]any, map[string]any, error), agentDB, userDB map[string]any) (a, u map[string]any, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("sync panicked: %v", r)

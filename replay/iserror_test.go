@@ -29,7 +29,7 @@ func TestGoldSeesErrorResultsWithTheirOwnJSON(t *testing.T) {
 		} {
 			tl, err := tool.New(name, "Answer in JSON.", func(context.Context, *state.Shared, struct{}) (any, error) {
 				return jsonDict{text}, nil
-			})
+			}, nil)
 			if err != nil {
 				return nil, err
 			}

@@ -46,7 +46,7 @@ func synthTools(env replay.Env) (replay.ToolMap, error) {
 				synthRecorder.Record(ctx, st, state.NewAction("suspend_line", map[string]any{"line_id": p.LineID}, res))
 			}
 			return res, err
-		}, tool.WithState(env.Agent))
+		}, &tool.Options{State: env.Agent})
 	if err != nil {
 		return nil, err
 	}
@@ -61,7 +61,7 @@ func synthTools(env replay.Env) (replay.ToolMap, error) {
 			})
 			synthRecorder.Record(ctx, st, state.NewAction("toggle_airplane", nil, map[string]any{"airplane": now}))
 			return "Airplane mode toggled.", nil
-		}, tool.WithState(env.User))
+		}, &tool.Options{State: env.User})
 	if err != nil {
 		return nil, err
 	}
@@ -79,7 +79,7 @@ func synthTools(env replay.Env) (replay.ToolMap, error) {
 				return nil
 			})
 			return out, nil
-		}, tool.WithState(env.Agent))
+		}, &tool.Options{State: env.Agent})
 	if err != nil {
 		return nil, err
 	}
@@ -89,7 +89,7 @@ func synthTools(env replay.Env) (replay.ToolMap, error) {
 			_ = st.UpdateTables(nil, func(db map[string]any) error { db["stamp"] = v; return nil })
 			synthRecorder.Record(ctx, st, state.NewAction("stamp_clock", nil, v))
 			return v, nil
-		}, tool.WithState(env.Agent))
+		}, &tool.Options{State: env.Agent})
 	if err != nil {
 		return nil, err
 	}
@@ -312,7 +312,7 @@ func TestGoldReferenceBehaviour(t *testing.T) {
 				})
 				tool.Recorder{ActionTypes: []string{name}}.Record(ctx, st, state.Action{"type": name, "action_type": name, "result": "ok"})
 				return "ok", nil
-			}, tool.WithState(env.Agent), tool.WithExtraArgs())
+			}, &tool.Options{State: env.Agent, ExtraArgs: true})
 			if err != nil {
 				panic(err)
 			}
@@ -356,13 +356,13 @@ func TestGoldReferenceBehaviour(t *testing.T) {
 
 // Invoke returns raw shapes where Call wraps them.
 func TestInvokeIsRaw(t *testing.T) {
-	tl, err := tool.New("find", "Find.", func(context.Context, *state.Shared, struct{}) (any, error) { return []any{}, nil })
+	tl, err := tool.New("find", "Find.", func(context.Context, *state.Shared, struct{}) (any, error) { return []any{}, nil }, nil)
 	require.NoError(t, err)
 	raw, err := replay.Invoke(context.Background(), tl, nil)
 	require.NoError(t, err)
 	assert.Equal(t, []any{}, raw)
 	var live any
-	require.NoError(t, tool.Call(context.Background(), tl, nil, func(v any) error { live = v; return nil }))
+	require.NoError(t, tool.Call(context.Background(), tl, nil, func(v any) error { live = v; return nil }, nil))
 	liveJSON, err := json.Marshal(live)
 	require.NoError(t, err)
 	assert.JSONEq(t, `{"status":"success","results":[],"count":0,"message":"No matching records found."}`, string(liveJSON))
@@ -468,7 +468,7 @@ func TestRegistryToolsPassClockAndIDs(t *testing.T) {
 	require.NoError(t, reg.Register("timed", "stamp", registry.Plain(func(d registry.Deps) (tool.Tool, error) {
 		return tool.New("stamp", "Stamp.", func(context.Context, *state.Shared, struct{}) (any, error) {
 			return d.Clock().Format("2006-01-02") + "/" + d.IDs(), nil
-		}, tool.WithState(d.State))
+		}, &tool.Options{State: d.State})
 	})))
 	task := replay.Task{ID: "t", EvaluationCriteria: &replay.EvaluationCriteria{Actions: []replay.Action{{Name: "stamp"}, {Name: "stamp"}}}}
 	res, err := replay.Gold(context.Background(), replay.Scenario{Domain: "timed", Task: task, DB: state.NewSource(map[string]any{"x": 1}),
@@ -576,7 +576,7 @@ func TestGoldAllIsolatesAToolThatWritesUnderView(t *testing.T) {
 					return nil
 				})
 				return out, err
-			})
+			}, nil)
 			if err != nil {
 				panic(err)
 			}
@@ -666,7 +666,7 @@ func TestGoldInitTablesCopyOnlyTheirTables(t *testing.T) {
 				return nil
 			})
 			return seen, nil
-		})
+		}, nil)
 		if err != nil {
 			return nil, err
 		}

@@ -64,8 +64,8 @@ type Action struct {
 	CompareArgs []string       `json:"compare_args"`
 }
 
-// Side returns the side the action runs on: "user" or "agent".
-func (a Action) Side() string {
+// side returns the side the action runs on: "user" or "agent".
+func (a Action) side() string {
 	if a.Requestor != nil && *a.Requestor == sideUser {
 		return sideUser
 	}

@@ -76,7 +76,7 @@ func clCall(t *testing.T, tl tool.Tool, args map[string]any) []string {
 		require.NoError(t, err)
 		got = append(got, string(b))
 		return nil
-	}, tool.WithLogger(quiet)))
+	}, &tool.CallOptions{Logger: quiet}))
 	return got
 }
 
@@ -392,7 +392,7 @@ func TestChecklist(t *testing.T) {
 		assert.Equal(t, "GoodTool", name)
 		tl, err := tool.New(name, "A useful tool", func(_ context.Context, _ *state.Shared, p clValueParams) (any, error) {
 			return p, nil
-		})
+		}, nil)
 		require.NoError(t, err)
 		s := tool.Schema(tl)
 		assert.Equal(t, "GoodTool", s.Name)
@@ -404,7 +404,7 @@ func TestChecklist(t *testing.T) {
 	item(33, "a call delivers exactly one result", func(t *testing.T) {
 		tl, err := tool.New("good_tool", "A useful tool", func(_ context.Context, _ *state.Shared, p clValueParams) (any, error) {
 			return map[string]any{"arguments": map[string]any{"value": p.Value}}, nil
-		})
+		}, nil)
 		require.NoError(t, err)
 		assert.Equal(t, []string{`{"arguments":{"value":"abc"}}`}, clCall(t, tl, map[string]any{"value": "abc"}))
 	})
@@ -437,7 +437,7 @@ func TestChecklist(t *testing.T) {
 		require.NoError(t, reg.Register(clDomain, "GoodTool", registry.Configured(func(d registry.Deps, o goodOpts) (tool.Tool, error) {
 			return tool.New("GoodTool", o.Description, func(_ context.Context, _ *state.Shared, p clValueParams) (any, error) {
 				return p, nil
-			}, tool.WithState(d.State))
+			}, &tool.Options{State: d.State})
 		})))
 		assert.Equal(t, []string{"GoodTool"}, reg.Names(clDomain))
 		tl, err := reg.New(clDomain, "GoodTool", registry.Deps{Args: map[string]any{"description": "Custom description"}})
@@ -451,18 +451,18 @@ func TestChecklist(t *testing.T) {
 	})
 	item(42, "current tool names", func(t *testing.T) {
 		// Go keeps a scenario's tools in a tool.Set instead of reading them back from a pipecat context.
-		visible, err := tool.New("visible", "Visible.", func(context.Context, *state.Shared, struct{}) (any, error) { return nil, nil })
+		visible, err := tool.New("visible", "Visible.", func(context.Context, *state.Shared, struct{}) (any, error) { return nil, nil }, nil)
 		require.NoError(t, err)
 		set, err := tool.NewSet(visible)
 		require.NoError(t, err)
 		assert.Equal(t, []string{"visible"}, set.Names())
-		dictTool, err := tool.New("dict_tool", "A dict tool.", func(context.Context, *state.Shared, struct{}) (any, error) { return nil, nil })
+		dictTool, err := tool.New("dict_tool", "A dict tool.", func(context.Context, *state.Shared, struct{}) (any, error) { return nil, nil }, nil)
 		require.NoError(t, err)
 		assert.Equal(t, "dict_tool", tool.Schema(dictTool).Name)
 		assert.Empty(t, new(tool.Set).Names())
 	})
 	item(43, "an unknown tool is answered with the available tools", func(t *testing.T) {
-		realTool, err := tool.New("real_tool", "Real.", func(context.Context, *state.Shared, struct{}) (any, error) { return "ok", nil })
+		realTool, err := tool.New("real_tool", "Real.", func(context.Context, *state.Shared, struct{}) (any, error) { return "ok", nil }, nil)
 		require.NoError(t, err)
 		set, err := tool.NewSet(realTool)
 		require.NoError(t, err)
@@ -472,7 +472,7 @@ func TestChecklist(t *testing.T) {
 			require.NoError(t, err)
 			got = append(got, string(b))
 			return nil
-		}, tool.WithLogger(quiet)))
+		}, &tool.CallOptions{Logger: quiet}))
 		assert.Equal(t, []string{`{"status":"error","error_type":"unknown_tool",` +
 			`"message":"There is no tool named 'hallucinated_tool'. Use one of the available tools instead.",` +
 			`"available_tools":["real_tool"]}`}, got)
@@ -506,7 +506,7 @@ func TestChecklist(t *testing.T) {
 			assert.Empty(t, out.all(), "no message sent before the result is delivered")
 			delivered = append(delivered, v)
 			return nil
-		}, tool.WithLogger(quiet)))
+		}, &tool.CallOptions{Logger: quiet}))
 		assert.Equal(t, `[{"success":true,"message":"Exit message sent."}]`, string(must(json.Marshal(delivered))))
 		assert.Equal(t, []map[string]any{{"label": "rtvi-ai", "type": "server-message",
 			"data": map[string]any{"text": "<exit>The task is finished.</exit>"}}}, out.all())

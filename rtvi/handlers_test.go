@@ -440,7 +440,7 @@ func TestSummaryDuringToolCalls(t *testing.T) {
 			defer wg.Done()
 			for i := range 50 {
 				args := map[string]any{"name": string(rune('a'+g)) + strings.Repeat("x", i), "value": true}
-				assert.NoError(t, set.Call(ctx, "set_flag", args, func(any) error { return nil }))
+				assert.NoError(t, set.Call(ctx, "set_flag", args, func(any) error { return nil }, nil))
 			}
 		}()
 	}
@@ -463,8 +463,8 @@ func TestToolMessagesGoOutAsServerMessages(t *testing.T) {
 	b.st.SetDB(map[string]any{"flags": map[string]any{}})
 	set, _ := b.installer.current()
 	ctx := context.Background()
-	require.NoError(t, set.Call(ctx, "set_flag", map[string]any{"name": "a", "value": true}, func(any) error { return nil }))
-	require.NoError(t, set.Call(ctx, "EndConversationTool", map[string]any{}, func(any) error { return nil }))
+	require.NoError(t, set.Call(ctx, "set_flag", map[string]any{"name": "a", "value": true}, func(any) error { return nil }, nil))
+	require.NoError(t, set.Call(ctx, "EndConversationTool", map[string]any{}, func(any) error { return nil }, nil))
 
 	out := b.out.all()
 	require.Len(t, out, 2)

@@ -162,12 +162,12 @@ func testTools(t *testing.T) *registry.Tools {
 			}
 			rec.Record(ctx, st, state.NewAction("set_flag", map[string]any{"name": p.Name, "value": p.Value}, map[string]any{"ok": true}))
 			return map[string]any{"ok": true}, nil
-		}, tool.WithState(d.State))
+		}, &tool.Options{State: d.State})
 	})))
 	require.NoError(t, reg.Register(testDomain, "read_flags", registry.Plain(func(d registry.Deps) (tool.Tool, error) {
 		return tool.New("read_flags", "Read the flags.", func(ctx context.Context, st *state.Shared, _ struct{}) (any, error) {
 			return st.Snapshot()["flags"], nil
-		}, tool.WithState(d.State))
+		}, &tool.Options{State: d.State})
 	})))
 	require.NoError(t, registry.RegisterHarness(reg))
 	return reg

@@ -137,7 +137,7 @@ func TestScenarioChangesAreAtomic(t *testing.T) {
 				set = s
 			}
 			if set != nil {
-				_ = set.Call(ctx, "set_flag", map[string]any{"name": "f", "value": true}, func(any) error { return nil })
+				_ = set.Call(ctx, "set_flag", map[string]any{"name": "f", "value": true}, func(any) error { return nil }, nil)
 			}
 		}
 	})

@@ -53,11 +53,11 @@ func sourcesTools(t *testing.T) *registry.Tools {
 		require.NoError(t, reg.Register(sourcesDomain, name, registry.Plain(func(d registry.Deps) (tool.Tool, error) {
 			switch f := fn.(type) {
 			case func(context.Context, *state.Shared, pointsParams) (any, error):
-				return tool.New(name, name, f, tool.WithState(d.State))
+				return tool.New(name, name, f, &tool.Options{State: d.State})
 			case func(context.Context, *state.Shared, orderParams) (any, error):
-				return tool.New(name, name, f, tool.WithState(d.State))
+				return tool.New(name, name, f, &tool.Options{State: d.State})
 			case func(context.Context, *state.Shared, struct{}) (any, error):
-				return tool.New(name, name, f, tool.WithState(d.State))
+				return tool.New(name, name, f, &tool.Options{State: d.State})
 			}
 			return nil, fmt.Errorf("tool %s: unknown signature", name)
 		})))
@@ -154,7 +154,7 @@ func (b *bot) play(t *testing.T, steps []step) []any {
 			continue
 		}
 		set, _ := b.installer.current()
-		require.NoError(t, set.Call(context.Background(), s.tool, s.args, func(v any) error { out = append(out, v); return nil }))
+		require.NoError(t, set.Call(context.Background(), s.tool, s.args, func(v any) error { out = append(out, v); return nil }, nil))
 	}
 	return out
 }

@@ -44,14 +44,3 @@ func (s *Shared) Actions() []Action {
 	}
 	return out
 }
-
-// ViewAll calls fn with the live DB (nil when none is loaded) and the live
-// action log under one read lock, so the two belong to the same moment
-// and nothing is copied: what a harness's summary needs to hash a DB and
-// report the actions. fn must not modify either, keep references to them
-// after returning, or call other methods of s.
-func (s *Shared) ViewAll(fn func(db map[string]any, actions []Action) error) error {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return fn(s.db, s.actions)
-}

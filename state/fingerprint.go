@@ -20,7 +20,7 @@ import (
 // 2^-64 (the seed is random per process), so a change goes unnoticed only
 // by that chance. Taking one reads the DB but allocates nothing, which
 // is why a Source keeps fingerprints instead of a pristine deep copy. A
-// DB decoded by LoadSourceDB or LoadSourceFS is fingerprinted by the
+// DB decoded by LoadSource or LoadSourceFS is fingerprinted by the
 // decoder as it goes (pyjson.DecodePrinted), from the same parts, so
 // only Verify walks it.
 

@@ -146,7 +146,7 @@ func (d *dbOrder) byObject() bool {
 // DB.ReadOrdered and DB.WriteOrdered), or a [Writer]'s Order; it is valid
 // until the callback returns.
 //
-// A state knows the order of a DB loaded by [LoadSourceDB],
+// A state knows the order of a DB loaded by [LoadSource],
 // [LoadSourceFS] or a [SourceCache] and installed with [Shared.Share] or
 // [Seed.Source]: the order of each object in its file. A DB given as a
 // map ([Shared.SetDB], [NewSource], [LoadDB]'s result) has lost it; its

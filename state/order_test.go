@@ -52,7 +52,7 @@ func text(t *testing.T, v any) string {
 // decoded from its files.
 func sharedOn(t *testing.T, root, rel string) (*state.Shared, *state.Source) {
 	t.Helper()
-	src, err := state.LoadSourceDB(root, rel)
+	src, err := state.LoadSource(root, rel)
 	require.NoError(t, err)
 	st := state.New()
 	st.Share(src)

@@ -236,11 +236,11 @@ func (s *Shared) Hash() (string, error) {
 	return s.hashLocked()
 }
 
-// ViewHashed is [Shared.ViewAll] with the DB's hash: fn gets the live DB,
-// the live action log and a function that returns the DB's hash as
-// [Shared.Hash] does (the Source's, read not computed, for a DB shared and
-// unwritten), all as of one moment, under one read lock. hash may be
-// called only before fn returns. fn must not modify the DB or the log,
+// ViewHashed calls fn with the live DB (nil when none is loaded), the live
+// action log and a function that returns the DB's hash as [Shared.Hash]
+// does (the Source's, read not computed, for a DB shared and unwritten),
+// all as of one moment, under one read lock, nothing copied: what a
+// harness's summary needs. hash may be called only before fn returns. fn must not modify the DB or the log,
 // keep references to them after returning, or call other methods of s.
 func (s *Shared) ViewHashed(fn func(db map[string]any, actions []Action, hash func() (string, error)) error) error {
 	s.mu.RLock()
@@ -254,7 +254,7 @@ func (s *Shared) hashLocked() (string, error) {
 		return s.srcHash, s.srcErr
 	}
 	if s.srcCache != nil {
-		return dbhash.Hash(s.db, dbhash.WithCache(s.srcCache))
+		return dbhash.Options{Cache: s.srcCache}.Hash(s.db)
 	}
 	return dbhash.Hash(s.db)
 }

@@ -351,10 +351,10 @@ func TestUpdateTablesCopiesOnlyWhatItNames(t *testing.T) {
 	assert.NoError(t, source.Verify())
 }
 
-// ViewAll shows the live DB and action log together, without copying.
-func TestViewAll(t *testing.T) {
+// ViewHashed shows the live DB and action log together, without copying.
+func TestViewHashedShowsTheLiveDB(t *testing.T) {
 	st := state.New()
-	require.NoError(t, st.ViewAll(func(db map[string]any, actions []state.Action) error {
+	require.NoError(t, st.ViewHashed(func(db map[string]any, actions []state.Action, _ func() (string, error)) error {
 		assert.Nil(t, db)
 		assert.Empty(t, actions)
 		return nil
@@ -362,7 +362,7 @@ func TestViewAll(t *testing.T) {
 	st.SetDB(map[string]any{"t": map[string]any{"a": 1}})
 	st.AppendAction(state.Action{"name": "x"})
 	var seenDB map[string]any
-	require.NoError(t, st.ViewAll(func(db map[string]any, actions []state.Action) error {
+	require.NoError(t, st.ViewHashed(func(db map[string]any, actions []state.Action, _ func() (string, error)) error {
 		seenDB = db
 		assert.Equal(t, []state.Action{{"name": "x"}}, actions)
 		return nil
@@ -371,7 +371,7 @@ func TestViewAll(t *testing.T) {
 		assert.True(t, reflect.ValueOf(db).UnsafePointer() == reflect.ValueOf(seenDB).UnsafePointer(), "the live DB, not a copy")
 		return nil
 	}))
-	assert.EqualError(t, st.ViewAll(func(map[string]any, []state.Action) error { return errors.New("boom") }), "boom")
+	assert.EqualError(t, st.ViewHashed(func(map[string]any, []state.Action, func() (string, error)) error { return errors.New("boom") }), "boom")
 }
 
 // notifyFunc adapts a function to state.Notifier.

@@ -44,7 +44,7 @@ type loaded struct {
 // DB), with its hash and the canonical text of its tables computed once,
 // for [Shared.Hash]. A DB that does not hash is reported by Shared.Hash.
 // It keeps a second, private deep copy of db, from which [Source.Verify]
-// restores the DB a tool changed; [LoadSource] needs none.
+// restores the DB a tool changed; [NewSourceFunc] needs none.
 func NewSource(db map[string]any) *Source {
 	if db == nil {
 		db = map[string]any{}
@@ -55,36 +55,36 @@ func NewSource(db map[string]any) *Source {
 	return s
 }
 
-// LoadSource returns a Source of the DB load returns, as [NewSource] does,
+// NewSourceFunc returns a Source of the DB load returns, as [NewSource] does,
 // without copying it: load must return a new DB on every call, one that
 // nothing else holds or changes afterwards — a DB just decoded from a
 // file ([LoadDB], [LoadDBFS]) is one. The Source calls load once now, and
 // again only when [Source.Verify] finds its DB changed, to put the
 // original in place: it keeps no copy of its own. The error is load's.
-func LoadSource(load func() (map[string]any, error)) (*Source, error) {
+func NewSourceFunc(load func() (map[string]any, error)) (*Source, error) {
 	return loadSource(func() (loaded, error) {
 		db, err := load()
 		return loaded{db: db}, err
 	})
 }
 
-// LoadSourceDB returns a Source of the DB [LoadDB] loads from root and
-// rel, as [LoadSource] of a function calling LoadDB would, with the same
+// LoadSource returns a Source of the DB [LoadDB] loads from root and
+// rel, as [NewSourceFunc] of a function calling LoadDB would, with the same
 // errors. The files are fingerprinted as they are decoded, which spares
 // reading the whole DB once more to fingerprint it, and the key order of
 // their objects is kept (see [Order]): the states sharing the Source give
 // tools' results the order of the files.
-func LoadSourceDB(root, rel string) (*Source, error) {
+func LoadSource(root, rel string) (*Source, error) {
 	return loadSource(func() (loaded, error) { return loadDBDir(root, rel, true) })
 }
 
 // LoadSourceFS returns a Source of the DB [LoadDBFS] loads from fsys and
-// rel, as LoadSourceDB does from a directory.
+// rel, as LoadSource does from a directory.
 func LoadSourceFS(fsys fs.FS, rel string) (*Source, error) {
 	return loadSource(func() (loaded, error) { return loadDBFS(fsys, rel, true) })
 }
 
-// loadSource is LoadSource of a load that may also return the tables'
+// loadSource is NewSourceFunc of a load that may also return the tables'
 // fingerprints and the key order.
 func loadSource(load func() (loaded, error)) (*Source, error) {
 	l, err := load()
@@ -111,9 +111,9 @@ func (s *Source) install(l loaded) {
 	} else {
 		wg.Go(func() { s.prints = fingerprints(db) })
 	}
-	s.cache, s.err = dbhash.NewCache(db)
+	s.cache, s.err = dbhash.Options{}.NewCache(db)
 	if s.err == nil {
-		s.hash, s.err = dbhash.Hash(db, dbhash.WithCache(s.cache))
+		s.hash, s.err = dbhash.Options{Cache: s.cache}.Hash(db)
 	}
 	if s.err != nil {
 		s.hash, s.cache, s.err = "", nil, fmt.Errorf("state: hashing a source DB: %w", s.err)
@@ -129,7 +129,7 @@ var ErrSourceChanged = errors.New("state: a tool changed a shared source DB")
 // Source was made from. When it does not — a tool wrote under
 // [Shared.View], or outside the tables it named to [Shared.UpdateTables] —
 // it puts the original DB in place again (a fresh copy, or for
-// [LoadSource] what load returns), so states that share the Source from
+// [NewSourceFunc] what load returns), so states that share the Source from
 // now on see the original, and returns an error wrapping
 // [ErrSourceChanged] naming the changed tables; whatever was computed on
 // a state sharing the changed DB may be wrong and should be computed

@@ -12,8 +12,8 @@ import (
 	"github.com/voiceeval/schematools/state"
 )
 
-// LoadSourceDB and LoadSourceFS take the fingerprints as they decode: a
-// Source so made verifies clean, catches a change as LoadSource's does,
+// LoadSource and LoadSourceFS take the fingerprints as they decode: a
+// Source so made verifies clean, catches a change as NewSourceFunc's does,
 // and puts the original back — for sharded and single-file DBs, and for a
 // file whose object names a key twice (fingerprinted the usual way).
 func TestLoadSourcePrinted(t *testing.T) {
@@ -35,7 +35,7 @@ func TestLoadSourcePrinted(t *testing.T) {
 	}
 	for _, rel := range []string{"one", "sharded", "dup"} {
 		for name, load := range map[string]func() (*state.Source, error){
-			"dir": func() (*state.Source, error) { return state.LoadSourceDB(root, rel) },
+			"dir": func() (*state.Source, error) { return state.LoadSource(root, rel) },
 			"fs":  func() (*state.Source, error) { return state.LoadSourceFS(fsys, rel) },
 		} {
 			t.Run(rel+"/"+name, func(t *testing.T) {
@@ -56,7 +56,7 @@ func TestLoadSourcePrinted(t *testing.T) {
 			})
 		}
 	}
-	_, err := state.LoadSourceDB(root, "../x")
+	_, err := state.LoadSource(root, "../x")
 	assert.ErrorIs(t, err, state.ErrPathEscape)
 	_, err = state.LoadSourceFS(fsys, "nope")
 	assert.ErrorIs(t, err, state.ErrDBNotFound)
@@ -66,7 +66,7 @@ func TestLoadSourcePrinted(t *testing.T) {
 // clean when loaded with their prints.
 func TestLoadSourcePrintedTau2(t *testing.T) {
 	for _, rel := range []string{"airline/db", "retail/db", "telecom/db"} {
-		src, err := state.LoadSourceDB(conformance.Tau2Dir(t), rel)
+		src, err := state.LoadSource(conformance.Tau2Dir(t), rel)
 		require.NoError(t, err, rel)
 		assert.NoError(t, src.Verify(), rel)
 	}

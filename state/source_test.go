@@ -55,7 +55,7 @@ func rec(db map[string]any) map[string]any {
 	return db["orders"].(map[string]any)["O1"].(map[string]any)
 }
 
-// LoadSource keeps no copy: it owns what load returns and calls load
+// NewSourceFunc keeps no copy: it owns what load returns and calls load
 // again only to undo a change.
 func TestLoadSource(t *testing.T) {
 	calls := 0
@@ -67,7 +67,7 @@ func TestLoadSource(t *testing.T) {
 		}
 		return map[string]any{"accounts": map[string]any{"a1": map[string]any{"balance": json.Number("10")}}}, nil
 	}
-	src, err := state.LoadSource(load)
+	src, err := state.NewSourceFunc(load)
 	require.NoError(t, err)
 	assert.Equal(t, 1, calls)
 	require.NoError(t, src.Verify())
@@ -103,9 +103,9 @@ func TestLoadSource(t *testing.T) {
 	assert.ErrorIs(t, err, state.ErrSourceChanged)
 	assert.ErrorContains(t, err, "disk gone")
 
-	_, err = state.LoadSource(func() (map[string]any, error) { return nil, errors.New("no such DB") })
+	_, err = state.NewSourceFunc(func() (map[string]any, error) { return nil, errors.New("no such DB") })
 	assert.EqualError(t, err, "no such DB")
-	empty, err := state.LoadSource(func() (map[string]any, error) { return nil, nil })
+	empty, err := state.NewSourceFunc(func() (map[string]any, error) { return nil, nil })
 	require.NoError(t, err)
 	assert.Equal(t, map[string]any{}, sharedCopy(t, empty), "nil is an empty DB")
 }

@@ -33,7 +33,7 @@ type cachedSource struct {
 }
 
 // Load returns the Source of the DB [LoadDB] loads from root and rel, as
-// [LoadSourceDB] does, with the same path rules and the same errors —
+// [LoadSource] does, with the same path rules and the same errors —
 // but one Source per DB: a later Load that resolves to the same file (or
 // directory of shards) under the same root, while its files are
 // unchanged, returns the Source loaded first. Unchanged means the same
@@ -53,9 +53,9 @@ type cachedSource struct {
 func (c *SourceCache) Load(root, rel string) (*Source, error) {
 	key, stamp, ok := stampDB(root, rel)
 	if !ok {
-		// The path is refused or the DB is missing: LoadSourceDB reports
+		// The path is refused or the DB is missing: LoadSource reports
 		// it as LoadDB does (or loads a DB that just appeared, uncached).
-		return LoadSourceDB(root, rel)
+		return LoadSource(root, rel)
 	}
 	c.mu.Lock()
 	if e := c.entries[key]; e != nil && e.stamp == stamp {
@@ -76,7 +76,7 @@ func (c *SourceCache) Load(root, rel string) (*Source, error) {
 	c.entries[key] = e
 	c.mu.Unlock()
 
-	e.src, e.err = LoadSourceDB(root, rel)
+	e.src, e.err = LoadSource(root, rel)
 	if e.err != nil {
 		c.mu.Lock()
 		if c.entries[key] == e { // the next Load tries again

@@ -53,9 +53,9 @@ func TestSourceCacheReusesOneSourcePerDB(t *testing.T) {
 			if tt.want != nil {
 				assert.Equal(t, tt.want, sharedCopy(t, first))
 			}
-			want, err := state.LoadSourceDB(root, tt.rels[0])
+			want, err := state.LoadSource(root, tt.rels[0])
 			require.NoError(t, err)
-			assert.Equal(t, sharedCopy(t, want), sharedCopy(t, first), "what LoadSourceDB loads")
+			assert.Equal(t, sharedCopy(t, want), sharedCopy(t, first), "what LoadSource loads")
 		})
 	}
 

@@ -26,7 +26,7 @@ func BenchmarkCall(b *testing.B) {
 	tl, err := tool.New("lookup_order", "Look up an order.",
 		func(_ context.Context, _ *state.Shared, p lookupParams) (any, error) {
 			return lookupResult{OrderID: p.OrderID, Status: "placed"}, nil
-		})
+		}, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -36,7 +36,7 @@ func BenchmarkCall(b *testing.B) {
 	deliver := func(v any) error { sink = v; return nil }
 	b.ReportAllocs()
 	for b.Loop() {
-		if err := tool.Call(ctx, tl, args, deliver); err != nil {
+		if err := tool.Call(ctx, tl, args, deliver, nil); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -50,7 +50,7 @@ func BenchmarkCallJSON(b *testing.B) {
 	tl, err := tool.New("lookup_order", "Look up an order.",
 		func(_ context.Context, _ *state.Shared, p lookupParams) (any, error) {
 			return lookupResult{OrderID: p.OrderID, Status: "placed"}, nil
-		})
+		}, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -59,7 +59,7 @@ func BenchmarkCallJSON(b *testing.B) {
 	deliver := func(any) error { return nil }
 	b.ReportAllocs()
 	for b.Loop() {
-		if err := tool.CallJSON(ctx, tl, raw, deliver); err != nil {
+		if err := tool.CallJSON(ctx, tl, raw, deliver, nil); err != nil {
 			b.Fatal(err)
 		}
 	}

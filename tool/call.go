@@ -13,41 +13,33 @@ import (
 	"github.com/voiceeval/schematools/internal/pyjson"
 )
 
-// CallOption configures [Call], [CallJSON] and the [Set] call methods.
-type CallOption func(*callConfig)
-
-type callConfig struct {
-	logger       *slog.Logger
-	nullAsAbsent bool
+// CallOptions configures [Call], [CallJSON] and the [Set] call methods.
+// A nil *CallOptions gives the defaults.
+type CallOptions struct {
+	// Logger records tool failures, recovered panics and unknown-tool
+	// calls. Nil means [slog.Default].
+	Logger *slog.Logger
+	// NullAsAbsent makes the call read null as absent for every optional
+	// argument whose schema does not accept null, at every level the
+	// tool's schema describes: what the calls of a model given strict
+	// exports need (schema.Strict makes each optional property required
+	// and nullable, so a strict model sends "limit": null for a limit it
+	// leaves out). The null members are removed before Execute and the
+	// after-result hook see the arguments. Without it a tool judges null
+	// itself; the tau2 ports refuse it where pydantic does.
+	NullAsAbsent bool
 }
 
-func newCallConfig(opts []CallOption) callConfig {
-	var c callConfig
-	for _, o := range opts {
-		o(&c)
+// callConfig is opts with the defaults filled in.
+func callConfig(opts *CallOptions) CallOptions {
+	var c CallOptions
+	if opts != nil {
+		c = *opts
 	}
-	if c.logger == nil {
-		c.logger = slog.Default()
+	if c.Logger == nil {
+		c.Logger = slog.Default()
 	}
 	return c
-}
-
-// WithLogger sets the logger that records tool failures, recovered panics
-// and unknown-tool calls. The default is [slog.Default].
-func WithLogger(l *slog.Logger) CallOption {
-	return func(c *callConfig) { c.logger = l }
-}
-
-// NullAsAbsent makes the call read null as absent for every optional
-// argument whose schema does not accept null, at every level the tool's
-// schema describes: what the calls of a model given strict exports need
-// (schema.Strict makes each optional property required and nullable, so a
-// strict model sends "limit": null for a limit it leaves out). The null
-// members are removed before Execute and the after-result hook see the
-// arguments. Without it a tool judges null itself; the tau2 ports refuse
-// it where pydantic does.
-func NullAsAbsent() CallOption {
-	return func(c *callConfig) { c.nullAsAbsent = true }
 }
 
 // Call runs t on the live path and delivers its result exactly once:
@@ -74,24 +66,24 @@ func NullAsAbsent() CallOption {
 // reported). Only when Execute returns an error wrapping ctx's error while
 // ctx is done is nothing delivered; Call then returns that error, as
 // Python lets a call cancelled in flight go undelivered.
-func Call(ctx context.Context, t Tool, args map[string]any, deliver func(any) error, opts ...CallOption) error {
-	cfg := newCallConfig(opts)
+func Call(ctx context.Context, t Tool, args map[string]any, deliver func(any) error, opts *CallOptions) error {
+	cfg := callConfig(opts)
 	if args == nil {
 		args = map[string]any{}
 	}
-	if cfg.nullAsAbsent {
+	if cfg.NullAsAbsent {
 		s := Schema(t).Parameters
 		if v, changed := dropOptionalNulls(args, map[string]any{"properties": s.Properties, "required": s.Required}); changed {
 			args = v.(map[string]any)
 		}
 	}
 	name := t.Name()
-	res, err := execute(ctx, t, args, cfg.logger)
+	res, err := execute(ctx, t, args, cfg.Logger)
 	if err != nil {
 		if ctxErr := ctx.Err(); ctxErr != nil && errors.Is(err, ctxErr) {
 			return fmt.Errorf("tool %s: %w", name, err)
 		}
-		cfg.logger.ErrorContext(ctx, "tool call failed", "tool", name, "err", err)
+		cfg.Logger.ErrorContext(ctx, "tool call failed", "tool", name, "err", err)
 		if derr := deliver(errorResult{Error: Clip(err.Error())}); derr != nil {
 			return fmt.Errorf("tool %s: result delivery failed: %w", name, derr)
 		}
@@ -102,7 +94,7 @@ func Call(ctx context.Context, t Tool, args map[string]any, deliver func(any) er
 	}
 	if h, ok := t.(AfterResulter); ok {
 		if herr := afterResult(ctx, h, args, res); herr != nil {
-			cfg.logger.ErrorContext(ctx, "tool after-result hook failed", "tool", name, "err", herr)
+			cfg.Logger.ErrorContext(ctx, "tool after-result hook failed", "tool", name, "err", herr)
 			return fmt.Errorf("tool %s: after-result hook failed: %w", name, herr)
 		}
 	}
@@ -119,7 +111,7 @@ func Call(ctx context.Context, t Tool, args map[string]any, deliver func(any) er
 // The key order the model wrote its arguments in is kept for the call:
 // [ArgumentKeys] gives it, from the ctx Execute gets, for the decoded
 // objects (a Go map has none).
-func CallJSON(ctx context.Context, t Tool, raw []byte, deliver func(any) error, opts ...CallOption) error {
+func CallJSON(ctx context.Context, t Tool, raw []byte, deliver func(any) error, opts *CallOptions) error {
 	args, order, err := decodeArgs(raw)
 	if err != nil {
 		et := ""
@@ -134,7 +126,7 @@ func CallJSON(ctx context.Context, t Tool, raw []byte, deliver func(any) error, 
 	if order != nil {
 		ctx = context.WithValue(ctx, argKeysKey{}, order)
 	}
-	return Call(ctx, t, args, deliver, opts...)
+	return Call(ctx, t, args, deliver, opts)
 }
 
 // argsError is the error DecodeArgs returns, carrying the issue a model

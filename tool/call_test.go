@@ -48,7 +48,7 @@ func TestCallDeliversExactlyOnce(t *testing.T) {
 		return map[string]any{"ok": true, "got": args}, nil
 	}}
 	var d delivery
-	require.NoError(t, tool.Call(context.Background(), ft, map[string]any{"value": "x"}, d.deliver))
+	require.NoError(t, tool.Call(context.Background(), ft, map[string]any{"value": "x"}, d.deliver, nil))
 	assert.Equal(t, []any{map[string]any{"ok": true, "got": map[string]any{"value": "x"}}}, d.got)
 }
 
@@ -60,8 +60,8 @@ func TestCallPassesArguments(t *testing.T) {
 		return "ok", nil
 	}}
 	var d delivery
-	require.NoError(t, tool.Call(context.Background(), ft, map[string]any{"a": 1, "b": "two"}, d.deliver))
-	require.NoError(t, tool.Call(context.Background(), ft, nil, d.deliver))
+	require.NoError(t, tool.Call(context.Background(), ft, map[string]any{"a": 1, "b": "two"}, d.deliver, nil))
+	require.NoError(t, tool.Call(context.Background(), ft, nil, d.deliver, nil))
 	assert.Equal(t, []map[string]any{{"a": 1, "b": "two"}, {}}, seen)
 }
 
@@ -75,7 +75,7 @@ func TestCallErrorBecomesErrorResult(t *testing.T) {
 			ft.after = func(context.Context, map[string]any, any) error { hookRan = true; return nil }
 			logger, logs := captureLogs()
 			var d delivery
-			require.NoError(t, tool.Call(context.Background(), ft, nil, d.deliver, tool.WithLogger(logger)))
+			require.NoError(t, tool.Call(context.Background(), ft, nil, d.deliver, &tool.CallOptions{Logger: logger}))
 			require.Len(t, d.got, 1)
 			assert.True(t, tool.IsError(d.got[0]))
 			assert.Equal(t, `{"error":`+jsonString(msg)+`}`, jsonOf(t, d.got[0]))
@@ -91,7 +91,7 @@ func jsonString(s string) string { return fmt.Sprintf("%q", s) }
 func TestCallRecoversPanics(t *testing.T) {
 	ft := &fakeTool{name: "panicky", exec: func(context.Context, map[string]any) (any, error) { panic("nil map write") }}
 	var d delivery
-	require.NoError(t, tool.Call(context.Background(), ft, nil, d.deliver, tool.WithLogger(quiet)))
+	require.NoError(t, tool.Call(context.Background(), ft, nil, d.deliver, &tool.CallOptions{Logger: quiet}))
 	require.Len(t, d.got, 1)
 	assert.Equal(t, `{"error":"tool panicky panicked: nil map write"}`, jsonOf(t, d.got[0]))
 	assert.True(t, tool.IsError(d.got[0]))
@@ -120,7 +120,7 @@ func TestCallNormalizesEmptyResults(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var d delivery
-			require.NoError(t, tool.Call(context.Background(), returning(tt.in, nil), nil, d.deliver))
+			require.NoError(t, tool.Call(context.Background(), returning(tt.in, nil), nil, d.deliver, nil))
 			require.Len(t, d.got, 1)
 			assert.JSONEq(t, tt.want, jsonOf(t, d.got[0]))
 			assert.Equal(t, tt.want, jsonOf(t, d.got[0]), "key order matches the Python original")
@@ -160,7 +160,7 @@ func TestNormalizeEmptyFollowsPythonBool(t *testing.T) {
 func normalized(t *testing.T, v any) any {
 	t.Helper()
 	var d delivery
-	require.NoError(t, tool.Call(context.Background(), returning(v, nil), nil, d.deliver))
+	require.NoError(t, tool.Call(context.Background(), returning(v, nil), nil, d.deliver, nil))
 	require.Len(t, d.got, 1)
 	return d.got[0]
 }
@@ -182,7 +182,7 @@ func TestCallHookRunsAfterDelivery(t *testing.T) {
 		},
 	}
 	d := delivery{events: &events}
-	require.NoError(t, tool.Call(context.Background(), ft, nil, d.deliver))
+	require.NoError(t, tool.Call(context.Background(), ft, nil, d.deliver, nil))
 	assert.Equal(t, []string{"execute", "deliver", "after_result"}, events)
 	assert.Len(t, d.got, 1)
 	assert.Equal(t, []any{}, hookResult, "the hook sees the raw result, not the envelope")
@@ -193,12 +193,12 @@ func TestCallDeliveryFailureSkipsHook(t *testing.T) {
 	ft := returning("ok", nil)
 	ft.after = func(context.Context, map[string]any, any) error { hookRan = true; return nil }
 	sink := errors.New("pipe closed")
-	err := tool.Call(context.Background(), ft, nil, func(any) error { return sink })
+	err := tool.Call(context.Background(), ft, nil, func(any) error { return sink }, nil)
 	assert.ErrorContains(t, err, "result delivery failed")
 	assert.ErrorIs(t, err, sink)
 	assert.False(t, hookRan)
 
-	err = tool.Call(context.Background(), returning(nil, errors.New("x")), nil, func(any) error { return sink }, tool.WithLogger(quiet))
+	err = tool.Call(context.Background(), returning(nil, errors.New("x")), nil, func(any) error { return sink }, &tool.CallOptions{Logger: quiet})
 	assert.ErrorContains(t, err, "result delivery failed")
 	assert.ErrorIs(t, err, sink)
 }
@@ -212,7 +212,7 @@ func TestCallHookFailureIsReportedAfterDelivery(t *testing.T) {
 			ft := returning("ok", nil)
 			ft.after = after
 			var d delivery
-			err := tool.Call(context.Background(), ft, nil, d.deliver, tool.WithLogger(quiet))
+			err := tool.Call(context.Background(), ft, nil, d.deliver, &tool.CallOptions{Logger: quiet})
 			assert.ErrorContains(t, err, "after-result hook failed")
 			assert.Equal(t, []any{"ok"}, d.got, "the result was delivered before the hook failed")
 		})
@@ -229,7 +229,7 @@ func TestCallCancelledIsNotDelivered(t *testing.T) {
 		return nil, ctx.Err()
 	}}
 	var d delivery
-	err := tool.Call(ctx, ft, nil, d.deliver)
+	err := tool.Call(ctx, ft, nil, d.deliver, nil)
 	assert.ErrorIs(t, err, context.Canceled)
 	assert.Empty(t, d.got)
 }
@@ -253,7 +253,7 @@ func TestCallJSONDecodesArguments(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var d delivery
-			require.NoError(t, tool.CallJSON(context.Background(), tl, []byte(tt.raw), d.deliver))
+			require.NoError(t, tool.CallJSON(context.Background(), tl, []byte(tt.raw), d.deliver, nil))
 			require.Len(t, d.got, 1)
 			assert.Contains(t, jsonOf(t, d.got[0]), tt.want)
 		})
@@ -280,7 +280,7 @@ func TestSetUnknownTool(t *testing.T) {
 	require.NoError(t, err)
 	logger, logs := captureLogs()
 	var d delivery
-	require.NoError(t, set.Call(context.Background(), "GetUserOrders", nil, d.deliver, tool.WithLogger(logger)))
+	require.NoError(t, set.Call(context.Background(), "GetUserOrders", nil, d.deliver, &tool.CallOptions{Logger: logger}))
 	require.Len(t, d.got, 1)
 	assert.Equal(t,
 		`{"status":"error","error_type":"unknown_tool","message":"There is no tool named 'GetUserOrders'. Use one of the available tools instead.","available_tools":["AAA_Tool","MMM_Tool","ZZZ_Tool"]}`,
@@ -290,7 +290,7 @@ func TestSetUnknownTool(t *testing.T) {
 
 	var empty tool.Set
 	d = delivery{}
-	require.NoError(t, empty.CallJSON(context.Background(), "x", nil, d.deliver, tool.WithLogger(quiet)))
+	require.NoError(t, empty.CallJSON(context.Background(), "x", nil, d.deliver, &tool.CallOptions{Logger: quiet}))
 	assert.Equal(t, `{"status":"error","error_type":"unknown_tool","message":"There is no tool named 'x'. Use one of the available tools instead.","available_tools":[]}`, jsonOf(t, d.got[0]))
 }
 
@@ -327,7 +327,7 @@ func TestConcurrentCalls(t *testing.T) {
 			for i := range calls {
 				args := map[string]any{"customer": fmt.Sprintf("w%d-%d", w, i), "items": []any{map[string]any{"name": "latte", "quantity": 1}}}
 				n := 0
-				err := set.Call(context.Background(), "order", args, func(any) error { n++; return nil })
+				err := set.Call(context.Background(), "order", args, func(any) error { n++; return nil }, nil)
 				if err != nil || n != 1 {
 					t.Errorf("call %d/%d: err=%v deliveries=%d", w, i, err, n)
 				}
@@ -357,7 +357,7 @@ func TestCallHugeArguments(t *testing.T) {
 	tl := mustOrderTool(t, st)
 	huge := strings.Repeat("x", 8<<20)
 	var d delivery
-	require.NoError(t, tool.Call(context.Background(), tl, map[string]any{"customer": huge, "items": []any{map[string]any{"name": "a", "quantity": 1}}}, d.deliver))
+	require.NoError(t, tool.Call(context.Background(), tl, map[string]any{"customer": huge, "items": []any{map[string]any{"name": "a", "quantity": 1}}}, d.deliver, nil))
 	assert.Equal(t, map[string]any{"order_id": "ORD-" + huge}, d.got[0])
 
 	nested := any("leaf")
@@ -365,6 +365,6 @@ func TestCallHugeArguments(t *testing.T) {
 		nested = []any{nested}
 	}
 	d = delivery{}
-	require.NoError(t, tool.Call(context.Background(), tl, map[string]any{"customer": "a", "items": nested}, d.deliver))
+	require.NoError(t, tool.Call(context.Background(), tl, map[string]any{"customer": "a", "items": nested}, d.deliver, nil))
 	assert.Equal(t, []tool.Issue{{Field: "items.0", Error: "Input should be a valid dictionary", Type: "dict_type"}}, d.got[0].(tool.ValidationResult).Details)
 }

@@ -4,11 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 	"github.com/voiceeval/schematools/tool"
 )
 
@@ -52,9 +50,9 @@ func TestCallWithCancelledContext(t *testing.T) {
 				var d delivery
 				var err error
 				if viaJSON {
-					err = tool.CallJSON(ctx, ft, []byte(`{"value": "v"}`), d.deliver, tool.WithLogger(quiet))
+					err = tool.CallJSON(ctx, ft, []byte(`{"value": "v"}`), d.deliver, &tool.CallOptions{Logger: quiet})
 				} else {
-					err = tool.Call(ctx, ft, map[string]any{"value": "v"}, d.deliver, tool.WithLogger(quiet))
+					err = tool.Call(ctx, ft, map[string]any{"value": "v"}, d.deliver, &tool.CallOptions{Logger: quiet})
 				}
 				if tt.err != nil {
 					assert.ErrorIs(t, err, tt.err, "json=%v", viaJSON)
@@ -68,39 +66,4 @@ func TestCallWithCancelledContext(t *testing.T) {
 			}
 		})
 	}
-}
-
-// Dispatch does not start a call once the turn's context is done (it has
-// no Result and its error is the context's), but a call already running
-// delivers as Call does: a tool that completes keeps its Result.
-func TestDispatchCancelledMidTurn(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	var mu sync.Mutex
-	runs := 0
-	book := &fakeTool{name: "book", exec: func(context.Context, map[string]any) (any, error) {
-		mu.Lock()
-		runs++
-		mu.Unlock()
-		cancel() // the turn is cancelled while the write commits
-		return map[string]any{"booked": true}, nil
-	}}
-	set, err := tool.NewSet(book)
-	require.NoError(t, err)
-	// One call at a time: whichever starts first cancels the turn, and the
-	// other is not started.
-	results, err := set.Dispatch(ctx, []tool.ModelCall{
-		{ID: "1", Name: "book", Arguments: `{"value": "v"}`},
-		{ID: "2", Name: "book", Arguments: `{"value": "v"}`},
-	}, 1)
-	require.Equal(t, 1, runs)
-	ran, skipped := results[0], results[1]
-	if ran.Result == nil {
-		ran, skipped = skipped, ran
-	}
-	assert.Equal(t, map[string]any{"booked": true}, ran.Result, "the committed write is reported")
-	assert.Nil(t, skipped.Result, "the call after the cancel did not run")
-	require.ErrorIs(t, err, context.Canceled)
-	assert.ErrorContains(t, err, "call "+skipped.ID+" (book)")
-	assert.NotContains(t, err.Error(), "call "+ran.ID+" (book)", "the call that ran has no error")
 }

@@ -43,30 +43,30 @@ func TestResultsBoundWhatTheyEcho(t *testing.T) {
 	}
 	notFound, err := tool.New("find", "finds", func(_ context.Context, _ *state.Shared, p params) (any, error) {
 		return tool.Failure("not_found", "Order "+p.ID+" not found"), nil
-	})
+	}, nil)
 	require.NoError(t, err)
 	failing, err := tool.New("fail", "fails", func(_ context.Context, _ *state.Shared, p params) (any, error) {
 		return nil, errors.New("no order " + p.ID)
-	})
+	}, nil)
 	require.NoError(t, err)
 	set, err := tool.NewSet(notFound, failing)
 	require.NoError(t, err)
 
 	cases := map[string]func(d *delivery) error{
 		"failure message": func(d *delivery) error {
-			return set.Call(ctx, "find", map[string]any{"id": big}, d.deliver)
+			return set.Call(ctx, "find", map[string]any{"id": big}, d.deliver, nil)
 		},
 		"unknown key": func(d *delivery) error {
-			return set.Call(ctx, "find", map[string]any{"id": "1", big: 1}, d.deliver)
+			return set.Call(ctx, "find", map[string]any{"id": "1", big: 1}, d.deliver, nil)
 		},
 		"go error": func(d *delivery) error {
-			return set.Call(ctx, "fail", map[string]any{"id": big}, d.deliver)
+			return set.Call(ctx, "fail", map[string]any{"id": big}, d.deliver, nil)
 		},
 		"unknown tool": func(d *delivery) error {
-			return set.Call(ctx, big, map[string]any{}, d.deliver)
+			return set.Call(ctx, big, map[string]any{}, d.deliver, nil)
 		},
 		"malformed JSON": func(d *delivery) error {
-			return set.CallJSON(ctx, "find", []byte(`{"id": "`+big), d.deliver)
+			return set.CallJSON(ctx, "find", []byte(`{"id": "`+big), d.deliver, nil)
 		},
 	}
 	for name, call := range cases {
@@ -88,14 +88,14 @@ func TestValidationResultBoundsItsIssues(t *testing.T) {
 	type params struct {
 		ID string `json:"id" jsonschema_description:"an id"`
 	}
-	tl, err := tool.New("find", "finds", func(context.Context, *state.Shared, params) (any, error) { return nil, nil })
+	tl, err := tool.New("find", "finds", func(context.Context, *state.Shared, params) (any, error) { return nil, nil }, nil)
 	require.NoError(t, err)
 	args := map[string]any{"id": "1"}
 	for i := range 100_000 {
 		args[fmt.Sprintf("k%d", i)] = 0
 	}
 	d := &delivery{}
-	require.NoError(t, tool.Call(context.Background(), tl, args, d.deliver))
+	require.NoError(t, tool.Call(context.Background(), tl, args, d.deliver, nil))
 	require.Len(t, d.got, 1)
 	res, ok := d.got[0].(tool.ValidationResult)
 	require.True(t, ok, "%T", d.got[0])
@@ -110,7 +110,7 @@ func TestValidationResultBoundsItsIssues(t *testing.T) {
 		args[fmt.Sprintf("k%03d", i)] = 0
 	}
 	d = &delivery{}
-	require.NoError(t, tool.Call(context.Background(), tl, args, d.deliver))
+	require.NoError(t, tool.Call(context.Background(), tl, args, d.deliver, nil))
 	assert.Len(t, d.got[0].(tool.ValidationResult).Details, 100)
 }
 

@@ -71,10 +71,10 @@ func TestDecodeArgsAcceptsNaNAsJSONLoads(t *testing.T) {
 		Rate  float64 `json:"rate"`
 		Count int     `json:"count"`
 	}
-	tl, err := tool.New("rate", "Rate.", func(_ context.Context, _ *state.Shared, p params) (any, error) { return p, nil })
+	tl, err := tool.New("rate", "Rate.", func(_ context.Context, _ *state.Shared, p params) (any, error) { return p, nil }, nil)
 	require.NoError(t, err)
 	var d delivery
-	require.NoError(t, tool.CallJSON(context.Background(), tl, []byte(`{"rate": NaN, "count": Infinity}`), d.deliver))
+	require.NoError(t, tool.CallJSON(context.Background(), tl, []byte(`{"rate": NaN, "count": Infinity}`), d.deliver, nil))
 	require.Len(t, d.got, 1)
 	res, ok := d.got[0].(tool.ValidationResult)
 	require.True(t, ok, "a NaN reaches the checks, which refuse it: %#v", d.got[0])

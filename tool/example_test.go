@@ -21,7 +21,7 @@ func ExampleNew() {
 	forecast, err := tool.New("get_forecast", "Get the weather forecast for a city.",
 		func(_ context.Context, _ *state.Shared, p params) (any, error) {
 			return map[string]any{"city": p.City, "weather": "sunny"}, nil
-		})
+		}, nil)
 	if err != nil {
 		panic(err)
 	}
@@ -45,14 +45,14 @@ func ExampleCall() {
 	find, _ := tool.New("find_customer", "Find customers by name.",
 		func(_ context.Context, _ *state.Shared, p params) (any, error) {
 			return []any{}, nil // no match
-		})
+		}, nil)
 	deliver := func(v any) error {
 		b, _ := json.Marshal(v)
 		fmt.Println(string(b))
 		return nil
 	}
-	_ = tool.Call(context.Background(), find, map[string]any{"name": "Ada"}, deliver)
-	_ = tool.CallJSON(context.Background(), find, []byte(`{"nme": "Ada"}`), deliver)
+	_ = tool.Call(context.Background(), find, map[string]any{"name": "Ada"}, deliver, nil)
+	_ = tool.CallJSON(context.Background(), find, []byte(`{"nme": "Ada"}`), deliver, nil)
 	// Output:
 	// {"status":"success","results":[],"count":0,"message":"No matching records found."}
 	// {"status":"error","error_type":"validation_error","message":"Tool arguments failed validation.","details":[{"field":"nme","error":"Extra inputs are not permitted","type":"extra_forbidden"},{"field":"name","error":"Field required","type":"missing"}]}
@@ -66,7 +66,7 @@ func ExampleSet_Call() {
 		b, _ := json.Marshal(v)
 		fmt.Println(string(b))
 		return nil
-	})
+	}, nil)
 	// Output:
 	// {"status":"error","error_type":"unknown_tool","message":"There is no tool named 'GetUserOrders'. Use one of the available tools instead.","available_tools":["EndConversationTool","SendScenarioSummaryTool","TransferToHumanAgentsTool"]}
 }
@@ -112,22 +112,25 @@ func ExampleDB() {
 	// [{"action_type":"cancel_order","arguments":{"order_id":"ORD-1"},"name":"cancel_order","result":{"status":"cancelled"}}]
 }
 
-// Dispatch runs the tool calls of one model turn, a few at a time, and
-// returns one result per call in the model's order.
-func ExampleSet_Dispatch() {
+// CallJSON runs a model's tool call, its arguments as JSON text, and
+// delivers one result for it, an error result for arguments it cannot use.
+func ExampleSet_CallJSON() {
 	set, _ := tool.NewSet(tool.Harness(state.New(), nil)...)
-	results, err := set.Dispatch(context.Background(), []tool.ModelCall{
+	for _, c := range []tool.ModelCall{
 		{ID: "call_1", Name: "SendScenarioSummaryTool", Arguments: `{"message": "done"}`},
 		{ID: "call_2", Name: "EndConversationTool", Arguments: `{}`},
 		{ID: "call_3", Name: "TransferToHumanAgentsTool", Arguments: `{"summary":`},
-	}, 2)
-	fmt.Println(err)
-	for _, r := range results {
-		b, _ := json.Marshal(r.Result)
-		fmt.Println(r.ID, tool.IsError(r.Result), string(b))
+	} {
+		err := set.CallJSON(context.Background(), c.Name, []byte(c.Arguments), func(result any) error {
+			b, _ := json.Marshal(result)
+			fmt.Println(c.ID, tool.IsError(result), string(b))
+			return nil
+		}, nil)
+		if err != nil {
+			fmt.Println(err)
+		}
 	}
 	// Output:
-	// <nil>
 	// call_1 false {"success":true,"message":"Scenario summary message sent."}
 	// call_2 false {"success":true,"message":"Exit message sent."}
 	// call_3 true {"status":"error","error_type":"validation_error","message":"Tool arguments failed validation.","details":[{"field":"","error":"Invalid JSON: pyjson: invalid JSON at offset 11: expecting value","type":"json_invalid"}]}

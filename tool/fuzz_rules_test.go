@@ -57,7 +57,7 @@ func FuzzUniqueItems(f *testing.F) {
 		N int     `json:"n,omitempty" jsonschema:"multipleOf=7"`
 		F float64 `json:"f,omitempty" jsonschema:"multipleOf=0.1"`
 	}
-	tl, err := tool.New("rules", "Rules.", func(context.Context, *state.Shared, params) (any, error) { return "ok", nil })
+	tl, err := tool.New("rules", "Rules.", func(context.Context, *state.Shared, params) (any, error) { return "ok", nil }, nil)
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -31,7 +31,7 @@ func FuzzCall(f *testing.F) {
 		err := tool.CallJSON(context.Background(), tl, raw, func(v any) error {
 			got = append(got, v)
 			return nil
-		}, tool.WithLogger(quiet))
+		}, &tool.CallOptions{Logger: quiet})
 		if err != nil {
 			t.Fatalf("CallJSON(%q) returned %v", raw, err)
 		}

@@ -21,7 +21,7 @@ func TestEndConversationAcknowledgesBeforeExit(t *testing.T) {
 		atDelivery = append(atDelivery, len(rec.messages()))
 		got = append(got, v)
 		return nil
-	}))
+	}, nil))
 	assert.Equal(t, []int{0}, atDelivery)
 	assert.Equal(t, `[{"success":true,"message":"Exit message sent."}]`, jsonOf(t, got))
 	assert.Equal(t, []any{tool.TextMessage{Text: "<exit>The task is finished.</exit>"}}, rec.messages())
@@ -39,7 +39,7 @@ func TestHarnessToolsWorkWithoutState(t *testing.T) {
 			require.NoError(t, tool.ValidateName(tl.Name()))
 			assert.NotEmpty(t, tl.Description())
 			var d delivery
-			require.NoError(t, tool.Call(context.Background(), tl, args[i], d.deliver, tool.WithLogger(quiet)))
+			require.NoError(t, tool.Call(context.Background(), tl, args[i], d.deliver, &tool.CallOptions{Logger: quiet}))
 			assert.Len(t, d.got, 1)
 		})
 	}
@@ -56,7 +56,7 @@ func TestTransferToHumanAgents(t *testing.T) {
 	assert.Equal(t, "string", tl.Properties()["summary"].(map[string]any)["type"])
 
 	var d delivery
-	require.NoError(t, tool.Call(context.Background(), tl, map[string]any{"summary": "needs a refund"}, d.deliver))
+	require.NoError(t, tool.Call(context.Background(), tl, map[string]any{"summary": "needs a refund"}, d.deliver, nil))
 	assert.Equal(t, `[{"status":"success","message":"Transfer successful"}]`, jsonOf(t, d.got))
 	want := state.Action{
 		"action_type": "transfer_to_human_agents", "name": "transfer_to_human_agents",
@@ -79,7 +79,7 @@ func TestTransferExitAfterValidationFailure(t *testing.T) {
 	st, rec := newNotifiedState()
 	tl := harness(st, "TransferToHumanAgentsTool")
 	var d delivery
-	require.NoError(t, tool.Call(context.Background(), tl, map[string]any{"summary": 3}, d.deliver))
+	require.NoError(t, tool.Call(context.Background(), tl, map[string]any{"summary": 3}, d.deliver, nil))
 	require.Len(t, d.got, 1)
 	assert.Equal(t, "validation_error", d.got[0].(tool.ValidationResult).ErrorType)
 	assert.True(t, tool.IsError(d.got[0]))
@@ -97,7 +97,7 @@ func TestSendScenarioSummary(t *testing.T) {
 	require.NoError(t, tool.Call(context.Background(), tl, map[string]any{"message": `{"ok": true}`, "extra": 1}, func(v any) error {
 		atDelivery, got = len(rec.messages()), v
 		return nil
-	}))
+	}, nil))
 	assert.Equal(t, 1, atDelivery)
 	assert.Equal(t, `{"success":true,"message":"Scenario summary message sent."}`, jsonOf(t, got))
 	assert.Equal(t, []any{tool.TextMessage{Text: `<final_response>{"ok": true}</final_response>`}}, rec.messages())

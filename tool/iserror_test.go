@@ -72,12 +72,12 @@ func TestIsErrorOnDeliveredResults(t *testing.T) {
 		{"fake", `{}`}, {"panics", `{}`}, {"missing", `{}`}, {"order", `{"customer":`}, {"order", `{}`},
 	} {
 		var d delivery
-		require.NoError(t, set.CallJSON(context.Background(), c.name, []byte(c.raw), d.deliver, tool.WithLogger(quiet)))
+		require.NoError(t, set.CallJSON(context.Background(), c.name, []byte(c.raw), d.deliver, &tool.CallOptions{Logger: quiet}))
 		require.Len(t, d.got, 1)
 		assert.True(t, tool.IsError(d.got[0]), "%s %s: %s", c.name, c.raw, jsonOf(t, d.got[0]))
 	}
 	var d delivery
-	require.NoError(t, tool.Call(context.Background(), returning([]any{}, nil), nil, d.deliver))
+	require.NoError(t, tool.Call(context.Background(), returning([]any{}, nil), nil, d.deliver, nil))
 	assert.False(t, tool.IsError(d.got[0]), "an empty result's envelope is a success")
 }
 

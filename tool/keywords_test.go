@@ -31,7 +31,7 @@ func TestMultipleOfAndUniqueItemsAreChecked(t *testing.T) {
 		Qty  int      `json:"qty" jsonschema:"multipleOf=5"`
 		Tags []string `json:"tags" jsonschema:"uniqueItems=true"`
 	}
-	tl := newRuleTool[params](t)
+	tl := newRuleTool[params](t, nil)
 	props := tl.Properties()
 	assert.Equal(t, json.Number("5"), props["qty"].(map[string]any)["multipleOf"])
 	assert.Equal(t, true, props["tags"].(map[string]any)["uniqueItems"])
@@ -60,7 +60,7 @@ func TestMultipleOf(t *testing.T) {
 		E   int         `json:"e,omitempty" jsonschema:"multipleOf=5,enum=5,enum=7"`
 		B   int         `json:"b,omitempty" jsonschema:"multipleOf=5,maximum=3"`
 	}
-	tl := newRuleTool[params](t)
+	tl := newRuleTool[params](t, nil)
 	for _, tt := range []struct {
 		key  string
 		val  any
@@ -93,7 +93,7 @@ func TestMultipleOf(t *testing.T) {
 	assert.Equal(t, []tool.Issue{{Field: "b", Error: "Input should be a multiple of 5", Type: "multiple_of"}},
 		detailsOf(t, tl, map[string]any{"b": 7}))
 	assert.Equal(t, []tool.Issue{{Field: "e", Error: "Input should be '5' or '7'", Type: "enum"}}, detailsOf(t, tl, map[string]any{"e": 10}), "an enum is checked before multipleOf")
-	lax := newRuleTool[params](t, tool.WithLax())
+	lax := newRuleTool[params](t, &tool.Options{Lax: true})
 	assert.Equal(t, "multiple_of", detailsOf(t, lax, map[string]any{"i": "7"})[0].Type, "a coerced value is checked")
 }
 
@@ -115,7 +115,7 @@ func TestUniqueItems(t *testing.T) {
 		Nums  []json.Number    `json:"nums,omitempty" jsonschema:"uniqueItems=true"`
 		Flts  []float64        `json:"flts,omitempty" jsonschema:"uniqueItems=true"`
 	}
-	tl := newRuleTool[params](t)
+	tl := newRuleTool[params](t, nil)
 	for _, tt := range []struct {
 		key string
 		val []any
@@ -147,14 +147,14 @@ func TestUniqueItems(t *testing.T) {
 		}
 		assert.Equal(t, []tool.Issue{{Field: tt.key, Error: "List should have unique items; " + tt.dup, Type: "unique_items"}}, got, "%s=%v", tt.key, tt.val)
 	}
-	lax := newRuleTool[params](t, tool.WithLax())
+	lax := newRuleTool[params](t, &tool.Options{Lax: true})
 	assert.Equal(t, "unique_items", detailsOf(t, lax, map[string]any{"ints": []any{"1", 1}})[0].Type,
 		"the bound values are compared: \"1\" coerced is 1")
 }
 
 // newErr is the error tool.New returns for parameters P.
 func newErr[P any]() error {
-	_, err := tool.New("x", "X.", func(context.Context, *state.Shared, P) (any, error) { return nil, nil })
+	_, err := tool.New("x", "X.", func(context.Context, *state.Shared, P) (any, error) { return nil, nil }, nil)
 	return err
 }
 

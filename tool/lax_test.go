@@ -27,7 +27,7 @@ func laxTool(t *testing.T) *tool.Typed[laxParams] {
 	t.Helper()
 	tl, err := tool.New("lax", "Echo the bound parameters.", func(_ context.Context, _ *state.Shared, p laxParams) (any, error) {
 		return p, nil
-	}, tool.WithLax())
+	}, &tool.Options{Lax: true})
 	require.NoError(t, err)
 	return tl
 }
@@ -92,7 +92,7 @@ type laxEnumParams struct {
 func TestLaxEnumIssues(t *testing.T) {
 	tl, err := tool.New("enum", "Pick a cabin.", func(_ context.Context, _ *state.Shared, p laxEnumParams) (any, error) {
 		return p.Cabin, nil
-	}, tool.WithLax())
+	}, &tool.Options{Lax: true})
 	require.NoError(t, err)
 	_, invalid := tl.Decode(map[string]any{"cabin": "first"})
 	require.NotNil(t, invalid)

@@ -40,12 +40,12 @@ func TestArgumentKeys(t *testing.T) {
 	raw := `{"zeta": 1, "nested": {"b": 1, "a": 2, "c": 3}, "alpha": 2}`
 	at := &argsTool{}
 	deliver := func(any) error { return nil }
-	require.NoError(t, tool.CallJSON(context.Background(), at, []byte(raw), deliver))
+	require.NoError(t, tool.CallJSON(context.Background(), at, []byte(raw), deliver, nil))
 	assert.Equal(t, [][]string{{"zeta", "nested", "alpha"}, {"b", "a", "c"}}, at.got)
 
 	args, err := tool.DecodeArgs([]byte(raw))
 	require.NoError(t, err)
-	require.NoError(t, tool.Call(context.Background(), at, args, deliver))
+	require.NoError(t, tool.Call(context.Background(), at, args, deliver, nil))
 	assert.Equal(t, [][]string{nil, nil}, at.got)
 
 	keys, ok := tool.ArgumentKeys(context.Background(), map[string]any{"b": 1, "a": 2})
@@ -68,7 +68,7 @@ func TestOrderedDictResults(t *testing.T) {
 	} {
 		assert.Equal(t, c.isError, tool.IsError(c.result), "%v", c.result)
 		var delivered any
-		require.NoError(t, tool.Call(context.Background(), resultTool{c.result}, nil, func(v any) error { delivered = v; return nil }))
+		require.NoError(t, tool.Call(context.Background(), resultTool{c.result}, nil, func(v any) error { delivered = v; return nil }, nil))
 		b, err := json.Marshal(delivered)
 		require.NoError(t, err)
 		v, err := pyvalue.Loads(b)
@@ -97,7 +97,7 @@ func TestDBOrdered(t *testing.T) {
 	root := t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(root, "db.json"),
 		[]byte(`{"orders": {"#2": {"status": "pending", "id": "#2"}, "#1": {"status": "done", "id": "#1"}}}`), 0o644))
-	src, err := state.LoadSourceDB(root, "db")
+	src, err := state.LoadSource(root, "db")
 	require.NoError(t, err)
 	st := state.New()
 	st.Share(src)

@@ -63,7 +63,7 @@ type Issue struct {
 // ValidationResult is what a typed tool returns when its arguments fail
 // validation: {"status": "error", "error_type": "validation_error",
 // "message": "Tool arguments failed validation.", "details": [...]}.
-// ErrorType can be set per tool with [WithErrorType]; [IsError] reports it
+// ErrorType can be set per tool with [Options].ErrorType; [IsError] reports it
 // as an error. Each issue's field and error are shortened by [Clip], and
 // at most 100 issues are listed: past that, the first 100 and one more,
 // {"field": "", "error": "N more issues not shown", "type":

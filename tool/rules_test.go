@@ -13,9 +13,9 @@ import (
 )
 
 // newRuleTool builds a tool of parameters P that returns "ok".
-func newRuleTool[P any](t *testing.T, opts ...tool.Option) tool.Tool {
+func newRuleTool[P any](t *testing.T, opts *tool.Options) tool.Tool {
 	t.Helper()
-	tl, err := tool.New("rules", "Rules.", func(context.Context, *state.Shared, P) (any, error) { return "ok", nil }, opts...)
+	tl, err := tool.New("rules", "Rules.", func(context.Context, *state.Shared, P) (any, error) { return "ok", nil }, opts)
 	require.NoError(t, err)
 	return tl
 }
@@ -52,7 +52,7 @@ func TestValidateRulesReachTheSchema(t *testing.T) {
 		Lines  []line   `json:"lines,omitempty" validate:"omitempty,gt=0,dive"`
 		Either string   `json:"either,omitempty" validate:"omitempty,email|url"`
 	}
-	tl := newRuleTool[params](t)
+	tl := newRuleTool[params](t, nil)
 	props := tl.Properties()
 	assert.Equal(t, []any{"small", "extra large"}, props["size"].(map[string]any)["enum"])
 	assert.Equal(t, map[string]any{"type": "integer", "minimum": json.Number("1"), "exclusiveMaximum": json.Number("10")}, props["count"])
@@ -85,7 +85,7 @@ func TestSchemaRulesAreChecked(t *testing.T) {
 		Limit *int     `json:"limit,omitempty" validate:"omitempty,max=5" jsonschema:"minimum=0"`
 		Note  string   `json:"note,omitempty" validate:"max=3"`
 	}
-	tl := newRuleTool[params](t)
+	tl := newRuleTool[params](t, nil)
 	assert.Nil(t, issuesOf(t, tl, map[string]any{"mode": "fast", "level": 2, "count": 10, "ratio": 0.5, "code": "AB", "tags": []any{"x"}, "limit": 0}))
 	assert.Nil(t, issuesOf(t, tl, map[string]any{"mode": "slow", "limit": nil}), "absent and null optional values are not checked")
 
@@ -106,7 +106,7 @@ func TestSchemaRulesAreChecked(t *testing.T) {
 	}, res.(tool.ValidationResult).Details)
 
 	// The same in lax mode: numeric strings are coerced, then checked.
-	lax := newRuleTool[params](t, tool.WithLax())
+	lax := newRuleTool[params](t, &tool.Options{Lax: true})
 	assert.Equal(t, [][2]string{{"count", "less_than_equal"}}, issuesOf(t, lax, map[string]any{"mode": "fast", "count": "11"}))
 	assert.Equal(t, [][2]string{{"mode", "enum"}}, issuesOf(t, lax, map[string]any{"mode": "Fast"}))
 
@@ -125,7 +125,7 @@ func TestNestedSchemaRules(t *testing.T) {
 		Codes []string `json:"codes,omitempty" jsonschema:"enum=a,enum=b"`
 		Loose []line   `json:"loose,omitempty"`
 	}
-	tl := newRuleTool[params](t)
+	tl := newRuleTool[params](t, nil)
 	props := tl.Properties()
 	assert.Equal(t, []any{"a", "b"}, props["codes"].(map[string]any)["items"].(map[string]any)["enum"])
 	qty := func(field string) map[string]any {
@@ -146,7 +146,7 @@ func TestRuleDeclaredTwice(t *testing.T) {
 		Size string `json:"size" jsonschema:"enum=small,enum=large" validate:"oneof=large small"`
 		N    int    `json:"n" jsonschema:"minimum=1" validate:"min=1"`
 	}
-	tl := newRuleTool[agree](t)
+	tl := newRuleTool[agree](t, nil)
 	assert.Equal(t, [][2]string{{"size", "oneof"}, {"n", "min"}}, issuesOf(t, tl, map[string]any{"size": "tiny", "n": 0}), "each rule reported once")
 
 	mk := func(f func() error) error { return f() }
@@ -161,15 +161,15 @@ func TestRuleDeclaredTwice(t *testing.T) {
 	}
 	for name, f := range map[string]func() error{
 		"enum": func() error {
-			_, err := tool.New("x", "X.", func(context.Context, *state.Shared, enumClash) (any, error) { return nil, nil })
+			_, err := tool.New("x", "X.", func(context.Context, *state.Shared, enumClash) (any, error) { return nil, nil }, nil)
 			return err
 		},
 		"bound": func() error {
-			_, err := tool.New("x", "X.", func(context.Context, *state.Shared, boundClash) (any, error) { return nil, nil })
+			_, err := tool.New("x", "X.", func(context.Context, *state.Shared, boundClash) (any, error) { return nil, nil }, nil)
 			return err
 		},
 		"length": func() error {
-			_, err := tool.New("x", "X.", func(context.Context, *state.Shared, lengthClash) (any, error) { return nil, nil })
+			_, err := tool.New("x", "X.", func(context.Context, *state.Shared, lengthClash) (any, error) { return nil, nil }, nil)
 			return err
 		},
 	} {
@@ -181,11 +181,11 @@ func TestRuleDeclaredTwice(t *testing.T) {
 	type badPattern struct {
 		S string `json:"s" jsonschema:"pattern=([a-z"`
 	}
-	_, err := tool.New("x", "X.", func(context.Context, *state.Shared, badPattern) (any, error) { return nil, nil })
+	_, err := tool.New("x", "X.", func(context.Context, *state.Shared, badPattern) (any, error) { return nil, nil }, nil)
 	assert.ErrorIs(t, err, tool.ErrInvalidParams)
 }
 
-// WithProperties changes what the tool presents, not what it checks.
+// Options.Properties changes what the tool presents, not what it checks.
 func TestWithProperties(t *testing.T) {
 	type params struct {
 		Reason string `json:"reason"`
@@ -195,17 +195,17 @@ func TestWithProperties(t *testing.T) {
 		"reason": map[string]any{"type": "string", "description": "Why, in the original's words.", "enum": []any{"a", "b"}},
 		"note":   map[string]any{"type": "string"},
 	}
-	tl := newRuleTool[params](t, tool.WithProperties(shown))
+	tl := newRuleTool[params](t, &tool.Options{Properties: shown})
 	assert.Equal(t, shown, tl.Properties())
 	assert.Equal(t, []string{"reason"}, tl.Required(), "the required list still comes from the struct")
 	shown["note"].(map[string]any)["type"] = "integer"
 	assert.Equal(t, "string", tl.Properties()["note"].(map[string]any)["type"], "the tool keeps its own copy")
-	defs, err := schema.OpenAI([]tool.Tool{tl})
+	defs, err := schema.OpenAI([]tool.Tool{tl}, nil)
 	require.NoError(t, err)
 	assert.Contains(t, string(defs[0]), `"properties":{"reason":{"description":"Why, in the original's words.","enum":["a","b"],"type":"string"},"note":{"type":"string"}}`)
 	assert.Nil(t, issuesOf(t, tl, map[string]any{"reason": "c"}), "the override does not add checks")
 
 	_, err = tool.New("x", "X.", func(context.Context, *state.Shared, params) (any, error) { return nil, nil },
-		tool.WithProperties(map[string]any{"reason": map[string]any{"type": "string"}}))
+		&tool.Options{Properties: map[string]any{"reason": map[string]any{"type": "string"}}})
 	assert.ErrorIs(t, err, tool.ErrInvalidParams, "the override names every property")
 }

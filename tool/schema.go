@@ -234,28 +234,13 @@ func openSchemas(v any) any {
 	return m
 }
 
-// WithProperties makes a typed tool present props as its JSON Schema
-// properties in place of those derived from its parameters struct. It is
-// the explicit override for a port that must show the model the original's
-// schema text word for word (descriptions, enums the original offers but
-// does not check). Only what is exported changes — Properties, [Schema]
-// and every tool/schema dialect; the checks, the required list and the
-// property order still come from the struct. props must name exactly the
-// struct's properties, or [New] fails with [ErrInvalidParams]. As an
-// override can say what the checks do not do, every use needs a test that
-// the exported schema and the checks accept and refuse the same arguments
-// (or names the difference).
-func WithProperties(props map[string]any) Option {
-	return func(c *config) { c.properties = props }
-}
-
 // withProperties returns ps presenting props instead of its own
 // properties.
 func withProperties(ps paramSchema, props map[string]any) (paramSchema, error) {
 	own := slices.Sorted(maps.Keys(ps.properties))
 	given := slices.Sorted(maps.Keys(props))
 	if !slices.Equal(own, given) {
-		return ps, fmt.Errorf("%w: WithProperties names %v, the parameters %v", ErrInvalidParams, given, own)
+		return ps, fmt.Errorf("%w: Options.Properties names %v, the parameters %v", ErrInvalidParams, given, own)
 	}
 	ps.properties = state.Clone(props).(map[string]any)
 	return ps, nil

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"sync"
 )
 
 // Set is the tool set of one scenario: tools by name, in the order they
@@ -79,28 +78,28 @@ func (s *Set) Tools() []Tool {
 // hold is answered with {"status": "error", "error_type": "unknown_tool",
 // "message": …, "available_tools": [the set's names, sorted]}, delivered
 // exactly once and logged as a warning; no hook runs.
-func (s *Set) Call(ctx context.Context, name string, args map[string]any, deliver func(any) error, opts ...CallOption) error {
+func (s *Set) Call(ctx context.Context, name string, args map[string]any, deliver func(any) error, opts *CallOptions) error {
 	t, ok := s.lookup(name)
 	if !ok {
 		return s.unknown(ctx, name, deliver, opts)
 	}
-	return Call(ctx, t, args, deliver, opts...)
+	return Call(ctx, t, args, deliver, opts)
 }
 
 // CallJSON is [Set.Call] with raw JSON arguments, decoded as [CallJSON]
 // does.
-func (s *Set) CallJSON(ctx context.Context, name string, raw []byte, deliver func(any) error, opts ...CallOption) error {
+func (s *Set) CallJSON(ctx context.Context, name string, raw []byte, deliver func(any) error, opts *CallOptions) error {
 	t, ok := s.lookup(name)
 	if !ok {
 		return s.unknown(ctx, name, deliver, opts)
 	}
-	return CallJSON(ctx, t, raw, deliver, opts...)
+	return CallJSON(ctx, t, raw, deliver, opts)
 }
 
-func (s *Set) unknown(ctx context.Context, name string, deliver func(any) error, opts []CallOption) error {
-	cfg := newCallConfig(opts)
+func (s *Set) unknown(ctx context.Context, name string, deliver func(any) error, opts *CallOptions) error {
+	cfg := callConfig(opts)
 	res := unknownTool(name, s.Names())
-	cfg.logger.WarnContext(ctx, "unknown tool called by the model; returning a structured error",
+	cfg.Logger.WarnContext(ctx, "unknown tool called by the model; returning a structured error",
 		slog.String("tool", name), slog.Any("available_tools", res.AvailableTools))
 	if err := deliver(res); err != nil {
 		return fmt.Errorf("tool %s: result delivery failed: %w", name, err)
@@ -111,72 +110,9 @@ func (s *Set) unknown(ctx context.Context, name string, deliver func(any) error,
 // ModelCall is one tool call as a model returns it: an id, a name, and the
 // arguments as JSON text.
 type ModelCall struct {
-	ID   string `json:"id"`   // the provider's call id, echoed in the ToolResult
+	ID   string `json:"id"`   // the provider's call id, echoed in the result
 	Name string `json:"name"` // the tool's name, looked up in the Set
 	// Arguments is the model's JSON text, decoded by [DecodeArgs] (""
 	// and "null" mean no arguments).
 	Arguments string `json:"arguments"`
-}
-
-// ToolResult is the result to send back to the model for one call.
-type ToolResult struct {
-	ID   string `json:"id"`   // the call's ID
-	Name string `json:"name"` // the call's Name
-	// Result is what the live path delivered for the call: the tool's
-	// result, enveloped when empty, or the unknown-tool, validation or
-	// {"error": …} result. nil when nothing was delivered: the call was
-	// not started because the turn's context was done, or its tool
-	// returned the context's error (see [Call]).
-	Result any `json:"result"`
-}
-
-// Dispatch runs the calls of one model turn on the live path
-// ([Set.CallJSON]): unknown names get the unknown-tool result listing the
-// set's tools, malformed arguments a validation result, errors the
-// {"error": …} result. At most parallel calls run at once (1 when
-// parallel < 1). Results come back in the model's order, one per call.
-// The error joins the failures of individual calls: a call not yet
-// started when ctx is done is not run, has no Result and fails with ctx's
-// error; a call already running finishes as [Call] does — a tool that
-// completes keeps the Result it delivered, even if ctx was cancelled
-// meanwhile, and only one that returns ctx's error has none; a call whose
-// after-result hook failed keeps the Result it delivered.
-func (s *Set) Dispatch(ctx context.Context, calls []ModelCall, parallel int, opts ...CallOption) ([]ToolResult, error) {
-	if parallel < 1 {
-		parallel = 1
-	}
-	out := make([]ToolResult, len(calls))
-	errs := make([]error, len(calls))
-	sem := make(chan struct{}, parallel)
-	var wg sync.WaitGroup
-	for i, c := range calls {
-		out[i] = ToolResult{ID: c.ID, Name: c.Name}
-		wg.Go(func() {
-			select {
-			case sem <- struct{}{}:
-			case <-ctx.Done():
-				errs[i] = fmt.Errorf("tool: call %s (%s): %w", c.ID, c.Name, ctx.Err())
-				return
-			}
-			defer func() { <-sem }()
-			if err := ctx.Err(); err != nil {
-				errs[i] = fmt.Errorf("tool: call %s (%s): %w", c.ID, c.Name, err)
-				return
-			}
-			delivered := 0
-			err := s.CallJSON(ctx, c.Name, []byte(c.Arguments), func(v any) error {
-				delivered++
-				out[i].Result = v
-				return nil
-			}, opts...)
-			if err == nil && delivered != 1 {
-				err = fmt.Errorf("%d deliveries", delivered)
-			}
-			if err != nil {
-				errs[i] = fmt.Errorf("tool: call %s (%s): %w", c.ID, c.Name, err)
-			}
-		})
-	}
-	wg.Wait()
-	return out, errors.Join(errs...)
 }

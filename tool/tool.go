@@ -35,7 +35,7 @@ type AfterResulter interface {
 
 // ErrorTyper is implemented by tools whose validation results carry an
 // "error_type" other than "validation_error", as typed tools built with
-// [WithErrorType] do. [CallJSON] gives the result for malformed raw
+// [Options].ErrorType do. [CallJSON] gives the result for malformed raw
 // arguments the tool's error type.
 type ErrorTyper interface {
 	ErrorType() string

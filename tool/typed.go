@@ -8,53 +8,50 @@ import (
 	"github.com/voiceeval/schematools/state"
 )
 
-// Func is the work of a typed tool: it receives the tool's shared state and
-// the validated parameters, and returns the raw result (see [Tool]).
-type Func[P any] func(ctx context.Context, st *state.Shared, p P) (any, error)
-
-// Option configures a typed tool built by [New].
-type Option func(*config)
-
-type config struct {
-	state      *state.Shared
-	errorType  string
-	allowExtra bool
-	lax        bool
-	after      func(ctx context.Context, st *state.Shared, result any) error
-	properties map[string]any // WithProperties
-}
-
-// WithState makes the tool read and write st. Without it the tool gets a
-// private empty state, as Python tools built without shared_state do.
-func WithState(st *state.Shared) Option { return func(c *config) { c.state = st } }
-
-// WithErrorType sets the "error_type" of the tool's [ValidationResult]
-// (default "validation_error"); tau2 telecom, for one, uses
-// "invalid_arguments".
-func WithErrorType(errorType string) Option { return func(c *config) { c.errorType = errorType } }
-
-// WithExtraArgs makes the tool ignore argument keys its parameters do not
-// declare, at every nesting level, as Python tools that take **kwargs do.
-// By default unknown keys fail validation.
-func WithExtraArgs() Option { return func(c *config) { c.allowExtra = true } }
-
-// WithLax makes argument checking follow pydantic's lax mode, as the Python
-// tools of the tau2-bench ports validate: integer arguments also accept
-// numeric strings ("12") and booleans, number arguments accept numeric
-// strings and booleans, boolean arguments accept 0/1 and the strings
-// pydantic accepts ("true", "no", "on", …); strings stay strict; a failed
-// oneof rule is reported with pydantic's Enum type code "enum". Unknown
-// keys are refused at the top level but silently dropped in nested
-// objects, and problems are listed as pydantic lists them: the declared
-// fields in order (missing and ill-typed together), then unknown keys.
-// [WithExtraArgs] still ignores unknown keys everywhere.
-func WithLax() Option { return func(c *config) { c.lax = true } }
-
-// WithAfterResult sets a hook that [Call] runs after the tool's result has
-// been delivered, with the raw result Execute returned (which may be a
-// [ValidationResult]). It never runs after Execute failed.
-func WithAfterResult(fn func(ctx context.Context, st *state.Shared, result any) error) Option {
-	return func(c *config) { c.after = fn }
+// Options configures a typed tool built by [New]. The zero value (or a
+// nil *Options) gives the defaults.
+type Options struct {
+	// State is the shared state the tool reads and writes. Nil gives the
+	// tool a private empty state, as Python tools built without
+	// shared_state have.
+	State *state.Shared
+	// ErrorType is the "error_type" of the tool's [ValidationResult]
+	// (default "validation_error"); tau2 telecom, for one, uses
+	// "invalid_arguments".
+	ErrorType string
+	// ExtraArgs makes the tool ignore argument keys its parameters do not
+	// declare, at every nesting level, as Python tools that take **kwargs
+	// do. By default unknown keys fail validation.
+	ExtraArgs bool
+	// Lax makes argument checking follow pydantic's lax mode, as the
+	// Python tools of the tau2-bench ports validate: integer arguments
+	// also accept numeric strings ("12") and booleans, number arguments
+	// accept numeric strings and booleans, boolean arguments accept 0/1
+	// and the strings pydantic accepts ("true", "no", "on", …); strings
+	// stay strict; a failed oneof rule is reported with pydantic's Enum
+	// type code "enum". Unknown keys are refused at the top level but
+	// silently dropped in nested objects, and problems are listed as
+	// pydantic lists them: the declared fields in order (missing and
+	// ill-typed together), then unknown keys. ExtraArgs still ignores
+	// unknown keys everywhere.
+	Lax bool
+	// AfterResult is a hook that [Call] runs after the tool's result has
+	// been delivered, with the raw result Execute returned (which may be
+	// a [ValidationResult]). It never runs after Execute failed.
+	AfterResult func(ctx context.Context, st *state.Shared, result any) error
+	// Properties, when non-nil, are the JSON Schema properties the tool
+	// presents in place of those derived from its parameters struct: the
+	// explicit override for a port that must show the model the
+	// original's schema text word for word (descriptions, enums the
+	// original offers but does not check). Only what is exported changes
+	// — Properties, [Schema] and every tool/schema dialect; the checks,
+	// the required list and the property order still come from the
+	// struct. They must name exactly the struct's properties, or [New]
+	// fails with [ErrInvalidParams]. As an override can say what the
+	// checks do not do, every use needs a test that the exported schema
+	// and the checks accept and refuse the same arguments (or names the
+	// difference).
+	Properties map[string]any
 }
 
 // Typed is a tool whose parameters are one Go struct P: the same struct
@@ -63,14 +60,16 @@ func WithAfterResult(fn func(ctx context.Context, st *state.Shared, result any) 
 // Build it with [New]. It is safe for concurrent use.
 type Typed[P any] struct {
 	name, description string
-	fn                Func[P]
-	cfg               config
+	fn                func(ctx context.Context, st *state.Shared, p P) (any, error)
+	cfg               Options
 	spec              *spec
 	schema            paramSchema
 }
 
-// New builds a typed tool. Its properties and required list are derived
-// once, here, from P:
+// New builds a typed tool: fn is its work, which receives the tool's
+// shared state and the validated parameters and returns the raw result
+// (see [Tool]). Its properties and required list are derived once, here,
+// from P:
 //
 //   - the json tag names each argument; a field is required unless its json
 //     tag has omitempty or omitzero (`jsonschema:"required"` forces it);
@@ -89,7 +88,7 @@ type Typed[P any] struct {
 // carries validate tags the validator cannot apply, carries a jsonschema
 // keyword the checks do not enforce, or states one rule in both tags
 // with different values.
-func New[P any](name, description string, fn Func[P], opts ...Option) (*Typed[P], error) {
+func New[P any](name, description string, fn func(ctx context.Context, st *state.Shared, p P) (any, error), opts *Options) (*Typed[P], error) {
 	pt := reflect.TypeFor[P]()
 	if err := ValidateName(name); err != nil {
 		return nil, fmt.Errorf("tool: New[%s]: %w: %w", pt, ErrInvalidParams, err)
@@ -104,21 +103,21 @@ func New[P any](name, description string, fn Func[P], opts ...Option) (*Typed[P]
 		return nil, fmt.Errorf("tool: %s: parameters must be a struct, got %s: %w", name, pt, ErrInvalidParams)
 	}
 	t := &Typed[P]{name: name, description: description, fn: fn}
-	for _, o := range opts {
-		o(&t.cfg)
+	if opts != nil {
+		t.cfg = *opts
 	}
-	if t.cfg.state == nil {
-		t.cfg.state = state.New()
+	if t.cfg.State == nil {
+		t.cfg.State = state.New()
 	}
 	// In lax mode nested objects accept (and drop) unknown keys, so their
 	// schemas must not close them.
-	s, schema, err := compiled(pt, t.cfg.allowExtra || t.cfg.lax)
+	s, schema, err := compiled(pt, t.cfg.ExtraArgs || t.cfg.Lax)
 	if err != nil {
 		return nil, fmt.Errorf("tool: %s: %w", name, err)
 	}
 	t.spec, t.schema = s, schema
-	if t.cfg.properties != nil {
-		if t.schema, err = withProperties(schema, t.cfg.properties); err != nil {
+	if t.cfg.Properties != nil {
+		if t.schema, err = withProperties(schema, t.cfg.Properties); err != nil {
 			return nil, fmt.Errorf("tool: %s: %w", name, err)
 		}
 	}
@@ -148,17 +147,17 @@ func (t *Typed[P]) PropertyOrder() []string { return append([]string{}, t.schema
 
 // ErrorType returns the "error_type" of the tool's validation results.
 func (t *Typed[P]) ErrorType() string {
-	if t.cfg.errorType == "" {
+	if t.cfg.ErrorType == "" {
 		return errorTypeValidation
 	}
-	return t.cfg.errorType
+	return t.cfg.ErrorType
 }
 
 // Decode checks args and binds them into P without running the tool. It
 // returns a non-nil [ValidationResult] when the arguments are unusable.
 // A nil args map is treated as empty.
 func (t *Typed[P]) Decode(args map[string]any) (P, *ValidationResult) {
-	return decode[P](t.spec, args, bindMode{allowExtra: t.cfg.allowExtra, lax: t.cfg.lax}, t.cfg.errorType)
+	return decode[P](t.spec, args, bindMode{allowExtra: t.cfg.ExtraArgs, lax: t.cfg.Lax}, t.cfg.ErrorType)
 }
 
 // Execute validates args and runs the tool's function. Invalid arguments
@@ -169,13 +168,13 @@ func (t *Typed[P]) Execute(ctx context.Context, args map[string]any) (any, error
 	if invalid != nil {
 		return *invalid, nil
 	}
-	return t.fn(ctx, t.cfg.state, p)
+	return t.fn(ctx, t.cfg.State, p)
 }
 
-// AfterResult runs the hook set with [WithAfterResult], if any.
+// AfterResult runs the hook set in [Options].AfterResult, if any.
 func (t *Typed[P]) AfterResult(ctx context.Context, _ map[string]any, result any) error {
-	if t.cfg.after == nil {
+	if t.cfg.AfterResult == nil {
 		return nil
 	}
-	return t.cfg.after(ctx, t.cfg.state, result)
+	return t.cfg.AfterResult(ctx, t.cfg.State, result)
 }

@@ -56,7 +56,7 @@ func mustOrderTool(t testing.TB, st *state.Shared) *tool.Typed[orderParams] {
 			res := map[string]any{"order_id": id}
 			orderRecorder.Record(ctx, st, state.NewAction("order", map[string]any{"customer": p.Customer}, res))
 			return res, nil
-		}, tool.WithState(st))
+		}, &tool.Options{State: st})
 	require.NoError(t, err)
 	return tl
 }
@@ -64,7 +64,7 @@ func mustOrderTool(t testing.TB, st *state.Shared) *tool.Typed[orderParams] {
 // The schema derived from a parameters struct is pinned by a golden file.
 func TestTypedSchemaGolden(t *testing.T) {
 	tl := mustOrderTool(t, state.New())
-	defs, err := schema.OpenAI([]tool.Tool{tl})
+	defs, err := schema.OpenAI([]tool.Tool{tl}, nil)
 	require.NoError(t, err)
 	got, err := json.MarshalIndent(defs[0], "", "  ")
 	require.NoError(t, err)
@@ -75,7 +75,7 @@ func TestTypedSchemaGolden(t *testing.T) {
 // Checklist 84: the function definition shape.
 func TestSchemaShape(t *testing.T) {
 	ft := &fakeTool{name: "_GoodTool"}
-	end, err := schema.OpenAI([]tool.Tool{tool.Harness(nil, nil)[0]})
+	end, err := schema.OpenAI([]tool.Tool{tool.Harness(nil, nil)[0]}, nil)
 	require.NoError(t, err)
 	assert.Equal(t,
 		`{"name":"_GoodTool","description":"A fake tool.","parameters":{"type":"object","properties":{"value":{"type":"string"}},"required":["value"]}}`,
@@ -190,7 +190,7 @@ func TestTypedBindsAcceptedValues(t *testing.T) {
 	tl, err := tool.New("capture", "Capture params.", func(_ context.Context, _ *state.Shared, p orderParams) (any, error) {
 		got = p
 		return "ok", nil
-	})
+	}, nil)
 	require.NoError(t, err)
 	res, err := tl.Execute(context.Background(), map[string]any{
 		"customer": "Ada",
@@ -224,8 +224,7 @@ func TestTypedOptions(t *testing.T) {
 	var gotState *state.Shared
 	tl, err := tool.New("lenient", "Lenient tool.",
 		func(_ context.Context, st *state.Shared, _ item) (any, error) { gotState = st; return "done", nil },
-		tool.WithExtraArgs(), tool.WithErrorType("invalid_arguments"),
-		tool.WithAfterResult(func(_ context.Context, _ *state.Shared, res any) error { hookResult = res; return nil }))
+		&tool.Options{ExtraArgs: true, ErrorType: "invalid_arguments", AfterResult: func(_ context.Context, _ *state.Shared, res any) error { hookResult = res; return nil }})
 	require.NoError(t, err)
 	assert.Equal(t, "invalid_arguments", tl.ErrorType())
 	var et tool.ErrorTyper = tl
@@ -233,10 +232,10 @@ func TestTypedOptions(t *testing.T) {
 	assert.NotContains(t, tl.Properties()["name"], "additionalProperties")
 
 	var d delivery
-	require.NoError(t, tool.Call(context.Background(), tl, map[string]any{"name": "x", "quantity": 2, "ignored": true}, d.deliver))
+	require.NoError(t, tool.Call(context.Background(), tl, map[string]any{"name": "x", "quantity": 2, "ignored": true}, d.deliver, nil))
 	assert.Equal(t, []any{"done"}, d.got)
 	assert.Equal(t, "done", hookResult)
-	assert.NotNil(t, gotState, "a tool without WithState gets a private state")
+	assert.NotNil(t, gotState, "a tool without Options.State gets a private state")
 
 	res, err := tl.Execute(context.Background(), map[string]any{})
 	require.NoError(t, err)
@@ -250,7 +249,7 @@ func TestTypedOptions(t *testing.T) {
 // A Go error from the function is returned, not wrapped in a result.
 func TestTypedFunctionError(t *testing.T) {
 	boom := errors.New("boom")
-	tl, err := tool.New("fails", "Fails.", func(context.Context, *state.Shared, struct{}) (any, error) { return nil, boom })
+	tl, err := tool.New("fails", "Fails.", func(context.Context, *state.Shared, struct{}) (any, error) { return nil, boom }, nil)
 	require.NoError(t, err)
 	_, err = tl.Execute(context.Background(), nil)
 	assert.ErrorIs(t, err, boom)
@@ -290,36 +289,36 @@ func TestNewRejectsBadDefinitions(t *testing.T) {
 		want error
 		msg  string
 	}{
-		{"empty name", func() error { _, err := tool.New("", "d", noop); return err }, tool.ErrInvalidParams, "invalid tool name: the name is empty"},
-		{"bad name", func() error { _, err := tool.New("has space", "d", noop); return err }, tool.ErrInvalidParams, "has space"},
-		{"empty description", func() error { _, err := tool.New("n", "", noop); return err }, tool.ErrInvalidParams, "tool: n: description is required"},
-		{"nil function", func() error { _, err := tool.New[item]("n", "d", nil); return err }, tool.ErrInvalidParams, "nil function"},
+		{"empty name", func() error { _, err := tool.New("", "d", noop, nil); return err }, tool.ErrInvalidParams, "invalid tool name: the name is empty"},
+		{"bad name", func() error { _, err := tool.New("has space", "d", noop, nil); return err }, tool.ErrInvalidParams, "has space"},
+		{"empty description", func() error { _, err := tool.New("n", "", noop, nil); return err }, tool.ErrInvalidParams, "tool: n: description is required"},
+		{"nil function", func() error { _, err := tool.New[item]("n", "d", nil, nil); return err }, tool.ErrInvalidParams, "nil function"},
 		{"not a struct", func() error {
-			_, err := tool.New("n", "d", func(context.Context, *state.Shared, string) (any, error) { return nil, nil })
+			_, err := tool.New("n", "d", func(context.Context, *state.Shared, string) (any, error) { return nil, nil }, nil)
 			return err
 		}, tool.ErrInvalidParams, "must be a struct"},
 		{"pointer params", func() error {
-			_, err := tool.New("n", "d", func(context.Context, *state.Shared, *item) (any, error) { return nil, nil })
+			_, err := tool.New("n", "d", func(context.Context, *state.Shared, *item) (any, error) { return nil, nil }, nil)
 			return err
 		}, tool.ErrInvalidParams, "must be a struct"},
 		{"recursive", func() error {
-			_, err := tool.New("n", "d", func(context.Context, *state.Shared, recursive) (any, error) { return nil, nil })
+			_, err := tool.New("n", "d", func(context.Context, *state.Shared, recursive) (any, error) { return nil, nil }, nil)
 			return err
 		}, tool.ErrInvalidParams, "recursive"},
 		{"channel", func() error {
-			_, err := tool.New("n", "d", func(context.Context, *state.Shared, withChan) (any, error) { return nil, nil })
+			_, err := tool.New("n", "d", func(context.Context, *state.Shared, withChan) (any, error) { return nil, nil }, nil)
 			return err
 		}, tool.ErrInvalidParams, "no JSON form"},
 		{"function", func() error {
-			_, err := tool.New("n", "d", func(context.Context, *state.Shared, withFunc) (any, error) { return nil, nil })
+			_, err := tool.New("n", "d", func(context.Context, *state.Shared, withFunc) (any, error) { return nil, nil }, nil)
 			return err
 		}, tool.ErrInvalidParams, "no JSON form"},
 		{"duplicate JSON names", func() error {
-			_, err := tool.New("n", "d", func(context.Context, *state.Shared, dupNames) (any, error) { return nil, nil })
+			_, err := tool.New("n", "d", func(context.Context, *state.Shared, dupNames) (any, error) { return nil, nil }, nil)
 			return err
 		}, tool.ErrInvalidParams, `"x"`},
 		{"non-string map keys", func() error {
-			_, err := tool.New("n", "d", func(context.Context, *state.Shared, intKeys) (any, error) { return nil, nil })
+			_, err := tool.New("n", "d", func(context.Context, *state.Shared, intKeys) (any, error) { return nil, nil }, nil)
 			return err
 		}, tool.ErrInvalidParams, "map keys"},
 	}
@@ -353,7 +352,7 @@ func TestCustomRule(t *testing.T) {
 	type params struct {
 		Origin iata `json:"origin"`
 	}
-	tl, err := tool.New("fly", "Fly.", func(context.Context, *state.Shared, params) (any, error) { return "ok", nil })
+	tl, err := tool.New("fly", "Fly.", func(context.Context, *state.Shared, params) (any, error) { return "ok", nil }, nil)
 	require.NoError(t, err)
 	res, err := tl.Execute(context.Background(), map[string]any{"origin": "Paris"})
 	require.NoError(t, err)
@@ -362,7 +361,7 @@ func TestCustomRule(t *testing.T) {
 	type unknownTag struct {
 		Origin string `json:"origin" validate:"iata"`
 	}
-	_, err = tool.New("fly", "Fly.", func(context.Context, *state.Shared, unknownTag) (any, error) { return "ok", nil })
+	_, err = tool.New("fly", "Fly.", func(context.Context, *state.Shared, unknownTag) (any, error) { return "ok", nil }, nil)
 	assert.ErrorIs(t, err, tool.ErrInvalidParams)
 }
 
@@ -379,9 +378,9 @@ type withRecursiveMap struct {
 // Recursive named slice and map types are constructor errors, not stack
 // overflows.
 func TestNewRejectsRecursiveContainers(t *testing.T) {
-	_, err := tool.New("n", "d", func(context.Context, *state.Shared, withRecursiveSlice) (any, error) { return nil, nil })
+	_, err := tool.New("n", "d", func(context.Context, *state.Shared, withRecursiveSlice) (any, error) { return nil, nil }, nil)
 	assert.ErrorIs(t, err, tool.ErrInvalidParams)
-	_, err = tool.New("n", "d", func(context.Context, *state.Shared, withRecursiveMap) (any, error) { return nil, nil })
+	_, err = tool.New("n", "d", func(context.Context, *state.Shared, withRecursiveMap) (any, error) { return nil, nil }, nil)
 	assert.ErrorIs(t, err, tool.ErrInvalidParams)
 }
 
@@ -391,7 +390,7 @@ func TestValidatorPanicsAreContained(t *testing.T) {
 	type loose struct {
 		Value any `json:"value" validate:"oneof=a b"`
 	}
-	tl, err := tool.New("loose", "Loose.", func(context.Context, *state.Shared, loose) (any, error) { return "ok", nil })
+	tl, err := tool.New("loose", "Loose.", func(context.Context, *state.Shared, loose) (any, error) { return "ok", nil }, nil)
 	if err != nil {
 		assert.ErrorIs(t, err, tool.ErrInvalidParams)
 		return
@@ -405,7 +404,7 @@ func TestValidatorPanicsAreContained(t *testing.T) {
 	type misspelled struct {
 		Name string `json:"name" validate:"minn=1"`
 	}
-	_, err = tool.New("typo", "Typo.", func(context.Context, *state.Shared, misspelled) (any, error) { return "ok", nil })
+	_, err = tool.New("typo", "Typo.", func(context.Context, *state.Shared, misspelled) (any, error) { return "ok", nil }, nil)
 	assert.ErrorIs(t, err, tool.ErrInvalidParams)
 }
 
@@ -415,7 +414,7 @@ func TestBytesAndNonFiniteFloats(t *testing.T) {
 		Ratio float64 `json:"ratio,omitempty"`
 	}
 	var got params
-	tl, err := tool.New("blob", "Blob.", func(_ context.Context, _ *state.Shared, p params) (any, error) { got = p; return "ok", nil })
+	tl, err := tool.New("blob", "Blob.", func(_ context.Context, _ *state.Shared, p params) (any, error) { got = p; return "ok", nil }, nil)
 	require.NoError(t, err)
 	assert.Equal(t, map[string]any{"type": "string", "contentEncoding": "base64"}, tl.Properties()["blob"])
 
@@ -430,7 +429,7 @@ func TestBytesAndNonFiniteFloats(t *testing.T) {
 		`{"blob": "", "ratio": NaN}`: {Field: "ratio", Error: "Input should be a finite number", Type: "finite_number"},
 	} {
 		var d []any
-		require.NoError(t, tool.CallJSON(context.Background(), tl, []byte(args), func(v any) error { d = append(d, v); return nil }))
+		require.NoError(t, tool.CallJSON(context.Background(), tl, []byte(args), func(v any) error { d = append(d, v); return nil }, nil))
 		assert.Equal(t, []tool.Issue{want}, d[0].(tool.ValidationResult).Details, args)
 	}
 }
@@ -451,7 +450,7 @@ func TestNullOnOptionalFieldIsAbsent(t *testing.T) {
 		Limit int    `json:"limit,omitempty"`
 	}
 	var got params
-	tl, err := tool.New("opt", "Optional.", func(_ context.Context, _ *state.Shared, p params) (any, error) { got = p; return "ok", nil })
+	tl, err := tool.New("opt", "Optional.", func(_ context.Context, _ *state.Shared, p params) (any, error) { got = p; return "ok", nil }, nil)
 	require.NoError(t, err)
 	res, err := tl.Execute(context.Background(), map[string]any{"name": "x", "limit": nil})
 	require.NoError(t, err)

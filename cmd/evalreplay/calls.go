@@ -110,7 +110,7 @@ func runCalls(args []string, stdout, stderr io.Writer) int {
 	ctx := context.Background()
 	for i, c := range calls {
 		var result any
-		if err := set.Call(ctx, c.name(), c.Arguments, func(r any) error { result = r; return nil }); err != nil {
+		if err := set.Call(ctx, c.name(), c.Arguments, func(r any) error { result = r; return nil }, nil); err != nil {
 			fmt.Fprintf(stderr, "evalreplay calls: call %d (%s): %v\n", i, c.name(), err)
 			return exitCrash
 		}

@@ -409,7 +409,7 @@ func (s source) splits(name string) (replay.Splits, error) {
 
 func (s source) dbSource(rel string) (*state.Source, error) {
 	if s.root != "" {
-		return state.LoadSourceDB(s.root, rel)
+		return state.LoadSource(s.root, rel)
 	}
 	return state.LoadSourceFS(tau2data.FS, rel)
 }

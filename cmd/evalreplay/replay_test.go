@@ -71,7 +71,7 @@ func TestToolWritingTheSharedDB(t *testing.T) {
 				db["rogue"] = true // a write under View: forbidden
 				return nil
 			})
-		}, tool.WithState(env.Agent), tool.WithExtraArgs())
+		}, &tool.Options{State: env.Agent, ExtraArgs: true})
 		if err != nil {
 			return nil, err
 		}

@@ -81,7 +81,7 @@ func TestInputSchemaIsToolSchema(t *testing.T) {
 		Name string `json:"name" jsonschema_description:"a name"`
 		ID   string `json:"id" jsonschema_description:"an id"`
 	}
-	tl, err := tool.New("find", "finds", func(context.Context, *state.Shared, params) (any, error) { return nil, nil })
+	tl, err := tool.New("find", "finds", func(context.Context, *state.Shared, params) (any, error) { return nil, nil }, nil)
 	require.NoError(t, err)
 	model, err := json.Marshal(tool.Schema(tl).Parameters)
 	require.NoError(t, err)

@@ -166,7 +166,7 @@ func refusingUnknownKeys(domain string, spec []registry.ToolSpec) (map[string]bo
 	if err != nil {
 		return nil, err
 	}
-	quiet := tool.WithLogger(slog.New(slog.DiscardHandler))
+	quiet := &tool.CallOptions{Logger: slog.New(slog.DiscardHandler)}
 	closed := map[string]bool{}
 	for _, t := range set.Tools() {
 		var out any
@@ -211,7 +211,7 @@ func clipErrors(next mcp.MethodHandler) mcp.MethodHandler {
 func handler(t tool.Tool) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		var out any
-		if err := tool.CallJSON(ctx, t, req.Params.Arguments, func(v any) error { out = v; return nil }); err != nil {
+		if err := tool.CallJSON(ctx, t, req.Params.Arguments, func(v any) error { out = v; return nil }, nil); err != nil {
 			return nil, err
 		}
 		text, err := json.Marshal(out)

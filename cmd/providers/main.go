@@ -89,18 +89,18 @@ func export(tools []tool.Tool) (map[string]any, error) {
 	changed := map[string][]string{}
 	jsonDialects := []struct {
 		name   string
-		export func([]tool.Tool, ...schema.Option) ([]json.RawMessage, error)
-		opts   []schema.Option
+		export func([]tool.Tool, *schema.Options) ([]json.RawMessage, error)
+		strict bool
 	}{
-		{"openai", schema.OpenAI, nil},
-		{"openai_strict", schema.OpenAI, []schema.Option{schema.Strict()}},
-		{"responses", schema.OpenAIResponses, nil},
-		{"responses_strict", schema.OpenAIResponses, []schema.Option{schema.Strict()}},
-		{"anthropic", schema.Anthropic, nil},
+		{"openai", schema.OpenAI, false},
+		{"openai_strict", schema.OpenAI, true},
+		{"responses", schema.OpenAIResponses, false},
+		{"responses_strict", schema.OpenAIResponses, true},
+		{"anthropic", schema.Anthropic, false},
 	}
 	for _, d := range jsonDialects {
 		lines := []string{}
-		v, err := d.export(tools, append(d.opts, schema.Report(&lines))...)
+		v, err := d.export(tools, &schema.Options{Strict: d.strict, Report: &lines})
 		if err != nil {
 			return nil, err
 		}

@@ -185,7 +185,7 @@ func (b *Bot) callTool(ctx context.Context, t rtviws.Turn, name, args string) (s
 		answer = string(out)
 		b.conv.add(pyvalue.Dict{{Key: "role", Value: "tool"}, {Key: "tool_call_id", Value: callID}, {Key: "content", Value: answer}})
 		return nil
-	}, tool.WithLogger(b.logger))
+	}, &tool.CallOptions{Logger: b.logger})
 	return answer, err
 }
 

@@ -12,16 +12,16 @@ import (
 func Register(r *registry.Tools) error {
 	return errors.Join(
 		r.Register(Domain, NameGetMenu, registry.Configured(func(d registry.Deps, mo MenuOptions) (tool.Tool, error) {
-			return NewGetMenuWith(mo, tool.WithState(d.State))
+			return NewGetMenuWith(mo, &tool.Options{State: d.State})
 		})),
 		r.Register(Domain, NamePlaceOrder, registry.Plain(func(d registry.Deps) (tool.Tool, error) {
-			return NewPlaceOrder(tool.WithState(d.State))
+			return NewPlaceOrder(&tool.Options{State: d.State})
 		})),
 		r.Register(Domain, NameOrderStatus, registry.Plain(func(d registry.Deps) (tool.Tool, error) {
-			return NewOrderStatus(tool.WithState(d.State))
+			return NewOrderStatus(&tool.Options{State: d.State})
 		})),
 		r.Register(Domain, NameCancelOrder, registry.Plain(func(d registry.Deps) (tool.Tool, error) {
-			return NewCancelOrder(tool.WithState(d.State))
+			return NewCancelOrder(&tool.Options{State: d.State})
 		})),
 	)
 }

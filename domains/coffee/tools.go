@@ -58,12 +58,12 @@ type MenuItem struct {
 }
 
 // NewGetMenu builds get_menu, which lists the menu sorted by item id.
-func NewGetMenu(opts ...tool.Option) (*tool.Typed[struct{}], error) {
-	return NewGetMenuWith(MenuOptions{}, opts...)
+func NewGetMenu(opts *tool.Options) (*tool.Typed[struct{}], error) {
+	return NewGetMenuWith(MenuOptions{}, opts)
 }
 
 // NewGetMenuWith builds get_menu configured by a scenario's options.
-func NewGetMenuWith(mo MenuOptions, opts ...tool.Option) (*tool.Typed[struct{}], error) {
+func NewGetMenuWith(mo MenuOptions, opts *tool.Options) (*tool.Typed[struct{}], error) {
 	return tool.New(NameGetMenu, "List the menu: every item with its price per size.",
 		func(_ context.Context, st *state.Shared, _ struct{}) (any, error) {
 			return coffeeDB.Read(st, func(db map[string]any) (any, error) {
@@ -84,7 +84,7 @@ func NewGetMenuWith(mo MenuOptions, opts ...tool.Option) (*tool.Typed[struct{}],
 				slices.SortFunc(items, func(a, b MenuItem) int { return strings.Compare(a.ItemID, b.ItemID) })
 				return items, nil
 			})
-		}, opts...)
+		}, opts)
 }
 
 // OrderLine is one line of an order.
@@ -113,7 +113,7 @@ type Order struct {
 // menu, stores the order as "placed" with an id ORD-001, ORD-002, … and
 // records a place_order action. Unknown items or sizes are refused before
 // anything is written.
-func NewPlaceOrder(opts ...tool.Option) (*tool.Typed[PlaceOrderParams], error) {
+func NewPlaceOrder(opts *tool.Options) (*tool.Typed[PlaceOrderParams], error) {
 	return tool.New(NamePlaceOrder, "Place an order for a customer. Returns the order with its id and total.",
 		func(ctx context.Context, st *state.Shared, p PlaceOrderParams) (any, error) {
 			return coffeeDB.Write(ctx, st, ordersOnly, func(db map[string]any) (any, state.Action, error) {
@@ -142,7 +142,7 @@ func NewPlaceOrder(opts ...tool.Option) (*tool.Typed[PlaceOrderParams], error) {
 					map[string]any{"customer": p.Customer, "items": linesRecord(p.Items)},
 					map[string]any{"order_id": order.OrderID, "total": order.Total}), nil
 			})
-		}, opts...)
+		}, opts)
 }
 
 // OrderIDParams select one order.
@@ -151,7 +151,7 @@ type OrderIDParams struct {
 }
 
 // NewOrderStatus builds order_status, which returns one order.
-func NewOrderStatus(opts ...tool.Option) (*tool.Typed[OrderIDParams], error) {
+func NewOrderStatus(opts *tool.Options) (*tool.Typed[OrderIDParams], error) {
 	return tool.New(NameOrderStatus, "Get an order's items, total and status.",
 		func(_ context.Context, st *state.Shared, p OrderIDParams) (any, error) {
 			return coffeeDB.Read(st, func(db map[string]any) (any, error) {
@@ -165,7 +165,7 @@ func NewOrderStatus(opts ...tool.Option) (*tool.Typed[OrderIDParams], error) {
 				}
 				return state.Clone(o), nil
 			})
-		}, opts...)
+		}, opts)
 }
 
 // CancelOrderParams are the arguments of cancel_order.
@@ -177,7 +177,7 @@ type CancelOrderParams struct {
 // NewCancelOrder builds cancel_order, which cancels a placed order and
 // records a cancel_order action. Orders that do not exist or are already
 // cancelled are refused without a change.
-func NewCancelOrder(opts ...tool.Option) (*tool.Typed[CancelOrderParams], error) {
+func NewCancelOrder(opts *tool.Options) (*tool.Typed[CancelOrderParams], error) {
 	return tool.New(NameCancelOrder, "Cancel a placed order.",
 		func(ctx context.Context, st *state.Shared, p CancelOrderParams) (any, error) {
 			return coffeeDB.Write(ctx, st, ordersOnly, func(db map[string]any) (any, state.Action, error) {
@@ -198,7 +198,7 @@ func NewCancelOrder(opts ...tool.Option) (*tool.Typed[CancelOrderParams], error)
 					map[string]any{"order_id": p.OrderID, "reason": p.Reason},
 					map[string]any{"status": "cancelled"}), nil
 			})
-		}, opts...)
+		}, opts)
 }
 
 // priceOf returns the menu price of one line, or a message for the model

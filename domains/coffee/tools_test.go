@@ -34,7 +34,7 @@ func call(t *testing.T, set *tool.Set, name, args string) string {
 	require.NoError(t, set.CallJSON(context.Background(), name, []byte(args), func(v any) error {
 		got = append(got, v)
 		return nil
-	}))
+	}, nil))
 	require.Len(t, got, 1)
 	b, err := json.Marshal(got[0])
 	require.NoError(t, err)
@@ -98,13 +98,13 @@ func TestCancelTwice(t *testing.T) {
 // Every tool is constructible with no arguments; without a DB it answers
 // with a structured error instead of failing.
 func TestZeroArgumentConstructors(t *testing.T) {
-	menu, err := coffee.NewGetMenu()
+	menu, err := coffee.NewGetMenu(nil)
 	require.NoError(t, err)
-	place, err := coffee.NewPlaceOrder()
+	place, err := coffee.NewPlaceOrder(nil)
 	require.NoError(t, err)
-	status, err := coffee.NewOrderStatus()
+	status, err := coffee.NewOrderStatus(nil)
 	require.NoError(t, err)
-	cancel, err := coffee.NewCancelOrder()
+	cancel, err := coffee.NewCancelOrder(nil)
 	require.NoError(t, err)
 	args := []map[string]any{
 		{},

@@ -75,7 +75,7 @@ func run(w io.Writer) error {
 		return err
 	}
 
-	quiet := tool.WithLogger(logger)
+	quiet := &tool.CallOptions{Logger: logger}
 	fmt.Fprintf(w, "coffee shop, %d tools: %v\n\n", len(set.Names()), set.Names())
 	for _, call := range script {
 		fmt.Fprintf(w, "→ %s %s\n", call.name, call.args)

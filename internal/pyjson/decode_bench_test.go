@@ -38,7 +38,7 @@ func BenchmarkDecodeAirline(b *testing.B) {
 	}
 }
 
-// BenchmarkDecodeAirlineSource decodes them as state.LoadSourceDB does:
+// BenchmarkDecodeAirlineSource decodes them as state.LoadSource does:
 // fingerprinted and with their key orders.
 func BenchmarkDecodeAirlineSource(b *testing.B) {
 	files, size := airlineShards(b)

@@ -109,12 +109,6 @@ func Find(schemas []Schema, domain, name string, constructedWith map[string]any)
 	return Schema{}, fmt.Errorf("pyschema: %d schemas for %s/%s: say which construction", len(found), domain, name)
 }
 
-// Options present the original's properties (texts, types, enums) on a
-// typed tool; its checks stay those of its parameters struct.
-func (s Schema) Options() []tool.Option {
-	return []tool.Option{tool.WithProperties(s.Properties)}
-}
-
 // Compare reports how tl's presented schema differs from s, or nil.
 func Compare(tl tool.Tool, s Schema) error {
 	got := tool.Schema(tl)

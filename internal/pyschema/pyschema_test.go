@@ -45,11 +45,11 @@ func TestParseFindCompare(t *testing.T) {
 		Date         string `json:"date"`
 	}
 	fn := func(context.Context, *state.Shared, params) (any, error) { return nil, nil }
-	tl, err := tool.New(s.Name, s.Description, fn, s.Options()...)
+	tl, err := tool.New(s.Name, s.Description, fn, &tool.Options{Properties: s.Properties})
 	require.NoError(t, err)
 	assert.NoError(t, pyschema.Compare(tl, s))
 
-	plain, err := tool.New(s.Name, "Get the status of a flight on a date.", fn)
+	plain, err := tool.New(s.Name, "Get the status of a flight on a date.", fn, nil)
 	require.NoError(t, err)
 	assert.ErrorContains(t, pyschema.Compare(plain, s), "description")
 

@@ -168,7 +168,7 @@ func (m *Model) export(set *tool.Set) ([]json.RawMessage, error) {
 	if t, ok := m.tools[set]; ok {
 		return t, nil
 	}
-	t, err := schema.Anthropic(set.Tools())
+	t, err := schema.Anthropic(set.Tools(), nil)
 	if err != nil {
 		return nil, fmt.Errorf("anthropic: exporting the tools: %w", err)
 	}

@@ -28,7 +28,7 @@ func testSet(t testing.TB) *tool.Set {
 	t.Helper()
 	tl, err := tool.New("get_order_details", "Get an order <by id> & more.", func(_ context.Context, _ *state.Shared, p orderParams) (any, error) {
 		return map[string]any{"order_id": p.OrderID, "status": "delivered"}, nil
-	})
+	}, nil)
 	require.NoError(t, err)
 	s, err := tool.NewSet(append([]tool.Tool{tl}, tool.Harness(state.New(), nil)...)...)
 	require.NoError(t, err)
@@ -116,7 +116,7 @@ func TestToolsSentAsExported(t *testing.T) {
 	s, url := standIn(t, agenttest.Turn{Text: "ok"})
 	_, err := newModel(url, anthropic.Options{}).Complete(context.Background(), agent.Request{Messages: user, Tools: set})
 	require.NoError(t, err)
-	want, err := schema.Anthropic(set.Tools())
+	want, err := schema.Anthropic(set.Tools(), nil)
 	require.NoError(t, err)
 	got := s.Requests()[0].Tools
 	require.Len(t, got, len(want))

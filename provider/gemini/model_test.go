@@ -31,7 +31,7 @@ func testSet(t testing.TB) *tool.Set {
 	t.Helper()
 	tl, err := tool.New("get_order_details", "Get an order <by id> & more.", func(_ context.Context, _ *state.Shared, p orderParams) (any, error) {
 		return map[string]any{"order_id": p.OrderID, "status": "delivered", "extra": p.Extra}, nil
-	})
+	}, nil)
 	require.NoError(t, err)
 	s, err := tool.NewSet(append([]tool.Tool{tl}, tool.Harness(state.New(), nil)...)...)
 	require.NoError(t, err)

@@ -9,8 +9,8 @@
 //   - One [Model.Complete] is one Chat Completions request: the context's
 //     messages as agent renders them, the tool set as tool/schema.OpenAI
 //     exports it, sent byte for byte (strict with Options.Strict — then
-//     give the loop tool.NullAsAbsent), streaming by default with
-//     stream_options.include_usage, text deltas to Request.OnText.
+//     give the loop tool.CallOptions.NullAsAbsent), streaming by default
+//     with stream_options.include_usage, text deltas to Request.OnText.
 //     Options.MaxTokens sends max_completion_tokens; by default none is
 //     sent.
 //   - Tool-call deltas are put together whatever a server does with them:

@@ -192,11 +192,7 @@ func (m *Model) export(set *tool.Set) ([]json.RawMessage, error) {
 	if t, ok := m.tools[set]; ok {
 		return t, nil
 	}
-	var opts []schema.Option
-	if m.cfg.strict {
-		opts = append(opts, schema.Strict())
-	}
-	t, err := schema.OpenAI(set.Tools(), opts...)
+	t, err := schema.OpenAI(set.Tools(), &schema.Options{Strict: m.cfg.strict})
 	if err != nil {
 		return nil, fmt.Errorf("openai: exporting the tools: %w", err)
 	}

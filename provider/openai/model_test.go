@@ -28,7 +28,7 @@ func orderTool(t testing.TB) tool.Tool {
 	t.Helper()
 	tl, err := tool.New("get_order_details", "Get an order <by id> & more.", func(_ context.Context, _ *state.Shared, p orderParams) (any, error) {
 		return map[string]any{"order_id": p.OrderID, "status": "delivered"}, nil
-	})
+	}, nil)
 	require.NoError(t, err)
 	return tl
 }
@@ -101,13 +101,10 @@ func TestToolsSentAsExported(t *testing.T) {
 	for _, strict := range []bool{false, true} {
 		s, url := standIn(t, agenttest.Turn{Text: "ok"})
 		var opts openai.Options
-		var sopts []schema.Option
-		if strict {
-			opts.Strict, sopts = true, append(sopts, schema.Strict())
-		}
+		opts.Strict = strict
 		_, err := newModel(url, opts).Complete(context.Background(), agent.Request{Messages: user, Tools: set})
 		require.NoError(t, err)
-		want, err := schema.OpenAI(set.Tools(), sopts...)
+		want, err := schema.OpenAI(set.Tools(), &schema.Options{Strict: strict})
 		require.NoError(t, err)
 		got := s.Requests()[0].Tools
 		require.Len(t, got, len(want))

@@ -176,7 +176,7 @@ func (b *coffeeBot) play(ctx context.Context, text string) error {
 		out, err := json.Marshal(v)
 		result = string(out)
 		return err
-	}); err != nil {
+	}, nil); err != nil {
 		return err
 	}
 	b.conv.add(chatMsg{Role: "tool", Content: result, ToolCallID: "call_1"})

@@ -39,7 +39,7 @@ type AgentBrain struct {
 	// Logger receives the loop's logs; nil means slog.Default.
 	Logger *slog.Logger
 	// CallOptions are passed to each tool call.
-	CallOptions []tool.CallOption
+	CallOptions *tool.CallOptions
 	// MaxSteps, CallTimeout and Parallel configure each turn's agent.Loop
 	// (zero: the loop's defaults).
 	MaxSteps    int

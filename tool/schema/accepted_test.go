@@ -20,27 +20,27 @@ import (
 // parameters schema of every tool.
 var jsonDialects = map[string]func(t *testing.T, tools []tool.Tool, changed *[]string) []map[string]any{
 	"openai": func(t *testing.T, tools []tool.Tool, changed *[]string) []map[string]any {
-		out, err := schema.OpenAI(tools, schema.Report(changed))
+		out, err := schema.OpenAI(tools, &schema.Options{Report: changed})
 		require.NoError(t, err)
 		return paramsOf(t, out, func(d map[string]any) any { return d["function"].(map[string]any)["parameters"] })
 	},
 	"openai_strict": func(t *testing.T, tools []tool.Tool, changed *[]string) []map[string]any {
-		out, err := schema.OpenAI(tools, schema.Strict(), schema.Report(changed))
+		out, err := schema.OpenAI(tools, &schema.Options{Strict: true, Report: changed})
 		require.NoError(t, err)
 		return paramsOf(t, out, func(d map[string]any) any { return d["function"].(map[string]any)["parameters"] })
 	},
 	"responses": func(t *testing.T, tools []tool.Tool, changed *[]string) []map[string]any {
-		out, err := schema.OpenAIResponses(tools, schema.Report(changed))
+		out, err := schema.OpenAIResponses(tools, &schema.Options{Report: changed})
 		require.NoError(t, err)
 		return paramsOf(t, out, func(d map[string]any) any { return d["parameters"] })
 	},
 	"responses_strict": func(t *testing.T, tools []tool.Tool, changed *[]string) []map[string]any {
-		out, err := schema.OpenAIResponses(tools, schema.Strict(), schema.Report(changed))
+		out, err := schema.OpenAIResponses(tools, &schema.Options{Strict: true, Report: changed})
 		require.NoError(t, err)
 		return paramsOf(t, out, func(d map[string]any) any { return d["parameters"] })
 	},
 	"anthropic": func(t *testing.T, tools []tool.Tool, changed *[]string) []map[string]any {
-		out, err := schema.Anthropic(tools, schema.Report(changed))
+		out, err := schema.Anthropic(tools, &schema.Options{Report: changed})
 		require.NoError(t, err)
 		return paramsOf(t, out, func(d map[string]any) any { return d["input_schema"] })
 	},
@@ -139,7 +139,7 @@ func TestPythonTypeNamesMapped(t *testing.T) {
 		"g": map[string]any{"type": "array"},
 	}, required: []string{"a"}}
 	var changed []string
-	out, err := schema.Anthropic([]tool.Tool{rt}, schema.Report(&changed))
+	out, err := schema.Anthropic([]tool.Tool{rt}, &schema.Options{Report: &changed})
 	require.NoError(t, err)
 	p := tree(t, out[0])["input_schema"].(map[string]any)["properties"].(map[string]any)
 	assert.Equal(t, map[string]any{"type": "string"}, p["a"])
@@ -163,7 +163,7 @@ func TestPythonTypeNamesMapped(t *testing.T) {
 	strict, err := schema.OpenAI([]tool.Tool{rawTool{props: map[string]any{
 		"items": map[string]any{"type": "list", "items": map[string]any{"type": "string"}},
 		"price": map[string]any{"type": "float"},
-	}, required: []string{"items"}}}, schema.Strict())
+	}, required: []string{"items"}}}, &schema.Options{Strict: true})
 	require.NoError(t, err)
 	fn := tree(t, strict[0])["function"].(map[string]any)
 	assert.Equal(t, true, fn["strict"], "mapped to JSON Schema types, the schema can be strict")
@@ -174,14 +174,14 @@ func TestPythonTypeNamesMapped(t *testing.T) {
 // tools exported strict.
 func TestStrictReportsDroppedKeywords(t *testing.T) {
 	var changed []string
-	_, err := schema.OpenAI(coffeeSet(t).Tools(), schema.Strict(), schema.Report(&changed))
+	_, err := schema.OpenAI(coffeeSet(t).Tools(), &schema.Options{Strict: true, Report: &changed})
 	require.NoError(t, err)
 	assert.Equal(t, []string{
 		"place_order: customer.maxLength (strict mode does not support it)",
 		"place_order: customer.minLength (strict mode does not support it)",
 	}, changed)
 	changed = nil
-	_, err = schema.OpenAI(domainTools(t)[telecom.Domain], schema.Strict(), schema.Report(&changed))
+	_, err = schema.OpenAI(domainTools(t)[telecom.Domain], &schema.Options{Strict: true, Report: &changed})
 	require.NoError(t, err)
 	for _, c := range changed {
 		assert.NotContains(t, c, "set_apn_settings", "not exported strict: nothing changed")
@@ -404,7 +404,7 @@ func TestGeminiArgumentsDecodesJSONText(t *testing.T) {
 		m, err := tool.DecodeArgs([]byte(args))
 		require.NoError(t, err)
 		var got any
-		require.NoError(t, tool.Call(context.Background(), apn, m, func(v any) error { got = v; return nil }))
+		require.NoError(t, tool.Call(context.Background(), apn, m, func(v any) error { got = v; return nil }, nil))
 		return mustJSON(t, got)
 	}
 	decoded, err := schema.GeminiArguments(apn, `{"apn_settings":"{\"apn_name\":\"internet\",\"bogus\":1}"}`)

@@ -45,9 +45,9 @@ func mustJSON(t *testing.T, v any) string {
 // Every schema of every dialect that keeps JSON Schema is valid draft 2020-12.
 func TestExportedSchemasAreValid(t *testing.T) {
 	tools := coffeeSet(t).Tools()
-	plain, err := schema.OpenAI(tools)
+	plain, err := schema.OpenAI(tools, nil)
 	require.NoError(t, err)
-	strict, err := schema.OpenAI(tools, schema.Strict())
+	strict, err := schema.OpenAI(tools, &schema.Options{Strict: true})
 	require.NoError(t, err)
 	for i, tl := range tools {
 		compile(t, tl.Name()+"_openai", tree(t, plain[i])["function"].(map[string]any)["parameters"].(map[string]any))
@@ -156,7 +156,7 @@ func TestSchemaAgreesWithArgumentChecks(t *testing.T) {
 // anthropicSchema is the input schema Anthropic's export gives tl.
 func anthropicSchema(t *testing.T, tl tool.Tool) map[string]any {
 	t.Helper()
-	defs, err := schema.Anthropic([]tool.Tool{tl})
+	defs, err := schema.Anthropic([]tool.Tool{tl}, nil)
 	require.NoError(t, err)
 	return tree(t, defs[0])["input_schema"].(map[string]any)
 }

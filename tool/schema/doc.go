@@ -3,13 +3,13 @@
 // back through the live path with [tool.Set.Dispatch].)
 //
 //   - [OpenAI] and [OpenAIResponses]: function tools for the Chat
-//     Completions and Responses APIs; [Strict] rewrites, tool by tool, each
+//     Completions and Responses APIs; [Options].Strict rewrites, tool by tool, each
 //     schema the way OpenAI's strict mode requires (every object closed,
 //     every property required, optional ones nullable, unsupported keywords
 //     such as minLength dropped); a tool that cannot be strict (an open
 //     object, an untyped value, a list without an item schema) is exported
 //     as the non-strict export writes it, with "strict": false. A strict model's calls go through
-//     [tool.NullAsAbsent], which reads its nulls for optional arguments as
+//     [tool.CallOptions].NullAsAbsent, which reads its nulls for optional arguments as
 //     absent.
 //   - [Anthropic]: Messages API tools ({name, description, input_schema}).
 //   - The JSON Schema dialects (OpenAI's, Anthropic's) are valid draft
@@ -18,7 +18,7 @@
 //     is written as JSON Schema's ("array", "number", …), a type name that
 //     is neither is removed (any value), and an array without an item
 //     schema gets "items": {} (OpenAI refuses an array without items).
-//     [Report] lists each change, with the keywords strict mode dropped.
+//     [Options].Report lists each change, with the keywords strict mode dropped.
 //   - [Gemini]: functionDeclarations for @google/genai and the REST API,
 //     with the JSON Schema keywords Gemini rejects removed, types named as
 //     the SDK's Type enum, int64 keywords as JSON strings, and

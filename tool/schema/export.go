@@ -12,34 +12,40 @@ import (
 	"github.com/voiceeval/schematools/tool"
 )
 
-// Option configures an exporter.
-type Option func(*config)
+// Options configures an export; a nil *Options is the zero value.
+type Options struct {
+	// Strict turns on OpenAI's strict mode, tool by tool: each tool whose
+	// schema can be made strict is exported with "strict": true and its
+	// schema rewritten (every object closed, every property required,
+	// optional ones nullable, the keywords strict mode does not support
+	// dropped); a tool whose schema cannot be (an open object, an untyped
+	// value, a list without an item schema) is exported as the non-strict
+	// export writes it, with "strict": false. The "strict" member of each
+	// definition says which. A strict model sends null for an optional
+	// argument it leaves out: dispatch its calls with
+	// [tool.CallOptions].NullAsAbsent. [Anthropic] ignores it.
+	Strict bool
+	// Report, if not nil, makes the export append to *Report what it
+	// changed in the tools' schemas so that the provider accepts them, one
+	// "tool: path.keyword (what)" line each, sorted: the type names JSON
+	// Schema lacks that it mapped, the item schemas it added, and (with
+	// Strict) the keywords strict mode does not support that it dropped.
+	// [Gemini] returns its own list instead.
+	Report *[]string
+}
 
 type config struct {
 	strict, sayNotStrict bool
-	report               *[]string // see Report
+	report               *[]string // see Options.Report
 }
 
-func newConfig(opts []Option) config {
+func newConfig(opts *Options) config {
 	var c config
-	for _, o := range opts {
-		if o != nil {
-			o(&c)
-		}
+	if opts != nil {
+		c.strict, c.report = opts.Strict, opts.Report
 	}
 	return c
 }
-
-// Strict turns on OpenAI's strict mode, tool by tool: each tool whose
-// schema can be made strict is exported with "strict": true and its schema
-// rewritten (every object closed, every property required, optional ones
-// nullable, the keywords strict mode does not support dropped); a tool
-// whose schema cannot be (an open object, an untyped value, a list
-// without an item schema) is exported as the non-strict export writes it,
-// with "strict": false. The "strict" member of each definition
-// says which. A strict model sends null for an optional argument it leaves
-// out: dispatch its calls with [tool.NullAsAbsent].
-func Strict() Option { return func(c *config) { c.strict = true } }
 
 // parameters returns t's parameters object as a fresh, plain JSON tree
 // (hand-written schemas may hold []string and other Go types; a round
@@ -168,27 +174,28 @@ func mainType(s map[string]any) any {
 // OpenAI returns the tools as Chat Completions function tools, one JSON
 // object each: {"type": "function", "function": {"name", "description",
 // "parameters"[, "strict"]}}.
-func OpenAI(tools []tool.Tool, opts ...Option) ([]json.RawMessage, error) {
-	return openAITools(tools, opts, func(fn object) object {
+func OpenAI(tools []tool.Tool, opts *Options) ([]json.RawMessage, error) {
+	return openAITools(tools, newConfig(opts), func(fn object) object {
 		return object{{"type", "function"}, {"function", fn}}
 	})
 }
 
 // OpenAIResponses returns the tools in the Responses API's flat shape:
 // {"type": "function", "name", "description", "parameters", "strict"}.
-// "strict" is always written, false unless [Strict] made the tool strict:
+// "strict" is always written, false unless [Options].Strict made the tool strict:
 // the Responses API reads a function without it as strict where it can,
 // which turns optional parameters into required ones.
-func OpenAIResponses(tools []tool.Tool, opts ...Option) ([]json.RawMessage, error) {
-	return openAITools(tools, append(opts, func(c *config) { c.sayNotStrict = true }), func(fn object) object {
+func OpenAIResponses(tools []tool.Tool, opts *Options) ([]json.RawMessage, error) {
+	c := newConfig(opts)
+	c.sayNotStrict = true
+	return openAITools(tools, c, func(fn object) object {
 		return append(object{{"type", "function"}}, fn...)
 	})
 }
 
 // openAITools builds each tool's function definition and wraps it in the
 // API's envelope.
-func openAITools(tools []tool.Tool, opts []Option, wrap func(fn object) object) ([]json.RawMessage, error) {
-	c := newConfig(opts)
+func openAITools(tools []tool.Tool, c config, wrap func(fn object) object) ([]json.RawMessage, error) {
 	out := make([]json.RawMessage, 0, len(tools))
 	var r reporter
 	for _, t := range tools {
@@ -206,7 +213,7 @@ func openAITools(tools []tool.Tool, opts []Option, wrap func(fn object) object) 
 	return out, nil
 }
 
-// openAIFunction builds t's function definition. With [Strict], a tool
+// openAIFunction builds t's function definition. With Options.Strict, a tool
 // whose schema cannot be made strict is exported as it is, with "strict":
 // false. Without it, "strict": false is written when c.sayNotStrict (the
 // Responses API treats a function without "strict" as strict where it
@@ -364,8 +371,8 @@ func label(at string) string {
 // Anthropic returns the tools as Messages API tools, one JSON object
 // each: {"name", "description", "input_schema"}: the shape of MCP's
 // tools/list too (cmd/mcpserver serves tool.Schema's text instead,
-// the originals' word for word). Of the options only [Report] applies.
-func Anthropic(tools []tool.Tool, opts ...Option) ([]json.RawMessage, error) {
+// the originals' word for word). Of the options only Report applies.
+func Anthropic(tools []tool.Tool, opts *Options) ([]json.RawMessage, error) {
 	c := newConfig(opts)
 	var r reporter
 	out := make([]json.RawMessage, 0, len(tools))

@@ -7,14 +7,6 @@ import (
 	"strings"
 )
 
-// Report makes an export append to *dst what it changed in the tools'
-// schemas so that the provider accepts them, one "tool: path.keyword
-// (what)" line each, sorted: the type names JSON Schema lacks that it
-// mapped, the item schemas it added, and (with [Strict]) the keywords
-// strict mode does not support that it dropped. [Gemini] returns its own
-// list instead.
-func Report(dst *[]string) Option { return func(c *config) { c.report = dst } }
-
 // reporter collects one export's changes.
 type reporter struct{ lines []string }
 

@@ -21,7 +21,7 @@ func TestExportsKeepFieldOrder(t *testing.T) {
 		Alpha int    `json:"alpha,omitempty"`
 		Mike  bool   `json:"mike"`
 	}
-	tl, err := tool.New("ordered", "Ordered.", func(context.Context, *state.Shared, params) (any, error) { return "", nil })
+	tl, err := tool.New("ordered", "Ordered.", func(context.Context, *state.Shared, params) (any, error) { return "", nil }, nil)
 	require.NoError(t, err)
 	tools := []tool.Tool{tl}
 	want := `"properties":{"zulu":{"type":"string"},"alpha":{"type":"integer"},"mike":{"type":"boolean"}}`
@@ -31,13 +31,13 @@ func TestExportsKeepFieldOrder(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, string(base), want)
 
-	openai, err := schema.OpenAI(tools)
+	openai, err := schema.OpenAI(tools, nil)
 	require.NoError(t, err)
 	assert.True(t, strings.HasPrefix(text(openai[0]), `{"type":"function","function":{"name":"ordered","description":"Ordered.","parameters":{"type":"object",`+want), text(openai[0]))
-	responses, err := schema.OpenAIResponses(tools)
+	responses, err := schema.OpenAIResponses(tools, nil)
 	require.NoError(t, err)
 	assert.True(t, strings.HasPrefix(text(responses[0]), `{"type":"function","name":"ordered","description":"Ordered.","parameters":{"type":"object",`+want), text(responses[0]))
-	anthropic, err := schema.Anthropic(tools)
+	anthropic, err := schema.Anthropic(tools, nil)
 	require.NoError(t, err)
 	assert.True(t, strings.HasPrefix(text(anthropic[0]), `{"name":"ordered","description":"Ordered.","input_schema":{"type":"object",`+want), text(anthropic[0]))
 	gemini, _, err := schema.Gemini(tools)
@@ -45,13 +45,13 @@ func TestExportsKeepFieldOrder(t *testing.T) {
 	assert.Contains(t, text(gemini), `"parameters":{"type":"OBJECT","properties":{"zulu":{"type":"STRING"},"alpha":{"type":"INTEGER"},"mike":{"type":"BOOLEAN"}}`)
 
 	strictWant := `"properties":{"zulu":{"type":"string"},"alpha":{"type":["integer","null"]},"mike":{"type":"boolean"}}`
-	for _, f := range []func(tools []tool.Tool, opts ...schema.Option) ([]json.RawMessage, error){schema.OpenAI, schema.OpenAIResponses} {
-		strict, err := f(tools, schema.Strict())
+	for _, f := range []func(tools []tool.Tool, opts *schema.Options) ([]json.RawMessage, error){schema.OpenAI, schema.OpenAIResponses} {
+		strict, err := f(tools, &schema.Options{Strict: true})
 		require.NoError(t, err)
 		assert.Contains(t, text(strict[0]), `"parameters":{"type":"object",`+strictWant+`,"required":["alpha","mike","zulu"],"additionalProperties":false},"strict":true}`)
 	}
 	{
-		plain, err := schema.OpenAIResponses(tools)
+		plain, err := schema.OpenAIResponses(tools, nil)
 		require.NoError(t, err)
 		assert.Contains(t, text(plain[0]), `,"required":["zulu","mike"]},"strict":false}`)
 	}

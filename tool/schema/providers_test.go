@@ -40,10 +40,10 @@ func domainTools(t *testing.T) map[string][]tool.Tool {
 func TestStrictIsPerTool(t *testing.T) {
 	tools := domainTools(t)[telecom.Domain]
 	require.Len(t, tools, 43)
-	plain, err := schema.OpenAI(tools)
+	plain, err := schema.OpenAI(tools, nil)
 	require.NoError(t, err)
-	for _, f := range []func([]tool.Tool, ...schema.Option) ([]json.RawMessage, error){schema.OpenAI, schema.OpenAIResponses} {
-		out, err := f(tools, schema.Strict())
+	for _, f := range []func([]tool.Tool, *schema.Options) ([]json.RawMessage, error){schema.OpenAI, schema.OpenAIResponses} {
+		out, err := f(tools, &schema.Options{Strict: true})
 		require.NoError(t, err)
 		var notStrict []string
 		for i, raw := range out {
@@ -69,7 +69,7 @@ func TestStrictIsPerTool(t *testing.T) {
 func TestStrictRefusesTypesJSONSchemaLacks(t *testing.T) {
 	for _, domain := range []string{"default", "restaurant"} {
 		tools := domainTools(t)[domain]
-		strict, err := schema.OpenAI(tools, schema.Strict())
+		strict, err := schema.OpenAI(tools, &schema.Options{Strict: true})
 		require.NoError(t, err)
 		found := false
 		for i, tl := range tools {
@@ -91,9 +91,9 @@ func TestStrictRefusesTypesJSONSchemaLacks(t *testing.T) {
 // parameters required. (Before, "strict" was omitted.)
 func TestNonStrictSaysStrictFalse(t *testing.T) {
 	tools := coffeeSet(t).Tools()
-	responses, err := schema.OpenAIResponses(tools)
+	responses, err := schema.OpenAIResponses(tools, nil)
 	require.NoError(t, err)
-	chat, err := schema.OpenAI(tools)
+	chat, err := schema.OpenAI(tools, nil)
 	require.NoError(t, err)
 	for i := range tools {
 		assert.Equal(t, false, tree(t, responses[i])["strict"], tools[i].Name())
@@ -112,16 +112,16 @@ func TestStrictDropsUnsupportedKeywords(t *testing.T) {
 		Name  string `json:"name" jsonschema:"minLength=1,maxLength=80,pattern=^[A-Z]"`
 		Items []item `json:"items" jsonschema:"minItems=1"`
 	}
-	tl, err := tool.New("lengths", "Lengths.", func(context.Context, *state.Shared, params) (any, error) { return "", nil })
+	tl, err := tool.New("lengths", "Lengths.", func(context.Context, *state.Shared, params) (any, error) { return "", nil }, nil)
 	require.NoError(t, err)
-	strict, err := schema.OpenAI([]tool.Tool{tl}, schema.Strict())
+	strict, err := schema.OpenAI([]tool.Tool{tl}, &schema.Options{Strict: true})
 	require.NoError(t, err)
 	text := string(strict[0])
 	assert.NotContains(t, text, "minLength")
 	assert.NotContains(t, text, "maxLength")
 	assert.Contains(t, text, `"pattern":"^[A-Z]"`, "pattern is supported")
 	assert.Contains(t, text, `"minItems":1`, "minItems is supported")
-	plain, err := schema.OpenAI([]tool.Tool{tl})
+	plain, err := schema.OpenAI([]tool.Tool{tl}, nil)
 	require.NoError(t, err)
 	assert.Contains(t, string(plain[0]), `"maxLength":80,"minLength":1`)
 	assert.Contains(t, string(plain[0]), `"minLength":2`)
@@ -201,22 +201,22 @@ func walkGemini(t *testing.T, at string, s map[string]any) {
 func asList(v any) []any { l, _ := v.([]any); return l }
 
 // A strict model sends null for every optional argument it leaves out;
-// with tool.NullAsAbsent every strictly exported tool of every domain
+// with tool.CallOptions.NullAsAbsent every strictly exported tool of every domain
 // answers such a call as it answers the call without them. Without the
 // option, telecom's get_bills_for_customer still refuses a null limit as
 // pydantic does. (Before, there was no way to read them as absent.)
 func TestStrictNullsReadAsAbsent(t *testing.T) {
 	ctx := context.Background()
-	call := func(tl tool.Tool, args map[string]any, opts ...tool.CallOption) string {
+	call := func(tl tool.Tool, args map[string]any, opts *tool.CallOptions) string {
 		var got any
-		require.NoError(t, tool.Call(ctx, tl, args, func(v any) error { got = v; return nil }, opts...))
+		require.NoError(t, tool.Call(ctx, tl, args, func(v any) error { got = v; return nil }, opts))
 		text, err := json.Marshal(got)
 		require.NoError(t, err)
 		return string(text)
 	}
 	checked := 0
 	for domain, tools := range domainTools(t) {
-		strict, err := schema.OpenAI(tools, schema.Strict())
+		strict, err := schema.OpenAI(tools, &schema.Options{Strict: true})
 		require.NoError(t, err)
 		for i, tl := range tools {
 			if tree(t, strict[i])["function"].(map[string]any)["strict"] != true {
@@ -227,8 +227,8 @@ func TestStrictNullsReadAsAbsent(t *testing.T) {
 					continue
 				}
 				checked++
-				want := call(tl, map[string]any{})
-				got := call(tl, map[string]any{name: nil}, tool.NullAsAbsent())
+				want := call(tl, map[string]any{}, nil)
+				got := call(tl, map[string]any{name: nil}, &tool.CallOptions{NullAsAbsent: true})
 				assert.Equal(t, want, got, "%s/%s: null %s", domain, tl.Name(), name)
 			}
 		}
@@ -236,9 +236,9 @@ func TestStrictNullsReadAsAbsent(t *testing.T) {
 	assert.GreaterOrEqual(t, checked, 6)
 
 	bills := findTool(t, domainTools(t)[telecom.Domain], "get_bills_for_customer")
-	refused := call(bills, map[string]any{"customer_id": "C1", "limit": nil})
+	refused := call(bills, map[string]any{"customer_id": "C1", "limit": nil}, nil)
 	assert.Contains(t, refused, "int_type", "pydantic's refusal stays on the default path")
-	assert.NotContains(t, call(bills, map[string]any{"customer_id": "C1", "limit": nil}, tool.NullAsAbsent()), "int_type")
+	assert.NotContains(t, call(bills, map[string]any{"customer_id": "C1", "limit": nil}, &tool.CallOptions{NullAsAbsent: true}), "int_type")
 }
 
 // NullAsAbsent follows the schema into nested objects and list items, and
@@ -258,7 +258,7 @@ func TestNullAsAbsentNested(t *testing.T) {
 	args := map[string]any{"keep": nil, "need": nil, "drop": nil,
 		"box": map[string]any{"x": nil, "y": nil}, "list": []any{map[string]any{"z": nil}, "s"}}
 	before := mustJSON(t, args)
-	require.NoError(t, tool.Call(context.Background(), rt, args, func(any) error { return nil }, tool.NullAsAbsent()))
+	require.NoError(t, tool.Call(context.Background(), rt, args, func(any) error { return nil }, &tool.CallOptions{NullAsAbsent: true}))
 	assert.Equal(t, map[string]any{"keep": nil, "need": nil, "box": map[string]any{"x": nil}, "list": []any{map[string]any{}, "s"}}, rt.got)
 	assert.Equal(t, before, mustJSON(t, args), "the caller's arguments are not modified")
 }

@@ -42,19 +42,19 @@ func checkGolden(t *testing.T, name string, v any) {
 
 func TestExportGoldens(t *testing.T) {
 	tools := coffeeSet(t).Tools()
-	openai, err := schema.OpenAI(tools)
+	openai, err := schema.OpenAI(tools, nil)
 	require.NoError(t, err)
 	checkGolden(t, "openai", openai)
-	strict, err := schema.OpenAI(tools, schema.Strict())
+	strict, err := schema.OpenAI(tools, &schema.Options{Strict: true})
 	require.NoError(t, err)
 	checkGolden(t, "openai_strict", strict)
-	responses, err := schema.OpenAIResponses(tools)
+	responses, err := schema.OpenAIResponses(tools, nil)
 	require.NoError(t, err)
 	checkGolden(t, "openai_responses", responses)
-	responses, err = schema.OpenAIResponses(tools, schema.Strict())
+	responses, err = schema.OpenAIResponses(tools, &schema.Options{Strict: true})
 	require.NoError(t, err)
 	checkGolden(t, "openai_responses_strict", responses)
-	anthropic, err := schema.Anthropic(tools)
+	anthropic, err := schema.Anthropic(tools, nil)
 	require.NoError(t, err)
 	checkGolden(t, "anthropic", anthropic)
 	gemini, removed, err := schema.Gemini(tools)
@@ -67,9 +67,9 @@ func TestStrictRewrite(t *testing.T) {
 		City string `json:"city"`
 		Days int    `json:"days,omitempty"`
 	}
-	tl, err := tool.New("forecast", "Forecast.", func(context.Context, *state.Shared, params) (any, error) { return "", nil })
+	tl, err := tool.New("forecast", "Forecast.", func(context.Context, *state.Shared, params) (any, error) { return "", nil }, nil)
 	require.NoError(t, err)
-	out, err := schema.OpenAI([]tool.Tool{tl}, schema.Strict())
+	out, err := schema.OpenAI([]tool.Tool{tl}, &schema.Options{Strict: true})
 	require.NoError(t, err)
 	fn := tree(t, out[0])["function"].(map[string]any)
 	assert.Equal(t, true, fn["strict"])
@@ -81,13 +81,13 @@ func TestStrictRewrite(t *testing.T) {
 	type open struct {
 		Extra map[string]any `json:"extra"`
 	}
-	bad, err := tool.New("open", "Open.", func(context.Context, *state.Shared, open) (any, error) { return "", nil })
+	bad, err := tool.New("open", "Open.", func(context.Context, *state.Shared, open) (any, error) { return "", nil }, nil)
 	require.NoError(t, err)
 	// A tool that cannot be strict (an open object) is exported as it is,
 	// with "strict": false; the others in the same call stay strict.
-	mixed, err := schema.OpenAI([]tool.Tool{bad, tl}, schema.Strict())
+	mixed, err := schema.OpenAI([]tool.Tool{bad, tl}, &schema.Options{Strict: true})
 	require.NoError(t, err)
-	plain, err := schema.OpenAI([]tool.Tool{bad})
+	plain, err := schema.OpenAI([]tool.Tool{bad}, nil)
 	require.NoError(t, err, "non-strict export takes anything")
 	assert.Equal(t, tree(t, plain[0])["function"].(map[string]any)["parameters"], tree(t, mixed[0])["function"].(map[string]any)["parameters"])
 	assert.Equal(t, false, tree(t, mixed[0])["function"].(map[string]any)["strict"])
@@ -113,7 +113,7 @@ func TestStrictEdgeCases(t *testing.T) {
 			"x": map[string]any{"type": "integer"},
 		}, "required": []string{"x"}},
 	}}
-	out, err := schema.OpenAI([]tool.Tool{rt}, schema.Strict())
+	out, err := schema.OpenAI([]tool.Tool{rt}, &schema.Options{Strict: true})
 	require.NoError(t, err)
 	props := tree(t, out[0])["function"].(map[string]any)["parameters"].(map[string]any)["properties"].(map[string]any)
 	assert.Equal(t, []any{"a", "b", nil}, props["level"].(map[string]any)["enum"], "a nullable enum lists null")

@@ -18,10 +18,10 @@ import (
 func TestSharedToolsPresentTheirDomainsOriginal(t *testing.T) {
 	for _, domain := range []string{"tau2_airline", "tau2_retail"} {
 		builds := map[string]func() (tool.Tool, error){
-			tau2tools.NameGetUserDetails: func() (tool.Tool, error) { return tau2tools.NewGetUserDetails(domain) },
-			tau2tools.NameCalculate:      func() (tool.Tool, error) { return tau2tools.NewCalculate(domain) },
+			tau2tools.NameGetUserDetails: func() (tool.Tool, error) { return tau2tools.NewGetUserDetails(domain, nil) },
+			tau2tools.NameCalculate:      func() (tool.Tool, error) { return tau2tools.NewCalculate(domain, nil) },
 			tau2tools.NameTransferToHumanAgents: func() (tool.Tool, error) {
-				return tau2tools.NewTransferToHumanAgents(domain, nil)
+				return tau2tools.NewTransferToHumanAgents(domain, nil, nil)
 			},
 		}
 		for name, build := range builds {
@@ -48,23 +48,23 @@ func TestOriginalAndNew(t *testing.T) {
 	}
 	cases := []struct {
 		name, domain, tool string
-		opts               []tool.Option
+		opts               *tool.Options
 		wantErr            string
 		wantDescription    string
 		wantPropertyText   bool
 	}{
 		{name: "the original's texts", domain: "tau2_airline", tool: "GetFlightStatusTool",
 			wantDescription: "Get the status of a flight on a given date.", wantPropertyText: true},
-		{name: "a later WithProperties(nil) shows the struct's own schema", domain: "tau2_airline", tool: "GetFlightStatusTool",
-			opts: []tool.Option{tool.WithProperties(nil)}, wantDescription: "Get the status of a flight on a given date."},
+		{name: "an empty Properties map shows the struct's own schema", domain: "tau2_airline", tool: "GetFlightStatusTool",
+			opts: &tool.Options{Properties: map[string]any{}}, wantDescription: "Get the status of a flight on a given date."},
 		{name: "unknown tool", domain: "tau2_airline", tool: "NoSuchTool", wantErr: "lists no tool tau2_airline/NoSuchTool"},
 		{name: "unknown domain", domain: "airline", tool: "GetFlightStatusTool", wantErr: "lists no tool airline/GetFlightStatusTool"},
 		{name: "parameters that do not fit the original", domain: "tau2_airline", tool: "GetReservationDetailsTool",
-			wantErr: "WithProperties names"},
+			wantErr: "Options.Properties names"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			tl, err := tau2tools.New(c.domain, c.tool, noop, c.opts...)
+			tl, err := tau2tools.New(c.domain, c.tool, noop, c.opts)
 			if c.wantErr != "" {
 				require.Error(t, err)
 				assert.Contains(t, err.Error(), c.wantErr)

@@ -19,7 +19,7 @@ func Example() {
 			b, _ := json.Marshal(r)
 			fmt.Println(string(b))
 			return nil
-		})
+		}, nil)
 	}
 	// Output:
 	// {"file_path":"read_file/hello.txt","content":"Hello from the ReadFileTool fixture.\nSecond line.\n"}

@@ -57,7 +57,7 @@ func BenchmarkCallScripts(b *testing.B) {
 				b.Fatal(err)
 			}
 			for _, c := range s.calls {
-				if err := set.Call(ctx, c.Tool, c.Arguments, func(any) error { return nil }); err != nil {
+				if err := set.Call(ctx, c.Tool, c.Arguments, func(any) error { return nil }, nil); err != nil {
 					b.Fatal(err)
 				}
 				if _, err := st.Hash(); err != nil {

@@ -102,7 +102,7 @@ func TestCallScripts(t *testing.T) {
 			var result any
 			delivered := 0
 			require.NoError(t, set.Call(context.Background(), call["tool"].(string), call["arguments"].(map[string]any),
-				func(r any) error { result = r; delivered++; return nil }))
+				func(r any) error { result = r; delivered++; return nil }, nil))
 			good := delivered == 1
 			if same, diff := sameJSON(result, call["result"]); !same {
 				t.Errorf("%s: result%s", where, diff)

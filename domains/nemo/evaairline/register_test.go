@@ -118,7 +118,7 @@ func TestAssignSeatShortPassengerID(t *testing.T) {
 	require.Error(t, err)
 	assert.Equal(t, "invalid literal for int() with base 10: 'AX1'", err.Error())
 	var got any
-	require.NoError(t, tool.Call(context.Background(), tl, args, func(r any) error { got = r; return nil }))
+	require.NoError(t, tool.Call(context.Background(), tl, args, func(r any) error { got = r; return nil }, nil))
 	b, _ := jsonText(got)
 	assert.JSONEq(t, `{"error": "invalid literal for int() with base 10: 'AX1'"}`, b)
 	assert.Empty(t, st.Actions())

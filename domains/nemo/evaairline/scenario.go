@@ -198,7 +198,7 @@ func Replay(ctx context.Context, st *state.Shared, calls []Call, each func(Step)
 	}
 	for i, c := range calls {
 		var result any
-		if err := set.Call(ctx, c.Tool, c.Arguments, func(r any) error { result = r; return nil }); err != nil {
+		if err := set.Call(ctx, c.Tool, c.Arguments, func(r any) error { result = r; return nil }, nil); err != nil {
 			return fmt.Errorf("evaairline: call %d (%s): %w", i, c.Tool, err)
 		}
 		h, err := st.Hash()

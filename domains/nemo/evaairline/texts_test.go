@@ -16,7 +16,7 @@ import (
 	"github.com/voiceeval/schematools/internal/conformance"
 	"github.com/voiceeval/schematools/internal/pyjson"
 	"github.com/voiceeval/schematools/internal/pyvalue"
-	"github.com/voiceeval/schematools/replay/replaytest"
+	"github.com/voiceeval/schematools/internal/replaytest"
 	"github.com/voiceeval/schematools/state"
 	"github.com/voiceeval/schematools/tool"
 )
@@ -153,4 +153,4 @@ func TestCallScriptTextsSeeKeyOrder(t *testing.T) {
 }
 
 // quiet drops the log of the exceptions the scripts provoke on purpose.
-var quiet = tool.WithLogger(slog.New(slog.DiscardHandler))
+var quiet = &tool.CallOptions{Logger: slog.New(slog.DiscardHandler)}

@@ -17,6 +17,6 @@ func Example() {
 		b, _ := json.Marshal(r)
 		fmt.Println(string(b))
 		return nil
-	})
+	}, nil)
 	// Output: {"error":"The total price is incorrect. The calculated total price is 10.47 but the expected total price is 11.47."}
 }

@@ -17,6 +17,6 @@ func Example() {
 		b, _ := json.Marshal(r)
 		fmt.Println(string(b))
 		return nil
-	})
+	}, nil)
 	// Output: {"error":"JoinWaitListTool._execute() got an unexpected keyword argument 'note'"}
 }

@@ -3,9 +3,9 @@ package airline_test
 import (
 	"testing"
 
-	"github.com/voiceeval/schematools/domains/internal/tau2test"
 	"github.com/voiceeval/schematools/domains/tau2/airline"
-	"github.com/voiceeval/schematools/replay/replaytest"
+	"github.com/voiceeval/schematools/domains/tau2/internal/tau2test"
+	"github.com/voiceeval/schematools/internal/replaytest"
 )
 
 // BenchmarkReplayAirline replays all 50 airline tasks with replay.GoldAll,

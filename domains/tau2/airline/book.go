@@ -37,9 +37,9 @@ var recorder = tool.Recorder{ActionTypes: ActionTypes()}
 // (not case-folded); the user's reservation list gets its id. The result
 // is a copy of the new reservation; the recorded result is
 // {"reservation_id": id}.
-func NewBookReservation(opts ...tool.Option) (*tool.Typed[BookReservationParams], error) {
+func NewBookReservation(opts *tool.Options) (*tool.Typed[BookReservationParams], error) {
 	return tau2tools.NewRecordWriteTool(Domain, NameBookReservation, recorder, []string{tau2tools.TableUsers, tableReservations, tableFlights},
-		book, opts...)
+		book, opts)
 }
 
 // bookedLeg is a leg that passed its checks: what to store and where its

@@ -46,7 +46,7 @@
 //
 // # Deliberate choices
 //
-//   - Arguments are validated in pydantic's lax mode (tool.WithLax):
+//   - Arguments are validated in pydantic's lax mode (tool.Options.Lax):
 //     "12" is accepted for an integer and recorded as 12, nested unknown
 //     keys are dropped, unknown top-level keys refused. The three
 //     enumerated arguments (flight_type, cabin, insurance) carry a

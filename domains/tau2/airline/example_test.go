@@ -19,7 +19,7 @@ func Example() {
 		"dates": {"2024-05-15": {"status": "on time"}}}}}`))
 	st := state.New()
 	st.SetDB(db.(map[string]any))
-	status, err := airline.NewGetFlightStatus(tool.WithState(st))
+	status, err := airline.NewGetFlightStatus(&tool.Options{State: st})
 	if err != nil {
 		panic(err)
 	}
@@ -29,9 +29,9 @@ func Example() {
 		return nil
 	}
 	ctx := context.Background()
-	_ = tool.CallJSON(ctx, status, []byte(`{"flight_number": "hat001", "date": "2024-05-15"}`), deliver)
-	_ = tool.CallJSON(ctx, status, []byte(`{"flight_number": "HAT002", "date": "2024-05-15"}`), deliver)
-	_ = tool.CallJSON(ctx, status, []byte(`{"flight_number": 1}`), deliver)
+	_ = tool.CallJSON(ctx, status, []byte(`{"flight_number": "hat001", "date": "2024-05-15"}`), deliver, nil)
+	_ = tool.CallJSON(ctx, status, []byte(`{"flight_number": "HAT002", "date": "2024-05-15"}`), deliver, nil)
+	_ = tool.CallJSON(ctx, status, []byte(`{"flight_number": 1}`), deliver, nil)
 	// Output:
 	// {"status":"success","flight_status":"on time"}
 	// {"status":"error","error_type":"not_found","message":"Flight HAT002 not found on date 2024-05-15"}

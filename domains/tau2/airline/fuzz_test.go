@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/voiceeval/schematools/domains/tau2/airline"
-	"github.com/voiceeval/schematools/replay/replaytest"
+	"github.com/voiceeval/schematools/internal/replaytest"
 )
 
 // FuzzTools sends arbitrary arguments to every airline tool, on the test

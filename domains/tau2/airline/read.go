@@ -12,20 +12,20 @@ import (
 // user id is matched lower-cased; the result is a copy of the user record,
 // or not_found "User <id> not found" naming the id as given (see
 // [tau2tools.NewGetUserDetails]: the retail domain has the same tool).
-func NewGetUserDetails(opts ...tool.Option) (*tool.Typed[GetUserDetailsParams], error) {
-	return tau2tools.NewGetUserDetails(Domain, opts...)
+func NewGetUserDetails(opts *tool.Options) (*tool.Typed[GetUserDetailsParams], error) {
+	return tau2tools.NewGetUserDetails(Domain, opts)
 }
 
 // NewGetReservationDetails builds get_reservation_details
 // (GetReservationDetailsTool). The reservation id is matched upper-cased;
 // the result is a copy of the reservation, or not_found "Reservation <id>
 // not found".
-func NewGetReservationDetails(opts ...tool.Option) (*tool.Typed[GetReservationDetailsParams], error) {
+func NewGetReservationDetails(opts *tool.Options) (*tool.Typed[GetReservationDetailsParams], error) {
 	return tau2tools.NewReadTool(Domain, NameGetReservationDetails,
 		func(db map[string]any, p GetReservationDetailsParams) (any, error) {
 			res, err := findReservation(db, p.ReservationID)
 			return tau2tools.Found(res, err, "Reservation "+p.ReservationID+" not found")
-		}, opts...)
+		}, opts)
 }
 
 // Airport is one entry of list_all_airports.
@@ -52,11 +52,11 @@ var airports = [...]Airport{
 // NewListAllAirports builds list_all_airports (ListAllAirportsTool): the
 // 20 airports of tau2's fixed list. It takes no arguments and never reads
 // the DB.
-func NewListAllAirports(opts ...tool.Option) (*tool.Typed[ListAllAirportsParams], error) {
+func NewListAllAirports(opts *tool.Options) (*tool.Typed[ListAllAirportsParams], error) {
 	return tau2tools.New(Domain, NameListAllAirports,
 		func(context.Context, *state.Shared, ListAllAirportsParams) (any, error) {
 			return AirportsResult{Status: tau2tools.Success, Airports: append([]Airport(nil), airports[:]...)}, nil
-		}, opts...)
+		}, opts)
 }
 
 // FlightStatusResult is get_flight_status' result.
@@ -69,7 +69,7 @@ type FlightStatusResult struct {
 // status of the flight on the date ("available", "landed", "cancelled",
 // "on time", "flying", "delayed"), or not_found "Flight <number> not found
 // on date <date>". The flight number is matched upper-cased.
-func NewGetFlightStatus(opts ...tool.Option) (*tool.Typed[GetFlightStatusParams], error) {
+func NewGetFlightStatus(opts *tool.Options) (*tool.Typed[GetFlightStatusParams], error) {
 	return tau2tools.NewReadTool(Domain, NameGetFlightStatus,
 		func(db map[string]any, p GetFlightStatusParams) (any, error) {
 			day, err := findFlightDate(db, p.FlightNumber, p.Date)
@@ -84,5 +84,5 @@ func NewGetFlightStatus(opts ...tool.Option) (*tool.Typed[GetFlightStatusParams]
 				return nil, err
 			}
 			return FlightStatusResult{Status: tau2tools.Success, FlightStatus: state.Clone(d["status"])}, nil
-		}, opts...)
+		}, opts)
 }

@@ -44,7 +44,7 @@ type OnestopFlightsResult struct {
 // (SearchDirectFlightTool): the flights from origin to destination whose
 // status on the date is "available", in flight-number order. Airport codes
 // are matched exactly (not case-folded), as in the Python original.
-func NewSearchDirectFlight(opts ...tool.Option) (*tool.Typed[SearchParams], error) {
+func NewSearchDirectFlight(opts *tool.Options) (*tool.Typed[SearchParams], error) {
 	return tau2tools.NewReadTool(Domain, NameSearchDirectFlight,
 		func(db map[string]any, p SearchParams) (any, error) {
 			found, err := searchDirect(db, p.Date, p.Origin, p.Destination, nil)
@@ -52,7 +52,7 @@ func NewSearchDirectFlight(opts ...tool.Option) (*tool.Typed[SearchParams], erro
 				return nil, err
 			}
 			return DirectFlightsResult{Status: tau2tools.Success, Flights: found}, nil
-		}, opts...)
+		}, opts)
 }
 
 // NewSearchOnestopFlight builds search_onestop_flight
@@ -64,7 +64,7 @@ func NewSearchDirectFlight(opts ...tool.Option) (*tool.Typed[SearchParams], erro
 // last two characters read as a number plus one — not zero-padded, so
 // the day after "2024-05-05" is "2024-05-6", which matches no flight. This
 // is tau2's rule, kept as it is.
-func NewSearchOnestopFlight(opts ...tool.Option) (*tool.Typed[SearchParams], error) {
+func NewSearchOnestopFlight(opts *tool.Options) (*tool.Typed[SearchParams], error) {
 	return tau2tools.NewReadTool(Domain, NameSearchOnestopFlight,
 		func(db map[string]any, p SearchParams) (any, error) {
 			firsts, err := searchDirect(db, p.Date, p.Origin, nil, nil)
@@ -93,7 +93,7 @@ func NewSearchOnestopFlight(opts ...tool.Option) (*tool.Typed[SearchParams], err
 				}
 			}
 			return OnestopFlightsResult{Status: tau2tools.Success, OnestopFlights: pairs}, nil
-		}, opts...)
+		}, opts)
 }
 
 // searchDirect finds the flights available on date. origin and destination

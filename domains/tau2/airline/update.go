@@ -18,7 +18,7 @@ import (
 // result is a copy of the reservation; the recorded result is
 // {"reservation_id": <id as given>, "status": "cancelled"}. An unknown id
 // is not_found "Reservation <id> not found".
-func NewCancelReservation(opts ...tool.Option) (*tool.Typed[ReservationIDParams], error) {
+func NewCancelReservation(opts *tool.Options) (*tool.Typed[ReservationIDParams], error) {
 	return tau2tools.NewRecordWriteTool(Domain, NameCancelReservation, recorder, []string{tableReservations},
 		func(w *state.Writer, p ReservationIDParams) (any, state.Action, error) {
 			res, failure, err := reservationOf(w, p.ReservationID)
@@ -49,7 +49,7 @@ func NewCancelReservation(opts ...tool.Option) (*tool.Typed[ReservationIDParams]
 			w.Order().Set(res, "status", "cancelled")
 			return res, state.NewAction(KeyCancelReservation, tool.ModelDump(p),
 				map[string]any{"reservation_id": p.ReservationID, "status": "cancelled"}), nil
-		}, opts...)
+		}, opts)
 }
 
 // CertificateResult is send_certificate's result.
@@ -62,7 +62,7 @@ type CertificateResult = tau2tools.StatusResult
 // certificates" when none is), and answers {"status": "success",
 // "message": "Certificate <id> added to user <user id as given> with
 // amount <amount>."}. The recorded result is {"payment_id", "amount"}.
-func NewSendCertificate(opts ...tool.Option) (*tool.Typed[SendCertificateParams], error) {
+func NewSendCertificate(opts *tool.Options) (*tool.Typed[SendCertificateParams], error) {
 	return tau2tools.NewRecordWriteTool(Domain, NameSendCertificate, recorder, []string{tau2tools.TableUsers},
 		func(w *state.Writer, p SendCertificateParams) (any, state.Action, error) {
 			user, err := ownUser(w, p.UserID)
@@ -92,7 +92,7 @@ func NewSendCertificate(opts ...tool.Option) (*tool.Typed[SendCertificateParams]
 						map[string]any{"payment_id": id, "amount": p.Amount}), nil
 			}
 			return tau2tools.ValueError("Too many certificates"), nil, nil
-		}, opts...)
+		}, opts)
 }
 
 // NewUpdateReservationBaggages builds update_reservation_baggages
@@ -101,7 +101,7 @@ func NewSendCertificate(opts ...tool.Option) (*tool.Typed[SendCertificateParams]
 // NewUpdateReservationFlights for the payment rules — and sets both bag
 // counts. The result is a copy of the reservation; the recorded result is
 // {"reservation_id", "charged"}.
-func NewUpdateReservationBaggages(opts ...tool.Option) (*tool.Typed[UpdateReservationBaggagesParams], error) {
+func NewUpdateReservationBaggages(opts *tool.Options) (*tool.Typed[UpdateReservationBaggagesParams], error) {
 	return tau2tools.NewRecordWriteTool(Domain, NameUpdateReservationBaggages, recorder, []string{tableReservations, tau2tools.TableUsers},
 		func(w *state.Writer, p UpdateReservationBaggagesParams) (any, state.Action, error) {
 			res, user, failure, err := reservationAndUser(w, p.ReservationID)
@@ -129,7 +129,7 @@ func NewUpdateReservationBaggages(opts ...tool.Option) (*tool.Typed[UpdateReserv
 			res["nonfree_baggages"] = pynum.DBNumber(pyvalue.IntNum(int64(p.NonfreeBaggages)))
 			return res, state.NewAction(KeyUpdateReservationBaggages, tool.ModelDump(p),
 				map[string]any{"reservation_id": p.ReservationID, "charged": pynum.DBNumber(charge)}), nil
-		}, opts...)
+		}, opts)
 }
 
 // NewUpdateReservationFlights builds update_reservation_flights
@@ -151,9 +151,9 @@ func NewUpdateReservationBaggages(opts ...tool.Option) (*tool.Typed[UpdateReserv
 // cabin are replaced; seats are not touched (tau2 defers them). The result
 // is a copy of the reservation; the recorded result is {"reservation_id",
 // "charged"}.
-func NewUpdateReservationFlights(opts ...tool.Option) (*tool.Typed[UpdateReservationFlightsParams], error) {
+func NewUpdateReservationFlights(opts *tool.Options) (*tool.Typed[UpdateReservationFlightsParams], error) {
 	return tau2tools.NewRecordWriteTool(Domain, NameUpdateReservationFlights, recorder, []string{tableReservations, tau2tools.TableUsers},
-		updateFlights, opts...)
+		updateFlights, opts)
 }
 
 func updateFlights(w *state.Writer, p UpdateReservationFlightsParams) (any, state.Action, error) {
@@ -280,7 +280,7 @@ func keptLeg(existing []any, existingErr error, f FlightInfo, sameCabin bool) (m
 // the new one is as long as the old one (value_error "Number of passengers
 // does not match" otherwise). The result is a copy of the reservation; the
 // recorded result is {"reservation_id"}.
-func NewUpdateReservationPassengers(opts ...tool.Option) (*tool.Typed[UpdateReservationPassengersParams], error) {
+func NewUpdateReservationPassengers(opts *tool.Options) (*tool.Typed[UpdateReservationPassengersParams], error) {
 	return tau2tools.NewRecordWriteTool(Domain, NameUpdateReservationPassengers, recorder, []string{tableReservations},
 		func(w *state.Writer, p UpdateReservationPassengersParams) (any, state.Action, error) {
 			res, failure, err := reservationOf(w, p.ReservationID)
@@ -303,7 +303,7 @@ func NewUpdateReservationPassengers(opts ...tool.Option) (*tool.Typed[UpdateRese
 			res["passengers"] = keepAll(w.Order(), list, passengerKeys)
 			return res, state.NewAction(KeyUpdateReservationPassengers, tool.ModelDump(p),
 				map[string]any{"reservation_id": p.ReservationID}), nil
-		}, opts...)
+		}, opts)
 }
 
 // reservationOf looks the reservation up and returns w's own copy of it,

@@ -2,7 +2,7 @@ package airline_test
 
 import (
 	"encoding/json"
-	"github.com/voiceeval/schematools/domains/internal/tau2test"
+	"github.com/voiceeval/schematools/domains/tau2/internal/tau2test"
 	"testing"
 
 	"github.com/stretchr/testify/assert"

@@ -22,7 +22,7 @@ func (a Address) record(o *state.Order) map[string]any {
 // <id> not found") and its status contain "pending" (value_error
 // "Non-pending order cannot be modified"); its address is replaced. The
 // result is a copy of the order; the recorded result is {"order_id"}.
-func NewModifyPendingOrderAddress(opts ...tool.Option) (*tool.Typed[ModifyPendingOrderAddressParams], error) {
+func NewModifyPendingOrderAddress(opts *tool.Options) (*tool.Typed[ModifyPendingOrderAddressParams], error) {
 	return tau2tools.NewRecordWriteTool(Domain, NameModifyPendingOrderAddress, recorder, []string{tableOrders},
 		func(w *state.Writer, p ModifyPendingOrderAddressParams) (any, state.Action, error) {
 			order, failure, err := pendingOrder(w, p.OrderID)
@@ -32,7 +32,7 @@ func NewModifyPendingOrderAddress(opts ...tool.Option) (*tool.Typed[ModifyPendin
 			order["address"] = p.Address.record(w.Order())
 			return order, state.NewAction(KeyModifyPendingOrderAddress, tool.ModelDump(p),
 				map[string]any{"order_id": p.OrderID}), nil
-		}, opts...)
+		}, opts)
 }
 
 // NewModifyUserAddress builds modify_user_address (ModifyUserAddressTool):
@@ -40,7 +40,7 @@ func NewModifyPendingOrderAddress(opts ...tool.Option) (*tool.Typed[ModifyPendin
 // found", naming the id as given); their address is replaced. The result
 // is a copy of the user; the recorded result is {"user_id": <id as
 // given>}.
-func NewModifyUserAddress(opts ...tool.Option) (*tool.Typed[ModifyUserAddressParams], error) {
+func NewModifyUserAddress(opts *tool.Options) (*tool.Typed[ModifyUserAddressParams], error) {
 	return tau2tools.NewRecordWriteTool(Domain, NameModifyUserAddress, recorder, []string{tableUsers},
 		func(w *state.Writer, p ModifyUserAddressParams) (any, state.Action, error) {
 			userV, err := tau2tools.FindUser(w.DB, p.UserID)
@@ -60,7 +60,7 @@ func NewModifyUserAddress(opts ...tool.Option) (*tool.Typed[ModifyUserAddressPar
 			user["address"] = p.Address.record(w.Order())
 			return user, state.NewAction(KeyModifyUserAddress, tool.ModelDump(p),
 				map[string]any{"user_id": p.UserID}), nil
-		}, opts...)
+		}, opts)
 }
 
 // itemAssignmentError is the TypeError Python raises for v["address"] = …

@@ -3,9 +3,9 @@ package retail_test
 import (
 	"testing"
 
-	"github.com/voiceeval/schematools/domains/internal/tau2test"
+	"github.com/voiceeval/schematools/domains/tau2/internal/tau2test"
 	"github.com/voiceeval/schematools/domains/tau2/retail"
-	"github.com/voiceeval/schematools/replay/replaytest"
+	"github.com/voiceeval/schematools/internal/replaytest"
 )
 
 // BenchmarkReplayRetail replays all 114 retail tasks with replay.GoldAll on

@@ -28,8 +28,8 @@ import (
 // exchange_payment_method_id and exchange_price_difference. The result is
 // a copy of the order; the recorded result is {"order_id", "status",
 // "price_difference"}.
-func NewExchangeDeliveredOrderItems(opts ...tool.Option) (*tool.Typed[ExchangeDeliveredOrderItemsParams], error) {
-	return tau2tools.NewRecordWriteTool(Domain, NameExchangeDeliveredOrderItems, recorder, []string{tableOrders}, exchangeItems, opts...)
+func NewExchangeDeliveredOrderItems(opts *tool.Options) (*tool.Typed[ExchangeDeliveredOrderItemsParams], error) {
+	return tau2tools.NewRecordWriteTool(Domain, NameExchangeDeliveredOrderItems, recorder, []string{tableOrders}, exchangeItems, opts)
 }
 
 func exchangeItems(w *state.Writer, p ExchangeDeliveredOrderItemsParams) (any, state.Action, error) {
@@ -80,8 +80,8 @@ func exchangeItems(w *state.Writer, p ExchangeDeliveredOrderItemsParams) (any, s
 // The order then gets "status": "return requested", return_items (sorted)
 // and return_payment_method_id; nothing is refunded yet. The result is a
 // copy of the order; the recorded result is {"order_id", "status"}.
-func NewReturnDeliveredOrderItems(opts ...tool.Option) (*tool.Typed[ReturnDeliveredOrderItemsParams], error) {
-	return tau2tools.NewRecordWriteTool(Domain, NameReturnDeliveredOrderItems, recorder, []string{tableOrders}, returnItems, opts...)
+func NewReturnDeliveredOrderItems(opts *tool.Options) (*tool.Typed[ReturnDeliveredOrderItemsParams], error) {
+	return tau2tools.NewRecordWriteTool(Domain, NameReturnDeliveredOrderItems, recorder, []string{tableOrders}, returnItems, opts)
 }
 
 func returnItems(w *state.Writer, p ReturnDeliveredOrderItemsParams) (any, state.Action, error) {

@@ -72,7 +72,7 @@
 //
 // # Deliberate choices
 //
-//   - Arguments are validated in pydantic's lax mode (tool.WithLax):
+//   - Arguments are validated in pydantic's lax mode (tool.Options.Lax):
 //     strings stay strict (7 is not "7"), a string is not a list, unknown
 //     keys are refused.
 //   - Writes check everything, then change the DB: a refused call changes

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/voiceeval/schematools/domains/tau2/retail"
-	"github.com/voiceeval/schematools/replay/replaytest"
+	"github.com/voiceeval/schematools/internal/replaytest"
 )
 
 // FuzzTools sends arbitrary arguments to every retail tool, on the test

@@ -1,11 +1,11 @@
 package retail_test
 
 import (
-	"github.com/voiceeval/schematools/domains/internal/tau2test"
+	"github.com/voiceeval/schematools/domains/tau2/internal/tau2test"
 	"testing"
 
 	"github.com/voiceeval/schematools/domains/tau2/retail"
-	"github.com/voiceeval/schematools/replay/replaytest"
+	"github.com/voiceeval/schematools/internal/replaytest"
 	"github.com/voiceeval/schematools/tool"
 )
 

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
-	"github.com/voiceeval/schematools/domains/internal/tau2test"
+	"github.com/voiceeval/schematools/domains/tau2/internal/tau2test"
 	"github.com/voiceeval/schematools/domains/tau2/retail"
 	"github.com/voiceeval/schematools/tool"
 )
@@ -19,9 +19,9 @@ import (
 func TestToolsPresentTheOriginals(t *testing.T) {
 	var tools []tau2test.Original
 	for _, s := range retail.Specs {
-		presented, err := s.Build()
+		presented, err := s.Build(nil)
 		require.NoError(t, err, s.Key)
-		declared, err := s.Build(tool.WithProperties(nil))
+		declared, err := s.Build(&tool.Options{Properties: map[string]any{}})
 		require.NoError(t, err, s.Key)
 		tools = append(tools, tau2test.Original{Presented: presented, Declared: declared})
 	}

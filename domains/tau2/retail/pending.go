@@ -28,8 +28,8 @@ var recorder = tool.Recorder{ActionTypes: ActionTypes()}
 // skipped. The order gets "status": "cancelled" and "cancel_reason". The
 // result is a copy of the order; the recorded result is {"order_id": <id
 // as given>, "status": "cancelled"}.
-func NewCancelPendingOrder(opts ...tool.Option) (*tool.Typed[CancelPendingOrderParams], error) {
-	return tau2tools.NewRecordWriteTool(Domain, NameCancelPendingOrder, recorder, []string{tableOrders, tableUsers}, cancelOrder, opts...)
+func NewCancelPendingOrder(opts *tool.Options) (*tool.Typed[CancelPendingOrderParams], error) {
+	return tau2tools.NewRecordWriteTool(Domain, NameCancelPendingOrder, recorder, []string{tableOrders, tableUsers}, cancelOrder, opts)
 }
 
 func cancelOrder(w *state.Writer, p CancelPendingOrderParams) (any, state.Action, error) {
@@ -147,8 +147,8 @@ func operand(v any, op string) (pyvalue.Num, error) {
 // which gave every changed item the last variant's price and options. The
 // status becomes "pending (item modified)". The result is a copy of the
 // order; the recorded result is {"order_id", "price_difference"}.
-func NewModifyPendingOrderItems(opts ...tool.Option) (*tool.Typed[ModifyPendingOrderItemsParams], error) {
-	return tau2tools.NewRecordWriteTool(Domain, NameModifyPendingOrderItems, recorder, []string{tableOrders, tableUsers}, modifyItems, opts...)
+func NewModifyPendingOrderItems(opts *tool.Options) (*tool.Typed[ModifyPendingOrderItemsParams], error) {
+	return tau2tools.NewRecordWriteTool(Domain, NameModifyPendingOrderItems, recorder, []string{tableOrders, tableUsers}, modifyItems, opts)
 }
 
 func modifyItems(w *state.Writer, p ModifyPendingOrderItemsParams) (any, state.Action, error) {
@@ -243,8 +243,8 @@ func giftCardShort(method map[string]any, amount pyvalue.Num, message string) (a
 // method, a refund of it to the old one]; a new gift card is debited and
 // an old gift card credited, each balance rounded to cents. The result is
 // a copy of the order; the recorded result is {"order_id"}.
-func NewModifyPendingOrderPayment(opts ...tool.Option) (*tool.Typed[ModifyPendingOrderPaymentParams], error) {
-	return tau2tools.NewRecordWriteTool(Domain, NameModifyPendingOrderPayment, recorder, []string{tableOrders, tableUsers}, modifyPayment, opts...)
+func NewModifyPendingOrderPayment(opts *tool.Options) (*tool.Typed[ModifyPendingOrderPaymentParams], error) {
+	return tau2tools.NewRecordWriteTool(Domain, NameModifyPendingOrderPayment, recorder, []string{tableOrders, tableUsers}, modifyPayment, opts)
 }
 
 func modifyPayment(w *state.Writer, p ModifyPendingOrderPaymentParams) (any, state.Action, error) {

@@ -24,7 +24,7 @@ type FoundUserResult struct {
 // {"status": "success", "user_id": …}; or not_found "User not found".
 // Users are walked in user-id order (see the package doc for why that
 // gives Python's answers on the tau2 data).
-func NewFindUserIDByNameZip(opts ...tool.Option) (*tool.Typed[FindUserIDByNameZipParams], error) {
+func NewFindUserIDByNameZip(opts *tool.Options) (*tool.Typed[FindUserIDByNameZipParams], error) {
 	return tau2tools.NewReadTool(Domain, NameFindUserIDByNameZip,
 		func(db map[string]any, p FindUserIDByNameZipParams) (any, error) {
 			first, last := pyvalue.Lower(p.FirstName), pyvalue.Lower(p.LastName)
@@ -49,14 +49,14 @@ func NewFindUserIDByNameZip(opts ...tool.Option) (*tool.Typed[FindUserIDByNameZi
 				}
 				return pyvalue.Equal(zip, p.Zip), nil
 			})
-		}, opts...)
+		}, opts)
 }
 
 // NewFindUserIDByEmail builds find_user_id_by_email
 // (FindUserIdByEmailTool): the id of the first user whose email equals the
 // argument case-insensitively, as {"status": "success", "user_id": …}; or
 // not_found "User not found".
-func NewFindUserIDByEmail(opts ...tool.Option) (*tool.Typed[FindUserIDByEmailParams], error) {
+func NewFindUserIDByEmail(opts *tool.Options) (*tool.Typed[FindUserIDByEmailParams], error) {
 	return tau2tools.NewReadTool(Domain, NameFindUserIDByEmail,
 		func(db map[string]any, p FindUserIDByEmailParams) (any, error) {
 			email := pyvalue.Lower(p.Email)
@@ -64,7 +64,7 @@ func NewFindUserIDByEmail(opts ...tool.Option) (*tool.Typed[FindUserIDByEmailPar
 				got, err := lowerAt(user, "email")
 				return err == nil && got == email, err
 			})
-		}, opts...)
+		}, opts)
 }
 
 // findUserID walks the users in user-id order and answers with the id of
@@ -107,42 +107,42 @@ func lowerAt(d map[string]any, key string) (string, error) {
 // order id is upper-cased and given its leading '#' when it lacks one
 // ("w2378156" finds "#W2378156"); the result is a copy of the order, or
 // not_found "Order <id> not found" naming the id as given.
-func NewGetOrderDetails(opts ...tool.Option) (*tool.Typed[GetOrderDetailsParams], error) {
+func NewGetOrderDetails(opts *tool.Options) (*tool.Typed[GetOrderDetailsParams], error) {
 	return tau2tools.NewReadTool(Domain, NameGetOrderDetails,
 		func(db map[string]any, p GetOrderDetailsParams) (any, error) {
 			order, err := findOrder(db, p.OrderID)
 			return tau2tools.Found(order, err, "Order "+p.OrderID+" not found")
-		}, opts...)
+		}, opts)
 }
 
 // NewGetProductDetails builds get_product_details (GetProductDetailsTool):
 // a copy of the product whose id is the argument (matched exactly), or
 // not_found "Product <id> not found".
-func NewGetProductDetails(opts ...tool.Option) (*tool.Typed[GetProductDetailsParams], error) {
+func NewGetProductDetails(opts *tool.Options) (*tool.Typed[GetProductDetailsParams], error) {
 	return tau2tools.NewReadTool(Domain, NameGetProductDetails,
 		func(db map[string]any, p GetProductDetailsParams) (any, error) {
 			product, err := findProduct(db, p.ProductID)
 			return tau2tools.Found(product, err, "Product "+p.ProductID+" not found")
-		}, opts...)
+		}, opts)
 }
 
 // NewGetItemDetails builds get_item_details (GetItemDetailsTool): a copy
 // of the variant whose item id is the argument, taken from the first
 // product that lists it, or not_found "Item <id> not found".
-func NewGetItemDetails(opts ...tool.Option) (*tool.Typed[GetItemDetailsParams], error) {
+func NewGetItemDetails(opts *tool.Options) (*tool.Typed[GetItemDetailsParams], error) {
 	return tau2tools.NewReadTool(Domain, NameGetItemDetails,
 		func(db map[string]any, p GetItemDetailsParams) (any, error) {
 			item, err := findItem(db, p.ItemID)
 			return tau2tools.Found(item, err, "Item "+p.ItemID+" not found")
-		}, opts...)
+		}, opts)
 }
 
 // NewGetUserDetails builds get_user_details (GetUserDetailsTool). The user
 // id is matched lower-cased; the result is a copy of the user record, or
 // not_found "User <id> not found" naming the id as given (see
 // [tau2tools.NewGetUserDetails]: the airline domain has the same tool).
-func NewGetUserDetails(opts ...tool.Option) (*tool.Typed[GetUserDetailsParams], error) {
-	return tau2tools.NewGetUserDetails(Domain, opts...)
+func NewGetUserDetails(opts *tool.Options) (*tool.Typed[GetUserDetailsParams], error) {
+	return tau2tools.NewGetUserDetails(Domain, opts)
 }
 
 // ProductTypesResult is list_all_product_types' result. ProductTypes is a
@@ -159,7 +159,7 @@ type ProductTypesResult struct {
 // ProductTypesResult. When two products share a name, the one with the
 // greater product id wins (Python: the later one in the data file; no two
 // products of the tau2 data share a name).
-func NewListAllProductTypes(opts ...tool.Option) (*tool.Typed[ListAllProductTypesParams], error) {
+func NewListAllProductTypes(opts *tool.Options) (*tool.Typed[ListAllProductTypesParams], error) {
 	return tau2tools.NewReadTool(Domain, NameListAllProductTypes,
 		func(db map[string]any, _ ListAllProductTypesParams) (any, error) {
 			products, err := tableOf(db, tableProducts, "values")
@@ -183,7 +183,7 @@ func NewListAllProductTypes(opts ...tool.Option) (*tool.Typed[ListAllProductType
 				return nil, tau2tools.Raise("TypeError", "%v", err)
 			}
 			return ProductTypesResult{Status: tau2tools.Success, ProductTypes: string(text)}, nil
-		}, opts...)
+		}, opts)
 }
 
 // productNameError is what Python raises for a product name that is not a

@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/voiceeval/schematools/domains/tau2/retail"
 	"github.com/voiceeval/schematools/domains/tau2/tau2tools"
-	"github.com/voiceeval/schematools/replay/replaytest"
+	"github.com/voiceeval/schematools/internal/replaytest"
 )
 
 func TestFindUserIDByNameZip(t *testing.T) {

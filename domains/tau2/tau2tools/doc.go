@@ -21,7 +21,7 @@
 //
 // Every tau2 tool presents the Python original's schema, read as data
 // from tau2data's tool_schemas.jsonl (parsed once): New gives
-// the tool the original's description and, through tool.WithProperties,
+// the tool the original's description and, through tool.Options.Properties,
 // its properties (types, enums, texts, nested items). Its checks stay
 // those of its parameters struct, which must name exactly the original's
 // properties; the ports' tests show the two agree.

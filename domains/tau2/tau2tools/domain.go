@@ -15,12 +15,12 @@ import (
 // (Name, e.g. "GetUserDetailsTool"), and its constructor.
 type Spec struct {
 	Key, Name string
-	Build     func(opts ...tool.Option) (tool.Tool, error)
+	Build     func(opts *tool.Options) (tool.Tool, error)
 }
 
 // Builder adapts a typed constructor to Spec.Build.
-func Builder[T tool.Tool](f func(opts ...tool.Option) (T, error)) func(opts ...tool.Option) (tool.Tool, error) {
-	return func(opts ...tool.Option) (tool.Tool, error) { return f(opts...) }
+func Builder[T tool.Tool](f func(opts *tool.Options) (T, error)) func(opts *tool.Options) (tool.Tool, error) {
+	return func(opts *tool.Options) (tool.Tool, error) { return f(opts) }
 }
 
 // Names of the tools the airline and retail domains share: the tau2 key
@@ -40,11 +40,11 @@ const (
 // (NewTransferToHumanAgents, recording with the domain's action types).
 func GenericSpecs(domain string, actionTypes []string) []Spec {
 	return []Spec{
-		{Key: KeyCalculate, Name: NameCalculate, Build: func(opts ...tool.Option) (tool.Tool, error) {
-			return NewCalculate(domain, opts...)
+		{Key: KeyCalculate, Name: NameCalculate, Build: func(opts *tool.Options) (tool.Tool, error) {
+			return NewCalculate(domain, opts)
 		}},
-		{Key: KeyTransferToHumanAgents, Name: NameTransferToHumanAgents, Build: func(opts ...tool.Option) (tool.Tool, error) {
-			return NewTransferToHumanAgents(domain, actionTypes, opts...)
+		{Key: KeyTransferToHumanAgents, Name: NameTransferToHumanAgents, Build: func(opts *tool.Options) (tool.Tool, error) {
+			return NewTransferToHumanAgents(domain, actionTypes, opts)
 		}},
 	}
 }
@@ -57,7 +57,7 @@ func Register(r *registry.Tools, domain string, specs []Spec) error {
 	errs := make([]error, 0, len(specs))
 	for _, s := range specs {
 		errs = append(errs, r.Register(domain, s.Name, registry.Plain(func(d registry.Deps) (tool.Tool, error) {
-			return s.Build(tool.WithState(d.State))
+			return s.Build(&tool.Options{State: d.State})
 		})))
 	}
 	return errors.Join(errs...)
@@ -69,7 +69,7 @@ func Register(r *registry.Tools, domain string, specs []Spec) error {
 func ToolMap(env replay.Env, specs []Spec) (replay.ToolMap, error) {
 	m := make(replay.ToolMap, len(specs))
 	for _, s := range specs {
-		t, err := s.Build(tool.WithState(env.Agent))
+		t, err := s.Build(&tool.Options{State: env.Agent})
 		if err != nil {
 			return nil, fmt.Errorf("%s: building %s: %w", env.Domain, s.Key, err)
 		}

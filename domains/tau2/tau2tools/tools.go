@@ -37,7 +37,7 @@ type CalculateResult struct {
 // It never reads the DB. A result is CalculateResult, or a value_error
 // result carrying Calculate's message. The tool validates its arguments in
 // pydantic's lax mode; opts follow.
-func NewCalculate(domain string, opts ...tool.Option) (*tool.Typed[CalculateParams], error) {
+func NewCalculate(domain string, opts *tool.Options) (*tool.Typed[CalculateParams], error) {
 	return New(domain, NameCalculate,
 		func(_ context.Context, _ *state.Shared, p CalculateParams) (any, error) {
 			out, err := Calculate(p.Expression)
@@ -49,7 +49,7 @@ func NewCalculate(domain string, opts ...tool.Option) (*tool.Typed[CalculatePara
 				return nil, err
 			}
 			return CalculateResult{Status: Success, Result: out}, nil
-		}, opts...)
+		}, opts)
 }
 
 // TransferParams are the arguments of transfer_to_human_agents.
@@ -68,16 +68,22 @@ type TransferParams struct {
 // "<exit>Transfer complete.</exit>". As in the Python original the exit is
 // sent after every delivered call, even one whose arguments failed
 // validation. The tool validates in pydantic's lax mode; opts follow.
-func NewTransferToHumanAgents(domain string, actionTypes []string, opts ...tool.Option) (*tool.Typed[TransferParams], error) {
+func NewTransferToHumanAgents(domain string, actionTypes []string, opts *tool.Options) (*tool.Typed[TransferParams], error) {
 	rec := tool.Recorder{ActionTypes: actionTypes}
-	exit := tool.WithAfterResult(func(ctx context.Context, st *state.Shared, _ any) error {
-		tool.SendExit(ctx, st, TransferExitText, nil)
-		return nil
-	})
+	var o tool.Options
+	if opts != nil {
+		o = *opts
+	}
+	if o.AfterResult == nil {
+		o.AfterResult = func(ctx context.Context, st *state.Shared, _ any) error {
+			tool.SendExit(ctx, st, TransferExitText, nil)
+			return nil
+		}
+	}
 	return New(domain, NameTransferToHumanAgents,
 		func(ctx context.Context, st *state.Shared, p TransferParams) (any, error) {
 			rec.Record(ctx, st, state.NewAction(ActionTransferToHumanAgents, tool.ModelDump(p),
 				map[string]any{"message": MessageTransferSuccessful}))
 			return StatusResult{Status: Success, Message: MessageTransferSuccessful}, nil
-		}, append([]tool.Option{exit}, opts...)...)
+		}, &o)
 }

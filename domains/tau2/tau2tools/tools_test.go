@@ -51,14 +51,14 @@ func TestTransferRecordsAndExitsAfterDelivery(t *testing.T) {
 	st.StartScenario("tau2_airline", nil)
 	ev := &events{}
 	st.SetNotifier(ev)
-	tr, err := tau2tools.NewTransferToHumanAgents("tau2_airline", []string{"transfer_to_human_agents"}, tool.WithState(st))
+	tr, err := tau2tools.NewTransferToHumanAgents("tau2_airline", []string{"transfer_to_human_agents"}, &tool.Options{State: st})
 	require.NoError(t, err)
 	orig, err := tau2orig.Original("tau2_airline", tau2tools.NameTransferToHumanAgents)
 	require.NoError(t, err)
 	assert.Equal(t, orig.Description, tr.Description(), "the original's description")
 	assert.Equal(t, []string{"summary"}, tr.Required())
 
-	require.NoError(t, tool.Call(context.Background(), tr, map[string]any{"summary": "wants a refund"}, ev.deliver))
+	require.NoError(t, tool.Call(context.Background(), tr, map[string]any{"summary": "wants a refund"}, ev.deliver, nil))
 	assert.Equal(t, []string{
 		`notify {"type":"action-applied","action":{"action_type":"transfer_to_human_agents","arguments":{"summary":"wants a refund"},"name":"transfer_to_human_agents","result":{"message":"Transfer successful"}},"tool_domain":"tau2_airline"}`,
 		`deliver {"status":"success","message":"Transfer successful"}`,
@@ -72,7 +72,7 @@ func TestTransferRecordsAndExitsAfterDelivery(t *testing.T) {
 	// Bad arguments: nothing recorded, the validation result is delivered,
 	// and the exit still follows, as in the Python original.
 	ev.got = nil
-	require.NoError(t, tool.Call(context.Background(), tr, map[string]any{"summary": 5}, ev.deliver))
+	require.NoError(t, tool.Call(context.Background(), tr, map[string]any{"summary": 5}, ev.deliver, nil))
 	require.Len(t, ev.got, 2)
 	assert.Contains(t, ev.got[0], `"error_type":"validation_error"`)
 	assert.Contains(t, ev.got[1], "Transfer complete.")
@@ -88,7 +88,7 @@ func TestTransferRecordsAndExitsAfterDelivery(t *testing.T) {
 }
 
 func TestCalculateTool(t *testing.T) {
-	c, err := tau2tools.NewCalculate("tau2_retail")
+	c, err := tau2tools.NewCalculate("tau2_retail", nil)
 	require.NoError(t, err)
 	ctx := context.Background()
 	out, err := replay.Invoke(ctx, c, map[string]any{"expression": "10/3"})
@@ -162,7 +162,7 @@ func TestResultShapes(t *testing.T) {
 // lower-cased, a copy of the record, or not_found naming the id as given.
 func TestNewGetUserDetails(t *testing.T) {
 	st := state.New()
-	tl, err := tau2tools.NewGetUserDetails("tau2_retail", tool.WithState(st))
+	tl, err := tau2tools.NewGetUserDetails("tau2_retail", &tool.Options{State: st})
 	require.NoError(t, err)
 	out, err := replay.Invoke(context.Background(), tl, map[string]any{"user_id": "a"})
 	require.NoError(t, err)

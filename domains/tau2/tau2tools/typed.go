@@ -7,13 +7,6 @@ import (
 	"github.com/voiceeval/schematools/tool"
 )
 
-// Lax returns opts behind tool.WithLax: every tau2 tool validates its
-// arguments in pydantic's lax mode, and options given later may still
-// override what lax mode sets.
-func Lax(opts []tool.Option) []tool.Option {
-	return append([]tool.Option{tool.WithLax()}, opts...)
-}
-
 // DB returns how a tau2 tool reaches its DB: a tool.DB that answers a
 // missing or empty DB with the db_not_initialized result
 // (DBNotInitialized) and records with rec.
@@ -33,7 +26,7 @@ var dbNotInitialized any = DBNotInitialized()
 // it returns may hold the DB's own records (see Found): the result is
 // their copy in the DB's key order (state.Order.Copy), so it reads as the
 // Python original's does.
-func NewReadTool[P any](domain, name string, fn func(db map[string]any, p P) (any, error), opts ...tool.Option) (*tool.Typed[P], error) {
+func NewReadTool[P any](domain, name string, fn func(db map[string]any, p P) (any, error), opts *tool.Options) (*tool.Typed[P], error) {
 	db := DB(tool.Recorder{})
 	return New(domain, name,
 		func(_ context.Context, st *state.Shared, p P) (any, error) {
@@ -41,7 +34,7 @@ func NewReadTool[P any](domain, name string, fn func(db map[string]any, p P) (an
 				res, err := fn(d, p)
 				return o.Copy(res), err
 			})
-		}, opts...)
+		}, opts)
 }
 
 // NewWriteTool builds a tau2 write tool: a typed tool built by New (lax
@@ -51,7 +44,7 @@ func NewReadTool[P any](domain, name string, fn func(db map[string]any, p P) (an
 // changes anything: a refusal — a failure result or a Go error — leaves
 // the DB as it was. What fn returns may hold the DB's own records: the
 // result is their copy in the DB's key order, as NewReadTool's.
-func NewWriteTool[P any](domain, name string, rec tool.Recorder, tables []string, fn func(db map[string]any, p P) (any, state.Action, error), opts ...tool.Option) (*tool.Typed[P], error) {
+func NewWriteTool[P any](domain, name string, rec tool.Recorder, tables []string, fn func(db map[string]any, p P) (any, state.Action, error), opts *tool.Options) (*tool.Typed[P], error) {
 	db := DB(rec)
 	return New(domain, name,
 		func(ctx context.Context, st *state.Shared, p P) (any, error) {
@@ -59,7 +52,7 @@ func NewWriteTool[P any](domain, name string, rec tool.Recorder, tables []string
 				res, action, err := fn(d, p)
 				return o.Copy(res), action, err
 			})
-		}, opts...)
+		}, opts)
 }
 
 // NewRecordWriteTool builds a tau2 write tool that changes single records
@@ -70,7 +63,7 @@ func NewWriteTool[P any](domain, name string, rec tool.Recorder, tables []string
 // the Python tool's dict literals and assignments give it; what fn
 // returns may hold the DB's own records, and the result is their copy in
 // the DB's key order, as NewReadTool's.
-func NewRecordWriteTool[P any](domain, name string, rec tool.Recorder, tables []string, fn func(w *state.Writer, p P) (any, state.Action, error), opts ...tool.Option) (*tool.Typed[P], error) {
+func NewRecordWriteTool[P any](domain, name string, rec tool.Recorder, tables []string, fn func(w *state.Writer, p P) (any, state.Action, error), opts *tool.Options) (*tool.Typed[P], error) {
 	db := DB(rec)
 	return New(domain, name,
 		func(ctx context.Context, st *state.Shared, p P) (any, error) {
@@ -78,7 +71,7 @@ func NewRecordWriteTool[P any](domain, name string, rec tool.Recorder, tables []
 				res, action, err := fn(w, p)
 				return w.Order().Copy(res), action, err
 			})
-		}, opts...)
+		}, opts)
 }
 
 // Found is how a tau2 read tool answers a lookup: the record v itself —

@@ -43,9 +43,9 @@ type GetUserDetailsParams struct {
 // original texts (New): the user id is matched lower-cased (FindUser) and the
 // result is a copy of the user record, or not_found "User <id> not found"
 // naming the id as given.
-func NewGetUserDetails(domain string, opts ...tool.Option) (*tool.Typed[GetUserDetailsParams], error) {
+func NewGetUserDetails(domain string, opts *tool.Options) (*tool.Typed[GetUserDetailsParams], error) {
 	return NewReadTool(domain, NameGetUserDetails, func(db map[string]any, p GetUserDetailsParams) (any, error) {
 		user, err := FindUser(db, p.UserID)
 		return Found(user, err, "User "+p.UserID+" not found")
-	}, opts...)
+	}, opts)
 }

@@ -31,7 +31,7 @@ func newGetCustomerByPhone(b binding) (tool.Tool, error) {
 				}
 				return c, nil
 			})
-		})
+		}, nil)
 }
 
 // agentRead runs an agent-side read (agentSide's ReadOrdered): what fn
@@ -107,7 +107,7 @@ func newGetCustomerByID(b binding) (tool.Tool, error) {
 			return readCustomer(st, p.CustomerID, func(_, c map[string]any) (any, error) {
 				return c, nil
 			})
-		})
+		}, nil)
 }
 
 func newGetCustomerByName(b binding) (tool.Tool, error) {
@@ -142,7 +142,7 @@ func newGetCustomerByName(b binding) (tool.Tool, error) {
 				}
 				return matches, nil
 			})
-		})
+		}, nil)
 }
 
 func newGetDetailsByID(b binding) (tool.Tool, error) {
@@ -173,7 +173,7 @@ func newGetDetailsByID(b binding) (tool.Tool, error) {
 				}
 				return rec, nil
 			})
-		})
+		}, nil)
 }
 
 func newGetBillsForCustomer(b binding) (tool.Tool, error) {
@@ -198,7 +198,7 @@ func newGetBillsForCustomer(b binding) (tool.Tool, error) {
 				}
 				return out, nil
 			})
-		})
+		}, nil)
 	if t != nil {
 		t.nonNull = []tool.Issue{{Field: "limit", Error: "Input should be a valid integer", Type: "int_type"}}
 	}
@@ -304,7 +304,7 @@ func newGetDataUsage(b binding) (tool.Tool, error) {
 					CycleEndDate:    isoDate(lastOfMonth(today, 0)),
 				}, nil
 			})
-		})
+		}, nil)
 }
 
 // writeLine runs an agent-side write on one line of a customer, resolved
@@ -355,7 +355,7 @@ func newSuspendLine(b binding) (tool.Tool, error) {
 					map[string]any{"line_id": p.LineID, "status": lineStatusSuspended})
 				return LineResult{"Line suspended successfully. $5/month holding fee will apply.", line}, action, nil
 			})
-		})
+		}, nil)
 }
 
 func newResumeLine(b binding) (tool.Tool, error) {
@@ -379,7 +379,7 @@ func newResumeLine(b binding) (tool.Tool, error) {
 					map[string]any{"line_id": p.LineID, "status": lineStatusActive})
 				return LineResult{"Line resumed successfully", line}, action, nil
 			})
-		})
+		}, nil)
 }
 
 func newSetRoaming(b binding, name string, on bool) (tool.Tool, error) {
@@ -405,7 +405,7 @@ func newSetRoaming(b binding, name string, on bool) (tool.Tool, error) {
 					map[string]any{"customer_id": p.CustomerID, "line_id": p.LineID},
 					map[string]any{"roaming_enabled": on}), nil
 			})
-		})
+		}, nil)
 }
 
 func newEnableRoaming(b binding) (tool.Tool, error) { return newSetRoaming(b, NameEnableRoaming, true) }
@@ -462,7 +462,7 @@ func newSendPaymentRequest(b binding) (tool.Tool, error) {
 					map[string]any{"bill_id": p.BillID, "status": billStatusAwaitingPayment})
 				return "Payment request sent to the customer for bill " + p.BillID, action, nil
 			})
-		})
+		}, nil)
 }
 
 // RefuelResult is the result of refuel_data.
@@ -522,7 +522,7 @@ func newRefuelData(b binding) (tool.Tool, error) {
 					Charge:             floatValue(charge),
 				}, action, nil
 			})
-		})
+		}, nil)
 }
 
 // chargeOnce prepares a one-time charge on the customer's first Draft bill
@@ -639,10 +639,10 @@ func newTransferToHumanAgents(b binding) (tool.Tool, error) {
 				map[string]any{"summary": p.Summary}, map[string]any{"transferred": true}))
 			return messageTransferSuccessful, nil
 		},
-		tool.WithAfterResult(func(ctx context.Context, st *state.Shared, _ any) error {
+		func(ctx context.Context, st *state.Shared, _ any) error {
 			tool.SendExit(ctx, st, "Transfer complete.", nil)
 			return nil
-		}))
+		})
 }
 
 const messageTransferSuccessful = "Transfer successful"

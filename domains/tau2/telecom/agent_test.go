@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/voiceeval/schematools/internal/pyvalue"
-	"github.com/voiceeval/schematools/replay/replaytest"
+	"github.com/voiceeval/schematools/internal/replaytest"
 	"github.com/voiceeval/schematools/state"
 	"github.com/voiceeval/schematools/tool"
 )
@@ -290,7 +290,7 @@ func TestTransferToHumanAgents(t *testing.T) {
 	require.NoError(t, err)
 	var delivered []any
 	require.NoError(t, tool.Call(context.Background(), transfer, map[string]any{"summary": "cannot fix"},
-		func(r any) error { delivered = append(delivered, r); return nil }))
+		func(r any) error { delivered = append(delivered, r); return nil }, nil))
 	assert.Equal(t, []any{"Transfer successful"}, delivered, "no DB needed")
 	replaytest.RequireJSON(t, `{"action_type": "transfer_to_human_agents", "name": "transfer_to_human_agents",
 		"arguments": {"summary": "cannot fix"}, "result": {"transferred": true}}`, lastRecord(t, st))

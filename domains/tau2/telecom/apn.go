@@ -31,7 +31,7 @@ var apnOrder = []string{"apn_name", "reset_at_reboot", "mms_apn", "mmsc_url", "m
 // apnDecoder checks apnFields; it is built once and only decodes.
 var apnDecoder = sync.OnceValues(func() (*tool.Typed[apnFields], error) {
 	return tool.New("apn_settings", "The APN settings model.",
-		func(context.Context, *state.Shared, apnFields) (any, error) { return nil, nil }, tool.WithLax())
+		func(context.Context, *state.Shared, apnFields) (any, error) { return nil, nil }, &tool.Options{Lax: true})
 })
 
 // apnSettings checks settings as pydantic checks them against the APN

@@ -41,15 +41,17 @@ type telecomTool[P any] struct {
 // validation, the original's description and properties, the
 // invalid_arguments error type, and the model name derived from the tool's
 // name (toggle_data → ToggleDataParams), as the Python classes are named.
-// b.opts follow opts.
-func newTool[P any](b binding, name string, fn tool.Func[P], opts ...tool.Option) (*telecomTool[P], error) {
+// after, if not nil, is the tool's after-result hook.
+func newTool[P any](b binding, name string, fn func(context.Context, *state.Shared, P) (any, error), after func(ctx context.Context, st *state.Shared, result any) error) (*telecomTool[P], error) {
 	st := b.st
 	if st == nil {
 		st = state.New() // as Python tools built without shared_state
 	}
-	base := []tool.Option{tool.WithState(st), tool.WithErrorType(ErrorTypeInvalidArguments)}
-	base = append(append(base, opts...), b.opts...)
-	t, err := tau2tools.New(Domain, name, fn, base...)
+	o := tool.Options{State: st, ErrorType: ErrorTypeInvalidArguments, AfterResult: after}
+	if b.own {
+		o.Properties = map[string]any{} // P's own schema (tau2tools.New)
+	}
+	t, err := tau2tools.New(Domain, name, fn, &o)
 	if err != nil {
 		return nil, err
 	}

@@ -3,7 +3,7 @@ package telecom
 import (
 	"testing"
 
-	"github.com/voiceeval/schematools/replay/replaytest"
+	"github.com/voiceeval/schematools/internal/replaytest"
 )
 
 // BenchmarkReplayTelecom replays all 114 telecom tasks with replay.GoldAll

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/voiceeval/schematools/state"
-	"github.com/voiceeval/schematools/tool"
 )
 
 // wallClock is the clock a tool reads when it was given none (a live bot
@@ -16,14 +15,14 @@ import (
 var wallClock = time.Now
 
 // binding is what one tool is built on: the state it reads and writes,
-// the sources of time and fresh ids it must use, and options given after
-// the tool's own (the tests present a tool's struct-derived schema with
-// tool.WithProperties(nil)).
+// the sources of time and fresh ids it must use, and whether it presents
+// its struct-derived schema rather than the original's (the tests compare
+// the two).
 type binding struct {
 	st    *state.Shared
 	clock func() time.Time
 	ids   func() string
-	opts  []tool.Option
+	own   bool
 }
 
 // today returns the date the clock says, as Python's date.today() would:

@@ -11,8 +11,8 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/voiceeval/schematools/dbhash"
 	"github.com/voiceeval/schematools/internal/conformance"
+	"github.com/voiceeval/schematools/internal/replaytest"
 	"github.com/voiceeval/schematools/replay"
-	"github.com/voiceeval/schematools/replay/replaytest"
 	"github.com/voiceeval/schematools/tool"
 )
 
@@ -189,7 +189,7 @@ func TestInitRecordsKeepTheirOrder(t *testing.T) {
 	require.NoError(t, err)
 	var got any
 	require.NoError(t, tool.Call(context.Background(), m[NameGetBillsForCustomer], map[string]any{"customer_id": "C1001"},
-		func(v any) error { got = v; return nil }))
+		func(v any) error { got = v; return nil }, nil))
 	text := replaytest.ResultText(t, got)
 	assert.Contains(t, text, `{"bill_id": "B_OVERDUE", "customer_id": "C1001", "period_start": "2025-01-01", "period_end": "2025-01-31", "issue_date": "2025-01-01", "total_due": `)
 	assert.Regexp(t, `"bill_id": "B_OVERDUE"[^}]*"status": "Overdue", "line_items": \[\{"description": `, text)

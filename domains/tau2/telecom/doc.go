@@ -37,7 +37,7 @@
 // Writes record {"action_type", "name", "arguments", "result"} with the
 // side's action types (AgentActionTypes, UserActionTypes).
 //
-// Arguments are checked in pydantic's lax mode (tool.WithLax). Bad ones give
+// Arguments are checked in pydantic's lax mode (tool.Options.Lax). Bad ones give
 // {"status": "error", "error_type": "invalid_arguments", "message": …} where
 // the message is pydantic's own text ("1 validation error for
 // GetCustomerByIdParams\ncustomer_id\n  Field required [type=missing, …"),
@@ -77,7 +77,7 @@
 // assert_internet_speed, …), both keyed by their tau2 names and taking a
 // task's keyword arguments as the Python functions take them
 // (InitFuncNames, PredicateNames list them); SyncState, the domain's
-// hooks.SyncFunc, which after every action carries the line's status,
+// hooks.Set.Sync, which after every action carries the line's status,
 // roaming and data allowance to the phone, and payments both ways; and
 // ApplySyncDelta, the applier of the deltas it returns, which re-derives
 // the phone's network state when its surroundings change. Register

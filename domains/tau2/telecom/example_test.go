@@ -37,9 +37,9 @@ func Example() {
 	}
 	ctx := context.Background()
 	args := []byte(`{"customer_id": "C1", "line_id": "L1", "reason": "travelling"}`)
-	_ = set.CallJSON(ctx, telecom.NameSuspendLine, args, deliver)
-	_ = set.CallJSON(ctx, telecom.NameSuspendLine, args, deliver)
-	_ = set.CallJSON(ctx, telecom.NameSuspendLine, []byte(`{"customer_id": "C1"}`), deliver)
+	_ = set.CallJSON(ctx, telecom.NameSuspendLine, args, deliver, nil)
+	_ = set.CallJSON(ctx, telecom.NameSuspendLine, args, deliver, nil)
+	_ = set.CallJSON(ctx, telecom.NameSuspendLine, []byte(`{"customer_id": "C1"}`), deliver, nil)
 	// Output:
 	// {"message":"Line suspended successfully. $5/month holding fee will apply.","line":{"line_id":"L1","status":"Suspended","suspension_start_date":"2025-02-25"}}
 	// {"status":"error","error_type":"tool_error","message":"Line must be active to suspend"}

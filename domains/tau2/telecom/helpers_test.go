@@ -3,7 +3,7 @@ package telecom
 import (
 	"context"
 	"encoding/json"
-	"github.com/voiceeval/schematools/domains/internal/tau2test"
+	"github.com/voiceeval/schematools/domains/tau2/internal/tau2test"
 	"github.com/voiceeval/schematools/domains/tau2/tau2tools"
 	"os"
 	"sync"
@@ -12,9 +12,9 @@ import (
 
 	"github.com/stretchr/testify/require"
 	"github.com/voiceeval/schematools/internal/conformance"
+	"github.com/voiceeval/schematools/internal/replaytest"
 	"github.com/voiceeval/schematools/registry"
 	"github.com/voiceeval/schematools/replay"
-	"github.com/voiceeval/schematools/replay/replaytest"
 	"github.com/voiceeval/schematools/state"
 )
 
@@ -148,7 +148,7 @@ type sharedData struct {
 	agentDB, userDB   map[string]any
 	agentSrc, userSrc *state.Source // Sources of agentDB and userDB
 	// agentFiles and userFiles are Sources of the same DBs decoded from
-	// their files (state.LoadSourceDB), which keep the files' key order.
+	// their files (state.LoadSource), which keep the files' key order.
 	agentFiles, userFiles *state.Source
 	tasks                 []replay.Task
 	splits                replay.Splits
@@ -200,10 +200,10 @@ func readInputs(root string) (*sharedData, error) {
 		return nil, err
 	}
 	d.agentSrc, d.userSrc = state.NewSource(d.agentDB), state.NewSource(d.userDB)
-	if d.agentFiles, err = state.LoadSourceDB(root, "telecom/db.json"); err != nil {
+	if d.agentFiles, err = state.LoadSource(root, "telecom/db.json"); err != nil {
 		return nil, err
 	}
-	if d.userFiles, err = state.LoadSourceDB(root, "telecom/user_db.json"); err != nil {
+	if d.userFiles, err = state.LoadSource(root, "telecom/user_db.json"); err != nil {
 		return nil, err
 	}
 	data, err := os.ReadFile(root + "/telecom/tasks.json")

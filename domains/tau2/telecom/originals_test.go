@@ -6,7 +6,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"github.com/voiceeval/schematools/domains/internal/tau2test"
+	"github.com/voiceeval/schematools/domains/tau2/internal/tau2test"
 	"github.com/voiceeval/schematools/internal/pyschema"
 	"github.com/voiceeval/schematools/replay"
 	"github.com/voiceeval/schematools/state"
@@ -20,7 +20,7 @@ func TestToolsPresentTheOriginals(t *testing.T) {
 	for _, d := range toolDefs {
 		presented, err := d.build(binding{})
 		require.NoError(t, err, d.name)
-		declared, err := d.build(binding{opts: []tool.Option{tool.WithProperties(nil)}})
+		declared, err := d.build(binding{own: true})
 		require.NoError(t, err, d.name)
 		tools = append(tools, tau2test.Original{Presented: presented, Declared: declared})
 	}

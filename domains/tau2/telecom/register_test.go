@@ -95,7 +95,7 @@ func TestRegister(t *testing.T) {
 	set, err := reg.NewSet(Domain, spec, registry.Deps{State: st, Clock: replay.FixedClock(testDate), IDs: replay.CounterIDs("Z")})
 	require.NoError(t, err)
 	var got []any
-	require.NoError(t, set.Call(context.Background(), NameToggleData, nil, func(r any) error { got = append(got, r); return nil }))
+	require.NoError(t, set.Call(context.Background(), NameToggleData, nil, func(r any) error { got = append(got, r); return nil }, nil))
 	assert.Equal(t, []any{"Mobile Data is now OFF.\nStatus Bar: 📶⁴ Excellent | 5G | 📵 Data Disabled | 🔋 80%"}, got)
 	assert.Equal(t, false, at(t, st, "device", "data_enabled"))
 
@@ -157,7 +157,7 @@ func TestTools(t *testing.T) {
 	// The transfer's exit signal survives the lazy build.
 	var sent []any
 	st.SetNotifier(notifyFunc(func(_ context.Context, msg any) error { sent = append(sent, msg); return nil }))
-	require.NoError(t, tool.Call(context.Background(), m[NameTransferToHumanAgents], map[string]any{"summary": "x"}, func(any) error { return nil }))
+	require.NoError(t, tool.Call(context.Background(), m[NameTransferToHumanAgents], map[string]any{"summary": "x"}, func(any) error { return nil }, nil))
 	assert.Contains(t, sent, tool.TextMessage{Text: "<exit>Transfer complete.</exit>"})
 	assert.NoError(t, m[NameToggleData].(tool.AfterResulter).AfterResult(context.Background(), nil, nil), "no hook")
 }
@@ -197,6 +197,6 @@ func TestPrototypes(t *testing.T) {
 	// Malformed raw arguments get the domain's error type through a lazy
 	// tool too, as through the tool it stands for.
 	var got any
-	require.NoError(t, tool.CallJSON(context.Background(), l, []byte(`{"phone_number":`), func(v any) error { got = v; return nil }))
+	require.NoError(t, tool.CallJSON(context.Background(), l, []byte(`{"phone_number":`), func(v any) error { got = v; return nil }, nil))
 	assert.Equal(t, ErrorTypeInvalidArguments, got.(tool.ValidationResult).ErrorType)
 }

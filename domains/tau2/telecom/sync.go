@@ -31,7 +31,7 @@ import (
 // value, only what changed — are returned for the other copies of each
 // side (the bots' DBs), to be applied with ApplySyncDelta. A
 // second sync right after the first finds nothing to do. SyncState is a
-// hooks.SyncFunc; it fails, changing nothing, only on DBs the Python
+// hooks.Set.Sync; it fails, changing nothing, only on DBs the Python
 // function could not read either (its error reads "<Type>: <message>").
 func SyncState(agentDB, userDB map[string]any) (agentDelta, userDelta map[string]any, err error) {
 	agentDelta, userDelta = map[string]any{}, map[string]any{}

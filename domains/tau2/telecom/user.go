@@ -29,7 +29,7 @@ var deviceOnly = []string{tableDevice}
 func newCheck(b binding, name string, text func(db map[string]any) (string, error)) (tool.Tool, error) {
 	return newTool(b, name, func(_ context.Context, st *state.Shared, _ NoParams) (any, error) {
 		return userSide.Read(st, func(db map[string]any) (any, error) { return text(db) })
-	})
+	}, nil)
 }
 
 // deviceField reads one field of the device.
@@ -345,7 +345,7 @@ func newCheckAppStatus(b binding) (tool.Tool, error) {
 				}
 				return strings.Join(lines, "\n")
 			})
-		})
+		}, nil)
 }
 
 func newCheckAppPermissions(b binding) (tool.Tool, error) {
@@ -357,7 +357,7 @@ func newCheckAppPermissions(b binding) (tool.Tool, error) {
 				}
 				return "App '" + p.AppName + "' has permission for: " + strings.Join(granted, ", ") + "."
 			})
-		})
+		}, nil)
 }
 
 func newCanSendMMS(b binding) (tool.Tool, error) {

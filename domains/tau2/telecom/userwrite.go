@@ -26,7 +26,7 @@ func newPhoneWrite(b binding, name string, fn func(e *deviceEdit) (any, state.Ac
 		return userSide.Write(ctx, st, deviceOnly, func(db map[string]any) (any, state.Action, error) {
 			return changePhone(db, fn)
 		})
-	})
+	}, nil)
 }
 
 // newToggle builds a tool that flips one device setting, re-derives the
@@ -164,7 +164,7 @@ func newSetNetworkModePreference(b binding) (tool.Tool, error) {
 						map[string]any{"mode": p.Mode}, map[string]any{"network_mode_preference": p.Mode}), nil
 				})
 			})
-		})
+		}, nil)
 }
 
 func newReseatSIMCard(b binding) (tool.Tool, error) {
@@ -203,7 +203,7 @@ func newSetAPNSettings(b binding) (tool.Tool, error) {
 						map[string]any{"apn_settings": state.Clone(p.APNSettings)}, state.Clone(settings).(map[string]any)), nil
 				})
 			})
-		})
+		}, nil)
 }
 
 func newResetAPNSettings(b binding) (tool.Tool, error) {
@@ -327,7 +327,7 @@ func newGrantAppPermission(b binding) (tool.Tool, error) {
 						map[string]any{"app_name": p.AppName, "permission": p.Permission}, map[string]any{"granted": true}), nil
 				})
 			})
-		})
+		}, nil)
 }
 
 func newRebootDevice(b binding) (tool.Tool, error) {
@@ -390,5 +390,5 @@ func newMakePayment(b binding) (tool.Tool, error) {
 				return "Payment of " + pyvalue.Str(amount) + " USD has been made for bill " + pyvalue.Str(bill) + ".",
 					state.NewAction(NameMakePayment, noArgs(), map[string]any{"bill_id": state.Clone(bill), "amount": state.Clone(amount)}), nil
 			})
-		})
+		}, nil)
 }

@@ -21,7 +21,7 @@ func call(t *testing.T, tl tool.Tool, args string) string {
 		t.Fatal(err)
 	}
 	var got any
-	if err := tool.Call(context.Background(), tl, a, func(r any) error { got = r; return nil }, tool.WithLogger(quiet)); err != nil {
+	if err := tool.Call(context.Background(), tl, a, func(r any) error { got = r; return nil }, &tool.CallOptions{Logger: quiet}); err != nil {
 		t.Fatal(err)
 	}
 	s, err := Canon(got)

@@ -214,7 +214,7 @@ func Replay(ctx context.Context, s Script) (Result, error) {
 			return res, fmt.Errorf("call %v: arguments: %w", i, err)
 		}
 		var delivered any
-		if err := tool.CallJSON(ctx, tl, args, func(r any) error { delivered = r; return nil }, tool.WithLogger(quiet)); err != nil {
+		if err := tool.CallJSON(ctx, tl, args, func(r any) error { delivered = r; return nil }, &tool.CallOptions{Logger: quiet}); err != nil {
 			diff("call %v %s: %v", i, name, err)
 			continue
 		}

@@ -8,7 +8,7 @@
 // pass^k and the 95 % Wilson interval per test. llm checks are decided by
 // a judge model (-judge-model; by default on the same provider, server
 // and key, else -judge-provider, -judge-url, -judge-key-env) with
-// calltest.JudgePrompt; without one they are Unknown.
+// the default judge prompt (calltest/judge_prompt.txt); without one they are Unknown.
 //
 //	cd provider/providertest
 //	OPENAI_API_KEY=… go run ./cmd/calltest -provider openai -llm-model gpt-4.1-mini -repeat 8

@@ -17,7 +17,7 @@
 //   - RequireOriginals checks a domain's tools against the Python
 //     original's schemas (tau2orig.Original): what each tool presents is
 //     the original's exactly (pyschema.Compare), and what its parameters
-//     struct declares — built with tool.WithProperties(nil) — agrees with
+//     struct declares — built with Properties: map[string]any{} (tau2tools.New) — agrees with
 //     it in property names and order, types, enums, nested items and
 //     required lists (DeclarationDiff), texts aside, but for differences a
 //     domain lists; the declaration carries no texts.

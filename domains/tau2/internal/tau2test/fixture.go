@@ -6,8 +6,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 	"github.com/voiceeval/schematools/dbhash"
+	"github.com/voiceeval/schematools/internal/replaytest"
 	"github.com/voiceeval/schematools/replay"
-	"github.com/voiceeval/schematools/replay/replaytest"
 	"github.com/voiceeval/schematools/state"
 	"github.com/voiceeval/schematools/tool"
 )
@@ -54,6 +54,6 @@ func (f *Fixture) Hash(t testing.TB) string {
 func CallSet(t *testing.T, set *tool.Set, name, args string) any {
 	t.Helper()
 	var got any
-	require.NoError(t, set.CallJSON(context.Background(), name, []byte(args), func(v any) error { got = v; return nil }))
+	require.NoError(t, set.CallJSON(context.Background(), name, []byte(args), func(v any) error { got = v; return nil }, nil))
 	return got
 }

@@ -16,7 +16,7 @@ import (
 
 // Original is one tool of a domain as its tests see it against the Python
 // original: Presented is the tool as the domain builds it, Declared the
-// same tool built with tool.WithProperties(nil) after its own options, so
+// same tool built with Properties: map[string]any{} (tau2tools.New) after its own options, so
 // that it presents its parameters struct's own schema — the one its
 // checks enforce.
 type Original struct {

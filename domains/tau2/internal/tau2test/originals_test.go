@@ -25,7 +25,7 @@ type bookParams struct {
 
 func bookTool(t *testing.T) tool.Tool {
 	t.Helper()
-	tl, err := tool.New("book", "Book.", func(context.Context, *state.Shared, bookParams) (any, error) { return nil, nil }, tool.WithLax())
+	tl, err := tool.New("book", "Book.", func(context.Context, *state.Shared, bookParams) (any, error) { return nil, nil }, &tool.Options{Lax: true})
 	require.NoError(t, err)
 	return tl
 }

@@ -23,13 +23,13 @@ func ResultText(t testing.TB, v any) string {
 	return text
 }
 
-// LiveTools returns a [replay.ToolBuilder] whose tools are those of b run
+// liveTools returns a [replay.ToolBuilder] whose tools are those of b run
 // on the live path: each one's Execute calls [tool.Call] on b's tool and
 // returns what Call delivered — the result a bot's model reads (an error
 // becomes {"error": …}, an empty result its envelope, the after-result
 // hook runs) — so that a gold replay through them yields the live
 // results step by step.
-func LiveTools(b replay.ToolBuilder) replay.ToolBuilder {
+func liveTools(b replay.ToolBuilder) replay.ToolBuilder {
 	return func(env replay.Env) (replay.ToolMap, error) {
 		m, err := b(env)
 		if err != nil {
@@ -49,7 +49,7 @@ type liveTool struct{ tool.Tool }
 func (l liveTool) Execute(ctx context.Context, args map[string]any) (any, error) {
 	var got any
 	n := 0
-	err := tool.Call(ctx, l.Tool, args, func(v any) error { got = v; n++; return nil })
+	err := tool.Call(ctx, l.Tool, args, func(v any) error { got = v; n++; return nil }, nil)
 	if err == nil && n != 1 {
 		err = fmt.Errorf("tool %s delivered %d results", l.Name(), n)
 	}
@@ -57,7 +57,7 @@ func (l liveTool) Execute(ctx context.Context, args map[string]any) (any, error)
 }
 
 // ResultTextDiffs replays the task of gold line g as sc (on the live path
-// when live is set: [LiveTools]) and compares each action's result, as a
+// when live is set: liveTools) and compares each action's result, as a
 // model reads it ([ResultText]), with the line's (GoldAction.ResultText),
 // byte for byte. It returns how many results it compared and a
 // description of each that differs.
@@ -65,7 +65,7 @@ func ResultTextDiffs(t testing.TB, g GoldTask, sc replay.Scenario, live bool) (c
 	t.Helper()
 	path := "replay"
 	if live {
-		sc.Tools, path = LiveTools(sc.Tools), "live"
+		sc.Tools, path = liveTools(sc.Tools), "live"
 	}
 	sc.HashesOnly = true
 	res, err := replay.Gold(context.Background(), sc)
@@ -84,7 +84,7 @@ func ResultTextDiffs(t testing.TB, g GoldTask, sc replay.Scenario, live bool) (c
 
 // RequireResultTexts replays, for every line of gold, the scenario the
 // caller builds for the line's task, twice — on the replay path
-// ([replay.Gold] as built) and on the live path ([LiveTools]) — and
+// ([replay.Gold] as built) and on the live path (liveTools) — and
 // requires each action's result, written as a model reads it
 // ([ResultText]), to equal the line's result written the same way
 // (GoldAction.ResultText), byte for byte: the same keys in the same order,

@@ -7,8 +7,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 	"github.com/voiceeval/schematools/internal/conformance"
+	"github.com/voiceeval/schematools/internal/replaytest"
 	"github.com/voiceeval/schematools/replay"
-	"github.com/voiceeval/schematools/replay/replaytest"
 	"github.com/voiceeval/schematools/state"
 )
 
@@ -42,13 +42,13 @@ func SharedDB(t testing.TB, rel string) map[string]any {
 }
 
 // SharedSource loads a tau2 DB from domains/tau2/tau2data once per test
-// binary as a state.Source decoded from its files (state.LoadSourceDB),
+// binary as a state.Source decoded from its files (state.LoadSource),
 // which keeps the files' key order: the states sharing it give tool
 // results the Python original's key order. rel is as SharedDB takes it.
 func SharedSource(t testing.TB, rel string) *state.Source {
 	t.Helper()
 	root := conformance.Tau2Dir(t)
-	v, err := cached("source "+rel, func() (any, error) { return state.LoadSourceDB(root, rel) })
+	v, err := cached("source "+rel, func() (any, error) { return state.LoadSource(root, rel) })
 	require.NoError(t, err)
 	return v.(*state.Source)
 }

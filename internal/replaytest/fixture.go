@@ -41,7 +41,7 @@ func (f *Fixture) Call(t testing.TB, key string, args map[string]any) any {
 	require.True(t, ok, "no tool %s", key)
 	out, err := replay.Invoke(context.Background(), tl, args)
 	require.NoError(t, err, "%s(%v)", key, args)
-	return Plain(out)
+	return plain(out)
 }
 
 // At reads a value of the fixture's DB by path: a deep copy, the whole DB
@@ -88,28 +88,28 @@ func tree(t testing.TB, v any) any {
 	return out
 }
 
-// Plain returns v with every ordered dict (the pyvalue.Dict a tool's
+// plain returns v with every ordered dict (the pyvalue.Dict a tool's
 // result holds for a record of a DB whose key order is known, see
 // state.Order.Copy) made a map[string]any, recursively, so that a test
 // can look into a result by key. Other values are returned as they are.
-func Plain(v any) any {
+func plain(v any) any {
 	switch x := v.(type) {
 	case pyvalue.Dict:
 		m := make(map[string]any, len(x))
 		for _, it := range x {
-			m[it.Key] = Plain(it.Value)
+			m[it.Key] = plain(it.Value)
 		}
 		return m
 	case map[string]any:
 		m := make(map[string]any, len(x))
 		for k, e := range x {
-			m[k] = Plain(e)
+			m[k] = plain(e)
 		}
 		return m
 	case []any:
 		out := make([]any, len(x))
 		for i, e := range x {
-			out[i] = Plain(e)
+			out[i] = plain(e)
 		}
 		return out
 	}

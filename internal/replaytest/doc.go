@@ -40,7 +40,7 @@
 //     agent's context: [agent.ResultContent]); [GoldAction] carries the
 //     reference's, written from the line in its key order;
 //     [RequireResultTexts] replays every line on the replay path and on
-//     the live path ([LiveTools]) and requires the texts equal byte for
+//     the live path (liveTools) and requires the texts equal byte for
 //     byte ([ResultTextDiffs] for one task and path).
 //   - No data is found for the caller: paths, DBs and tasks come in as
 //     arguments, so the package depends on no repository layout.

@@ -10,8 +10,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/voiceeval/schematools/dbhash"
+	"github.com/voiceeval/schematools/internal/replaytest"
 	"github.com/voiceeval/schematools/replay"
-	"github.com/voiceeval/schematools/replay/replaytest"
 	"github.com/voiceeval/schematools/state"
 	"github.com/voiceeval/schematools/tool"
 )
@@ -47,7 +47,7 @@ func flagTools(env replay.Env) (replay.ToolMap, error) {
 			res := map[string]any{"name": p.Name, "raised": true, "weight": json.Number("1.0")}
 			recorder.Record(ctx, st, state.NewAction("set_flag", map[string]any{"name": p.Name}, res))
 			return res, nil
-		}, tool.WithState(env.Agent))
+		}, &tool.Options{State: env.Agent})
 	if err != nil {
 		return nil, err
 	}

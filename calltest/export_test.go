@@ -1,0 +1,17 @@
+package calltest
+
+// Unexported names the external tests reach.
+var (
+	JudgePrompt    = judgePrompt
+	WriteRepeated  = writeRepeated
+	Report         = report
+	ErrNotExecuted = errNotExecuted
+	ErrInvalidK    = errInvalidK
+)
+
+const (
+	VerdictPass = verdictPass
+	VerdictFail = verdictFail
+)
+
+func (r Repeated) Wilson(z float64) (lo, hi float64) { return r.wilson(z) }

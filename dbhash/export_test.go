@@ -1,0 +1,6 @@
+package dbhash
+
+// Unexported names the external tests reach.
+const MaxDepth = maxDepth
+
+func (c *Cache) Verify() error { return c.verify() }
