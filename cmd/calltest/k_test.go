@@ -13,7 +13,7 @@ import (
 // are: -repeat 2 reports pass^2, not a pass^3 of 0.00.
 func TestFewRunsReportPassHatRuns(t *testing.T) {
 	var out bytes.Buffer
-	_, err := run(&out, filepath.Join("testdata", "suite"), 2)
+	_, err := runScripted(&out, filepath.Join("testdata", "suite"), 2)
 	require.NoError(t, err)
 	assert.Contains(t, out.String(), "2/2 passed  pass^2 1.00")
 	assert.NotContains(t, out.String(), "pass^3")

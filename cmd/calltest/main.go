@@ -1,20 +1,35 @@
-// Command calltest runs a suite of ElevenLabs-format tool-call tests
-// against a scripted fake agent and prints a readable report, several runs
-// per test (-repeat, 6 by default) with pass^k, k = min(3, -repeat), and a
-// Wilson interval.
+// Command calltest runs a suite of ElevenLabs-format tool-call tests and
+// prints a readable report: each test several times (-repeat), with the
+// pass count, pass^k (k = min(3, -repeat) unless -k says) and the 95 %
+// Wilson interval per test. The agent under test is a scripted fake agent
+// (no -llm-model), or a model on one of the three adapters — -provider
+// openai (any OpenAI-compatible Chat Completions API), anthropic (the
+// Messages API) or gemini — on each one's official SDK: one model call per
+// run on the test's history with the suite's tools, nothing executed. llm
+// checks are decided by a judge model (-judge-model; by default on the
+// same provider, server and key, else -judge-provider, -judge-url,
+// -judge-key-env) with calltest's judge prompt; without one they are
+// Unknown.
 //
-//	go run ./cmd/calltest [-repeat N] [suite-dir]
+//	go run ./cmd/calltest [-repeat N] [suite-dir]        # the scripted agent, the repository's suite
+//	OPENAI_API_KEY=… go run ./cmd/calltest -provider openai -llm-model gpt-4.1-mini -repeat 8
+//	ANTHROPIC_API_KEY=… go run ./cmd/calltest -provider anthropic -llm-model claude-sonnet-4-5
+//	GEMINI_API_KEY=… go run ./cmd/calltest -provider gemini -llm-model gemini-2.5-flash
 //
-// The same suite runs against a model on the OpenAI, Anthropic or Gemini
-// adapter, on the official SDKs, from the provider/providertest module
-// (which the core module does not depend on):
-//
-//	cd provider/providertest && go run ./cmd/calltest -provider openai|anthropic|gemini -llm-model NAME [-llm-url URL]
+// The suite is -suite (cmd/calltest/testdata/suite from the repository
+// root) with the tools of -tools. -llm-url is the provider's base URL (for
+// openai, e.g. http://127.0.0.1:8000/v1 for vLLM); empty is the provider's
+// public endpoint. The key is read from -llm-key-env, by default
+// OPENAI_API_KEY, ANTHROPIC_API_KEY or GEMINI_API_KEY after the provider.
+// -llm-timeout bounds each request attempt (60 s), -llm-max-tokens the
+// output of the model under test (0: none sent; Anthropic's required
+// max_tokens is then its adapter's 4096). The exit status is 0 when every
+// run of every test passed, 1 when one did not, 2 on a usage or suite
+// error.
 package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -24,20 +39,11 @@ import (
 )
 
 func main() {
-	repeat := flag.Int("repeat", 6, "runs per test")
-	flag.Parse()
-	dir := filepath.Join("cmd", "calltest", "testdata", "suite")
-	if flag.NArg() > 0 {
-		dir = flag.Arg(0)
-	}
-	failed, err := run(os.Stdout, dir, *repeat)
+	code, err := run(context.Background(), os.Args[1:], os.Stdout, os.Stderr, os.Getenv)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "calltest:", err)
-		os.Exit(2)
 	}
-	if failed > 0 {
-		os.Exit(1)
-	}
+	os.Exit(code)
 }
 
 // script is the fake agent: by the last user message, the steps it takes
@@ -72,11 +78,11 @@ func scriptedAgent() calltest.Agent {
 	}
 }
 
-// run checks every test file in dir against the scripted agent, runs
+// runScripted checks every test file in dir against the scripted agent, runs
 // times each, and reports; it returns how many tests did not pass every
 // run. The tests are checked against the suite's tools (tools.json next to
-// dir), as provider/providertest/cmd/calltest offers them to a model.
-func run(w io.Writer, dir string, runs int) (int, error) {
+// dir), as they are offered to a model.
+func runScripted(w io.Writer, dir string, runs int) (int, error) {
 	data, err := os.ReadFile(filepath.Join(dir, "..", "tools.json"))
 	if err != nil {
 		return 0, err

@@ -4,7 +4,5 @@
 // faults — run through agent.Loop on each against its dialect of the
 // agent/agenttest stand-in, and must reach the same tool calls, the same
 // results and the same DB hash. It is a module of its own, requiring the
-// three adapter modules, so that none of them depends on the others;
-// for the same reason it holds cmd/calltest, which runs the ElevenLabs
-// suite against a model on any of the three (-provider).
+// three adapter modules, so that none of them depends on the others.
 package providertest

@@ -49,10 +49,10 @@ func keys(name string) string {
 }
 
 // testdata is the repository's cmd/calltest/testdata, seen from here.
-var testdata = filepath.Join("..", "..", "..", "..", "cmd", "calltest", "testdata")
+var testdata = "testdata"
 
 // repo gives args with the repository's suite and tools, as the defaults
-// name them from provider/providertest; a later -suite overrides.
+// name them from the repository root; a later -suite overrides.
 func repo(args ...string) []string {
 	return append([]string{"-tools", filepath.Join(testdata, "tools.json"), "-suite", filepath.Join(testdata, "suite")}, args...)
 }
@@ -263,10 +263,12 @@ func TestKeyEnv(t *testing.T) {
 }
 
 func TestUsage(t *testing.T) {
+	// No -llm-model is the scripted agent (TestNoModelIsTheScriptedAgent):
+	// its usage errors are a bad -repeat and more than one argument.
 	for _, args := range [][]string{
-		{},
-		{"-llm-url", "http://x"},
-		{"-llm-url", "http://x", "-llm-model", "m", "-repeat", "0"},
+		{"-repeat", "-1"},
+		{"-llm-url", "http://x", "a", "b"},
+		{"-llm-url", "http://x", "-llm-model", "m", "-repeat", "-1"},
 		{"-llm-url", "http://x", "-llm-model", "m", "extra"},
 		{"-llm-model", "m", "-provider", "mistral"},
 		{"-llm-model", "m", "-judge-provider", "mistral"},

@@ -1,34 +1,3 @@
-// Command calltest runs a suite of ElevenLabs-format tool-call tests
-// (by default the repository's, cmd/calltest/testdata) against a
-// model on one of the three adapters — -provider openai (any
-// OpenAI-compatible Chat Completions API), anthropic (the Messages API)
-// or gemini (the Gemini API) — on each one's official SDK: each test
-// -repeat times, one model call per run on the test's history with the
-// suite's tools, nothing executed, and a report with the pass count,
-// pass^k and the 95 % Wilson interval per test. llm checks are decided by
-// a judge model (-judge-model; by default on the same provider, server
-// and key, else -judge-provider, -judge-url, -judge-key-env) with
-// the default judge prompt (calltest/judge_prompt.txt); without one they are Unknown.
-//
-//	cd provider/providertest
-//	OPENAI_API_KEY=… go run ./cmd/calltest -provider openai -llm-model gpt-4.1-mini -repeat 8
-//	ANTHROPIC_API_KEY=… go run ./cmd/calltest -provider anthropic -llm-model claude-sonnet-4-5
-//	GEMINI_API_KEY=… go run ./cmd/calltest -provider gemini -llm-model gemini-2.5-flash
-//
-// -llm-url is the provider's base URL (for openai, e.g.
-// http://127.0.0.1:8000/v1 for vLLM); empty is the provider's public
-// endpoint. The key is read from -llm-key-env, by default OPENAI_API_KEY,
-// ANTHROPIC_API_KEY or GEMINI_API_KEY after the provider. -llm-timeout
-// bounds each request attempt (60 s), -llm-max-tokens the output of the
-// model under test (0: none sent; Anthropic's required max_tokens is then
-// its adapter's 4096). -k is the k of pass^k: min(3, -repeat) unless
-// given, and never more than -repeat.
-//
-// It lives in the provider/providertest module, the one requiring all
-// three adapter modules, because the core module (cmd/calltest,
-// which runs the suite against a scripted agent) depends on no SDK. The
-// exit status is 0 when every run of every test passed, 1 when one did
-// not, 2 on a usage or suite error.
 package main
 
 import (
@@ -50,14 +19,6 @@ import (
 	"github.com/voiceeval/schematools/tool"
 )
 
-func main() {
-	code, err := run(context.Background(), os.Args[1:], os.Stdout, os.Stderr, os.Getenv)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "calltest:", err)
-	}
-	os.Exit(code)
-}
-
 // keyEnv is each provider's default key variable; its keys are the
 // providers -provider and -judge-provider accept.
 var keyEnv = map[string]string{
@@ -76,6 +37,7 @@ type config struct {
 	llm, judge                  endpoint
 	suite, tools, system        string
 	repeat, workers, k, retries int
+	scripted                    bool          // no -llm-model: the scripted agent
 	timeout                     time.Duration // each request attempt's bound, model and judge
 	maxTokens                   int           // the model's output bound; 0: the adapter's default
 }
@@ -87,10 +49,10 @@ func parse(args []string, stderr io.Writer) (config, error) {
 	var c config
 	fs := flag.NewFlagSet("calltest", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	root := filepath.Join("..", "..", "cmd", "calltest", "testdata")
+	root := filepath.Join("cmd", "calltest", "testdata")
 	fs.StringVar(&c.llm.provider, "provider", "openai", "adapter of the model under test: openai, anthropic or gemini")
 	fs.StringVar(&c.llm.url, "llm-url", "", "base URL of the provider's API (e.g. http://127.0.0.1:8000/v1 for an OpenAI-compatible server; default: the provider's public endpoint)")
-	fs.StringVar(&c.llm.model, "llm-model", "", "model under test; required")
+	fs.StringVar(&c.llm.model, "llm-model", "", "model under test (none: the scripted agent, which plays the repository's suite)")
 	fs.StringVar(&c.llm.keyEnv, "llm-key-env", "", "environment variable holding the API key (default: OPENAI_API_KEY, ANTHROPIC_API_KEY or GEMINI_API_KEY after -provider)")
 	fs.StringVar(&c.judge.provider, "judge-provider", "", "adapter of the judge (default: -provider)")
 	fs.StringVar(&c.judge.url, "judge-url", "", "base URL of the judge's API (default: -llm-url on the same provider, else the judge provider's public endpoint)")
@@ -99,7 +61,7 @@ func parse(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&c.suite, "suite", filepath.Join(root, "suite"), "directory of ElevenLabs test files (*.json)")
 	fs.StringVar(&c.tools, "tools", filepath.Join(root, "tools.json"), "the tools offered to the model (calltest.LoadTools)")
 	fs.StringVar(&c.system, "system", "", "system prompt of the agent under test")
-	fs.IntVar(&c.repeat, "repeat", 5, "runs per test")
+	fs.IntVar(&c.repeat, "repeat", 0, "runs per test (default: 5 with -llm-model, 6 with the scripted agent)")
 	fs.IntVar(&c.workers, "workers", 4, "runs at once per test")
 	fs.IntVar(&c.k, "k", 0, "the k of pass^k, at most -repeat (default: min(3, -repeat))")
 	fs.IntVar(&c.retries, "retries", openai.DefaultMaxRetries, "retries of a failed request (the SDK's)")
@@ -111,6 +73,27 @@ func parse(args []string, stderr io.Writer) (config, error) {
 	if c.judge.provider == "" {
 		c.judge.provider = c.llm.provider
 	}
+	if c.llm.model == "" {
+		// The scripted agent: the suite directory may be the one argument,
+		// as this command has always taken it.
+		c.scripted = true
+		if c.repeat == 0 {
+			c.repeat = 6
+		}
+		switch {
+		case fs.NArg() > 1:
+			return c, fmt.Errorf("%w: unexpected arguments %q", errUsage, fs.Args()[1:])
+		case fs.NArg() == 1:
+			c.suite = fs.Arg(0)
+		}
+		if c.repeat < 1 {
+			return c, fmt.Errorf("%w: -repeat must be at least 1", errUsage)
+		}
+		return c, nil
+	}
+	if c.repeat == 0 {
+		c.repeat = 5
+	}
 	switch {
 	case fs.NArg() > 0:
 		return c, fmt.Errorf("%w: unexpected arguments %q", errUsage, fs.Args())
@@ -118,8 +101,6 @@ func parse(args []string, stderr io.Writer) (config, error) {
 		return c, fmt.Errorf("%w: -provider %q is not openai, anthropic or gemini", errUsage, c.llm.provider)
 	case keyEnv[c.judge.provider] == "":
 		return c, fmt.Errorf("%w: -judge-provider %q is not openai, anthropic or gemini", errUsage, c.judge.provider)
-	case c.llm.model == "":
-		return c, fmt.Errorf("%w: -llm-model is required", errUsage)
 	case c.repeat < 1 || c.workers < 1 || c.k < 0:
 		return c, fmt.Errorf("%w: -repeat and -workers must be at least 1, -k at least 1 (0: min(3, -repeat))", errUsage)
 	case c.k > c.repeat:
@@ -180,6 +161,16 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	c, err := parse(args, stderr)
 	if err != nil {
 		return 2, err
+	}
+	if c.scripted {
+		notPassed, err := runScripted(stdout, c.suite, c.repeat)
+		if err != nil {
+			return 2, err
+		}
+		if notPassed > 0 {
+			return 1, nil
+		}
+		return 0, nil
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
 	defer stop()
