@@ -25,7 +25,8 @@
 //     exception Python would raise on a DB of the wrong shape; [Raise] and
 //     [Exception] make it a tool error.
 //   - Python behaviours the ports reproduce: [PyIn], [SortedKeys] (the order
-//     the ports walk a table in), [ReferenceDate].
+//     the ports walk a table in). [ReferenceDate] is the day the Python
+//     reference's hashes were made on.
 //
 // What it guarantees:
 //
