@@ -76,6 +76,10 @@ type Scenario struct {
 	// InitializationActions are the actions replayed before the run, each
 	// with its side; nil when none.
 	InitializationActions []Action
+
+	// Config holds the scenario_config files by name, written to the
+	// scenario's directory by Evaluate (nil: none); nothing reads it.
+	Config map[string]string
 }
 
 // Summary is one side's get_scenario_summary answer.

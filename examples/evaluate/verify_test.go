@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/voiceeval/schematools/agent"
+	"github.com/voiceeval/schematools/agent/agenttest"
 	"github.com/voiceeval/schematools/domains"
 	"github.com/voiceeval/schematools/domains/nemo/evaairline"
 	"github.com/voiceeval/schematools/domains/nemo/nemodata"
@@ -129,9 +130,9 @@ func TestVerifyFlagsAWriteReportedNotApplied(t *testing.T) {
 	if err := domains.WriteDataRoot(root); err != nil {
 		t.Fatal(err)
 	}
-	agentModel, userModel := &scriptModel{fallback: agentFallback}, &scriptModel{fallback: userFallback}
-	agentModel.arm(agentTurns, false)
-	userModel.arm(userTurns, false)
+	agentModel, userModel := &agenttest.Model{Fallback: agentFallback}, &agenttest.Model{Fallback: userFallback}
+	agentModel.Arm(agentTurns, false)
+	userModel.Arm(userTurns, false)
 	reg := revertingRegistry(t, "tau2_airline", last)
 	agentURL, userURL := serveWith(t, agentModel, reg, root), serveWith(t, userModel, reg, root)
 
