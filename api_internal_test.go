@@ -136,8 +136,4 @@ var knownLeaks = []string{
 	"domains/tau2/tau2tools: Less: github.com/voiceeval/schematools/internal/pyvalue.Num",
 	"domains/tau2/tau2tools: Max: github.com/voiceeval/schematools/internal/pyvalue.Num",
 	"domains/tau2/tau2tools: Original: github.com/voiceeval/schematools/internal/pyschema.Schema",
-	"harness: Metrics: github.com/voiceeval/schematools/internal/pyvalue.Dict",
-	"harness: Metrics.Dict: github.com/voiceeval/schematools/internal/pyvalue.Dict",
-	"harness: ResultLine: github.com/voiceeval/schematools/internal/pyvalue.Dict",
-	"harness: Invocation: github.com/voiceeval/schematools/internal/pyvalue.Dict",
 }

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/voiceeval/schematools/internal/pyvalue"
 )
 
 // BotPair is one agent bot and one user-simulator bot, by RTVI WebSocket
@@ -38,12 +40,23 @@ type EvaluateOptions struct {
 	// summary verification; nil for none. It is called once per domain
 	// of the queue, before any scenario runs.
 	References func(domain string) (shadow, verify *Reference, err error)
-	// Invocation, when set, is appended to the run's run_args.json;
-	// Evaluate fills its ScenarioNames, and StartedAt when empty.
-	Invocation *Invocation
+	// Argv and Args, when Argv is not nil, are appended to the run's
+	// run_args.json as one invocation record (run_evaluation.py's:
+	// started_at, argv, parsed_args in Args' order, the queue's names;
+	// a truthy judge_api_key is written as "<redacted>").
+	Argv []string
+	Args []Arg
 	// Progress, when set, gets one line per finished scenario
 	// ("[i/n] name verdict seconds") and the resume count.
 	Progress io.Writer
+}
+
+// Arg is one parsed command-line setting of run_args.json's parsed_args:
+// its name as argparse names it ("_" for "-") and its value (a string,
+// bool, int or float64; durations in seconds).
+type Arg struct {
+	Name  string
+	Value any
 }
 
 // Evaluation is what Evaluate did.
@@ -96,12 +109,12 @@ func Evaluate(ctx context.Context, queue []*Scenario, o EvaluateOptions) (*Evalu
 		}
 	}
 	minTurns := o.Session.Score.MinAgentTurns
-	var w *RunWriter
+	var w *runWriter
 	toRun := names
 	if o.ResumeDir != "" {
-		var st *ResumeState
+		var st *resumeState
 		var err error
-		if w, st, err = ResumeRunWriter(o.ResumeDir, names, minTurns); err != nil {
+		if w, st, err = resumeRunWriter(o.ResumeDir, names, minTurns); err != nil {
 			return nil, err
 		}
 		toRun = st.ToRun
@@ -110,18 +123,18 @@ func Evaluate(ctx context.Context, queue []*Scenario, o EvaluateOptions) (*Evalu
 		}
 	} else {
 		var err error
-		if w, err = NewRunWriter(o.OutputDir, SessionTimestamp(time.Now()), names); err != nil {
+		if w, err = newRunWriter(o.OutputDir, sessionTimestamp(time.Now()), names); err != nil {
 			return nil, err
 		}
 	}
 	defer w.Close()
-	if o.Invocation != nil {
-		inv := *o.Invocation
-		if inv.StartedAt == "" {
-			inv.StartedAt = time.Now().Format("2006-01-02T15:04:05")
+	if o.Argv != nil {
+		args := make(pyvalue.Dict, len(o.Args))
+		for i, a := range o.Args {
+			args[i] = pyvalue.Item{Key: a.Name, Value: a.Value}
 		}
-		inv.ScenarioNames = names
-		if err := WriteRunArgs(w.Dir(), inv, o.ResumeDir != ""); err != nil {
+		inv := invocation{StartedAt: time.Now().Format("2006-01-02T15:04:05"), Argv: o.Argv, ParsedArgs: args, ScenarioNames: names}
+		if err := writeRunArgs(w.Dir(), inv, o.ResumeDir != ""); err != nil {
 			return nil, err
 		}
 	}
@@ -168,7 +181,7 @@ func Evaluate(ctx context.Context, queue []*Scenario, o EvaluateOptions) (*Evalu
 	if firstErr != nil {
 		return nil, firstErr
 	}
-	if err := w.Finish(FinishOptions{MinAgentTurns: minTurns}); err != nil {
+	if err := w.Finish(finishOptions{MinAgentTurns: minTurns}); err != nil {
 		return nil, err
 	}
 	return &Evaluation{Dir: w.Dir(), Scenarios: len(names), NotSuccessful: failed}, nil
@@ -177,7 +190,7 @@ func Evaluate(ctx context.Context, queue []*Scenario, o EvaluateOptions) (*Evalu
 // evaluateOne runs one scenario on pair p and writes it; ok is
 // is_successful, why the reason a bot failed it (harness_error), err what
 // stops the run.
-func evaluateOne(ctx context.Context, w *RunWriter, p BotPair, sc *Scenario, o SessionOptions) (ok bool, why string, err error) {
+func evaluateOne(ctx context.Context, w *runWriter, p BotPair, sc *Scenario, o SessionOptions) (ok bool, why string, err error) {
 	if p.Prepare != nil {
 		if err := p.Prepare(ctx, sc); err != nil {
 			return false, "", err
@@ -193,18 +206,18 @@ func evaluateOne(ctx context.Context, w *RunWriter, p BotPair, sc *Scenario, o S
 		}
 		// The scenario is written as failed, with the reason, and the run
 		// goes on (FailedRun).
-		if run, err = FailedRun(sc, res); err != nil {
+		if run, err = failedRun(sc, res); err != nil {
 			return false, "", err
 		}
 		run.ScenarioDirectory = o.ScenarioDirectory
 		if run.LogStartTime == "" {
-			run.LogStartTime, run.EndTime = PyISOFormat(start), PyISOFormat(time.Now())
+			run.LogStartTime, run.EndTime = pyISOFormat(start), pyISOFormat(time.Now())
 		}
 		if scored, err = Score(ctx, run, o.Score); err != nil {
 			return false, "", err
 		}
 	}
-	if err := w.WriteScenario(&ScenarioOutput{Run: run, Result: scored, Config: sc.Config}); err != nil {
+	if err := w.WriteScenario(&scenarioOutput{Run: run, Result: scored, Config: sc.Config}); err != nil {
 		return false, "", err
 	}
 	return scored.Metrics.IsSuccessful == true, scored.Metrics.HarnessError, nil

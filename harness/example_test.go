@@ -115,7 +115,7 @@ func ExampleEvaluate() {
 	sc := &harness.Scenario{
 		Name:                 "notes__1",
 		Domain:               notesDomain,
-		SuccessSignals:       []string{harness.DBStateMatch},
+		SuccessSignals:       []string{"db_state_match"},
 		ExpectedDBHash:       want,
 		MaxDuration:          30,
 		AgentPrompt:          "You keep the user's notes.",

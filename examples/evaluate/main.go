@@ -1,5 +1,5 @@
 // Command evaluate runs NeMo scenarios against a pair of RTVI bots and
-// writes the run in NeMo's layout (harness.RunWriter: one directory per
+// writes the run in NeMo's layout (harness.Evaluate: one directory per
 // scenario, results.jsonl, all_metrics.json, report.html), as NeMo's
 // run_evaluation.py does, in text.
 //
@@ -58,7 +58,6 @@ import (
 	"github.com/voiceeval/schematools/domains/nemo/nemoeval"
 	"github.com/voiceeval/schematools/domains/nemo/scenarios"
 	"github.com/voiceeval/schematools/harness"
-	"github.com/voiceeval/schematools/internal/pyvalue"
 	"github.com/voiceeval/schematools/provider/openai"
 )
 
@@ -275,10 +274,9 @@ func evaluate(ctx context.Context, f flags, stdout, stderr io.Writer) error {
 		sc.Config = shipped[n].Config
 		hq[i] = &sc
 	}
-	inv := invocation(f, queue)
 	ev, err := harness.Evaluate(ctx, hq, harness.EvaluateOptions{
 		OutputDir: f.out, ResumeDir: f.resume, Bots: bots, Session: o,
-		References: refs.of, Invocation: &inv, Progress: stderr,
+		References: refs.of, Argv: f.argv, Args: invocation(f), Progress: stderr,
 	})
 	if err != nil {
 		return err
@@ -287,26 +285,21 @@ func evaluate(ctx context.Context, f flags, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// invocation is this command's run_args.json record: the flags, by their
-// names with "_" for "-" as argparse names them, in the order they are
-// defined; durations in seconds.
-func invocation(f flags, queue []string) harness.Invocation {
-	args := pyvalue.Dict{
-		{Key: "scenarios", Value: f.scenarios}, {Key: "domain", Value: f.domain},
-		{Key: "out", Value: f.out}, {Key: "resume", Value: f.resume},
-		{Key: "agent_url", Value: f.agentURLs}, {Key: "user_url", Value: f.userURLs},
-		{Key: "parallel", Value: f.parallel}, {Key: "min_agent_turns", Value: f.minAgentTurns},
-		{Key: "max_turns", Value: f.maxTurns}, {Key: "timeout", Value: f.timeout.Seconds()},
-		{Key: "kickoff_delay", Value: f.kickoff.Seconds()}, {Key: "exit_settle", Value: f.settle.Seconds()},
-		{Key: "verify", Value: f.verify},
-		{Key: "max_turn_bytes", Value: f.budgets.TurnBytes}, {Key: "max_stream_bytes", Value: f.budgets.StreamBytes},
-		{Key: "max_held_bytes", Value: f.budgets.HeldBytes}, {Key: "max_file_bytes", Value: f.budgets.FileBytes},
-		{Key: "max_depth", Value: f.budgets.Depth},
-	}
-	return harness.Invocation{
-		Argv:          f.argv,
-		ParsedArgs:    args,
-		ScenarioNames: queue,
+// invocation is this command's run_args.json parsed_args: the flags, by
+// their names with "_" for "-" as argparse names them, in the order they
+// are defined; durations in seconds.
+func invocation(f flags) []harness.Arg {
+	return []harness.Arg{
+		{Name: "scenarios", Value: f.scenarios}, {Name: "domain", Value: f.domain},
+		{Name: "out", Value: f.out}, {Name: "resume", Value: f.resume},
+		{Name: "agent_url", Value: f.agentURLs}, {Name: "user_url", Value: f.userURLs},
+		{Name: "parallel", Value: f.parallel}, {Name: "min_agent_turns", Value: f.minAgentTurns},
+		{Name: "max_turns", Value: f.maxTurns}, {Name: "timeout", Value: f.timeout.Seconds()},
+		{Name: "kickoff_delay", Value: f.kickoff.Seconds()}, {Name: "exit_settle", Value: f.settle.Seconds()},
+		{Name: "verify", Value: f.verify},
+		{Name: "max_turn_bytes", Value: f.budgets.TurnBytes}, {Name: "max_stream_bytes", Value: f.budgets.StreamBytes},
+		{Name: "max_held_bytes", Value: f.budgets.HeldBytes}, {Name: "max_file_bytes", Value: f.budgets.FileBytes},
+		{Name: "max_depth", Value: f.budgets.Depth},
 	}
 }
 

@@ -145,7 +145,7 @@ func TestVerifyFlagsAWriteReportedNotApplied(t *testing.T) {
 		t.Errorf("is_successful %v db_state_match %v, want false: the write was not applied", m["is_successful"], m["db_state_match"])
 	}
 	reason, _ := m["summary_verification"].(string)
-	if m["summary_verified"] != false || !strings.Contains(reason, "agent "+harness.NotReproducible+": replayed hash ") ||
+	if m["summary_verified"] != false || !strings.Contains(reason, "agent summary not reproducible from its actions: replayed hash ") ||
 		!strings.Contains(reason, fmt.Sprint(m["db_state_actual_hash"])) {
 		t.Errorf("summary_verified %v: %s", m["summary_verified"], reason)
 	}
