@@ -89,9 +89,9 @@ func serveBot(model agent.Model) (url string, stop func(), err error) {
 func ExampleEvaluate() {
 	agentModel := &agenttest.Model{Fallback: agent.Response{Text: "Goodbye.", FinishReason: "stop"}}
 	agentModel.Arm([]agenttest.Turn{
-		{Calls: []agenttest.Call{{ID: "c1", Name: "add_note", Arguments: `{"text": "buy milk"}`}}},
-		{Calls: []agenttest.Call{{ID: "c2", Name: "count_notes", Arguments: `{}`}}},
-		{Text: "Noted. Goodbye!", Calls: []agenttest.Call{{ID: "c3", Name: "EndConversationTool", Arguments: `{}`}}},
+		{Calls: []tool.ModelCall{{ID: "c1", Name: "add_note", Arguments: `{"text": "buy milk"}`}}},
+		{Calls: []tool.ModelCall{{ID: "c2", Name: "count_notes", Arguments: `{}`}}},
+		{Text: "Noted. Goodbye!", Calls: []tool.ModelCall{{ID: "c3", Name: "EndConversationTool", Arguments: `{}`}}},
 	}, false)
 	userModel := &agenttest.Model{Fallback: agent.Response{Text: "Please note: buy milk.", FinishReason: "stop"}}
 	agentURL, stopAgent, err := serveBot(agentModel)

@@ -25,7 +25,7 @@
 //     a malformed chunk, and server quirks in how call deltas are
 //     numbered ([Quirks]).
 //   - The same script answers in the Anthropic and Gemini dialects:
-//     POST /v1/messages ([DecodeAnthropicRequest]; a stream is
+//     POST /v1/messages ([decodeAnthropicRequest]; a stream is
 //     message_start with the input and cache usage, a ping, each block's
 //     content_block_start, deltas and content_block_stop — a thinking
 //     block with its signature_delta first when the turn has
@@ -34,7 +34,7 @@
 //     message_delta with the stop_reason and output_tokens, and
 //     message_stop; non-streaming, one message object), and
 //     /v1beta/models/{model}:generateContent and :streamGenerateContent
-//     ([DecodeGeminiRequest]; one response per part, the thought first,
+//     ([decodeGeminiRequest]; one response per part, the thought first,
 //     calls whole and without ids unless [Quirks.CallIDs], the
 //     thoughtSignature on the first call, the last response with the
 //     finishReason and the whole usageMetadata). [Server.Dialect] limits

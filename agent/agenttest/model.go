@@ -6,7 +6,6 @@ import (
 	"sync"
 
 	"github.com/voiceeval/schematools/agent"
-	"github.com/voiceeval/schematools/tool"
 )
 
 // errReleased is what a stalled [Model] call returns when the model is
@@ -66,9 +65,7 @@ func (m *Model) Complete(ctx context.Context, _ agent.Request) (agent.Response, 
 	t := m.turns[m.next]
 	m.next++
 	r := agent.Response{Text: t.Text, FinishReason: "stop"}
-	for _, c := range t.Calls {
-		r.Calls = append(r.Calls, tool.ModelCall{ID: c.ID, Name: c.Name, Arguments: c.Arguments})
-	}
+	r.Calls = append(r.Calls, t.Calls...)
 	if len(r.Calls) > 0 {
 		r.FinishReason = "tool_calls"
 	}

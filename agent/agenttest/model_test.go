@@ -9,13 +9,14 @@ import (
 
 	"github.com/voiceeval/schematools/agent"
 	"github.com/voiceeval/schematools/agent/agenttest"
+	"github.com/voiceeval/schematools/tool"
 )
 
 // A Model plays its script in order, then its fallback.
 func ExampleModel() {
 	m := &agenttest.Model{Fallback: agent.Response{Text: "Goodbye.", FinishReason: "stop"}}
 	m.Arm([]agenttest.Turn{
-		{Calls: []agenttest.Call{{ID: "c1", Name: "get_order", Arguments: `{"id":"7"}`}}},
+		{Calls: []tool.ModelCall{{ID: "c1", Name: "get_order", Arguments: `{"id":"7"}`}}},
 		{Text: "Your order is on its way."},
 	}, false)
 	for range 3 {
