@@ -214,13 +214,3 @@ func (m *Metrics) dict() pyvalue.Dict {
 // MarshalJSON returns metrics.json's text: json.dump(metrics, f,
 // indent=2), no final newline.
 func (m *Metrics) MarshalJSON() ([]byte, error) { return dumpIndent(m.dict(), 2) }
-
-// allMetricsJSON returns all_metrics.json's text: json.dump(all_results,
-// indent=2).
-func allMetricsJSON(ms []*Metrics) ([]byte, error) {
-	l := make([]any, len(ms))
-	for i, m := range ms {
-		l[i] = m.dict()
-	}
-	return dumpIndent(l, 2)
-}
