@@ -7,42 +7,42 @@ import (
 	"github.com/voiceeval/schematools/internal/pyvalue"
 )
 
-// Buckets are one level of RunAggregator's pass-rate buckets (the run, or
+// buckets are one level of RunAggregator's pass-rate buckets (the run, or
 // one domain): each signal's outcomes in the order the scenarios were
 // added. JudgeScore holds the raw judge scores; NLAssertion and
 // DBStateAssertion hold one outcome per assertion, not per scenario.
-type Buckets struct {
+type buckets struct {
 	Success, TaskSuccess, ActionMatch, JudgePass, DBState, NLAssertion, DBStateAssertion, CleanExit []bool
 	JudgeScore                                                                                      []float64
 }
 
-// Aggregator is NeMo's RunAggregator (runner.py 43–212): the run-level and
+// aggregator is NeMo's RunAggregator (runner.py 43–212): the run-level and
 // per-domain buckets and the token totals, folded in one scenario at a
 // time by Add exactly as add_scenario folds a metrics dict (the runner's
 // live path fills the same buckets the same way).
-type Aggregator struct {
+type aggregator struct {
 	// MinAgentTurns is --min-agent-turns: a scenario whose agent n_calls
 	// is below it counts as a failure in Success and TaskSuccess only.
 	MinAgentTurns int
-	Run           Buckets
+	Run           buckets
 	// PerDomain is keyed by the scenario name up to "__".
-	PerDomain map[string]*Buckets
+	PerDomain map[string]*buckets
 	// Tokens sums token_usage per side; a side's prompt and completion
 	// are unknown when a scenario's were (Tokens.Known).
-	Tokens struct{ Agent, User Tokens }
+	Tokens struct{ Agent, User Usage }
 	// InsufficientTurnsSkipped names the stalled scenarios, in order.
 	InsufficientTurnsSkipped []string
 }
 
-// NewAggregator returns an empty aggregator.
-func NewAggregator(minAgentTurns int) *Aggregator {
-	return &Aggregator{MinAgentTurns: minAgentTurns, PerDomain: map[string]*Buckets{}}
+// newAggregator returns an empty aggregator.
+func newAggregator(minAgentTurns int) *aggregator {
+	return &aggregator{MinAgentTurns: minAgentTurns, PerDomain: map[string]*buckets{}}
 }
 
-func (a *Aggregator) domain(d string) *Buckets {
+func (a *aggregator) domain(d string) *buckets {
 	b := a.PerDomain[d]
 	if b == nil {
-		b = &Buckets{}
+		b = &buckets{}
 		a.PerDomain[d] = b
 	}
 	return b
@@ -84,7 +84,7 @@ func pyInt(v any) int64 {
 }
 
 // Add folds one finished scenario into the buckets (add_scenario).
-func (a *Aggregator) Add(l *ResultLine) {
+func (a *aggregator) Add(l *resultLine) {
 	m, d := l.Metrics, a.domain(l.Domain)
 	addTokens := func() {
 		tu, _ := m.Get("token_usage")
@@ -130,15 +130,15 @@ func (a *Aggregator) Add(l *ResultLine) {
 			}
 		}
 	}
-	boolSignal(ActionMatch, &a.Run.ActionMatch, &d.ActionMatch)
+	boolSignal(signalActionMatch, &a.Run.ActionMatch, &d.ActionMatch)
 	if js, _ := m.Get("judge_score"); isPyNumber(js) {
 		f, _ := pyvalue.Float(js)
 		a.Run.JudgeScore = append(a.Run.JudgeScore, f)
 		d.JudgeScore = append(d.JudgeScore, f)
 	}
-	boolSignal(JudgePassed, &a.Run.JudgePass, &d.JudgePass)
-	boolSignal(DBStateMatch, &a.Run.DBState, &d.DBState)
-	boolSignal(CleanExit, &a.Run.CleanExit, &d.CleanExit)
+	boolSignal(signalJudgePassed, &a.Run.JudgePass, &d.JudgePass)
+	boolSignal(signalDBStateMatch, &a.Run.DBState, &d.DBState)
+	boolSignal(signalCleanExit, &a.Run.CleanExit, &d.CleanExit)
 	if r, _ := m.Get("nl_assertion_pass_rate"); isPyNumber(r) {
 		a.Run.NLAssertion = append(a.Run.NLAssertion, l.NLVerdicts...)
 		d.NLAssertion = append(d.NLAssertion, l.NLVerdicts...)
@@ -159,7 +159,7 @@ func (a *Aggregator) Add(l *ResultLine) {
 			failed, _ := dictGet(bd, "failed")
 			fl, _ := failed.([]any)
 			for _, f := range fl {
-				if f != CleanExit {
+				if f != signalCleanExit {
 					task = false
 				}
 			}

@@ -54,8 +54,8 @@ func (b Budgets) withDefaults() Budgets {
 	return b
 }
 
-// MaxFileBytes bounds every JSON file the harness writes (metrics.json,
+// maxFileBytes bounds every JSON file the harness writes (metrics.json,
 // pulled_summary.json, final_agent_response.json, …), whatever the
 // scenario's budgets say: indentation grows with the square of a value's
 // nesting, so this cap is checked while the text is written.
-const MaxFileBytes = 256 << 20
+const maxFileBytes = 256 << 20

@@ -58,13 +58,13 @@ func runConversation(ctx context.Context, sc *Scenario, agentURL, userURL string
 	defer kick.Stop()
 	settle := o.ExitSettle
 	if settle == 0 {
-		settle = DefaultExitSettle
+		settle = defaultExitSettle
 	}
 
 	var (
 		sentToAgent, sentToUser int // user messages the bridge put in each context
 		turns                   int
-		stopReason              = StopReasonTimeout
+		stopReason              = stopReasonTimeout
 		exitTimer               <-chan time.Time
 		runErr                  error
 	)
@@ -105,7 +105,7 @@ func runConversation(ctx context.Context, sc *Scenario, agentURL, userURL string
 			return pushDeltas(ctx, sc.Domain, agent, user, ad, ud, &agentDeltas, &userDeltas)
 		case bridge.KindExit:
 			if ev.agent && exitTimer == nil {
-				stopReason = StopReasonExit
+				stopReason = stopReasonExit
 				exitTimer = time.After(max(settle, 0))
 			}
 		case bridge.KindStoppedSpeaking:
@@ -162,7 +162,7 @@ loop:
 				}
 				// Within a burst too: no turn past the limit is relayed.
 				if o.MaxTurns > 0 && turns >= o.MaxTurns && exitTimer == nil {
-					stopReason = StopReasonTurnLimit
+					stopReason = stopReasonTurnLimit
 					break loop
 				}
 			}
@@ -200,7 +200,7 @@ loop:
 		// The bot is there and said what went wrong: pull what it has, as
 		// after any other end, so the failed scenario keeps its context
 		// and summary; a pull that fails now adds nothing.
-		run.StopReason = StopReasonBotError
+		run.StopReason = stopReasonBotError
 		for _, w := range []struct {
 			side string
 			c    *bridge.Conn
@@ -214,7 +214,7 @@ loop:
 		return run, runErr
 	default:
 		if ctx.Err() == nil {
-			run.StopReason = StopReasonBotFailed
+			run.StopReason = stopReasonBotFailed
 		}
 		record()
 		return run, runErr

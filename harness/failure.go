@@ -4,21 +4,21 @@ import "fmt"
 
 // Our stop reasons, beside the bridge's (as StopReasonTurnLimit is):
 //
-//   - StopReasonBotError: a bot reported an error during the run (an RTVI
+//   - stopReasonBotError: a bot reported an error during the run (an RTVI
 //     error event: a turn that failed, its model's error, text it refused)
 //     or refused one of the run's requests (an error-response to the
 //     kickoff, a relayed turn or a sync delta); the run ends at once;
-//   - StopReasonBotFailed: a bot failed otherwise (it closed the
+//   - stopReasonBotFailed: a bot failed otherwise (it closed the
 //     connection, sent what cannot be read, did not answer a handshake or
 //     a pull);
-//   - StopReasonAborted: a bot refused the scenario's initialisation.
+//   - stopReasonAborted: a bot refused the scenario's initialisation.
 const (
-	StopReasonBotError  = "[BOT_ERROR]"
-	StopReasonBotFailed = "[BOT_FAILED]"
-	StopReasonAborted   = "[ABORTED]"
+	stopReasonBotError  = "[BOT_ERROR]"
+	stopReasonBotFailed = "[BOT_FAILED]"
+	stopReasonAborted   = "[ABORTED]"
 )
 
-// FailedRun returns the run of a scenario RunScenario did not score (a
+// failedRun returns the run of a scenario RunScenario did not score (a
 // bot failed it, or refused its initialisation), for Score, so that it is
 // written and counted as failed with its reason and the run goes on —
 // NeMo's runner, which has no such case, would stop the whole run:
@@ -34,7 +34,7 @@ const (
 //     gave: a scenario a bot failed is never a success.
 //
 // Resume runs such a scenario again (ResumeRunWriter).
-func FailedRun(sc *Scenario, res *ScenarioResult) (*Run, error) {
+func failedRun(sc *Scenario, res *ScenarioResult) (*Run, error) {
 	if res == nil || res.Status == StatusScored {
 		return nil, fmt.Errorf("harness: FailedRun of %s: the scenario was scored", sc.Name)
 	}
@@ -44,9 +44,9 @@ func FailedRun(sc *Scenario, res *ScenarioResult) (*Run, error) {
 		run = &r
 	}
 	if run.StopReason == "" {
-		run.StopReason = StopReasonBotFailed
+		run.StopReason = stopReasonBotFailed
 		if res.Status == StatusAborted {
-			run.StopReason = StopReasonAborted
+			run.StopReason = stopReasonAborted
 		}
 	}
 	run.Failure = fmt.Sprintf("%s: %s", res.Status, res.Reason)

@@ -18,7 +18,7 @@ func TestFailedRunScoresUnsuccessful(t *testing.T) {
 		t.Fatal(err)
 	}
 	cs := fromShipped(shipped)
-	full := &Run{Scenario: cs, Agent: enough(), FinalResponses: []string{cs.ReferenceAnswer}, StopReason: StopReasonExit,
+	full := &Run{Scenario: cs, Agent: enough(), FinalResponses: []string{cs.ReferenceAnswer}, StopReason: stopReasonExit,
 		Turns: []Turn{{Role: "agent", Text: "Hello"}}, ScenarioDuration: 42.0}
 	if m := score(t, full, opts()); m.IsSuccessful != true {
 		t.Fatalf("the full run scores %v", m.IsSuccessful)
@@ -30,13 +30,13 @@ func TestFailedRunScoresUnsuccessful(t *testing.T) {
 		gate     bool
 		errorHas string
 	}{
-		{"aborted before the run", &ScenarioResult{Status: StatusAborted, Reason: "[APPLY INIT] agent bot returned an error: boom"}, StopReasonAborted, true, "aborted: [APPLY INIT]"},
-		{"failed mid-run", &ScenarioResult{Status: StatusFailed, Reason: "agent bot: connection closed", Run: &Run{Scenario: cs, Agent: Side{Tokens: Tokens{NCalls: 1, Prompt: 10, Completion: 2}}}}, StopReasonBotFailed, true, "failed: agent bot: connection closed"},
-		{"a pull unanswered after a clean run", &ScenarioResult{Status: StatusFailed, Reason: "user bot: get_scenario_summary: timed out", Run: full}, StopReasonExit, false, "failed: user bot: get_scenario_summary"},
+		{"aborted before the run", &ScenarioResult{Status: StatusAborted, Reason: "[APPLY INIT] agent bot returned an error: boom"}, stopReasonAborted, true, "aborted: [APPLY INIT]"},
+		{"failed mid-run", &ScenarioResult{Status: StatusFailed, Reason: "agent bot: connection closed", Run: &Run{Scenario: cs, Agent: Side{Tokens: Usage{NCalls: 1, Prompt: 10, Completion: 2}}}}, stopReasonBotFailed, true, "failed: agent bot: connection closed"},
+		{"a pull unanswered after a clean run", &ScenarioResult{Status: StatusFailed, Reason: "user bot: get_scenario_summary: timed out", Run: full}, stopReasonExit, false, "failed: user bot: get_scenario_summary"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			run, err := FailedRun(&cs, tt.res)
+			run, err := failedRun(&cs, tt.res)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -57,11 +57,11 @@ func TestFailedRunScoresUnsuccessful(t *testing.T) {
 			if !strings.HasPrefix(m.HarnessError, tt.errorHas) {
 				t.Errorf("harness_error %q, want %q…", m.HarnessError, tt.errorHas)
 			}
-			d := m.Dict()
+			d := m.dict()
 			if last := d[len(d)-1]; last.Key != "harness_error" || last.Value != m.HarnessError {
 				t.Errorf("metrics.json ends with %v", last)
 			}
-			line, err := NewResultLine(res)
+			line, err := newResultLine(res)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -70,7 +70,7 @@ func TestFailedRunScoresUnsuccessful(t *testing.T) {
 			}
 			// The report says why, escaped, beside the stop reason.
 			// Failed before: report.html never showed harness_error.
-			page, err := RenderReport(ReportInput{Title: "t", Lines: []*ResultLine{line}, Queued: 1, MinAgentTurns: DefaultMinAgentTurns})
+			page, err := renderReport(reportInput{Title: "t", Lines: []*resultLine{line}, Queued: 1, MinAgentTurns: DefaultMinAgentTurns})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -82,12 +82,12 @@ func TestFailedRunScoresUnsuccessful(t *testing.T) {
 			}
 		})
 	}
-	if _, err := FailedRun(&cs, &ScenarioResult{Status: StatusScored}); err == nil {
+	if _, err := failedRun(&cs, &ScenarioResult{Status: StatusScored}); err == nil {
 		t.Error("a scored scenario: no error")
 	}
 	// Without the key, metrics.json is NeMo's.
 	m := score(t, full, opts())
-	for _, it := range m.Dict() {
+	for _, it := range m.dict() {
 		if it.Key == "harness_error" {
 			t.Error("harness_error written for a scored run")
 		}

@@ -36,7 +36,7 @@ func mustHash(t testing.TB, v any) string {
 
 // fixtureOutput scores and returns scenario name of the fixed run, with
 // its directory under w.
-func fixtureOutput(t testing.TB, w *RunWriter, name string) *ScenarioOutput {
+func fixtureOutput(t testing.TB, w *runWriter, name string) *scenarioOutput {
 	t.Helper()
 	sh, sc := shipped(t, name)
 	segs := []Segment{
@@ -53,12 +53,12 @@ func fixtureOutput(t testing.TB, w *RunWriter, name string) *ScenarioOutput {
 	}
 	lats := []Latency{{UserTranscript: segs[1].Text, AgentTranscript: segs[2].Text, LatencyMs: 812.5}, {UserTranscript: "ok", AgentTranscript: "Done \"now\"", LatencyMs: 640.25}}
 	ctx := []byte("[\n  {\n    \"role\": \"system\",\n    \"content\": \"You are an agent.\"\n  },\n  {\n    \"role\": \"user\",\n    \"content\": \"Hello\"\n  }\n]")
-	r := &Run{Scenario: sc, StopReason: StopReasonExit, Turns: turns, Latencies: lats, Segments: segs,
-		Agent:           Side{Context: ctx, Tokens: Tokens{NCalls: 5, Prompt: 12345, Completion: 678}},
-		User:            Side{Context: []byte("[]"), Tokens: Tokens{NCalls: 4, Prompt: 2000, Completion: 300}},
+	r := &Run{Scenario: sc, StopReason: stopReasonExit, Turns: turns, Latencies: lats, Segments: segs,
+		Agent:           Side{Context: ctx, Tokens: Usage{NCalls: 5, Prompt: 12345, Completion: 678}},
+		User:            Side{Context: []byte("[]"), Tokens: Usage{NCalls: 4, Prompt: 2000, Completion: 300}},
 		DurationSeconds: 61.25, ScenarioDuration: 63.5, ScenarioDirectory: w.ScenarioDir(name),
 		LogStartTime: "2026-01-01T12:00:00.000123", EndTime: "2026-01-01T12:01:03.5"}
-	out := &ScenarioOutput{Run: r, Config: sh.Config}
+	out := &scenarioOutput{Run: r, Config: sh.Config}
 	o := opts()
 	switch name {
 	case "customer_service__account_access":
@@ -72,7 +72,7 @@ func fixtureOutput(t testing.TB, w *RunWriter, name string) *ScenarioOutput {
 		r.User.Summary = &Summary{Actions: []any{}}
 		out.ExpectedDB = expected
 	case "eva_airline__1_1_4":
-		r.StopReason, r.Agent.Tokens = StopReasonTimeout, Tokens{NCalls: 1, Prompt: 500, Completion: 10}
+		r.StopReason, r.Agent.Tokens = stopReasonTimeout, Usage{NCalls: 1, Prompt: 500, Completion: 10}
 		r.Segments, r.Turns, r.Latencies = segs[:1], turns[:1], nil
 		r.ScenarioDuration, r.DurationSeconds = 900.0, 900.0
 	case "tau2_retail__103":

@@ -15,7 +15,7 @@ func FuzzExtractVerdict(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		v, err := ExtractVerdict(s)
+		v, err := ParseVerdict(s)
 		if err == nil && !json.Valid(v) && v == nil {
 			t.Fatalf("no verdict and no error for %q", s)
 		}
@@ -28,11 +28,11 @@ func FuzzJudgeReply(f *testing.F) {
 	for _, s := range []string{`{"score": 0.95, "nl_assertion_verdicts": [{"index": 1, "passed": true}]}`, `{"score": "x"}`, `[]`, `{"score": 1, "nl_assertion_verdicts": [{"index": 1e3}, 7, {"index": "1", "passed": 1}]}`} {
 		f.Add(s)
 	}
-	sc := Scenario{Name: "tau2_retail__1", SuccessSignals: []string{NLAssertion, JudgePassed, CleanExit}, NLAssertions: []string{"a", "b"}}
+	sc := Scenario{Name: "tau2_retail__1", SuccessSignals: []string{signalNLAssertion, signalJudgePassed, signalCleanExit}, NLAssertions: []string{"a", "b"}}
 	f.Fuzz(func(t *testing.T, reply string) {
-		o := DefaultOptions()
-		o.Judge = JudgeFunc(func(context.Context, JudgeRequest) (json.RawMessage, error) { return ExtractVerdict(reply) })
-		r := &Run{Scenario: sc, Agent: Side{Context: []byte(`[{"role": "user", "content": "Hello"}]`), Tokens: Tokens{NCalls: 5}}, StopReason: StopReasonExit}
+		o := defaultOptions()
+		o.Judge = JudgeFunc(func(context.Context, JudgeRequest) (json.RawMessage, error) { return ParseVerdict(reply) })
+		r := &Run{Scenario: sc, Agent: Side{Context: []byte(`[{"role": "user", "content": "Hello"}]`), Tokens: Usage{NCalls: 5}}, StopReason: stopReasonExit}
 		res, err := Score(context.Background(), r, o)
 		if err != nil {
 			t.Fatal(err)
@@ -51,7 +51,7 @@ func FuzzParseResults(f *testing.F) {
 	f.Add([]byte(`{"scenario":"a__1","domain":"a","metrics":{},"nl_assertion_verdicts":[true]}` + "\n{\"scen"))
 	f.Add([]byte("\n\n[1]\n"))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		rf, err := ParseResults(b)
+		rf, err := parseResults(b)
 		if err != nil {
 			return
 		}
@@ -60,7 +60,7 @@ func FuzzParseResults(f *testing.F) {
 			if err != nil {
 				continue // a value json.dumps refuses (e.g. a lone surrogate key) stays unwritable
 			}
-			back, err := ParseResultLine(text)
+			back, err := parseResultLine(text)
 			if err != nil {
 				t.Fatalf("%s does not read back: %v", text, err)
 			}
@@ -69,9 +69,9 @@ func FuzzParseResults(f *testing.F) {
 				t.Fatalf("round trip changed %s to %s", text, again)
 			}
 		}
-		AllSummary(rf.Lines, len(rf.Lines), 3)
-		AllLatenciesCSV(rf.Lines)
-		if _, err := RenderReport(ReportInput{Lines: rf.Lines}); err != nil {
+		allSummary(rf.Lines, len(rf.Lines), 3)
+		allLatenciesCSV(rf.Lines)
+		if _, err := renderReport(reportInput{Lines: rf.Lines}); err != nil {
 			t.Fatal(err)
 		}
 	})

@@ -13,11 +13,11 @@ import (
 	"github.com/voiceeval/schematools/internal/pyvalue"
 )
 
-// ScenarioJudgePrompt is NeMo's LLMJudge.SCENARIO_PROMPT, the system
+// scenarioJudgePrompt is NeMo's LLMJudge.SCENARIO_PROMPT, the system
 // prompt of judge_scenario (prompts/NOTICE gives its origin).
 //
 //go:embed prompts/scenario_judge.txt
-var ScenarioJudgePrompt string
+var scenarioJudgePrompt string
 
 // JudgeRequest is what NeMo's judge_scenario is given, and the chat
 // messages it sends.
@@ -35,13 +35,13 @@ type JudgeRequest struct {
 	// NLAssertions are the scenario's assertions (nil: none).
 	NLAssertions []string
 	// SystemPrompt and UserContent are the two messages to send
-	// (ScenarioJudgePrompt and the XML-tagged sections).
+	// (NeMo's scenario judge prompt and the XML-tagged sections).
 	SystemPrompt, UserContent string
 }
 
 // Judge is an LLM judge. It returns the verdict object the model answered
 // — {"score", "reason", "nl_assertion_verdicts": [{"index", "passed",
-// "reason"}]} as JSON text (ExtractVerdict finds it in a reply) — or an
+// "reason"}]} as JSON text (ParseVerdict finds it in a reply) — or an
 // error, which scores 0 as NeMo's judge_scenario does.
 type Judge interface {
 	Judge(ctx context.Context, req JudgeRequest) (json.RawMessage, error)
@@ -60,10 +60,10 @@ var (
 	scoreObj = regexp.MustCompile(`\{[^{}]*"score"\s*:\s*[\d.]+[^{}]*\}`)
 )
 
-// ExtractVerdict is LLMJudge._parse_response on the message content: the
+// ParseVerdict is LLMJudge._parse_response on the message content: the
 // content as JSON, else the first ```json fenced object, else the first
 // flat object with a numeric "score".
-func ExtractVerdict(content string) (json.RawMessage, error) {
+func ParseVerdict(content string) (json.RawMessage, error) {
 	if _, err := pyvalue.Loads([]byte(content)); err == nil {
 		return json.RawMessage(content), nil
 	}
@@ -84,7 +84,7 @@ func ExtractVerdict(content string) (json.RawMessage, error) {
 
 // judgeRequest builds judge_scenario's sections.
 func judgeRequest(ref, pred *string, conv []Turn, agentCtx, userCtx []byte, nl []string) (JudgeRequest, bool, error) {
-	req := JudgeRequest{Reference: ref, Prediction: pred, Conversation: conv, NLAssertions: nl, SystemPrompt: ScenarioJudgePrompt}
+	req := JudgeRequest{Reference: ref, Prediction: pred, Conversation: conv, NLAssertions: nl, SystemPrompt: scenarioJudgePrompt}
 	var sections []string
 	if ref != nil {
 		sections = append(sections, "<reference>\n"+*ref+"\n</reference>")

@@ -11,41 +11,41 @@ import (
 // Names of the files the runner and the bridge write in a scenario
 // directory and at run level (runner.py, bridge.py, run_evaluation.py).
 const (
-	FileMetrics             = "metrics.json"
-	FileFinalAgentResponse  = "final_agent_response.json"
-	FileFinalScenarioDBHash = "final_scenario_db_hash.txt"
-	FileJudgeResult         = "judge_result.json"
-	FileConversationLog     = "conversation_log.txt"
-	FileSegLST              = "conversation_log.seglst.json"
-	FileLLMContext          = "llm_context.json"
-	DirBotLogsAgent         = "bot_logs_agent"
-	DirBotLogsUser          = "bot_logs_user"
-	DirScenarioConfig       = "scenario_config"
-	// FileDBDiff is this harness's addition (NeMo's runner no longer
+	fileMetrics             = "metrics.json"
+	fileFinalAgentResponse  = "final_agent_response.json"
+	fileFinalScenarioDBHash = "final_scenario_db_hash.txt"
+	fileJudgeResult         = "judge_result.json"
+	fileConversationLog     = "conversation_log.txt"
+	fileSegLST              = "conversation_log.seglst.json"
+	fileLLMContext          = "llm_context.json"
+	dirBotLogsAgent         = "bot_logs_agent"
+	dirBotLogsUser          = "bot_logs_user"
+	dirScenarioConfig       = "scenario_config"
+	// fileDBDiff is this harness's addition (NeMo's runner no longer
 	// writes a DB diff): the dbhash.Compare tree of the expected and the
 	// pulled DB, written on a DB_STATE_MATCH failure when both DBs are
 	// known.
-	FileDBDiff = "db_diff.json"
+	fileDBDiff = "db_diff.json"
 
-	FileAllMetrics   = "all_metrics.json"
-	FileAllSummary   = "all_summary.txt"
-	FileAllLatencies = "all_latencies.csv"
-	FileRunArgs      = "run_args.json"
-	// FileResults is this harness's addition: one JSON line per finished
+	fileAllMetrics   = "all_metrics.json"
+	fileAllSummary   = "all_summary.txt"
+	fileAllLatencies = "all_latencies.csv"
+	fileRunArgs      = "run_args.json"
+	// fileResults is this harness's addition: one JSON line per finished
 	// scenario (ResultLine), the record resume reads.
-	FileResults = "results.jsonl"
-	// FileReport is this harness's addition: the self-contained HTML
+	fileResults = "results.jsonl"
+	// fileReport is this harness's addition: the self-contained HTML
 	// report.
-	FileReport = "report.html"
+	fileReport = "report.html"
 )
 
 // The bridge's turn offsets (bridge.py __init__ defaults), added to a
 // segment's start and end in conversation_log.txt and the segLST file.
 const (
-	// TurnStartOffsetSecs is NeMo's -0.0; adding a negative zero leaves
+	// turnStartOffsetSecs is NeMo's -0.0; adding a negative zero leaves
 	// every float as it is, which offsetSegment does.
-	TurnStartOffsetSecs = 0.0
-	TurnEndOffsetSecs   = -0.3
+	turnStartOffsetSecs = 0.0
+	turnEndOffsetSecs   = -0.3
 )
 
 // Segment is one finalised speaker turn of the bridge (SegmentEntry):
@@ -57,14 +57,14 @@ type Segment struct {
 	Text       string
 }
 
-// SessionTimestamp is run_evaluation.py's session timestamp,
+// sessionTimestamp is run_evaluation.py's session timestamp,
 // datetime.now().strftime("%Y%m%d_%H%M%S"); the run directory is
 // "eval_" + it.
-func SessionTimestamp(t time.Time) string { return t.Format("20060102_150405") }
+func sessionTimestamp(t time.Time) string { return t.Format("20060102_150405") }
 
-// PyISOFormat is Python's datetime.isoformat() of a naive local time:
+// pyISOFormat is Python's datetime.isoformat() of a naive local time:
 // microseconds only when not zero.
-func PyISOFormat(t time.Time) string {
+func pyISOFormat(t time.Time) string {
 	s := t.Format("2006-01-02T15:04:05")
 	if us := t.Nanosecond() / 1000; us != 0 {
 		s += fmt.Sprintf(".%06d", us)
@@ -75,7 +75,7 @@ func PyISOFormat(t time.Time) string {
 // offsetSegment applies the bridge's offsets, falling back to the raw
 // times when they leave no duration (_build_conversation_log, _save_seglst).
 func offsetSegment(s Segment) (start, end float64) {
-	start, end = s.Start, s.End+TurnEndOffsetSecs // start + -0.0 is start
+	start, end = s.Start, s.End+turnEndOffsetSecs // start + -0.0 is start
 	if end <= start {
 		start, end = s.Start, s.End
 	}
@@ -95,14 +95,14 @@ func sortedSegments(segs []Segment) []Segment {
 	return out
 }
 
-// ConversationLog returns conversation_log.txt as the bridge writes it:
+// conversationLog returns conversation_log.txt as the bridge writes it:
 // init_output_dir's header (start is its datetime.now().isoformat()),
 // then, only when there are segments, _save_conversation_log's entries
 // sorted by start time — "[start - end] (duration) ROLE: text", an agent
 // entry after a user one followed by its response latency (the agent's
 // start minus the last user end) — and the footer with end and the stop
 // reason.
-func ConversationLog(start string, segs []Segment, end, stopReason string) []byte {
+func conversationLog(start string, segs []Segment, end, stopReason string) []byte {
 	var b strings.Builder
 	rule := strings.Repeat("=", 80)
 	b.WriteString("RTVI Evaluation Bridge - Conversation Log\n")
@@ -130,11 +130,11 @@ func ConversationLog(start string, segs []Segment, end, stopReason string) []byt
 	return []byte(b.String())
 }
 
-// SegLST returns conversation_log.seglst.json (bridge.py _save_seglst):
+// segLST returns conversation_log.seglst.json (bridge.py _save_seglst):
 // json.dump of the sorted segments as {session_id, words, speaker,
 // start_time, end_time} with the offsets applied; nil without segments
 // (the bridge writes no file then).
-func SegLST(sessionID string, segs []Segment) ([]byte, error) {
+func segLST(sessionID string, segs []Segment) ([]byte, error) {
 	if len(segs) == 0 {
 		return nil, nil
 	}
@@ -149,10 +149,10 @@ func SegLST(sessionID string, segs []Segment) ([]byte, error) {
 	return dumpIndent(out, 2)
 }
 
-// FinalDBHashText returns final_scenario_db_hash.txt (bridge.py
+// finalDBHashText returns final_scenario_db_hash.txt (bridge.py
 // _save_scenario_db): "db_hash: …" and "user_db_hash: …" lines for the
 // hashes that came, nil when neither did (no file).
-func FinalDBHashText(r *Run) []byte {
+func finalDBHashText(r *Run) []byte {
 	var lines []string
 	if r.Agent.Summary != nil && r.Agent.Summary.DBHash != nil {
 		lines = append(lines, "db_hash: "+*r.Agent.Summary.DBHash)

@@ -6,9 +6,9 @@ import (
 	"github.com/voiceeval/schematools/internal/pyvalue"
 )
 
-// NotApplicable is the runner's "N/A" (is_action_match without a
+// notApplicable is the runner's "N/A" (is_action_match without a
 // reference, is_successful without an applicable signal).
-const NotApplicable = "N/A"
+const notApplicable = "N/A"
 
 // LatencyStats is the bridge's get_latency_stats.
 type LatencyStats struct {
@@ -55,11 +55,11 @@ type Metrics struct {
 	CleanExit         bool
 	// InsufficientAgentTurns is written (true) only when the gate fired.
 	InsufficientAgentTurns bool
-	// IsActionMatch is true, false or NotApplicable.
+	// IsActionMatch is true, false or "N/A" (not applicable).
 	IsActionMatch any
 	JudgeScore    *float64
 	JudgePassed   *bool
-	TokenUsage    struct{ Agent, User Tokens }
+	TokenUsage    struct{ Agent, User Usage }
 	// HasDBState: the scenario has an expected DB; then
 	// db_state_expected_hash, db_state_match and db_state_actual_hash
 	// (null when the bot sent none) are written.
@@ -68,12 +68,12 @@ type Metrics struct {
 	DBStateMatch        bool
 	DBStateActualHash   *string
 	NLAssertionPassRate *float64
-	// DBStateAssertionVerdicts (with DBStateAssertionPassRate) are
+	// dbStateAssertionVerdicts (with DBStateAssertionPassRate) are
 	// written when the scenario has db_state_assertions.
-	DBStateAssertionVerdicts []pyvalue.Dict
+	dbStateAssertionVerdicts []pyvalue.Dict
 	DBStateAssertionPassRate *float64
 	SuccessBreakdown         Breakdown
-	// IsSuccessful is true, false or NotApplicable.
+	// IsSuccessful is true, false or "N/A" (not applicable).
 	IsSuccessful any
 	// IsTaskSuccessful is written when IsSuccessful is a bool.
 	IsTaskSuccessful *bool
@@ -91,7 +91,7 @@ type Metrics struct {
 // tokensDict is one side's token_usage: NeMo's n_calls, prompt and
 // completion; when some calls reported no usage, prompt and completion
 // are null and our calls_without_usage follows them.
-func tokensDict(t Tokens) pyvalue.Dict {
+func tokensDict(t Usage) pyvalue.Dict {
 	if !t.Known() {
 		return pyvalue.Dict{{Key: "n_calls", Value: t.NCalls}, {Key: "prompt", Value: nil}, {Key: "completion", Value: nil},
 			{Key: keyCallsWithoutUsage, Value: t.CallsWithoutUsage}}
@@ -125,8 +125,8 @@ func zeroOr(f float64) any {
 	return f
 }
 
-// Dict returns metrics as the runner's dict, keys in its order.
-func (m *Metrics) Dict() pyvalue.Dict {
+// dict returns metrics as the runner's dict, keys in its order.
+func (m *Metrics) dict() pyvalue.Dict {
 	turns := make([]any, len(m.Turns))
 	for i, t := range m.Turns {
 		turns[i] = pyvalue.Dict{{Key: "timestamp", Value: t.Timestamp}, {Key: "role", Value: t.Role}, {Key: "text", Value: t.Text}}
@@ -178,9 +178,9 @@ func (m *Metrics) Dict() pyvalue.Dict {
 	if m.NLAssertionPassRate != nil {
 		add("nl_assertion_pass_rate", *m.NLAssertionPassRate)
 	}
-	if m.DBStateAssertionVerdicts != nil {
-		vs := make([]any, len(m.DBStateAssertionVerdicts))
-		for i, v := range m.DBStateAssertionVerdicts {
+	if m.dbStateAssertionVerdicts != nil {
+		vs := make([]any, len(m.dbStateAssertionVerdicts))
+		for i, v := range m.dbStateAssertionVerdicts {
 			vs[i] = v
 		}
 		add("db_state_assertion_verdicts", vs)
@@ -213,14 +213,4 @@ func (m *Metrics) Dict() pyvalue.Dict {
 
 // MarshalJSON returns metrics.json's text: json.dump(metrics, f,
 // indent=2), no final newline.
-func (m *Metrics) MarshalJSON() ([]byte, error) { return dumpIndent(m.Dict(), 2) }
-
-// AllMetricsJSON returns all_metrics.json's text: json.dump(all_results,
-// indent=2).
-func AllMetricsJSON(ms []*Metrics) ([]byte, error) {
-	l := make([]any, len(ms))
-	for i, m := range ms {
-		l[i] = m.Dict()
-	}
-	return dumpIndent(l, 2)
-}
+func (m *Metrics) MarshalJSON() ([]byte, error) { return dumpIndent(m.dict(), 2) }

@@ -13,7 +13,7 @@ import (
 // request is one model call with the two messages NeMo's _get_payload
 // sends — JudgeRequest.SystemPrompt as the system message and
 // JudgeRequest.UserContent as the user's — and no tools; the verdict is
-// ExtractVerdict of the answer's text. Sampling settings (NeMo's
+// ParseVerdict of the answer's text. Sampling settings (NeMo's
 // --judge-temperature, --judge-top-p, --judge-seed, --judge-max-tokens)
 // are the model's to send. A model error, or an answer with no verdict,
 // is the Judge's error, which scores 0 as NeMo's judge_scenario does.
@@ -29,6 +29,6 @@ func ModelJudge(m agent.Model) Judge {
 		if err != nil {
 			return nil, err
 		}
-		return ExtractVerdict(resp.Text)
+		return ParseVerdict(resp.Text)
 	})
 }

@@ -16,7 +16,7 @@ func TestModelJudge(t *testing.T) {
 			return agent.Response{Text: text}, err
 		})
 	}
-	req := JudgeRequest{SystemPrompt: ScenarioJudgePrompt, UserContent: "<reference>x</reference>"}
+	req := JudgeRequest{SystemPrompt: scenarioJudgePrompt, UserContent: "<reference>x</reference>"}
 	tests := []struct {
 		name, text string
 		err        error
@@ -39,7 +39,7 @@ func TestModelJudge(t *testing.T) {
 			if err != nil || string(v) != tt.want {
 				t.Fatalf("verdict %s (%v), want %s", v, err, tt.want)
 			}
-			if len(got.Messages) != 2 || got.Messages[0].Role != agent.RoleSystem || got.Messages[0].Content != ScenarioJudgePrompt ||
+			if len(got.Messages) != 2 || got.Messages[0].Role != agent.RoleSystem || got.Messages[0].Content != scenarioJudgePrompt ||
 				got.Messages[1].Role != agent.RoleUser || got.Messages[1].Content != req.UserContent || got.Tools != nil {
 				t.Errorf("request %+v", got)
 			}

@@ -74,7 +74,7 @@ func TestNemoVerdicts(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, e := range entries {
-		if _, err := os.Stat(filepath.Join(runDir, e.Name(), FileMetrics)); e.IsDir() && err == nil {
+		if _, err := os.Stat(filepath.Join(runDir, e.Name(), fileMetrics)); e.IsDir() && err == nil {
 			want = append(want, e.Name())
 		}
 	}
@@ -94,13 +94,13 @@ func TestNemoVerdicts(t *testing.T) {
 					t.Errorf("the vector line settles no %s", k)
 				}
 			}
-			b, err := os.ReadFile(filepath.Join(runDir, l.Scenario, FileMetrics))
+			b, err := os.ReadFile(filepath.Join(runDir, l.Scenario, fileMetrics))
 			if err != nil {
 				t.Fatal(err)
 			}
-			m, ok := decodeNumbers(t, FileMetrics, b).(map[string]any)
+			m, ok := decodeNumbers(t, fileMetrics, b).(map[string]any)
 			if !ok {
-				t.Fatalf("%s is not an object", FileMetrics)
+				t.Fatalf("%s is not an object", fileMetrics)
 			}
 			for k, raw := range l.Verdicts {
 				nemo := decodeNumbers(t, "nemo_verdicts.jsonl "+k, raw)

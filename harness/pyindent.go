@@ -18,7 +18,7 @@ import (
 // bridge.ErrBudget, found as it is written: indentation grows with the
 // square of the nesting, so a small value can ask for gigabytes.
 func dumpIndent(v any, n int) ([]byte, error) {
-	return dumpIndentWithin(v, n, MaxFileBytes)
+	return dumpIndentWithin(v, n, maxFileBytes)
 }
 
 // dumpIndentWithin is dumpIndent with its own bound on the output.

@@ -3,8 +3,11 @@ package harness
 import (
 	"bytes"
 	_ "embed"
+	"errors"
 	"fmt"
 	"html/template"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -17,12 +20,12 @@ var reportTemplate string
 
 var reportTmpl = template.Must(template.New("report").Parse(reportTemplate))
 
-// ReportInput is what RenderReport reads.
-type ReportInput struct {
+// reportInput is what RenderReport reads.
+type reportInput struct {
 	// Title heads the page.
 	Title string
 	// Lines are the finished scenarios, in the order to show them.
-	Lines []*ResultLine
+	Lines []*resultLine
 	// Queued is the number of queued scenarios (finished or not).
 	Queued int
 	// MinAgentTurns is --min-agent-turns, as for all_summary.txt.
@@ -61,7 +64,7 @@ type scenarioView struct {
 	StopReason, Duration, JudgeScore string
 	HarnessError                     string // why the harness failed the scenario (metrics harness_error)
 	Signals                          []signalView
-	AgentTokens, UserTokens          Tokens
+	AgentTokens, UserTokens          Usage
 	Turns                            []turnView
 	ExpectedHash, ActualHash         string
 	HasDB, DBMatch, Insufficient     bool
@@ -99,7 +102,7 @@ func rateOf(name string, bs []bool, unit string) rateRow {
 	return r
 }
 
-func bucketSignals(b *Buckets) []rateRow {
+func bucketSignals(b *buckets) []rateRow {
 	return []rateRow{
 		rateOf("Action match", b.ActionMatch, "scenarios"),
 		rateOf("DB-state match", b.DBState, "scenarios"),
@@ -208,12 +211,12 @@ func outcome(v any) (string, string) {
 }
 
 // tokensOf is one side's token_usage of a metrics dict.
-func tokensOf(m pyvalue.Dict, side string) Tokens {
+func tokensOf(m pyvalue.Dict, side string) Usage {
 	sub, _ := dictGet(get(m, "token_usage"), side)
 	return tokensOfDict(sub)
 }
 
-func scenarioOf(l *ResultLine, i int, diff func(string) ([]byte, error)) scenarioView {
+func scenarioOf(l *resultLine, i int, diff func(string) ([]byte, error)) scenarioView {
 	m := l.Metrics
 	v := scenarioView{Name: l.Scenario, Domain: l.Domain, ID: fmt.Sprintf("s%d", i+1),
 		StopReason: pyvalue.Str(get(m, "stop_reason")), Duration: fixed(num(get(m, "scenario_duration")), 1) + " s",
@@ -246,8 +249,8 @@ func scenarioOf(l *ResultLine, i int, diff func(string) ([]byte, error)) scenari
 		ts, _ := dictGet(t, "timestamp")
 		v.Turns = append(v.Turns, turnView{Role: pyvalue.Str(r), Text: pyvalue.Str(x), Time: pyvalue.Str(ts)})
 	}
-	if has(m, DBStateMatch) {
-		v.HasDB, v.DBMatch = true, get(m, DBStateMatch) == true
+	if has(m, signalDBStateMatch) {
+		v.HasDB, v.DBMatch = true, get(m, signalDBStateMatch) == true
 		v.ExpectedHash = pyvalue.Str(get(m, "db_state_expected_hash"))
 		v.ActualHash = pyvalue.Str(get(m, "db_state_actual_hash"))
 	}
@@ -270,7 +273,7 @@ func scenarioOf(l *ResultLine, i int, diff func(string) ([]byte, error)) scenari
 		case b != nil:
 			tree, err := pyvalue.Loads(b)
 			if err != nil {
-				v.DiffError = FileDBDiff + ": " + err.Error()
+				v.DiffError = fileDBDiff + ": " + err.Error()
 			} else {
 				v.Diff = flattenDiff(tree)
 			}
@@ -279,14 +282,14 @@ func scenarioOf(l *ResultLine, i int, diff func(string) ([]byte, error)) scenari
 	return v
 }
 
-// RenderReport returns report.html: one self-contained page (inline CSS,
+// renderReport returns report.html: one self-contained page (inline CSS,
 // no script, no network) with the run's pass rates per domain and per
 // signal — the same buckets as all_summary.txt, as tables and an inline
 // SVG bar chart — then each scenario: its outcome, signals, stop reason,
 // token usage, transcript and, where the run has one, its DB diff.
 // Everything shown is escaped by html/template.
-func RenderReport(in ReportInput) ([]byte, error) {
-	agg := NewAggregator(in.MinAgentTurns)
+func renderReport(in reportInput) ([]byte, error) {
+	agg := newAggregator(in.MinAgentTurns)
 	scenarios := map[string]int{}
 	for _, l := range in.Lines {
 		agg.Add(l)
@@ -324,7 +327,7 @@ func RenderReport(in ReportInput) ([]byte, error) {
 		case false:
 			v.Checked++
 			v.Unreproducible++
-		case NotApplicable:
+		case notApplicable:
 			v.Skipped++
 		}
 		v.Scenarios = append(v.Scenarios, scenarioOf(l, i, in.DBDiff))
@@ -334,4 +337,46 @@ func RenderReport(in ReportInput) ([]byte, error) {
 		return nil, fmt.Errorf("harness: report.html: %w", err)
 	}
 	return buf.Bytes(), nil
+}
+
+// ReportOptions are RenderReport's settings.
+type ReportOptions struct {
+	// Title heads the page ("" for the run directory's name).
+	Title string
+	// Queued is the number of queued scenarios, finished or not (0: the
+	// finished ones).
+	Queued int
+	// MinAgentTurns is the run's minimum of agent LLM calls, as for
+	// all_summary.txt (DefaultMinAgentTurns is the runner's).
+	MinAgentTurns int
+}
+
+// RenderReport returns the report.html of the run in runDir (written by
+// Evaluate, which writes report.html itself): one self-contained page
+// (inline CSS, no script, no network) with the run's pass rates per
+// domain and per signal — the same buckets as all_summary.txt, as tables
+// and an inline SVG bar chart — then each scenario of results.jsonl, in
+// its order: its outcome, signals, stop reason, token usage, transcript
+// and, where the scenario directory has a db_diff.json, its DB diff.
+// Everything shown is escaped by html/template.
+func RenderReport(runDir string, o ReportOptions) ([]byte, error) {
+	f, err := readResults(filepath.Join(runDir, fileResults))
+	if err != nil {
+		return nil, err
+	}
+	in := reportInput{Title: o.Title, Lines: f.Lines, Queued: o.Queued, MinAgentTurns: o.MinAgentTurns,
+		DBDiff: func(name string) ([]byte, error) {
+			b, err := os.ReadFile(filepath.Join(runDir, name, fileDBDiff))
+			if errors.Is(err, os.ErrNotExist) {
+				return nil, nil
+			}
+			return b, err
+		}}
+	if in.Title == "" {
+		in.Title = filepath.Base(runDir)
+	}
+	if in.Queued == 0 {
+		in.Queued = len(f.Lines)
+	}
+	return renderReport(in)
 }

@@ -10,7 +10,7 @@ import (
 	"github.com/voiceeval/schematools/internal/pyvalue"
 )
 
-// ResultLine is one line of results.jsonl: a finished scenario, with what
+// resultLine is one line of results.jsonl: a finished scenario, with what
 // the run-level files need of it, so that all_metrics.json,
 // all_summary.txt, all_latencies.csv and report.html can be rebuilt from
 // results.jsonl alone.
@@ -20,20 +20,20 @@ import (
 // and, when metrics has nl_assertion_pass_rate, "nl_assertion_verdicts"
 // (the passed flags of judge_result.json's verdicts, which NeMo's
 // RunAggregator reads from that file).
-type ResultLine struct {
+type resultLine struct {
 	Scenario   string
 	Domain     string
 	Metrics    pyvalue.Dict
 	NLVerdicts []bool
 }
 
-// NewResultLine builds the line of a scored scenario.
-func NewResultLine(res *Result) (*ResultLine, error) {
+// newResultLine builds the line of a scored scenario.
+func newResultLine(res *Result) (*resultLine, error) {
 	if res == nil || res.Metrics == nil {
 		return nil, errors.New("harness: result line: no metrics")
 	}
 	m := res.Metrics
-	l := &ResultLine{Scenario: m.ScenarioName, Domain: prefix(m.ScenarioName), Metrics: m.Dict()}
+	l := &resultLine{Scenario: m.ScenarioName, Domain: prefix(m.ScenarioName), Metrics: m.dict()}
 	if m.NLAssertionPassRate != nil && res.JudgeResult != nil {
 		jr, err := pyvalue.Loads(res.JudgeResult)
 		if err != nil {
@@ -47,7 +47,7 @@ func NewResultLine(res *Result) (*ResultLine, error) {
 	if err != nil {
 		return nil, err
 	}
-	return ParseResultLine(b)
+	return parseResultLine(b)
 }
 
 // nlPassed is [bool(v.get("passed")) for v in jr.get("nl_assertion_verdicts") or []].
@@ -63,7 +63,7 @@ func nlPassed(jr any) []bool {
 }
 
 // MarshalJSON returns the line's JSON text, without the newline.
-func (l *ResultLine) MarshalJSON() ([]byte, error) {
+func (l *resultLine) MarshalJSON() ([]byte, error) {
 	d := dict("scenario", l.Scenario, "domain", l.Domain, "metrics", l.Metrics)
 	if l.NLVerdicts != nil {
 		vs := make([]any, len(l.NLVerdicts))
@@ -75,8 +75,8 @@ func (l *ResultLine) MarshalJSON() ([]byte, error) {
 	return pyvalue.AppendJSON(nil, d, pyjson.Compact, false)
 }
 
-// ParseResultLine reads one line of results.jsonl.
-func ParseResultLine(b []byte) (*ResultLine, error) {
+// parseResultLine reads one line of results.jsonl.
+func parseResultLine(b []byte) (*resultLine, error) {
 	v, err := pyvalue.Loads(b)
 	if err != nil {
 		return nil, err
@@ -85,7 +85,7 @@ func ParseResultLine(b []byte) (*ResultLine, error) {
 	if !ok {
 		return nil, errors.New("not a JSON object")
 	}
-	l := &ResultLine{}
+	l := &resultLine{}
 	name, _ := d.Get("scenario")
 	if l.Scenario, ok = name.(string); !ok || l.Scenario == "" {
 		return nil, errors.New(`no "scenario" name`)
@@ -113,10 +113,10 @@ func ParseResultLine(b []byte) (*ResultLine, error) {
 	return l, nil
 }
 
-// ResultsFile is what ReadResults found in a results.jsonl.
-type ResultsFile struct {
+// resultsFile is what ReadResults found in a results.jsonl.
+type resultsFile struct {
 	// Lines are the whole lines, in file order (duplicates kept).
-	Lines []*ResultLine
+	Lines []*resultLine
 	// Torn is set when the file ends in a line without its newline (a
 	// write cut short by a kill): that line is ignored.
 	Torn bool
@@ -127,20 +127,20 @@ type ResultsFile struct {
 
 // Latest returns, per scenario, its last line in the file (a scenario run
 // again after a resume appends a newer line; the last one wins).
-func (f *ResultsFile) Latest() map[string]*ResultLine {
-	out := make(map[string]*ResultLine, len(f.Lines))
+func (f *resultsFile) Latest() map[string]*resultLine {
+	out := make(map[string]*resultLine, len(f.Lines))
 	for _, l := range f.Lines {
 		out[l.Scenario] = l
 	}
 	return out
 }
 
-// ParseResults reads results.jsonl's text. Every newline-terminated line
+// parseResults reads results.jsonl's text. Every newline-terminated line
 // must be a ResultLine (a line that is not is corruption, an error naming
 // it; blank lines are skipped); the text after the last newline, if any,
 // is a torn line and is ignored.
-func ParseResults(b []byte) (*ResultsFile, error) {
-	f := &ResultsFile{}
+func parseResults(b []byte) (*resultsFile, error) {
+	f := &resultsFile{}
 	end := bytes.LastIndexByte(b, '\n') + 1
 	f.Torn = end < len(b)
 	f.Size = int64(end)
@@ -148,39 +148,39 @@ func ParseResults(b []byte) (*ResultsFile, error) {
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
-		l, err := ParseResultLine(line)
+		l, err := parseResultLine(line)
 		if err != nil {
-			return nil, fmt.Errorf("harness: %s:%d: %w", FileResults, n+1, err)
+			return nil, fmt.Errorf("harness: %s:%d: %w", fileResults, n+1, err)
 		}
 		f.Lines = append(f.Lines, l)
 	}
 	return f, nil
 }
 
-// ReadResults reads a results.jsonl file; a missing file is an empty one.
-func ReadResults(path string) (*ResultsFile, error) {
+// readResults reads a results.jsonl file; a missing file is an empty one.
+func readResults(path string) (*resultsFile, error) {
 	b, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
-		return &ResultsFile{}, nil
+		return &resultsFile{}, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("harness: %w", err)
 	}
-	return ParseResults(b)
+	return parseResults(b)
 }
 
 // appendLine writes l and its newline in one write and syncs the file, so
 // a kill leaves either the whole line or a torn one ParseResults ignores.
-func appendLine(f *os.File, l *ResultLine) error {
+func appendLine(f *os.File, l *resultLine) error {
 	b, err := l.MarshalJSON()
 	if err != nil {
 		return err
 	}
 	if _, err := f.Write(append(b, '\n')); err != nil {
-		return fmt.Errorf("harness: %s: %w", FileResults, err)
+		return fmt.Errorf("harness: %s: %w", fileResults, err)
 	}
 	if err := f.Sync(); err != nil {
-		return fmt.Errorf("harness: %s: %w", FileResults, err)
+		return fmt.Errorf("harness: %s: %w", fileResults, err)
 	}
 	return nil
 }

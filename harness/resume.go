@@ -9,8 +9,8 @@ import (
 	"github.com/voiceeval/schematools/internal/pyvalue"
 )
 
-// ResumeState is what ResumeRunWriter found in a run directory.
-type ResumeState struct {
+// resumeState is what ResumeRunWriter found in a run directory.
+type resumeState struct {
 	// Done are the queued scenarios already finished, in queue order:
 	// their results.jsonl line is kept and they need not run again.
 	Done []string
@@ -28,7 +28,7 @@ type ResumeState struct {
 
 // classify is NeMo's classify_scenario_resume_state on a results line:
 // finished unless the run had no turns or the agent too few LLM calls.
-func classify(l *ResultLine, minAgentTurns int) (bool, string) {
+func classify(l *resultLine, minAgentTurns int) (bool, string) {
 	if e, ok := l.Metrics.Get("harness_error"); ok {
 		return false, "a bot failed it: " + pyvalue.Str(e)
 	}
@@ -49,7 +49,7 @@ func classify(l *ResultLine, minAgentTurns int) (bool, string) {
 	return true, ""
 }
 
-// ResumeRunWriter reopens an existing run directory for the queued
+// resumeRunWriter reopens an existing run directory for the queued
 // scenarios (run_evaluation.py --resume):
 //
 //   - results.jsonl is read; a torn last line is dropped (the file is
@@ -67,15 +67,15 @@ func classify(l *ResultLine, minAgentTurns int) (bool, string) {
 //
 // Lines of scenarios not in the queue are kept in memory but left out of
 // the run-level files, which Finish writes in queue order.
-func ResumeRunWriter(runDir string, queue []string, minAgentTurns int) (*RunWriter, *ResumeState, error) {
+func resumeRunWriter(runDir string, queue []string, minAgentTurns int) (*runWriter, *resumeState, error) {
 	if err := checkQueue(queue); err != nil {
 		return nil, nil, err
 	}
 	if st, err := os.Stat(runDir); err != nil || !st.IsDir() {
 		return nil, nil, fmt.Errorf("harness: resume: %s is not a run directory", runDir)
 	}
-	path := filepath.Join(runDir, FileResults)
-	rf, err := ReadResults(path)
+	path := filepath.Join(runDir, fileResults)
+	rf, err := readResults(path)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -96,22 +96,22 @@ func ResumeRunWriter(runDir string, queue []string, minAgentTurns int) (*RunWrit
 		}
 	}
 	latest := rf.Latest()
-	st := &ResumeState{Reasons: map[string]string{}, TornLine: rf.Torn}
-	lines := map[string]*ResultLine{}
+	st := &resumeState{Reasons: map[string]string{}, TornLine: rf.Torn}
+	lines := map[string]*resultLine{}
 	for n, l := range latest {
 		lines[n] = l
 	}
 	for _, name := range queue {
 		dir := filepath.Join(runDir, name)
 		_, dirErr := os.Stat(dir)
-		_, mErr := os.Stat(filepath.Join(dir, FileMetrics))
+		_, mErr := os.Stat(filepath.Join(dir, fileMetrics))
 		l := latest[name]
 		reason := ""
 		switch {
 		case l == nil && dirErr != nil:
 			reason = "no subdir"
 		case l == nil:
-			reason = "no " + FileResults + " line (in-flight)"
+			reason = "no " + fileResults + " line (in-flight)"
 		case mErr != nil:
 			reason = "no metrics.json (in-flight)"
 		default:

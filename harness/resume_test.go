@@ -12,7 +12,7 @@ import (
 func TestParseResultsTornAndDuplicate(t *testing.T) {
 	t.Chdir(t.TempDir())
 	dir := fullRun(t)
-	whole, err := os.ReadFile(filepath.Join(dir, FileResults))
+	whole, err := os.ReadFile(filepath.Join(dir, fileResults))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +36,7 @@ func TestParseResultsTornAndDuplicate(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			f, err := ParseResults(tt.text)
+			f, err := parseResults(tt.text)
 			if tt.wantErr {
 				if err == nil {
 					t.Fatal("no error")
@@ -51,7 +51,7 @@ func TestParseResultsTornAndDuplicate(t *testing.T) {
 			}
 		})
 	}
-	f, _ := ParseResults(append(append(append([]byte{}, first...), second...), first...))
+	f, _ := parseResults(append(append(append([]byte{}, first...), second...), first...))
 	if got := len(f.Latest()); got != 2 {
 		t.Errorf("Latest has %d scenarios, want 2", got)
 	}
@@ -68,7 +68,7 @@ func TestResumeAfterKill(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	w, err := NewRunWriter("eval_results", fixtureTimestamp, fixtureQueue)
+	w, err := newRunWriter("eval_results", fixtureTimestamp, fixtureQueue)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,20 +76,20 @@ func TestResumeAfterKill(t *testing.T) {
 	// The kill: half a line, a half-built temporary directory, and the
 	// directory of a scenario that was being written by hand (in flight).
 	third := fixtureOutput(t, w, fixtureQueue[1])
-	l, _ := NewResultLine(third.Result)
+	l, _ := newResultLine(third.Result)
 	b, _ := l.MarshalJSON()
 	w.mu.Lock()
 	_, _ = w.results.Write(b[:len(b)/3])
 	w.mu.Unlock()
 	_ = w.Close()
-	if err := os.MkdirAll(filepath.Join(w.Dir(), ".tmp-"+fixtureQueue[2]+"-123", DirBotLogsAgent), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Join(w.Dir(), ".tmp-"+fixtureQueue[2]+"-123", dirBotLogsAgent), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.MkdirAll(filepath.Join(w.Dir(), fixtureQueue[1]), 0o755); err != nil {
 		t.Fatal(err)
 	}
 
-	r, st, err := ResumeRunWriter(w.Dir(), fixtureQueue, DefaultMinAgentTurns)
+	r, st, err := resumeRunWriter(w.Dir(), fixtureQueue, DefaultMinAgentTurns)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +108,7 @@ func TestResumeAfterKill(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := r.Finish(FinishOptions{MinAgentTurns: DefaultMinAgentTurns}); err != nil {
+	if err := r.Finish(finishOptions{MinAgentTurns: DefaultMinAgentTurns}); err != nil {
 		t.Fatal(err)
 	}
 	got := tree(t, r.Dir())
@@ -128,7 +128,7 @@ func TestResumeAfterKill(t *testing.T) {
 
 	// A second resume finds everything done, except the stalled scenario,
 	// which NeMo's rule runs again.
-	r2, st2, err := ResumeRunWriter(r.Dir(), fixtureQueue, DefaultMinAgentTurns)
+	r2, st2, err := resumeRunWriter(r.Dir(), fixtureQueue, DefaultMinAgentTurns)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,31 +142,31 @@ func TestResumeAfterKill(t *testing.T) {
 }
 
 func TestResumeRefuses(t *testing.T) {
-	if _, _, err := ResumeRunWriter(filepath.Join(t.TempDir(), "nope"), fixtureQueue, 0); err == nil {
+	if _, _, err := resumeRunWriter(filepath.Join(t.TempDir(), "nope"), fixtureQueue, 0); err == nil {
 		t.Error("missing directory accepted")
 	}
 	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, FileResults), []byte("garbage\n{}\n"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, fileResults), []byte("garbage\n{}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := ResumeRunWriter(dir, fixtureQueue, 0); err == nil || !strings.Contains(err.Error(), "results.jsonl:1") {
+	if _, _, err := resumeRunWriter(dir, fixtureQueue, 0); err == nil || !strings.Contains(err.Error(), "results.jsonl:1") {
 		t.Errorf("corrupt results.jsonl: %v", err)
 	}
 }
 
 func TestRunArgs(t *testing.T) {
 	dir := t.TempDir()
-	inv := Invocation{StartedAt: "2026-01-01T12:00:00", Argv: []string{"run_evaluation.py", "--domain", "eva_airline"},
+	inv := invocation{StartedAt: "2026-01-01T12:00:00", Argv: []string{"run_evaluation.py", "--domain", "eva_airline"},
 		ParsedArgs: dict("domain", "eva_airline", "judge_api_key", "secret", "min_agent_turns", 3), ScenarioNames: fixtureQueue[1:3]}
-	if err := WriteRunArgs(dir, inv, false); err != nil {
+	if err := writeRunArgs(dir, inv, false); err != nil {
 		t.Fatal(err)
 	}
 	inv.StartedAt = "2026-01-01T13:00:00"
-	if err := WriteRunArgs(dir, inv, true); err != nil {
+	if err := writeRunArgs(dir, inv, true); err != nil {
 		t.Fatal(err)
 	}
-	b, _ := os.ReadFile(filepath.Join(dir, FileRunArgs))
-	golden(t, FileRunArgs, b)
+	b, _ := os.ReadFile(filepath.Join(dir, fileRunArgs))
+	golden(t, fileRunArgs, b)
 	if bytes.Contains(b, []byte("secret")) {
 		t.Error("judge_api_key not redacted")
 	}

@@ -5,22 +5,22 @@ import "github.com/voiceeval/schematools/hooks"
 // The six signals (scenarios/classes.py SuccessSignal), in the order the
 // runner's signal_checks lists them; the values are metrics.json keys.
 const (
-	ActionMatch      = "is_action_match"
-	DBStateMatch     = "db_state_match"
-	DBStateAssertion = "db_state_assertion"
-	NLAssertion      = "nl_assertion"
-	JudgePassed      = "judge_passed"
-	CleanExit        = "clean_exit"
+	signalActionMatch      = "is_action_match"
+	signalDBStateMatch     = "db_state_match"
+	signalDBStateAssertion = "db_state_assertion"
+	signalNLAssertion      = "nl_assertion"
+	signalJudgePassed      = "judge_passed"
+	signalCleanExit        = "clean_exit"
 )
 
-// Signals lists the six signals in signal_checks order.
-var Signals = []string{ActionMatch, DBStateMatch, DBStateAssertion, NLAssertion, JudgePassed, CleanExit}
+// signals lists the six signals in signal_checks order.
+var signals = []string{signalActionMatch, signalDBStateMatch, signalDBStateAssertion, signalNLAssertion, signalJudgePassed, signalCleanExit}
 
-// StopReasonExit and StopReasonTimeout are the bridge's stop reasons
+// stopReasonExit and stopReasonTimeout are the bridge's stop reasons
 // (bridge.py STOP_REASON_EXIT, STOP_REASON_TIMEOUT).
 const (
-	StopReasonExit    = "[EXIT]"
-	StopReasonTimeout = "[TIMEOUT]"
+	stopReasonExit    = "[EXIT]"
+	stopReasonTimeout = "[TIMEOUT]"
 )
 
 // Assertion is one DB-state assertion (metadata db_state_assertions).
@@ -48,7 +48,10 @@ type Scenario struct {
 	Name string
 	// Domain is the tool domain; DB-state predicates are looked up under
 	// it.
-	Domain         string
+	Domain string
+	// SuccessSignals are the signals that decide is_successful, by their
+	// metrics.json keys: "is_action_match", "db_state_match",
+	// "db_state_assertion", "nl_assertion", "judge_passed", "clean_exit".
 	SuccessSignals []string
 	// ReferenceAnswer is reference_answer.json's text, "" when the
 	// scenario has none.
@@ -76,6 +79,10 @@ type Scenario struct {
 	// InitializationActions are the actions replayed before the run, each
 	// with its side; nil when none.
 	InitializationActions []Action
+
+	// Config holds the scenario_config files by name, written to the
+	// scenario's directory by Evaluate (nil: none); nothing reads it.
+	Config map[string]string
 }
 
 // Summary is one side's get_scenario_summary answer.
@@ -89,10 +96,10 @@ type Summary struct {
 	DB map[string]any
 }
 
-// Tokens is one side's token_usage: n_calls counts the model calls,
+// Usage is one side's token_usage: n_calls counts the model calls,
 // prompt and completion sum their metrics tokens entries. When every call
 // reported its usage, n_calls is NeMo's (the tokens entries).
-type Tokens struct {
+type Usage struct {
 	NCalls, Prompt, Completion int64
 	// CallsWithoutUsage counts the calls that reported no usage (a
 	// response without a tokens entry, or an entry lacking a count); when
@@ -108,7 +115,7 @@ type Side struct {
 	Context []byte
 	// Summary is the get_scenario_summary answer, nil when none came.
 	Summary *Summary
-	Tokens  Tokens
+	Tokens  Usage
 }
 
 // Turn is one transcript turn of metrics "turns".
@@ -148,11 +155,12 @@ type Run struct {
 	Segments []Segment
 	// LogStartTime is the isoformat time conversation_log.txt's header
 	// gives (when the scenario directory was prepared); EndTime the
-	// scenario's end (metrics end_time), in its footer. PyISOFormat
-	// formats them.
+	// scenario's end (metrics end_time), in its footer, both as Python's
+	// datetime.isoformat() writes them.
 	LogStartTime, EndTime string
-	// Failure says why a bot failed the scenario (FailedRun); "" for a
-	// run that was scored normally.
+	// Failure says why a bot failed the scenario ("<status>: <reason>",
+	// as Evaluate records a failed run); "" for a run that was scored
+	// normally.
 	Failure string
 	// Verification is the verdict on the pulled summaries
 	// (VerifySummaries), written as summary_verified; nil when not
@@ -187,8 +195,8 @@ const DefaultJudgeThreshold = 0.9
 // DefaultMinAgentTurns is run_evaluation.py's --min-agent-turns default.
 const DefaultMinAgentTurns = 3
 
-// DefaultOptions are run_evaluation.py's defaults, without a judge.
-func DefaultOptions() Options {
+// defaultOptions are run_evaluation.py's defaults, without a judge.
+func defaultOptions() Options {
 	t := DefaultJudgeThreshold
 	return Options{JudgeThreshold: &t, MinAgentTurns: DefaultMinAgentTurns}
 }

@@ -9,9 +9,9 @@ import (
 	"github.com/voiceeval/schematools/internal/pyvalue"
 )
 
-// Invocation is one run_args.json record (run_evaluation.py
+// invocation is one run_args.json record (run_evaluation.py
 // _build_invocation_record).
-type Invocation struct {
+type invocation struct {
 	// StartedAt is datetime.now().isoformat(timespec="seconds").
 	StartedAt string
 	Argv      []string
@@ -22,13 +22,13 @@ type Invocation struct {
 	ScenarioNames []string
 }
 
-// WriteRunArgs writes or, on resume, appends to runDir/run_args.json
+// writeRunArgs writes or, on resume, appends to runDir/run_args.json
 // (_write_run_args): {"invocations": [record, ...]}, json.dump(indent=2);
 // a resumed record gets resumed_from_invocation, the index of the one
 // before it. An unreadable or old-shaped file on resume starts a fresh
 // list (the old object kept as its first entry), as NeMo does.
-func WriteRunArgs(runDir string, inv Invocation, resume bool) error {
-	path := filepath.Join(runDir, FileRunArgs)
+func writeRunArgs(runDir string, inv invocation, resume bool) error {
+	path := filepath.Join(runDir, fileRunArgs)
 	args := make(pyvalue.Dict, 0, len(inv.ParsedArgs))
 	for _, it := range inv.ParsedArgs.Items() {
 		if it.Key == "judge_api_key" && pyvalue.Truthy(it.Value) {

@@ -14,18 +14,18 @@ import (
 	"github.com/voiceeval/schematools/internal/pyvalue"
 )
 
-// FilePulledSummary is this harness's addition: what the runner reads
+// filePulledSummary is this harness's addition: what the runner reads
 // from the bridge's memory and no file of NeMo's holds — each side's
 // get_scenario_summary answer as pulled ({"actions", "db_hash"} and "db"
 // when it was sent; null when none came) and the agent's <final_response>
 // texts. scripts/nemo-rescore replays it through NeMo's own bridge and
 // runner.
-const FilePulledSummary = "pulled_summary.json"
+const filePulledSummary = "pulled_summary.json"
 
-// PulledSummaryJSON is pulled_summary.json's text for r:
+// pulledSummaryJSON is pulled_summary.json's text for r:
 // {"agent": summary|null, "user": summary|null, "final_responses": [...]}
 // in json.dump(indent=2) form.
-func PulledSummaryJSON(r *Run) ([]byte, error) {
+func pulledSummaryJSON(r *Run) ([]byte, error) {
 	side := func(s *Summary) any {
 		if s == nil {
 			return nil
@@ -53,13 +53,13 @@ func PulledSummaryJSON(r *Run) ([]byte, error) {
 		{Key: "final_responses", Value: finals},
 	}, 2)
 	if err != nil {
-		return nil, fmt.Errorf("harness: %s: %w", FilePulledSummary, err)
+		return nil, fmt.Errorf("harness: %s: %w", filePulledSummary, err)
 	}
 	return b, nil
 }
 
-// ScenarioOutput is what one finished scenario leaves in its directory.
-type ScenarioOutput struct {
+// scenarioOutput is what one finished scenario leaves in its directory.
+type scenarioOutput struct {
 	// Run is the scored run (its contexts, summaries, segments and times).
 	Run *Run
 	// Result is Score's result for Run.
@@ -74,37 +74,37 @@ type ScenarioOutput struct {
 	ExpectedDB map[string]any
 }
 
-// RunWriter writes a run in NeMo's layout: DIR/eval_<timestamp>/ with one
+// runWriter writes a run in NeMo's layout: DIR/eval_<timestamp>/ with one
 // directory per scenario, results.jsonl as scenarios finish, and the
 // run-level files at Finish. Its methods are safe for concurrent use.
-type RunWriter struct {
+type runWriter struct {
 	dir   string
 	queue []string
 
 	mu      sync.Mutex
 	results *os.File
-	lines   map[string]*ResultLine
+	lines   map[string]*resultLine
 }
 
-// NewRunWriter creates outputDir/eval_<timestamp>/ (timestamp as
+// newRunWriter creates outputDir/eval_<timestamp>/ (timestamp as
 // SessionTimestamp gives it) for the queued scenarios, in run order.
-func NewRunWriter(outputDir, timestamp string, queue []string) (*RunWriter, error) {
+func newRunWriter(outputDir, timestamp string, queue []string) (*runWriter, error) {
 	dir := filepath.Join(outputDir, "eval_"+timestamp)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("harness: %w", err)
 	}
-	return openRun(dir, queue, map[string]*ResultLine{})
+	return openRun(dir, queue, map[string]*resultLine{})
 }
 
-func openRun(dir string, queue []string, lines map[string]*ResultLine) (*RunWriter, error) {
+func openRun(dir string, queue []string, lines map[string]*resultLine) (*runWriter, error) {
 	if err := checkQueue(queue); err != nil {
 		return nil, err
 	}
-	f, err := os.OpenFile(filepath.Join(dir, FileResults), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	f, err := os.OpenFile(filepath.Join(dir, fileResults), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("harness: %w", err)
 	}
-	return &RunWriter{dir: dir, queue: slices.Clone(queue), results: f, lines: lines}, nil
+	return &runWriter{dir: dir, queue: slices.Clone(queue), results: f, lines: lines}, nil
 }
 
 func checkQueue(queue []string) error {
@@ -130,14 +130,14 @@ func checkName(n string) error {
 }
 
 // Dir is the run directory, DIR/eval_<timestamp>.
-func (w *RunWriter) Dir() string { return w.dir }
+func (w *runWriter) Dir() string { return w.dir }
 
 // ScenarioDir is os.path.join(run directory, name): what Run's
 // ScenarioDirectory should be set to before scoring.
-func (w *RunWriter) ScenarioDir(name string) string { return filepath.Join(w.dir, name) }
+func (w *runWriter) ScenarioDir(name string) string { return filepath.Join(w.dir, name) }
 
 // Done reports whether name has a line in results.jsonl.
-func (w *RunWriter) Done(name string) bool {
+func (w *runWriter) Done(name string) bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.lines[name] != nil
@@ -178,53 +178,53 @@ func syncDir(dir string) error {
 }
 
 // scenarioFiles returns the scenario directory's files by relative path.
-func scenarioFiles(out *ScenarioOutput) (map[string][]byte, error) {
+func scenarioFiles(out *scenarioOutput) (map[string][]byte, error) {
 	r, res := out.Run, out.Result
 	metrics, err := res.Metrics.MarshalJSON()
 	if err != nil {
 		return nil, err
 	}
-	pulled, err := PulledSummaryJSON(r)
+	pulled, err := pulledSummaryJSON(r)
 	if err != nil {
 		return nil, err
 	}
-	files := map[string][]byte{FileMetrics: metrics, FileFinalAgentResponse: res.Prediction, FilePulledSummary: pulled}
-	if h := FinalDBHashText(r); h != nil {
-		files[FileFinalScenarioDBHash] = h
+	files := map[string][]byte{fileMetrics: metrics, fileFinalAgentResponse: res.Prediction, filePulledSummary: pulled}
+	if h := finalDBHashText(r); h != nil {
+		files[fileFinalScenarioDBHash] = h
 	}
 	if res.JudgeResult != nil {
-		files[FileJudgeResult] = res.JudgeResult
+		files[fileJudgeResult] = res.JudgeResult
 	}
 	if r.Agent.Context != nil {
-		files[filepath.Join(DirBotLogsAgent, FileLLMContext)] = r.Agent.Context
+		files[filepath.Join(dirBotLogsAgent, fileLLMContext)] = r.Agent.Context
 	}
 	if r.User.Context != nil {
-		files[filepath.Join(DirBotLogsUser, FileLLMContext)] = r.User.Context
+		files[filepath.Join(dirBotLogsUser, fileLLMContext)] = r.User.Context
 	}
-	files[FileConversationLog] = ConversationLog(r.LogStartTime, r.Segments, r.EndTime, r.StopReason)
-	seg, err := SegLST(r.Scenario.Name, r.Segments)
+	files[fileConversationLog] = conversationLog(r.LogStartTime, r.Segments, r.EndTime, r.StopReason)
+	seg, err := segLST(r.Scenario.Name, r.Segments)
 	if err != nil {
 		return nil, err
 	}
 	if seg != nil {
-		files[FileSegLST] = seg
+		files[fileSegLST] = seg
 	}
 	for name, text := range out.Config {
 		if err := checkName(name); err != nil {
 			return nil, err
 		}
-		files[filepath.Join(DirScenarioConfig, name)] = []byte(text)
+		files[filepath.Join(dirScenarioConfig, name)] = []byte(text)
 	}
 	if out.ExpectedDB != nil && r.Agent.Summary != nil && r.Agent.Summary.DB != nil && res.Metrics.HasDBState && !res.Metrics.DBStateMatch {
 		d, err := dbhash.Compare(out.ExpectedDB, r.Agent.Summary.DB).MarshalJSON()
 		if err != nil {
-			return nil, fmt.Errorf("harness: %s: %w", FileDBDiff, err)
+			return nil, fmt.Errorf("harness: %s: %w", fileDBDiff, err)
 		}
 		v, err := pyvalue.Loads(d)
 		if err != nil {
 			return nil, err
 		}
-		if files[FileDBDiff], err = dumpIndent(v, 2); err != nil {
+		if files[fileDBDiff], err = dumpIndent(v, 2); err != nil {
 			return nil, err
 		}
 	}
@@ -237,7 +237,7 @@ func scenarioFiles(out *ScenarioOutput) (map[string][]byte, error) {
 // <name>.killed.<n>), then its line is appended to results.jsonl (one
 // write, then fsync). A kill leaves the directory either absent or whole,
 // and results.jsonl with whole lines and at most one torn last line.
-func (w *RunWriter) WriteScenario(out *ScenarioOutput) error {
+func (w *runWriter) WriteScenario(out *scenarioOutput) error {
 	if out == nil || out.Run == nil || out.Result == nil || out.Result.Metrics == nil {
 		return errors.New("harness: WriteScenario: no run or result")
 	}
@@ -248,7 +248,7 @@ func (w *RunWriter) WriteScenario(out *ScenarioOutput) error {
 	if !slices.Contains(w.queue, name) {
 		return fmt.Errorf("harness: scenario %q is not queued in this run", name)
 	}
-	line, err := NewResultLine(out.Result)
+	line, err := newResultLine(out.Result)
 	if err != nil {
 		return err
 	}
@@ -282,7 +282,7 @@ func (w *RunWriter) WriteScenario(out *ScenarioOutput) error {
 			return fmt.Errorf("harness: %s: %w", name, err)
 		}
 	}
-	for _, sub := range []string{DirBotLogsAgent, DirBotLogsUser, DirScenarioConfig} {
+	for _, sub := range []string{dirBotLogsAgent, dirBotLogsUser, dirScenarioConfig} {
 		if _, err := os.Stat(filepath.Join(tmp, sub)); err == nil {
 			if err := syncDir(filepath.Join(tmp, sub)); err != nil {
 				return fmt.Errorf("harness: %w", err)
@@ -335,10 +335,10 @@ func moveAside(dir string) error {
 
 // Lines returns the finished scenarios' lines in queue order (those not
 // finished left out).
-func (w *RunWriter) Lines() []*ResultLine {
+func (w *runWriter) Lines() []*resultLine {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	out := make([]*ResultLine, 0, len(w.lines))
+	out := make([]*resultLine, 0, len(w.lines))
 	for _, n := range w.queue {
 		if l := w.lines[n]; l != nil {
 			out = append(out, l)
@@ -347,8 +347,8 @@ func (w *RunWriter) Lines() []*ResultLine {
 	return out
 }
 
-// FinishOptions are the run-level settings Finish needs.
-type FinishOptions struct {
+// finishOptions are the run-level settings Finish needs.
+type finishOptions struct {
 	// MinAgentTurns is --min-agent-turns (all_summary.txt's stall rule).
 	MinAgentTurns int
 	// ReportTitle titles report.html ("" for the run directory's name).
@@ -361,9 +361,9 @@ type FinishOptions struct {
 // scenario (each atomically: temporary file, fsync, rename), so that a
 // resumed run ends with the same files as an uninterrupted one. The
 // writer stays open: a later WriteScenario and Finish may follow.
-func (w *RunWriter) Finish(o FinishOptions) error {
+func (w *runWriter) Finish(o finishOptions) error {
 	lines := w.Lines()
-	all, err := AllMetricsLines(lines)
+	all, err := allMetricsLines(lines)
 	if err != nil {
 		return err
 	}
@@ -371,7 +371,7 @@ func (w *RunWriter) Finish(o FinishOptions) error {
 	if title == "" {
 		title = filepath.Base(w.dir)
 	}
-	report, err := RenderReport(ReportInput{Title: title, Lines: lines, Queued: len(w.queue), MinAgentTurns: o.MinAgentTurns, DBDiff: w.readDiff})
+	report, err := renderReport(reportInput{Title: title, Lines: lines, Queued: len(w.queue), MinAgentTurns: o.MinAgentTurns, DBDiff: w.readDiff})
 	if err != nil {
 		return err
 	}
@@ -387,10 +387,10 @@ func (w *RunWriter) Finish(o FinishOptions) error {
 		name string
 		b    []byte
 	}{
-		{FileAllMetrics, all},
-		{FileAllSummary, AllSummary(lines, len(w.queue), o.MinAgentTurns)},
-		{FileAllLatencies, AllLatenciesCSV(lines)},
-		{FileReport, report},
+		{fileAllMetrics, all},
+		{fileAllSummary, allSummary(lines, len(w.queue), o.MinAgentTurns)},
+		{fileAllLatencies, allLatenciesCSV(lines)},
+		{fileReport, report},
 	} {
 		if err := replaceFile(filepath.Join(w.dir, f.name), f.b); err != nil {
 			return err
@@ -401,11 +401,11 @@ func (w *RunWriter) Finish(o FinishOptions) error {
 	if w.results == nil {
 		return errors.New("harness: run writer is closed")
 	}
-	if err := replaceFile(filepath.Join(w.dir, FileResults), jsonl); err != nil {
+	if err := replaceFile(filepath.Join(w.dir, fileResults), jsonl); err != nil {
 		return err
 	}
 	_ = w.results.Close()
-	w.results, err = os.OpenFile(filepath.Join(w.dir, FileResults), os.O_WRONLY|os.O_APPEND, 0o644)
+	w.results, err = os.OpenFile(filepath.Join(w.dir, fileResults), os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
 		return fmt.Errorf("harness: %w", err)
 	}
@@ -413,8 +413,8 @@ func (w *RunWriter) Finish(o FinishOptions) error {
 }
 
 // readDiff reads a scenario's db_diff.json, nil when it has none.
-func (w *RunWriter) readDiff(name string) ([]byte, error) {
-	b, err := os.ReadFile(filepath.Join(w.ScenarioDir(name), FileDBDiff))
+func (w *runWriter) readDiff(name string) ([]byte, error) {
+	b, err := os.ReadFile(filepath.Join(w.ScenarioDir(name), fileDBDiff))
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
@@ -450,7 +450,7 @@ func replaceFile(path string, b []byte) error {
 }
 
 // Close closes results.jsonl.
-func (w *RunWriter) Close() error {
+func (w *runWriter) Close() error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.results == nil {

@@ -14,7 +14,7 @@ import (
 )
 
 // writeFixture writes scenarios of the fixed run into w.
-func writeFixture(t *testing.T, w *RunWriter, names ...string) {
+func writeFixture(t *testing.T, w *runWriter, names ...string) {
 	t.Helper()
 	for _, n := range names {
 		if err := w.WriteScenario(fixtureOutput(t, w, n)); err != nil {
@@ -27,13 +27,13 @@ func writeFixture(t *testing.T, w *RunWriter, names ...string) {
 // directory's eval_results and returns its directory.
 func fullRun(t *testing.T) string {
 	t.Helper()
-	w, err := NewRunWriter("eval_results", fixtureTimestamp, fixtureQueue)
+	w, err := newRunWriter("eval_results", fixtureTimestamp, fixtureQueue)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer w.Close()
 	writeFixture(t, w, fixtureQueue...)
-	if err := w.Finish(FinishOptions{MinAgentTurns: DefaultMinAgentTurns}); err != nil {
+	if err := w.Finish(finishOptions{MinAgentTurns: DefaultMinAgentTurns}); err != nil {
 		t.Fatal(err)
 	}
 	return w.Dir()
@@ -97,42 +97,42 @@ func TestRunLayout(t *testing.T) {
 	}
 	slices.Sort(names)
 	golden(t, "files.txt", []byte(strings.Join(names, "\n")+"\n"))
-	for _, f := range []string{FileAllMetrics, FileAllSummary, FileAllLatencies, FileResults, FileReport} {
+	for _, f := range []string{fileAllMetrics, fileAllSummary, fileAllLatencies, fileResults, fileReport} {
 		golden(t, f, files[f])
 	}
 	eva := "eva_airline__1_1_3/"
-	for _, f := range []string{FileConversationLog, FileSegLST, FileFinalScenarioDBHash, FileDBDiff, FileMetrics, FileFinalAgentResponse} {
+	for _, f := range []string{fileConversationLog, fileSegLST, fileFinalScenarioDBHash, fileDBDiff, fileMetrics, fileFinalAgentResponse} {
 		golden(t, eva+f, files[eva+f])
 	}
-	golden(t, "eva_airline__1_1_4/"+FileConversationLog, files["eva_airline__1_1_4/"+FileConversationLog])
+	golden(t, "eva_airline__1_1_4/"+fileConversationLog, files["eva_airline__1_1_4/"+fileConversationLog])
 	// What scripts/nemo-rescore reads of each scenario: the verdicts, the
 	// prediction, the pulled summaries and the judge's answer.
 	for _, n := range fixtureQueue {
-		for _, f := range []string{FileMetrics, FileFinalAgentResponse, FilePulledSummary} {
+		for _, f := range []string{fileMetrics, fileFinalAgentResponse, filePulledSummary} {
 			golden(t, n+"/"+f, files[n+"/"+f])
 		}
 	}
-	for _, f := range []string{FileJudgeResult, DirBotLogsAgent + "/" + FileLLMContext, DirBotLogsUser + "/" + FileLLMContext} {
+	for _, f := range []string{fileJudgeResult, dirBotLogsAgent + "/" + fileLLMContext, dirBotLogsUser + "/" + fileLLMContext} {
 		golden(t, "tau2_retail__103/"+f, files["tau2_retail__103/"+f])
 	}
-	golden(t, "tau2_retail__103/"+FileFinalScenarioDBHash, files["tau2_retail__103/"+FileFinalScenarioDBHash])
+	golden(t, "tau2_retail__103/"+fileFinalScenarioDBHash, files["tau2_retail__103/"+fileFinalScenarioDBHash])
 	for _, n := range fixtureQueue {
 		sh, _ := shipped(t, n)
 		for file, text := range sh.Config {
-			if got := files[n+"/"+DirScenarioConfig+"/"+file]; string(got) != text {
-				t.Errorf("%s/%s/%s differs from the shipped record", n, DirScenarioConfig, file)
+			if got := files[n+"/"+dirScenarioConfig+"/"+file]; string(got) != text {
+				t.Errorf("%s/%s/%s differs from the shipped record", n, dirScenarioConfig, file)
 			}
 		}
-		for _, f := range []string{FileMetrics, FileFinalAgentResponse, FilePulledSummary, DirBotLogsAgent + "/" + FileLLMContext, DirBotLogsUser + "/" + FileLLMContext} {
+		for _, f := range []string{fileMetrics, fileFinalAgentResponse, filePulledSummary, dirBotLogsAgent + "/" + fileLLMContext, dirBotLogsUser + "/" + fileLLMContext} {
 			if files[n+"/"+f] == nil {
 				t.Errorf("%s/%s missing", n, f)
 			}
 		}
 	}
-	if files["tau2_retail__103/"+FileJudgeResult] == nil || files["customer_service__account_access/"+FileJudgeResult] != nil {
+	if files["tau2_retail__103/"+fileJudgeResult] == nil || files["customer_service__account_access/"+fileJudgeResult] != nil {
 		t.Error("judge_result.json should be written exactly where a judge ran")
 	}
-	if files["customer_service__account_access/"+FileFinalScenarioDBHash] != nil {
+	if files["customer_service__account_access/"+fileFinalScenarioDBHash] != nil {
 		t.Error("final_scenario_db_hash.txt written without a hash")
 	}
 }
@@ -140,7 +140,7 @@ func TestRunLayout(t *testing.T) {
 // TestConversationLogEmpty: without segments the bridge writes only the
 // header.
 func TestConversationLogEmpty(t *testing.T) {
-	got := string(ConversationLog("2026-01-01T00:00:00", nil, "x", "[EXIT]"))
+	got := string(conversationLog("2026-01-01T00:00:00", nil, "x", "[EXIT]"))
 	want := "RTVI Evaluation Bridge - Conversation Log\n" + strings.Repeat("=", 80) + "\nStart Time: 2026-01-01T00:00:00\n" + strings.Repeat("=", 80) + "\n\n"
 	if got != want {
 		t.Errorf("got %q", got)
@@ -148,7 +148,7 @@ func TestConversationLogEmpty(t *testing.T) {
 }
 
 func TestWriteScenarioRefuses(t *testing.T) {
-	w, err := NewRunWriter(t.TempDir(), fixtureTimestamp, fixtureQueue[:1])
+	w, err := newRunWriter(t.TempDir(), fixtureTimestamp, fixtureQueue[:1])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,7 +161,7 @@ func TestWriteScenarioRefuses(t *testing.T) {
 		t.Error("nil output accepted")
 	}
 	for _, q := range [][]string{{"a", "a"}, {"../x"}, {""}, {"a/b"}, {".tmp-x"}} {
-		if _, err := NewRunWriter(t.TempDir(), "t", q); err == nil {
+		if _, err := newRunWriter(t.TempDir(), "t", q); err == nil {
 			t.Errorf("queue %q accepted", q)
 		}
 	}
@@ -230,7 +230,7 @@ func TestPulledSummaryJSON(t *testing.T) {
 }`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			got, err := PulledSummaryJSON(&c.run)
+			got, err := pulledSummaryJSON(&c.run)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -247,7 +247,7 @@ func TestPulledSummaryJSON(t *testing.T) {
 // and report.html held the raw WTF-8 bytes.
 func TestLoneSurrogatesAreEscaped(t *testing.T) {
 	t.Chdir(t.TempDir())
-	w, err := NewRunWriter("eval_results", fixtureTimestamp, fixtureQueue[:1])
+	w, err := newRunWriter("eval_results", fixtureTimestamp, fixtureQueue[:1])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -269,7 +269,7 @@ func TestLoneSurrogatesAreEscaped(t *testing.T) {
 	if err := w.WriteScenario(out); err != nil {
 		t.Fatal(err)
 	}
-	if err := w.Finish(FinishOptions{MinAgentTurns: DefaultMinAgentTurns}); err != nil {
+	if err := w.Finish(finishOptions{MinAgentTurns: DefaultMinAgentTurns}); err != nil {
 		t.Fatal(err)
 	}
 	files := tree(t, w.Dir())
@@ -279,16 +279,16 @@ func TestLoneSurrogatesAreEscaped(t *testing.T) {
 		}
 	}
 	dir := fixtureQueue[0] + "/"
-	if got := string(files[dir+FileFinalScenarioDBHash]); got != "db_hash: \\ud800x\\udfff\n" {
+	if got := string(files[dir+fileFinalScenarioDBHash]); got != "db_hash: \\ud800x\\udfff\n" {
 		t.Errorf("final_scenario_db_hash.txt = %q", got)
 	}
-	if !strings.Contains(string(files[dir+FileConversationLog]), `\ud800x\udfff`) {
+	if !strings.Contains(string(files[dir+fileConversationLog]), `\ud800x\udfff`) {
 		t.Errorf("conversation_log.txt lacks the escaped text")
 	}
-	if !strings.Contains(string(files[FileReport]), `\ud800x\udfff`) {
+	if !strings.Contains(string(files[fileReport]), `\ud800x\udfff`) {
 		t.Errorf("report.html lacks the escaped text")
 	}
-	if !strings.Contains(string(files[dir+FileMetrics]), `"\ud800x\udfff"`) {
+	if !strings.Contains(string(files[dir+fileMetrics]), `"\ud800x\udfff"`) {
 		t.Errorf("metrics.json lacks the JSON escape")
 	}
 }

@@ -107,7 +107,7 @@ func Score(ctx context.Context, r *Run, o Options) (*Result, error) {
 		TotalTurns: len(r.Turns), DurationSeconds: r.DurationSeconds, Turns: r.Turns,
 		LatencyStats: latencyStats(r.Latencies), Latencies: r.Latencies,
 		ScenarioName: sc.Name, ScenarioDirectory: r.ScenarioDirectory, ScenarioDuration: r.ScenarioDuration,
-		StopReason: r.StopReason, CleanExit: r.StopReason == StopReasonExit,
+		StopReason: r.StopReason, CleanExit: r.StopReason == stopReasonExit,
 		Verification: r.Verification,
 	}
 	m.TokenUsage.Agent, m.TokenUsage.User = r.Agent.Tokens, r.User.Tokens
@@ -129,7 +129,7 @@ func Score(ctx context.Context, r *Run, o Options) (*Result, error) {
 
 	// Signal 1: action-list match (runner.py 465–480).
 	if sc.ReferenceAnswer == "" {
-		m.IsActionMatch = NotApplicable
+		m.IsActionMatch = notApplicable
 	} else {
 		m.IsActionMatch = checkTaskSuccess(ref, pred, matchOptions{
 			ignoreCapitalization: sc.IgnoreCapitalization, ignorePunctuation: sc.IgnorePunctuation,
@@ -209,11 +209,11 @@ func Score(ctx context.Context, r *Run, o Options) (*Result, error) {
 			userDB = r.User.Summary.DB
 		}
 		preds := o.Predicates[sc.Domain]
-		m.DBStateAssertionVerdicts = make([]pyvalue.Dict, len(sc.DBStateAssertions))
+		m.dbStateAssertionVerdicts = make([]pyvalue.Dict, len(sc.DBStateAssertions))
 		n := 0
 		for i, a := range sc.DBStateAssertions {
 			v := evaluateAssertion(preds, sc.Domain, a, db, userDB)
-			m.DBStateAssertionVerdicts[i] = v
+			m.dbStateAssertionVerdicts[i] = v
 			if p, _ := v.Get("passed"); p == true {
 				n++
 			}
@@ -224,18 +224,18 @@ func Score(ctx context.Context, r *Run, o Options) (*Result, error) {
 
 	// The composite (runner.py 704–744, Scenario.compute_is_successful).
 	checks := map[string]*bool{
-		ActionMatch:      passes(m.IsActionMatch),
-		DBStateMatch:     nil,
-		DBStateAssertion: passes(m.DBStateAssertionPassRate),
-		NLAssertion:      passes(m.NLAssertionPassRate),
-		JudgePassed:      m.JudgePassed,
-		CleanExit:        &m.CleanExit,
+		signalActionMatch:      passes(m.IsActionMatch),
+		signalDBStateMatch:     nil,
+		signalDBStateAssertion: passes(m.DBStateAssertionPassRate),
+		signalNLAssertion:      passes(m.NLAssertionPassRate),
+		signalJudgePassed:      m.JudgePassed,
+		signalCleanExit:        &m.CleanExit,
 	}
 	if m.HasDBState {
-		checks[DBStateMatch] = &m.DBStateMatch
+		checks[signalDBStateMatch] = &m.DBStateMatch
 	}
 	for _, s := range sc.SuccessSignals {
-		if !slices.Contains(Signals, s) {
+		if !slices.Contains(signals, s) {
 			return nil, fmt.Errorf("harness: %s: unknown success signal %q", sc.Name, s)
 		}
 	}
@@ -244,7 +244,7 @@ func Score(ctx context.Context, r *Run, o Options) (*Result, error) {
 	}
 	b := Breakdown{Passed: []string{}, Failed: []string{}, NotApplicable: []string{}, Excluded: []string{}}
 	applicable, all := 0, true
-	for _, s := range Signals {
+	for _, s := range signals {
 		v := checks[s]
 		in := slices.Contains(sc.SuccessSignals, s)
 		switch {
@@ -269,10 +269,10 @@ func Score(ctx context.Context, r *Run, o Options) (*Result, error) {
 		m.IsSuccessful = false
 		m.IsTaskSuccessful = &f
 	case applicable == 0:
-		m.IsSuccessful = NotApplicable
+		m.IsSuccessful = notApplicable
 	default:
 		m.IsSuccessful = all
-		task := !slices.ContainsFunc(b.Failed, func(s string) bool { return s != CleanExit })
+		task := !slices.ContainsFunc(b.Failed, func(s string) bool { return s != signalCleanExit })
 		m.IsTaskSuccessful = &task
 	}
 	if r.Failure != "" {

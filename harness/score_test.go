@@ -28,7 +28,7 @@ var ConvertShipped func(*scenarios.Scenario) Scenario
 func fromShipped(s *scenarios.Scenario) Scenario { return ConvertShipped(s) }
 
 func opts() Options {
-	o := DefaultOptions()
+	o := defaultOptions()
 	o.Predicates = map[string]map[string]hooks.Predicate{"tau2_telecom": telecom.Hooks().Predicates}
 	return o
 }
@@ -42,10 +42,10 @@ func score(t *testing.T, r *Run, o Options) *Metrics {
 	return res.Metrics
 }
 
-func enough() Side { return Side{Tokens: Tokens{NCalls: 5, Prompt: 100, Completion: 20}} }
+func enough() Side { return Side{Tokens: Usage{NCalls: 5, Prompt: 100, Completion: 20}} }
 
 func TestCleanExitAndGate(t *testing.T) {
-	sc := Scenario{Name: "x__1", SuccessSignals: []string{CleanExit}}
+	sc := Scenario{Name: "x__1", SuccessSignals: []string{signalCleanExit}}
 	tests := []struct {
 		name       string
 		stop       string
@@ -55,21 +55,21 @@ func TestCleanExitAndGate(t *testing.T) {
 		task       *bool
 		flagged    bool
 	}{
-		{"exit", StopReasonExit, 3, 3, true, ptr(true), false},
-		{"timeout", StopReasonTimeout, 3, 3, false, ptr(true), false},
+		{"exit", stopReasonExit, 3, 3, true, ptr(true), false},
+		{"timeout", stopReasonTimeout, 3, 3, false, ptr(true), false},
 		{"error reason", "connection lost", 9, 3, false, ptr(true), false},
-		{"below the gate", StopReasonExit, 2, 3, false, ptr(false), true},
-		{"gate off", StopReasonExit, 0, 0, true, ptr(true), false},
+		{"below the gate", stopReasonExit, 2, 3, false, ptr(false), true},
+		{"gate off", stopReasonExit, 0, 0, true, ptr(true), false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			o := DefaultOptions()
+			o := defaultOptions()
 			o.MinAgentTurns = tt.minTurns
-			m := score(t, &Run{Scenario: sc, StopReason: tt.stop, Agent: Side{Tokens: Tokens{NCalls: tt.calls}}}, o)
+			m := score(t, &Run{Scenario: sc, StopReason: tt.stop, Agent: Side{Tokens: Usage{NCalls: tt.calls}}}, o)
 			if m.IsSuccessful != tt.successful || *m.IsTaskSuccessful != *tt.task || m.InsufficientAgentTurns != tt.flagged {
 				t.Errorf("is_successful %v task %v flagged %v", m.IsSuccessful, *m.IsTaskSuccessful, m.InsufficientAgentTurns)
 			}
-			if m.CleanExit != (tt.stop == StopReasonExit) {
+			if m.CleanExit != (tt.stop == stopReasonExit) {
 				t.Errorf("clean_exit %v", m.CleanExit)
 			}
 		})
@@ -91,7 +91,7 @@ func TestActionMatch(t *testing.T) {
 		want    any
 		predSub string
 	}{
-		{"no reference", "", nil, nil, nil, false, NotApplicable, "[]"},
+		{"no reference", "", nil, nil, nil, false, notApplicable, "[]"},
 		{"pulled match, extra keys and float 2.0", ref, &Summary{Actions: act(map[string]any{"n": 2.0, "who": "Ann", "x": 1})}, nil, nil, false, true, `"side": "agent"`},
 		{"pulled mismatch", ref, &Summary{Actions: act(map[string]any{"n": 3, "who": "Ann"})}, nil, nil, false, false, ""},
 		{"number as text", ref, &Summary{Actions: act(map[string]any{"n": "2.0000001", "who": "Ann"})}, nil, nil, false, true, ""},
@@ -108,10 +108,10 @@ func TestActionMatch(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			o := DefaultOptions()
+			o := defaultOptions()
 			o.StrictMatch = tt.strict
-			sc := Scenario{Name: "x__1", ReferenceAnswer: tt.ref, SuccessSignals: []string{ActionMatch, CleanExit}}
-			res, err := Score(context.Background(), &Run{Scenario: sc, Agent: Side{Summary: tt.agent, Tokens: Tokens{NCalls: 3}}, User: Side{Summary: tt.user}, FinalResponses: tt.push, StopReason: StopReasonExit}, o)
+			sc := Scenario{Name: "x__1", ReferenceAnswer: tt.ref, SuccessSignals: []string{signalActionMatch, signalCleanExit}}
+			res, err := Score(context.Background(), &Run{Scenario: sc, Agent: Side{Summary: tt.agent, Tokens: Usage{NCalls: 3}}, User: Side{Summary: tt.user}, FinalResponses: tt.push, StopReason: stopReasonExit}, o)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -121,7 +121,7 @@ func TestActionMatch(t *testing.T) {
 			if !strings.Contains(string(res.Prediction), tt.predSub) {
 				t.Errorf("prediction %s lacks %s", res.Prediction, tt.predSub)
 			}
-			if tt.want == NotApplicable && strings.Join(res.Metrics.SuccessBreakdown.NotApplicable, ",") != ActionMatch {
+			if tt.want == notApplicable && strings.Join(res.Metrics.SuccessBreakdown.NotApplicable, ",") != signalActionMatch {
 				t.Errorf("breakdown %+v", res.Metrics.SuccessBreakdown)
 			}
 		})
@@ -129,7 +129,7 @@ func TestActionMatch(t *testing.T) {
 }
 
 func TestDBStateMatch(t *testing.T) {
-	sc := Scenario{Name: "x__1", ExpectedDBHash: "abc", SuccessSignals: []string{DBStateMatch, CleanExit}}
+	sc := Scenario{Name: "x__1", ExpectedDBHash: "abc", SuccessSignals: []string{signalDBStateMatch, signalCleanExit}}
 	tests := []struct {
 		name  string
 		agent *Summary
@@ -143,15 +143,15 @@ func TestDBStateMatch(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			m := score(t, &Run{Scenario: sc, Agent: Side{Summary: tt.agent, Tokens: Tokens{NCalls: 3}}, StopReason: StopReasonExit}, DefaultOptions())
+			m := score(t, &Run{Scenario: sc, Agent: Side{Summary: tt.agent, Tokens: Usage{NCalls: 3}}, StopReason: stopReasonExit}, defaultOptions())
 			if m.DBStateMatch != tt.want || m.HasDBState != tt.has || m.IsSuccessful != tt.want {
 				t.Errorf("match %v has %v successful %v", m.DBStateMatch, m.HasDBState, m.IsSuccessful)
 			}
 		})
 	}
 	// Without an expected DB the signal is not applicable and the keys absent.
-	m := score(t, &Run{Scenario: Scenario{Name: "y", SuccessSignals: []string{DBStateMatch}}, Agent: enough()}, DefaultOptions())
-	if m.HasDBState || m.IsSuccessful != NotApplicable {
+	m := score(t, &Run{Scenario: Scenario{Name: "y", SuccessSignals: []string{signalDBStateMatch}}, Agent: enough()}, defaultOptions())
+	if m.HasDBState || m.IsSuccessful != notApplicable {
 		t.Errorf("no expected DB: has %v successful %v", m.HasDBState, m.IsSuccessful)
 	}
 	b, _ := m.MarshalJSON()
@@ -163,7 +163,7 @@ func TestDBStateMatch(t *testing.T) {
 func TestDBStateAssertion(t *testing.T) {
 	pass := func(db, args map[string]any) (bool, error) { return db["ok"] == true, nil }
 	boom := func(db, args map[string]any) (bool, error) { return false, errors.New("bad") }
-	o := DefaultOptions()
+	o := defaultOptions()
 	o.Predicates = map[string]map[string]hooks.Predicate{"d": {"p": pass, "boom": boom}}
 	a := func(side, fn string) Assertion { return Assertion{Side: side, FuncName: fn, AssertValue: true} }
 	tests := []struct {
@@ -184,8 +184,8 @@ func TestDBStateAssertion(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			sc := Scenario{Name: "x__1", Domain: "d", DBStateAssertions: tt.as, SuccessSignals: []string{DBStateAssertion}}
-			m := score(t, &Run{Scenario: sc, Agent: Side{Summary: &Summary{DB: tt.agent}, Tokens: Tokens{NCalls: 3}}, User: Side{Summary: &Summary{DB: tt.user}}}, o)
+			sc := Scenario{Name: "x__1", Domain: "d", DBStateAssertions: tt.as, SuccessSignals: []string{signalDBStateAssertion}}
+			m := score(t, &Run{Scenario: sc, Agent: Side{Summary: &Summary{DB: tt.agent}, Tokens: Usage{NCalls: 3}}, User: Side{Summary: &Summary{DB: tt.user}}}, o)
 			if *m.DBStateAssertionPassRate != tt.rate || m.IsSuccessful != (tt.rate == 1) {
 				t.Errorf("rate %v successful %v", *m.DBStateAssertionPassRate, m.IsSuccessful)
 			}
@@ -212,18 +212,18 @@ func TestJudgeSignals(t *testing.T) {
 		nlRate  *float64
 		success any
 	}{
-		{"no judge", nil, nl, []string{JudgePassed, NLAssertion}, nil, nil, nil, NotApplicable},
-		{"pass", verdict(`{"score": 0.9, "reason": "ok"}`), nil, []string{JudgePassed}, ptr(0.9), ptr(true), nil, true},
-		{"below threshold", verdict(`{"score": "0.89"}`), nil, []string{JudgePassed}, ptr(0.89), ptr(false), nil, false},
-		{"error scores 0", JudgeFunc(func(context.Context, JudgeRequest) (json.RawMessage, error) { return nil, errors.New("down") }), nl, []string{JudgePassed, NLAssertion}, ptr(0.0), ptr(false), ptr(0.0), false},
-		{"no score key", verdict(`{"reason": "?"}`), nil, []string{JudgePassed}, ptr(0.0), ptr(false), nil, false},
-		{"nl all pass", verdict(`{"score": 1, "nl_assertion_verdicts": [{"index": 2, "passed": true}, {"index": 1, "passed": true}]}`), nl, []string{NLAssertion}, ptr(1.0), ptr(true), ptr(1.0), true},
-		{"nl missing one", verdict(`{"score": 1, "nl_assertion_verdicts": [{"index": 1, "passed": true}, {"index": 7, "passed": true}]}`), nl, []string{NLAssertion}, ptr(1.0), ptr(true), ptr(0.5), false},
-		{"nl passed must be true", verdict(`{"score": 1, "nl_assertion_verdicts": [{"index": 1, "passed": 1}, {"index": 2, "passed": true}]}`), nl, []string{NLAssertion}, ptr(1.0), ptr(true), ptr(0.5), false},
+		{"no judge", nil, nl, []string{signalJudgePassed, signalNLAssertion}, nil, nil, nil, notApplicable},
+		{"pass", verdict(`{"score": 0.9, "reason": "ok"}`), nil, []string{signalJudgePassed}, ptr(0.9), ptr(true), nil, true},
+		{"below threshold", verdict(`{"score": "0.89"}`), nil, []string{signalJudgePassed}, ptr(0.89), ptr(false), nil, false},
+		{"error scores 0", JudgeFunc(func(context.Context, JudgeRequest) (json.RawMessage, error) { return nil, errors.New("down") }), nl, []string{signalJudgePassed, signalNLAssertion}, ptr(0.0), ptr(false), ptr(0.0), false},
+		{"no score key", verdict(`{"reason": "?"}`), nil, []string{signalJudgePassed}, ptr(0.0), ptr(false), nil, false},
+		{"nl all pass", verdict(`{"score": 1, "nl_assertion_verdicts": [{"index": 2, "passed": true}, {"index": 1, "passed": true}]}`), nl, []string{signalNLAssertion}, ptr(1.0), ptr(true), ptr(1.0), true},
+		{"nl missing one", verdict(`{"score": 1, "nl_assertion_verdicts": [{"index": 1, "passed": true}, {"index": 7, "passed": true}]}`), nl, []string{signalNLAssertion}, ptr(1.0), ptr(true), ptr(0.5), false},
+		{"nl passed must be true", verdict(`{"score": 1, "nl_assertion_verdicts": [{"index": 1, "passed": 1}, {"index": 2, "passed": true}]}`), nl, []string{signalNLAssertion}, ptr(1.0), ptr(true), ptr(0.5), false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			o := DefaultOptions()
+			o := defaultOptions()
 			o.Judge = tt.judge
 			sc := Scenario{Name: "x__1", ReferenceAnswer: `{"message": "hi"}`, NLAssertions: tt.nl, SuccessSignals: tt.signals}
 			res, err := Score(context.Background(), &Run{Scenario: sc, Agent: enough(), FinalResponses: []string{"hi"}}, o)
@@ -242,14 +242,14 @@ func TestJudgeSignals(t *testing.T) {
 
 func TestJudgeRequestText(t *testing.T) {
 	var got JudgeRequest
-	o := DefaultOptions()
+	o := defaultOptions()
 	o.JudgeIncludeConversation = true
 	o.Judge = JudgeFunc(func(ctx context.Context, req JudgeRequest) (json.RawMessage, error) {
 		got = req
 		return json.RawMessage(`{"score": 1}`), nil
 	})
-	sc := Scenario{Name: "x__1", ReferenceAnswer: "[{\"message\": \"caf\u00e9\"}]", NLAssertions: []string{"Agent greets"}, SuccessSignals: []string{JudgePassed}}
-	r := &Run{Scenario: sc, Agent: Side{Context: []byte("[\n  {\n    \"role\": \"user\",\n    \"content\": \"Hello\"\n  }\n]"), Tokens: Tokens{NCalls: 3}},
+	sc := Scenario{Name: "x__1", ReferenceAnswer: "[{\"message\": \"caf\u00e9\"}]", NLAssertions: []string{"Agent greets"}, SuccessSignals: []string{signalJudgePassed}}
+	r := &Run{Scenario: sc, Agent: Side{Context: []byte("[\n  {\n    \"role\": \"user\",\n    \"content\": \"Hello\"\n  }\n]"), Tokens: Usage{NCalls: 3}},
 		User: Side{Context: []byte("[]")}, FinalResponses: []string{"hi"}, Turns: []Turn{{Role: "agent", Text: "Hi there"}}}
 	if _, err := Score(context.Background(), r, o); err != nil {
 		t.Fatal(err)
@@ -260,7 +260,7 @@ func TestJudgeRequestText(t *testing.T) {
 	if got.UserContent != want {
 		t.Errorf("user content\n%s\nwant\n%s", got.UserContent, want)
 	}
-	if got.SystemPrompt != ScenarioJudgePrompt || !strings.HasPrefix(ScenarioJudgePrompt, "You are a judge that evaluates voice agent performance") {
+	if got.SystemPrompt != scenarioJudgePrompt || !strings.HasPrefix(scenarioJudgePrompt, "You are a judge that evaluates voice agent performance") {
 		t.Error("system prompt")
 	}
 }
@@ -273,7 +273,7 @@ func TestExtractVerdict(t *testing.T) {
 		{"no json", ""},
 	}
 	for _, tt := range tests {
-		got, err := ExtractVerdict(tt.in)
+		got, err := ParseVerdict(tt.in)
 		if (err != nil) != (tt.want == "") || string(got) != tt.want {
 			t.Errorf("%q: %s, %v", tt.in, got, err)
 		}
@@ -293,18 +293,18 @@ func TestShippedScenarios(t *testing.T) {
 		for _, sig := range sc.SuccessSignals {
 			ok := true
 			switch sig {
-			case ActionMatch, JudgePassed:
+			case signalActionMatch, signalJudgePassed:
 				ok = sc.ReferenceAnswer != ""
-			case DBStateMatch:
+			case signalDBStateMatch:
 				ok = len(sc.ExpectedDBHash) == 64
-			case DBStateAssertion:
+			case signalDBStateAssertion:
 				ok = len(sc.DBStateAssertions) > 0
 				for _, a := range sc.DBStateAssertions {
 					ok = ok && preds[a.FuncName] != nil && sc.Domain == "tau2_telecom"
 				}
-			case NLAssertion:
+			case signalNLAssertion:
 				ok = len(sc.NLAssertions) > 0
-			case CleanExit:
+			case signalCleanExit:
 			default:
 				t.Errorf("%s: unknown signal %q", s.Name, sig)
 			}
@@ -312,7 +312,7 @@ func TestShippedScenarios(t *testing.T) {
 				t.Errorf("%s: %s lacks its data", s.Name, sig)
 			}
 		}
-		if _, err := Score(context.Background(), &Run{Scenario: sc, StopReason: StopReasonTimeout}, opts()); err != nil {
+		if _, err := Score(context.Background(), &Run{Scenario: sc, StopReason: stopReasonTimeout}, opts()); err != nil {
 			t.Errorf("%s: %v", s.Name, err)
 		}
 	}
@@ -345,13 +345,13 @@ func TestGoldenMetrics(t *testing.T) {
 		file string
 		run  *Run
 	}{
-		{"eva_match_exit", &Run{Scenario: eva, Agent: Side{Summary: &Summary{Actions: []any{}, DBHash: strp(eva.ExpectedDBHash)}, Tokens: Tokens{NCalls: 7, Prompt: 12000, Completion: 340}},
-			User: Side{Summary: &Summary{Actions: []any{}}, Tokens: Tokens{NCalls: 6, Prompt: 9000, Completion: 200}}, StopReason: StopReasonExit, Turns: turns, Latencies: lats,
+		{"eva_match_exit", &Run{Scenario: eva, Agent: Side{Summary: &Summary{Actions: []any{}, DBHash: strp(eva.ExpectedDBHash)}, Tokens: Usage{NCalls: 7, Prompt: 12000, Completion: 340}},
+			User: Side{Summary: &Summary{Actions: []any{}}, Tokens: Usage{NCalls: 6, Prompt: 9000, Completion: 200}}, StopReason: stopReasonExit, Turns: turns, Latencies: lats,
 			DurationSeconds: 61.25, ScenarioDuration: 63.5, ScenarioDirectory: "eval_x/eva_airline__1_1_3"}},
-		{"eva_timeout_stalled", &Run{Scenario: eva, Agent: Side{Tokens: Tokens{NCalls: 1, Prompt: 500, Completion: 10}}, StopReason: StopReasonTimeout, ScenarioDuration: 900.0, ScenarioDirectory: "eval_x/eva_airline__1_1_3"}},
-		{"customer_service_push", &Run{Scenario: cs, Agent: enough(), FinalResponses: []string{cs.ReferenceAnswer}, StopReason: StopReasonExit, Turns: turns, ScenarioDuration: 42.0, DurationSeconds: 41.0}},
-		{"telecom_no_db", &Run{Scenario: tel, Agent: Side{Summary: &Summary{Actions: []any{map[string]any{"name": "get_customer_by_phone", "arguments": map[string]any{"phone_number": "555"}}}}, Tokens: Tokens{NCalls: 4, Prompt: 1, Completion: 1}},
-			User: Side{Summary: &Summary{Actions: []any{map[string]any{"name": "toggle_airplane_mode", "arguments": map[string]any{}}}}}, StopReason: StopReasonExit, ScenarioDuration: 100.0}},
+		{"eva_timeout_stalled", &Run{Scenario: eva, Agent: Side{Tokens: Usage{NCalls: 1, Prompt: 500, Completion: 10}}, StopReason: stopReasonTimeout, ScenarioDuration: 900.0, ScenarioDirectory: "eval_x/eva_airline__1_1_3"}},
+		{"customer_service_push", &Run{Scenario: cs, Agent: enough(), FinalResponses: []string{cs.ReferenceAnswer}, StopReason: stopReasonExit, Turns: turns, ScenarioDuration: 42.0, DurationSeconds: 41.0}},
+		{"telecom_no_db", &Run{Scenario: tel, Agent: Side{Summary: &Summary{Actions: []any{map[string]any{"name": "get_customer_by_phone", "arguments": map[string]any{"phone_number": "555"}}}}, Tokens: Usage{NCalls: 4, Prompt: 1, Completion: 1}},
+			User: Side{Summary: &Summary{Actions: []any{map[string]any{"name": "toggle_airplane_mode", "arguments": map[string]any{}}}}}, StopReason: stopReasonExit, ScenarioDuration: 100.0}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {

@@ -10,14 +10,14 @@ import (
 	"github.com/voiceeval/schematools/rtvi/bridge"
 )
 
-// DefaultExitSettle is how long the bridge lets the bots finish after the
+// defaultExitSettle is how long the bridge lets the bots finish after the
 // agent's <exit> (bridge.py exit_settle_delay).
-const DefaultExitSettle = 500 * time.Millisecond
+const defaultExitSettle = 500 * time.Millisecond
 
-// StopReasonTurnLimit is the stop reason of a text run stopped by
+// stopReasonTurnLimit is the stop reason of a text run stopped by
 // SessionOptions.MaxTurns. NeMo has no such bound; like its duration bound
 // it is not a clean exit.
-const StopReasonTurnLimit = "[TURN_LIMIT]"
+const stopReasonTurnLimit = "[TURN_LIMIT]"
 
 // ErrAborted is wrapped by the error of a scenario whose preparation failed
 // (apply_initialization refused or unanswered): NeMo aborts it unscored.
@@ -49,7 +49,7 @@ type SessionOptions struct {
 	// "Hello"; 0 means bridge.KickoffDelay (1 s), negative none.
 	KickoffDelay time.Duration
 	// ExitSettle is the wait after the agent's <exit> before the pull; 0
-	// means DefaultExitSettle, negative none.
+	// means NeMo's 0.5 s, negative none.
 	ExitSettle time.Duration
 	// MaxTurns stops the run after this many completed turns (both bots
 	// counted); 0 means no bound.
@@ -57,7 +57,7 @@ type SessionOptions struct {
 	// MaxDuration bounds the run's wall clock; 0 means the scenario's
 	// max_duration seconds. A text run can scale it down. It bounds the
 	// whole scenario too: from the first connection to the last pull,
-	// RunScenario takes at most MaxDuration + ScenarioGrace.
+	// RunScenario takes at most MaxDuration + 8 s of grace.
 	MaxDuration time.Duration
 	// Budgets bound what the bots can make the harness read, hold and
 	// write (zero fields: DefaultBudgets).
@@ -74,19 +74,19 @@ type SessionOptions struct {
 	// splits one send-text into several messages).
 	NoResetCheck bool
 	// ScenarioDirectory is the run's <run>/<scenario> directory, written
-	// as metrics scenario_directory (RunWriter.ScenarioDir); "" leaves it
+	// as metrics scenario_directory (Evaluate sets it); "" leaves it
 	// empty.
 	ScenarioDirectory string
 	// Score are the runner's scoring flags.
 	Score Options
 }
 
-// ScenarioGrace is what a scenario may take beyond its duration bound:
+// scenarioGrace is what a scenario may take beyond its duration bound:
 // its preparation, the pulls after a conversation stopped at the bound,
 // and the closes. NeMo bounds each wait on its own, so a stalled bot can
 // cost minutes more; RunScenario bounds the whole, and cuts whatever is
 // in progress when the time is up.
-const ScenarioGrace = 8 * time.Second
+const scenarioGrace = 8 * time.Second
 
 // errScenarioTime is the cause of a scenario's context that ran out.
 var errScenarioTime = errors.New("the scenario ran past its duration bound and grace")
@@ -94,7 +94,7 @@ var errScenarioTime = errors.New("the scenario ran past its duration bound and g
 // DefaultSessionOptions are NeMo's defaults: run_evaluation.py's scoring
 // flags without a judge, the bridge's timings.
 func DefaultSessionOptions() SessionOptions {
-	return SessionOptions{Score: DefaultOptions()}
+	return SessionOptions{Score: defaultOptions()}
 }
 
 // ScenarioResult is one scenario run.
@@ -138,7 +138,7 @@ type SyncRecord struct {
 //     bot is relayed; the run stops ExitSettle after the agent's <exit>
 //     ("[EXIT]"; turns completed in the settle are recorded, not relayed:
 //     in NeMo's 0.5 s no bot hears, thinks and answers), at MaxTurns
-//     (StopReasonTurnLimit), or at the duration bound ("[TIMEOUT]");
+//     ("[TURN_LIMIT]"), or at the duration bound ("[TIMEOUT]");
 //   - pull: once every apply_sync_delta sent in the run was answered (at most
 //     the request timeout; NeMo does not wait, and a late delta answer is
 //     taken for the pull's, which matches by type), get_context_history then
@@ -154,12 +154,13 @@ type SyncRecord struct {
 // A bot that reports an error during the run (an RTVI error event: its
 // turn or its model failed, or it refused text) or refuses one of the
 // run's requests (an error-response) ends the run at once with
-// StopReasonBotError; the harness still pulls both sides, so the failed
+// "[BOT_ERROR]"; the harness still pulls both sides, so the failed
 // scenario keeps its contexts and summaries. A bot that closes its
 // connection or sends a frame or message that cannot be read ends it with
-// StopReasonBotFailed; one that does not answer the handshake or a pull
+// "[BOT_FAILED]"; one that does not answer the handshake or a pull
 // fails it too. Each is StatusFailed with an error wrapping ErrBotFailed,
-// and its Run keeps the turns, usage and durations so far (FailedRun). The
+// and its Run keeps the turns, usage and durations so far (Evaluate
+// writes it as a failed scenario). The
 // returned error is nil only for a scored scenario; the result is never nil.
 func RunScenario(ctx context.Context, sc *Scenario, agentURL, userURL string, o SessionOptions) (*ScenarioResult, error) {
 	res := &ScenarioResult{Scenario: sc.Name}
@@ -169,7 +170,7 @@ func RunScenario(ctx context.Context, sc *Scenario, agentURL, userURL string, o 
 		o.MaxDuration = time.Duration(sc.MaxDuration) * time.Second
 	}
 	parent := ctx
-	ctx, cancel := context.WithDeadlineCause(ctx, start.Add(o.MaxDuration+ScenarioGrace), errScenarioTime)
+	ctx, cancel := context.WithDeadlineCause(ctx, start.Add(o.MaxDuration+scenarioGrace), errScenarioTime)
 	defer cancel()
 	fail := func(status Status, sentinel error, err error) (*ScenarioResult, error) {
 		if parent.Err() != nil && errors.Is(err, parent.Err()) {
@@ -177,7 +178,7 @@ func RunScenario(ctx context.Context, sc *Scenario, agentURL, userURL string, o 
 			return res, err
 		}
 		if ctx.Err() != nil && context.Cause(ctx) == errScenarioTime {
-			err = fmt.Errorf("%w (%v + %v): %w", errScenarioTime, o.MaxDuration, ScenarioGrace, err)
+			err = fmt.Errorf("%w (%v + %v): %w", errScenarioTime, o.MaxDuration, scenarioGrace, err)
 		}
 		res.Status, res.Reason = status, err.Error()
 		return res, fmt.Errorf("%w: %s: %w", sentinel, sc.Name, err)
@@ -193,7 +194,7 @@ func RunScenario(ctx context.Context, sc *Scenario, agentURL, userURL string, o 
 	res.Run = run
 	if run != nil {
 		run.ScenarioDirectory = o.ScenarioDirectory
-		run.LogStartTime, run.EndTime = PyISOFormat(start), PyISOFormat(time.Now())
+		run.LogStartTime, run.EndTime = pyISOFormat(start), pyISOFormat(time.Now())
 	}
 	if err != nil {
 		return fail(StatusFailed, ErrBotFailed, err)

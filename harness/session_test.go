@@ -335,7 +335,7 @@ func TestFaultsFailTheScenario(t *testing.T) {
 				t.Fatalf("result %+v", res)
 			}
 			// Written as failed, with the reason in its metrics.
-			run, err := FailedRun(sc, res)
+			run, err := failedRun(sc, res)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -349,10 +349,10 @@ func TestFaultsFailTheScenario(t *testing.T) {
 			// The stop reason says how: our own for a bot's failure during
 			// the run, the bridge's when the run had stopped first.
 			wantStop := map[string]string{
-				"agent reports an error": StopReasonBotError, "user refuses a relayed turn": StopReasonBotError,
-				"agent crashes mid-run": StopReasonBotFailed, "user closes the socket": StopReasonBotFailed,
-				"malformed frame": StopReasonBotFailed, "malformed message": StopReasonBotFailed,
-				"hangs mid-run": StopReasonTimeout, "init refused": StopReasonAborted, "init unanswered": StopReasonAborted,
+				"agent reports an error": stopReasonBotError, "user refuses a relayed turn": stopReasonBotError,
+				"agent crashes mid-run": stopReasonBotFailed, "user closes the socket": stopReasonBotFailed,
+				"malformed frame": stopReasonBotFailed, "malformed message": stopReasonBotFailed,
+				"hangs mid-run": stopReasonTimeout, "init refused": stopReasonAborted, "init unanswered": stopReasonAborted,
 			}[tc.name]
 			if wantStop != "" && scored.Metrics.StopReason != wantStop {
 				t.Fatalf("stop reason %s, want %s", scored.Metrics.StopReason, wantStop)
@@ -373,7 +373,7 @@ func TestDurationBound(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m := res.Result.Metrics; m.StopReason != StopReasonTimeout || m.CleanExit || m.IsSuccessful != false {
+	if m := res.Result.Metrics; m.StopReason != stopReasonTimeout || m.CleanExit || m.IsSuccessful != false {
 		t.Fatalf("stop %s exit %v successful %v", m.StopReason, m.CleanExit, m.IsSuccessful)
 	}
 }
@@ -494,7 +494,7 @@ func TestTelecomDualSide(t *testing.T) {
 				t.Fatalf("exit %v rate %v", m.CleanExit, m.DBStateAssertionPassRate)
 			}
 			if got := *m.DBStateAssertionPassRate == 1; got != tc.pass || (m.IsSuccessful == true) != tc.pass {
-				t.Fatalf("pass rate %v successful %v (verdicts %v, sync errors %v)", *m.DBStateAssertionPassRate, m.IsSuccessful, m.DBStateAssertionVerdicts, res.SyncErrors)
+				t.Fatalf("pass rate %v successful %v (verdicts %v, sync errors %v)", *m.DBStateAssertionPassRate, m.IsSuccessful, m.dbStateAssertionVerdicts, res.SyncErrors)
 			}
 			if len(res.SyncErrors) > 0 {
 				t.Fatalf("sync errors: %v", res.SyncErrors)
@@ -503,8 +503,8 @@ func TestTelecomDualSide(t *testing.T) {
 			if err := json.Unmarshal(res.Run.User.Context, &userCtx); err != nil || len(userCtx) < 2 {
 				t.Fatalf("user context %s (%v)", res.Run.User.Context, err)
 			}
-			if !tc.pass && !strings.Contains(fmt.Sprint(m.DBStateAssertionVerdicts[0]), "{func_name assert_mobile_data_status} {side user} {passed false}") {
-				t.Fatalf("unexpected failure: %v", m.DBStateAssertionVerdicts)
+			if !tc.pass && !strings.Contains(fmt.Sprint(m.dbStateAssertionVerdicts[0]), "{func_name assert_mobile_data_status} {side user} {passed false}") {
+				t.Fatalf("unexpected failure: %v", m.dbStateAssertionVerdicts)
 			}
 			if !tc.shadow {
 				return
@@ -548,7 +548,7 @@ func TestStallingBotIsBoundedByTheScenario(t *testing.T) {
 	if !errors.Is(err, ErrBotFailed) || res.Status != StatusFailed || !strings.Contains(res.Reason, "ran past its duration bound and grace (1s + 8s)") {
 		t.Fatalf("err %v, result %+v", err, res)
 	}
-	if limit := o.MaxDuration + ScenarioGrace + 2*time.Second; took > limit {
+	if limit := o.MaxDuration + scenarioGrace + 2*time.Second; took > limit {
 		t.Fatalf("took %v, past %v", took, limit)
 	}
 }
@@ -586,7 +586,7 @@ func TestTurnLimitHoldsWithinABurst(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Run.StopReason != StopReasonTurnLimit || relayed.Load() > int32(o.MaxTurns) {
+	if res.Run.StopReason != stopReasonTurnLimit || relayed.Load() > int32(o.MaxTurns) {
 		t.Fatalf("stop reason %s, %d turns relayed (limit %d)", res.Run.StopReason, relayed.Load(), o.MaxTurns)
 	}
 }

@@ -39,8 +39,8 @@ type Reference struct {
 	// means time.Now.
 	Clock func() time.Time
 	// Decode turns one action record of a summary into the reference tool
-	// calls that may have made it; nil is DecodeAction (tau2's records:
-	// {"name", "arguments", ...}). Verification only.
+	// calls that may have made it; nil decodes tau2's records
+	// ({"name", "arguments", ...}). Verification only.
 	Decode func(record any) ([]Call, error)
 	// Unverifiable, when not empty, says why the domain's summaries
 	// cannot be verified (its tools are not deterministic, or keep their

@@ -59,12 +59,12 @@ func latenciesOf(m pyvalue.Dict) []float64 {
 	return out
 }
 
-// AllSummary returns all_summary.txt as run_dynamic_evaluation writes it
+// allSummary returns all_summary.txt as run_dynamic_evaluation writes it
 // (runner.py 806–1000): lines are all_results in order, total is
 // len(scenarios) (every queued scenario), minAgentTurns is
 // --min-agent-turns. The buckets are an Aggregator's over the same lines.
-func AllSummary(lines []*ResultLine, total, minAgentTurns int) []byte {
-	agg := NewAggregator(minAgentTurns)
+func allSummary(lines []*resultLine, total, minAgentTurns int) []byte {
+	agg := newAggregator(minAgentTurns)
 	for _, l := range lines {
 		agg.Add(l)
 	}
@@ -99,9 +99,9 @@ func AllSummary(lines []*ResultLine, total, minAgentTurns int) []byte {
 		if has(m, "is_task_successful") {
 			p("  Is task-successful (excl. clean_exit): %s\n", pyvalue.Str(get(m, "is_task_successful")))
 		}
-		p("    Action-list match: %s\n", pyvalue.Str(get(m, ActionMatch)))
-		if has(m, DBStateMatch) {
-			p("    DB-state match: %s\n", pyvalue.Str(get(m, DBStateMatch)))
+		p("    Action-list match: %s\n", pyvalue.Str(get(m, signalActionMatch)))
+		if has(m, signalDBStateMatch) {
+			p("    DB-state match: %s\n", pyvalue.Str(get(m, signalDBStateMatch)))
 		}
 		if has(m, "db_state_assertion_pass_rate") {
 			p("    DB-state-assertion pass rate: %s%%\n", fixed(num(get(m, "db_state_assertion_pass_rate"))*100, 2))
@@ -112,8 +112,8 @@ func AllSummary(lines []*ResultLine, total, minAgentTurns int) []byte {
 		if has(m, "judge_score") {
 			p("    Judge score: %s\n", fixed(num(get(m, "judge_score")), 2))
 		}
-		if has(m, JudgePassed) {
-			p("    Judge passed: %s\n", pyvalue.Str(get(m, JudgePassed)))
+		if has(m, signalJudgePassed) {
+			p("    Judge passed: %s\n", pyvalue.Str(get(m, signalJudgePassed)))
 		}
 		bd, _ := get(m, "success_breakdown").(pyvalue.Dict)
 		failed, _ := get(bd, "failed").([]any)
@@ -200,10 +200,10 @@ func AllSummary(lines []*ResultLine, total, minAgentTurns int) []byte {
 	if agg.Tokens.Agent.NCalls+agg.Tokens.User.NCalls > 0 {
 		b.WriteString("\n\nToken Usage:\n")
 		b.WriteString(rule + "\n")
-		var grand Tokens
+		var grand Usage
 		for _, side := range []struct {
 			name string
-			t    Tokens
+			t    Usage
 		}{{"agent", agg.Tokens.Agent}, {"user", agg.Tokens.User}} {
 			grand.add(side.t)
 			if !side.t.Known() {
@@ -220,7 +220,7 @@ func AllSummary(lines []*ResultLine, total, minAgentTurns int) []byte {
 		}
 	}
 
-	domains := func(pick func(*Buckets) []bool) []string {
+	domains := func(pick func(*buckets) []bool) []string {
 		var ds []string
 		for d, bk := range agg.PerDomain {
 			if len(pick(bk)) > 0 {
@@ -230,7 +230,7 @@ func AllSummary(lines []*ResultLine, total, minAgentTurns int) []byte {
 		slices.Sort(ds)
 		return ds
 	}
-	section := func(head string, pick func(*Buckets) []bool, g bool) {
+	section := func(head string, pick func(*buckets) []bool, g bool) {
 		ds := domains(pick)
 		if len(ds) <= 1 {
 			return
@@ -246,18 +246,18 @@ func AllSummary(lines []*ResultLine, total, minAgentTurns int) []byte {
 			p("  %s: %s%% (%s/%d)\n", d, rate(bs), c, len(bs))
 		}
 	}
-	section("\n\nPer-Domain Success Rate:\n", func(b *Buckets) []bool { return b.Success }, true)
-	section("\nPer-Domain Task Success Rate (excl. clean_exit):\n", func(b *Buckets) []bool { return b.TaskSuccess }, true)
-	section("\nPer-Domain DB-State Match Rate:\n", func(b *Buckets) []bool { return b.DBState }, false)
-	section("\nPer-Domain NL-Assertion Pass Rate:\n", func(b *Buckets) []bool { return b.NLAssertion }, false)
-	section("\nPer-Domain DB-State-Assertion Pass Rate:\n", func(b *Buckets) []bool { return b.DBStateAssertion }, false)
+	section("\n\nPer-Domain Success Rate:\n", func(b *buckets) []bool { return b.Success }, true)
+	section("\nPer-Domain Task Success Rate (excl. clean_exit):\n", func(b *buckets) []bool { return b.TaskSuccess }, true)
+	section("\nPer-Domain DB-State Match Rate:\n", func(b *buckets) []bool { return b.DBState }, false)
+	section("\nPer-Domain NL-Assertion Pass Rate:\n", func(b *buckets) []bool { return b.NLAssertion }, false)
+	section("\nPer-Domain DB-State-Assertion Pass Rate:\n", func(b *buckets) []bool { return b.DBStateAssertion }, false)
 	return []byte(b.String())
 }
 
-// AllLatenciesCSV returns all_latencies.csv (runner.py 796–804): a header,
+// allLatenciesCSV returns all_latencies.csv (runner.py 796–804): a header,
 // then per scenario and latency the quoted scenario name and transcripts
 // (quotes doubled) and the latency in ms with one decimal.
-func AllLatenciesCSV(lines []*ResultLine) []byte {
+func allLatenciesCSV(lines []*resultLine) []byte {
 	var b strings.Builder
 	b.WriteString("Scenario,User_Transcript,Agent_Transcript,Latency_ms\n")
 	q := func(v any) string { return strings.ReplaceAll(pyvalue.Str(v), `"`, `""`) }
@@ -274,9 +274,9 @@ func AllLatenciesCSV(lines []*ResultLine) []byte {
 	return []byte(b.String())
 }
 
-// AllMetricsLines returns all_metrics.json of the lines' metrics dicts:
+// allMetricsLines returns all_metrics.json of the lines' metrics dicts:
 // json.dump(all_results, indent=2).
-func AllMetricsLines(lines []*ResultLine) ([]byte, error) {
+func allMetricsLines(lines []*resultLine) ([]byte, error) {
 	l := make([]any, len(lines))
 	for i, r := range lines {
 		l[i] = r.Metrics

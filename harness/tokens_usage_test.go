@@ -17,15 +17,15 @@ func TestTokensOfUsage(t *testing.T) {
 	tests := []struct {
 		name  string
 		usage bridge.Usage
-		want  Tokens
+		want  Usage
 	}{
-		{"every call reported", bridge.Usage{Calls: 3, Prompt: 300, Completion: 40}, Tokens{NCalls: 3, Prompt: 300, Completion: 40}},
-		{"reported zeros", bridge.Usage{Calls: 2}, Tokens{NCalls: 2}},
-		{"no call", bridge.Usage{}, Tokens{}},
-		{"no usage at all", bridge.Usage{Unreported: 4}, Tokens{NCalls: 4, CallsWithoutUsage: 4}},
-		{"one response unreported", bridge.Usage{Calls: 2, Prompt: 200, Completion: 20, Unreported: 1}, Tokens{NCalls: 3, Prompt: 200, Completion: 20, CallsWithoutUsage: 1}},
-		{"an entry lacking a count", bridge.Usage{Calls: 2, Prompt: 200, Completion: 20, Partial: 1}, Tokens{NCalls: 2, Prompt: 200, Completion: 20, CallsWithoutUsage: 1}},
-		{"both", bridge.Usage{Calls: 2, Prompt: 200, Unreported: 2, Partial: 2}, Tokens{NCalls: 4, Prompt: 200, CallsWithoutUsage: 4}},
+		{"every call reported", bridge.Usage{Calls: 3, Prompt: 300, Completion: 40}, Usage{NCalls: 3, Prompt: 300, Completion: 40}},
+		{"reported zeros", bridge.Usage{Calls: 2}, Usage{NCalls: 2}},
+		{"no call", bridge.Usage{}, Usage{}},
+		{"no usage at all", bridge.Usage{Unreported: 4}, Usage{NCalls: 4, CallsWithoutUsage: 4}},
+		{"one response unreported", bridge.Usage{Calls: 2, Prompt: 200, Completion: 20, Unreported: 1}, Usage{NCalls: 3, Prompt: 200, Completion: 20, CallsWithoutUsage: 1}},
+		{"an entry lacking a count", bridge.Usage{Calls: 2, Prompt: 200, Completion: 20, Partial: 1}, Usage{NCalls: 2, Prompt: 200, Completion: 20, CallsWithoutUsage: 1}},
+		{"both", bridge.Usage{Calls: 2, Prompt: 200, Unreported: 2, Partial: 2}, Usage{NCalls: 4, Prompt: 200, CallsWithoutUsage: 4}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -39,7 +39,7 @@ func TestTokensOfUsage(t *testing.T) {
 // unknownRun is a run whose agent made three model calls, one of which
 // reported no usage; the user's calls all reported theirs.
 func unknownRun() *Run {
-	return &Run{Scenario: Scenario{Name: "eva_airline__unknown_usage", SuccessSignals: []string{CleanExit}}, StopReason: StopReasonExit, ScenarioDuration: 10,
+	return &Run{Scenario: Scenario{Name: "eva_airline__unknown_usage", SuccessSignals: []string{signalCleanExit}}, StopReason: stopReasonExit, ScenarioDuration: 10,
 		Agent: Side{Tokens: tokensOfUsage(bridge.Usage{Calls: 2, Prompt: 120, Completion: 30, Unreported: 1})},
 		User:  Side{Tokens: tokensOfUsage(bridge.Usage{Calls: 2, Prompt: 50, Completion: 5})}}
 }
@@ -68,14 +68,14 @@ func TestMetricsWriteUnknownUsageAsNull(t *testing.T) {
 	require.NoError(t, err)
 	d, ok := tree.(pyvalue.Dict)
 	require.True(t, ok, "%T", tree)
-	assert.Equal(t, Tokens{NCalls: 3, CallsWithoutUsage: 1}, tokensOf(d, "agent"))
-	assert.Equal(t, Tokens{NCalls: 2, Prompt: 50, Completion: 5}, tokensOf(d, "user"))
+	assert.Equal(t, Usage{NCalls: 3, CallsWithoutUsage: 1}, tokensOf(d, "agent"))
+	assert.Equal(t, Usage{NCalls: 2, Prompt: 50, Completion: 5}, tokensOf(d, "user"))
 
 	// Another writer's null without our key is one call without usage.
-	assert.Equal(t, Tokens{NCalls: 2, Completion: 3, CallsWithoutUsage: 1},
+	assert.Equal(t, Usage{NCalls: 2, Completion: 3, CallsWithoutUsage: 1},
 		tokensOfDict(pyvalue.Dict{{Key: "n_calls", Value: int64(2)}, {Key: "prompt", Value: nil}, {Key: "completion", Value: int64(3)}}))
 	// An absent count is NeMo's 0.
-	assert.Equal(t, Tokens{NCalls: 2}, tokensOfDict(pyvalue.Dict{{Key: "n_calls", Value: int64(2)}}))
+	assert.Equal(t, Usage{NCalls: 2}, tokensOfDict(pyvalue.Dict{{Key: "n_calls", Value: int64(2)}}))
 }
 
 // The turn gate counts model calls: three responses without usage clear
@@ -103,33 +103,33 @@ func TestTurnGateCountsModelCalls(t *testing.T) {
 func TestSummaryAndReportSayUnknown(t *testing.T) {
 	res, err := Score(t.Context(), unknownRun(), opts())
 	require.NoError(t, err)
-	line, err := NewResultLine(res)
+	line, err := newResultLine(res)
 	require.NoError(t, err)
 	known := unknownRun()
 	known.Scenario.Name = "eva_airline__known_usage"
-	known.Agent.Tokens = Tokens{NCalls: 4, Prompt: 1000, Completion: 200}
+	known.Agent.Tokens = Usage{NCalls: 4, Prompt: 1000, Completion: 200}
 	kres, err := Score(t.Context(), known, opts())
 	require.NoError(t, err)
-	kline, err := NewResultLine(kres)
+	kline, err := newResultLine(kres)
 	require.NoError(t, err)
 
-	summary := string(AllSummary([]*ResultLine{line, kline}, 2, 3))
+	summary := string(allSummary([]*resultLine{line, kline}, 2, 3))
 	assert.Contains(t, summary, "  agent: 7 call(s), prompt=unknown, completion=unknown, total=unknown (1 call(s) without usage)\n")
 	assert.Contains(t, summary, "  user: 4 call(s), prompt=100, completion=10, total=110\n")
 	assert.Contains(t, summary, "  Run total: unknown (1 call(s) without usage)\n")
 
-	agg := NewAggregator(3)
+	agg := newAggregator(3)
 	agg.Add(line)
 	agg.Add(kline)
-	assert.Equal(t, Tokens{NCalls: 7, Prompt: 1000, Completion: 200, CallsWithoutUsage: 1}, agg.Tokens.Agent)
+	assert.Equal(t, Usage{NCalls: 7, Prompt: 1000, Completion: 200, CallsWithoutUsage: 1}, agg.Tokens.Agent)
 	assert.False(t, agg.Tokens.Agent.Known())
 	assert.True(t, agg.Tokens.User.Known())
 
-	onlyKnown := string(AllSummary([]*ResultLine{kline}, 1, 3))
+	onlyKnown := string(allSummary([]*resultLine{kline}, 1, 3))
 	assert.Contains(t, onlyKnown, "  agent: 4 call(s), prompt=1,000, completion=200, total=1,200\n")
 	assert.NotContains(t, onlyKnown, "unknown")
 
-	page, err := RenderReport(ReportInput{Title: "t", Lines: []*ResultLine{line, kline}, Queued: 2, MinAgentTurns: 3})
+	page, err := renderReport(reportInput{Title: "t", Lines: []*resultLine{line, kline}, Queued: 2, MinAgentTurns: 3})
 	require.NoError(t, err)
 	html := string(page)
 	assert.Contains(t, html, "Agent tokens <b>3 calls, unknown prompt and completion (1 without usage)</b>")

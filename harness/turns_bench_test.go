@@ -69,7 +69,7 @@ func BenchmarkHundredThousandTurns(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if n := len(res.Run.Turns); n != benchTurns || res.Run.StopReason != StopReasonExit {
+		if n := len(res.Run.Turns); n != benchTurns || res.Run.StopReason != stopReasonExit {
 			b.Fatalf("%d turns, stop reason %s", n, res.Run.StopReason)
 		}
 	}

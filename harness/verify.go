@@ -35,29 +35,29 @@ type Verification struct {
 	Reason string
 }
 
-// Value is summary_verified: true, false, or NotApplicable when skipped.
+// Value is summary_verified: true, false, or "N/A" when skipped.
 func (v *Verification) Value() any {
 	if v.Verified == nil {
-		return NotApplicable
+		return notApplicable
 	}
 	return *v.Verified
 }
 
-// NotReproducible is how a failed verification's reason begins, after
+// notReproducible is how a failed verification's reason begins, after
 // the side ("agent summary not reproducible from its actions: …"); the
 // report flags it per scenario.
-const NotReproducible = "summary not reproducible from its actions"
+const notReproducible = "summary not reproducible from its actions"
 
-// MaxVerifyCombinations bounds the replays one summary may take: a
+// maxVerifyCombinations bounds the replays one summary may take: a
 // record that stands for several calls (Reference.Decode) multiplies
 // them; past the bound the check is skipped.
-const MaxVerifyCombinations = 64
+const maxVerifyCombinations = 64
 
-// DecodeAction reads an action record as the tau2 ports and NeMo's
+// decodeAction reads an action record as the tau2 ports and NeMo's
 // schema tools write it ({"action_type", "name", "arguments", "result"}):
 // the call of the tool "name" with "arguments" (absent or null: none).
 // It is the default Reference.Decode.
-func DecodeAction(record any) ([]Call, error) {
+func decodeAction(record any) ([]Call, error) {
 	if _, ok := dictItems(record); !ok {
 		return nil, fmt.Errorf("the record is a %s, not a dict", pyvalue.TypeName(record))
 	}
@@ -104,7 +104,7 @@ func DecodeAction(record any) ([]Call, error) {
 //   - a one-sided domain replays each side on its own DB.
 //
 // A record that stands for several calls (Decode returns more than one)
-// is tried with each, up to MaxVerifyCombinations replays: one that
+// is tried with each, up to 64 replays: one that
 // reproduces verifies. The check is skipped, with its reason, for a
 // domain ref calls unverifiable, a side that sent no summary, a replay
 // that drew a fresh id (a live tool draws it at random: tau2 telecom's
@@ -116,7 +116,7 @@ func VerifySummaries(ctx context.Context, ref *Reference, sc *Scenario, run *Run
 	}
 	v := &verifier{ref: ref, sc: sc, decode: ref.Decode, clock: ref.Clock}
 	if v.decode == nil {
-		v.decode = DecodeAction
+		v.decode = decodeAction
 	}
 	if v.clock == nil {
 		now := time.Now()
@@ -203,7 +203,7 @@ func (v *verifier) verify(ctx context.Context, run *Run, syncs []SyncRecord) *Ve
 				err = fmt.Errorf("it stands for no call")
 			}
 			if err != nil {
-				reasons = append(reasons, fmt.Sprintf("%s %s: action %d cannot be read: %v", s.name, NotReproducible, i+1, err))
+				reasons = append(reasons, fmt.Sprintf("%s %s: action %d cannot be read: %v", s.name, notReproducible, i+1, err))
 				continue
 			}
 			name, _ := dictGet(rec, "name")
@@ -290,8 +290,8 @@ func (v *verifier) replaySides(ctx context.Context, steps []step, sides []string
 	combos := 1
 	for _, s := range steps {
 		combos *= len(s.calls)
-		if combos > MaxVerifyCombinations {
-			return skipped("the %s actions stand for more than %d combinations of calls", strings.Join(sides, " and "), MaxVerifyCombinations)
+		if combos > maxVerifyCombinations {
+			return skipped("the %s actions stand for more than %d combinations of calls", strings.Join(sides, " and "), maxVerifyCombinations)
 		}
 	}
 	var first *attempt
@@ -384,7 +384,7 @@ func (v *verifier) attempt(ctx context.Context, steps []step, choice []int, side
 		case "missing_tool", "exception", "error_result":
 			s := steps[e.Index]
 			out.reasons = append(out.reasons, fmt.Sprintf("%s %s: action %d (%s) does not replay: %s: %s",
-				s.side, NotReproducible, s.index+1, e.Name, strings.ReplaceAll(e.Kind, "_", " "), e.Message))
+				s.side, notReproducible, s.index+1, e.Name, strings.ReplaceAll(e.Kind, "_", " "), e.Message))
 		}
 	}
 	got := map[string]string{sides[0]: res.DBHash}
@@ -397,7 +397,7 @@ func (v *verifier) attempt(ctx context.Context, steps []step, choice []int, side
 			return attempt{skip: skipped("%v", err)}
 		}
 		if want := hashText(sums[side].DBHash); h != want {
-			out.reasons = append(out.reasons, fmt.Sprintf("%s %s: replayed hash %s, reported %s", side, NotReproducible, hashWord(h), hashWord(want)))
+			out.reasons = append(out.reasons, fmt.Sprintf("%s %s: replayed hash %s, reported %s", side, notReproducible, hashWord(h), hashWord(want)))
 		}
 	}
 	out.ok = len(out.reasons) == 0 && !out.drewID

@@ -63,7 +63,7 @@ func TestVerifyFlagsAHashWithoutTheWork(t *testing.T) {
 	if m.IsSuccessful != true || !m.DBStateMatch || m.InsufficientAgentTurns {
 		t.Fatalf("lazy bot: NeMo's verdict changed: successful %v db %v insufficient %v", m.IsSuccessful, m.DBStateMatch, m.InsufficientAgentTurns)
 	}
-	checkVerdict(t, m.Verification, false, "agent "+NotReproducible+": replayed hash ", "reported "+sc.ExpectedDBHash)
+	checkVerdict(t, m.Verification, false, "agent "+notReproducible+": replayed hash ", "reported "+sc.ExpectedDBHash)
 	b, err := m.MarshalJSON()
 	if err != nil {
 		t.Fatal(err)

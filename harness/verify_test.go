@@ -118,7 +118,7 @@ func TestVerifySummariesRules(t *testing.T) {
 	ab := items("a", "1", "b", "2")
 	base := &Reference{Tools: fakeTools}
 	twoWays := func(record any) ([]Call, error) { // stands for set(a, 9) or its own call
-		calls, err := DecodeAction(record)
+		calls, err := decodeAction(record)
 		if err != nil {
 			return nil, err
 		}
@@ -139,10 +139,10 @@ func TestVerifySummariesRules(t *testing.T) {
 		{name: "one write reproduced", ref: base, agent: sum(hashOf(t, a1), nil, setRec("a", "1")), want: true},
 		{name: "two writes with the DB sent", ref: base, agent: sum(hashOf(t, ab), ab, setRec("a", "1"), setRec("b", "2")), want: true},
 		{name: "a hash without the work", ref: base, agent: sum(hashOf(t, ab), nil),
-			want: false, reasons: []string{"agent " + NotReproducible + ": replayed hash null, reported " + *hashOf(t, ab)}},
+			want: false, reasons: []string{"agent " + notReproducible + ": replayed hash null, reported " + *hashOf(t, ab)}},
 		{name: "a write reported, not applied", ref: base, agent: sum(hashOf(t, a1), nil, setRec("a", "1"), setRec("b", "2")),
 			want: false, reasons: []string{"replayed hash " + *hashOf(t, ab) + ", reported " + *hashOf(t, a1)}},
-		{name: "a write applied, not reported", ref: base, agent: sum(hashOf(t, ab), nil, setRec("a", "1")), want: false, reasons: []string{NotReproducible}},
+		{name: "a write applied, not reported", ref: base, agent: sum(hashOf(t, ab), nil, setRec("a", "1")), want: false, reasons: []string{notReproducible}},
 		{name: "the DB sent is not the hash's", ref: base, agent: sum(hashOf(t, a1), ab, setRec("a", "1")),
 			want: false, reasons: []string{"agent summary's db does not hash to its db_hash: db " + *hashOf(t, ab)}},
 		{name: "an empty DB sent with a hash", ref: base, agent: sum(hashOf(t, a1), map[string]any{}, setRec("a", "1")),
@@ -158,25 +158,25 @@ func TestVerifySummariesRules(t *testing.T) {
 		{name: "records that cannot be read", ref: base, agent: sum(nil, nil, "set", map[string]any{"arguments": map[string]any{}}, map[string]any{"name": "set", "arguments": []any{1}}),
 			want: false, reasons: []string{"action 1 cannot be read: the record is a str", "action 2 cannot be read: its name is None", "action 3 cannot be read: its arguments are a list"}},
 		{name: "a fresh id drawn", ref: base, agent: sum(hashOf(t, items("verify-1", "x")), nil, rec("mint", map[string]any{"key": "", "value": "x"})),
-			want: NotApplicable, reasons: []string{"skipped: replaying the agent actions drew a fresh id"}},
+			want: notApplicable, reasons: []string{"skipped: replaying the agent actions drew a fresh id"}},
 		{name: "unverifiable domain", ref: &Reference{Tools: fakeTools, Unverifiable: "fake's tools read the wall clock"}, agent: sum(nil, nil),
-			want: NotApplicable, reasons: []string{"skipped: fake's tools read the wall clock"}},
-		{name: "no tools", ref: &Reference{}, agent: sum(nil, nil), want: NotApplicable, reasons: []string{"skipped: the fake reference has no tools"}},
-		{name: "no agent summary", ref: base, want: NotApplicable, reasons: []string{"skipped: no agent summary was pulled"}},
+			want: notApplicable, reasons: []string{"skipped: fake's tools read the wall clock"}},
+		{name: "no tools", ref: &Reference{}, agent: sum(nil, nil), want: notApplicable, reasons: []string{"skipped: the fake reference has no tools"}},
+		{name: "no agent summary", ref: base, want: notApplicable, reasons: []string{"skipped: no agent summary was pulled"}},
 		{name: "a user summary with actions of its own", ref: base, agent: sum(nil, nil), user: sum(nil, nil, setRec("a", "1")),
-			want: false, reasons: []string{"user " + NotReproducible + ": replayed hash " + *hashOf(t, a1) + ", reported null"}},
+			want: false, reasons: []string{"user " + notReproducible + ": replayed hash " + *hashOf(t, a1) + ", reported null"}},
 		{name: "a user summary, honest", ref: base, agent: sum(hashOf(t, a1), nil, setRec("a", "1")), user: sum(hashOf(t, a1), nil, setRec("a", "1")), want: true},
 		{name: "an inline DB to start from", ref: base, init: map[string]any{"db": items("z", "0")},
 			agent: sum(hashOf(t, items("z", "0", "a", "1")), nil, setRec("a", "1")), want: true},
 		{name: "a db_path without a reference DB", ref: base, init: map[string]any{"db_path": "fake/db.json"}, agent: sum(nil, nil),
-			want: NotApplicable, reasons: []string{"skipped: the fake reference has no agent DB for db_path 'fake/db.json'"}},
+			want: notApplicable, reasons: []string{"skipped: the fake reference has no agent DB for db_path 'fake/db.json'"}},
 		{name: "a record of two calls, the second reproduces", ref: &Reference{Tools: fakeTools, Decode: twoWays},
 			agent: sum(hashOf(t, a1), nil, setRec("a", "1")), want: true},
 		{name: "a record of two calls, neither reproduces", ref: &Reference{Tools: fakeTools, Decode: twoWays},
 			agent: sum(hashOf(t, items("a", "5")), nil, setRec("a", "1")), want: false, reasons: []string{"replayed hash " + *hashOf(t, items("a", "9"))}},
 		{name: "too many combinations", ref: &Reference{Tools: fakeTools, Decode: twoWays},
 			agent: sum(nil, nil, setRec("a", "1"), setRec("a", "1"), setRec("a", "1"), setRec("a", "1"), setRec("a", "1"), setRec("a", "1"), setRec("a", "1")),
-			want:  NotApplicable, reasons: []string{"more than 64 combinations"}},
+			want:  notApplicable, reasons: []string{"more than 64 combinations"}},
 		{name: "a decoder that panics", ref: &Reference{Tools: fakeTools, Decode: func(any) ([]Call, error) { panic("boom") }},
 			agent: sum(nil, nil, setRec("a", "1")), want: false, reasons: []string{"action 1 cannot be read: decoding it panicked: boom"}},
 		{name: "a decoder that finds no call", ref: &Reference{Tools: fakeTools, Decode: func(any) ([]Call, error) { return nil, nil }},
@@ -294,7 +294,7 @@ func TestVerifySummariesAirline(t *testing.T) {
 	s := *run.Agent.Summary
 	s.Actions = s.Actions[1:]
 	dropped.Agent.Summary = &s
-	checkVerdict(t, VerifySummaries(context.Background(), ref, sc, &dropped, nil), false, "agent "+NotReproducible+": replayed hash ")
+	checkVerdict(t, VerifySummaries(context.Background(), ref, sc, &dropped, nil), false, "agent "+notReproducible+": replayed hash ")
 
 	lazy := *run
 	lazy.Agent.Summary = sum(run.Agent.Summary.DBHash, nil)
@@ -314,26 +314,26 @@ func TestVerifySummariesTelecom(t *testing.T) {
 	syncs := append([]SyncRecord{{}}, order...) // the initial sync first, as RunScenario records it
 	checkVerdict(t, VerifySummaries(context.Background(), ref, sc, run, syncs), true)
 
-	checkVerdict(t, VerifySummaries(context.Background(), ref, sc, run, nil), NotApplicable, "skipped: the order of the agent's and the user's actions cannot be known")
+	checkVerdict(t, VerifySummaries(context.Background(), ref, sc, run, nil), notApplicable, "skipped: the order of the agent's and the user's actions cannot be known")
 	wrong := append([]SyncRecord{}, order...)
 	wrong[0].Action += "_x"
-	checkVerdict(t, VerifySummaries(context.Background(), ref, sc, run, wrong), NotApplicable, "cannot be known")
-	checkVerdict(t, VerifySummaries(context.Background(), ref, sc, run, order[:len(order)-1]), NotApplicable, "cannot be known")
+	checkVerdict(t, VerifySummaries(context.Background(), ref, sc, run, wrong), notApplicable, "cannot be known")
+	checkVerdict(t, VerifySummaries(context.Background(), ref, sc, run, order[:len(order)-1]), notApplicable, "cannot be known")
 
 	// The user's phone fixed without the user doing it.
 	lazy := *run
 	lazy.User.Summary = sum(run.User.Summary.DBHash, nil)
-	checkVerdict(t, VerifySummaries(context.Background(), ref, sc, &lazy, syncs), false, "user "+NotReproducible+": replayed hash ")
+	checkVerdict(t, VerifySummaries(context.Background(), ref, sc, &lazy, syncs), false, "user "+notReproducible+": replayed hash ")
 
 	noUser := *run
 	noUser.User.Summary = nil
-	checkVerdict(t, VerifySummaries(context.Background(), ref, sc, &noUser, syncs), NotApplicable, "skipped: no user summary was pulled")
+	checkVerdict(t, VerifySummaries(context.Background(), ref, sc, &noUser, syncs), notApplicable, "skipped: no user summary was pulled")
 
 	// One side's actions alone need no order.
 	agentOnly := *run
 	agentOnly.User.Summary = sum(run.User.Summary.DBHash, nil)
 	v := VerifySummaries(context.Background(), ref, sc, &agentOnly, nil)
-	checkVerdict(t, v, false, "user "+NotReproducible)
+	checkVerdict(t, v, false, "user "+notReproducible)
 }
 
 // summary_verified and summary_verification follow NeMo's keys and
@@ -359,7 +359,7 @@ func TestVerificationMetricsKeys(t *testing.T) {
 }`},
 	} {
 		task := true
-		m := &Metrics{IsActionMatch: NotApplicable, IsSuccessful: true, IsTaskSuccessful: &task, Verification: tc.v, HarnessError: ""}
+		m := &Metrics{IsActionMatch: notApplicable, IsSuccessful: true, IsTaskSuccessful: &task, Verification: tc.v, HarnessError: ""}
 		b, err := m.MarshalJSON()
 		if err != nil {
 			t.Fatal(err)
@@ -370,26 +370,26 @@ func TestVerificationMetricsKeys(t *testing.T) {
 	}
 	// With harness_error too, ours come after it.
 	task := true
-	m := &Metrics{IsActionMatch: NotApplicable, IsSuccessful: false, IsTaskSuccessful: &task, HarnessError: "failed: z", Verification: &Verification{Verified: &tr}}
+	m := &Metrics{IsActionMatch: notApplicable, IsSuccessful: false, IsTaskSuccessful: &task, HarnessError: "failed: z", Verification: &Verification{Verified: &tr}}
 	if b, _ := m.MarshalJSON(); !strings.HasSuffix(string(b), `"harness_error": "failed: z",
   "summary_verified": true
 }`) {
 		t.Errorf("metrics.json ends %s", b[max(0, len(b)-200):])
 	}
 	// Score passes the run's verdict on, and changes no verdict of NeMo's.
-	run := &Run{Scenario: Scenario{Name: "x__1", SuccessSignals: []string{CleanExit}}, StopReason: StopReasonExit}
-	plain, err := Score(context.Background(), run, DefaultOptions())
+	run := &Run{Scenario: Scenario{Name: "x__1", SuccessSignals: []string{signalCleanExit}}, StopReason: stopReasonExit}
+	plain, err := Score(context.Background(), run, defaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
-	run.Verification = &Verification{Verified: &f, Reason: "agent " + NotReproducible}
-	verified, err := Score(context.Background(), run, DefaultOptions())
+	run.Verification = &Verification{Verified: &f, Reason: "agent " + notReproducible}
+	verified, err := Score(context.Background(), run, defaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
 	a, _ := plain.Metrics.MarshalJSON()
 	b, _ := verified.Metrics.MarshalJSON()
-	want := strings.TrimSuffix(string(a), "\n}") + ",\n  \"summary_verified\": false,\n  \"summary_verification\": \"agent " + NotReproducible + "\"\n}"
+	want := strings.TrimSuffix(string(a), "\n}") + ",\n  \"summary_verified\": false,\n  \"summary_verification\": \"agent " + notReproducible + "\"\n}"
 	if string(b) != want {
 		t.Errorf("verified metrics.json:\n%s\nwant:\n%s", b, want)
 	}
@@ -398,15 +398,15 @@ func TestVerificationMetricsKeys(t *testing.T) {
 // report.html flags a summary not reproducible from its actions, and
 // counts the summaries checked.
 func TestReportFlagsUnreproducibleSummaries(t *testing.T) {
-	line := func(name string, v *Verification) *ResultLine {
+	line := func(name string, v *Verification) *resultLine {
 		task := true
-		m := &Metrics{ScenarioName: name, IsActionMatch: NotApplicable, IsSuccessful: true, IsTaskSuccessful: &task, Verification: v}
-		return &ResultLine{Scenario: name, Domain: prefix(name), Metrics: m.Dict()}
+		m := &Metrics{ScenarioName: name, IsActionMatch: notApplicable, IsSuccessful: true, IsTaskSuccessful: &task, Verification: v}
+		return &resultLine{Scenario: name, Domain: prefix(name), Metrics: m.dict()}
 	}
 	f, tr := false, true
-	html, err := RenderReport(ReportInput{Title: "t", Queued: 3, Lines: []*ResultLine{
+	html, err := renderReport(reportInput{Title: "t", Queued: 3, Lines: []*resultLine{
 		line("a__1", &Verification{Verified: &tr}),
-		line("a__2", &Verification{Verified: &f, Reason: "agent " + NotReproducible + ": replayed hash h1, reported h2"}),
+		line("a__2", &Verification{Verified: &f, Reason: "agent " + notReproducible + ": replayed hash h1, reported h2"}),
 		line("b__1", &Verification{Reason: "skipped: b's tools read the clock"}),
 	}})
 	if err != nil {
@@ -420,11 +420,11 @@ func TestReportFlagsUnreproducibleSummaries(t *testing.T) {
 		t.Errorf("%d flags, want 1", n)
 	}
 	i := strings.Index(s, `data-scenario="a__2"`)
-	j := strings.Index(s, "Summary not reproducible from its actions</b> agent "+NotReproducible+": replayed hash h1, reported h2")
+	j := strings.Index(s, "Summary not reproducible from its actions</b> agent "+notReproducible+": replayed hash h1, reported h2")
 	if i < 0 || j < i || (strings.Contains(s[i:], `data-scenario="b__1"`) && j > i+strings.Index(s[i:], `data-scenario="b__1"`)) {
 		t.Errorf("a__2 is not flagged (%d, %d)", i, j)
 	}
-	plain, err := RenderReport(ReportInput{Title: "t", Queued: 1, Lines: []*ResultLine{line("a__1", nil)}})
+	plain, err := renderReport(reportInput{Title: "t", Queued: 1, Lines: []*resultLine{line("a__1", nil)}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -443,7 +443,7 @@ func FuzzDecodeAction(f *testing.F) {
 		if json.Unmarshal(data, &rec) != nil {
 			return
 		}
-		calls, err := DecodeAction(rec)
+		calls, err := decodeAction(rec)
 		if err != nil {
 			return
 		}

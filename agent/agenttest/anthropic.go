@@ -41,15 +41,15 @@ type AnthropicBlock struct {
 	Raw       json.RawMessage `json:"-"`
 }
 
-// DecodeAnthropicRequest decodes a Messages API body, refusing what the API
+// decodeAnthropicRequest decodes a Messages API body, refusing what the API
 // refuses with a 400: a body that is not one JSON object, no model, no
 // max_tokens, no messages, a role other than user and assistant, a block
 // without a type, a tool without name or input_schema, and a tool_use not
 // answered by a tool_result in the next message (or a tool_result
 // answering no tool_use of the message before).
-func DecodeAnthropicRequest(body []byte) (Request, error) {
-	if len(body) > MaxBody {
-		return Request{}, fmt.Errorf("request body of %d bytes is over the %d-byte limit", len(body), MaxBody)
+func decodeAnthropicRequest(body []byte) (Request, error) {
+	if len(body) > maxBody {
+		return Request{}, fmt.Errorf("request body of %d bytes is over the %d-byte limit", len(body), maxBody)
 	}
 	var w struct {
 		Model     *string           `json:"model"`
@@ -73,7 +73,7 @@ func DecodeAnthropicRequest(body []byte) (Request, error) {
 		return Request{}, errors.New("messages: at least one message is required")
 	}
 	ar := &AnthropicRequest{MaxTokens: *w.MaxTokens, System: w.System}
-	r := Request{Dialect: DialectAnthropic, Model: *w.Model, Tools: w.Tools, Body: body, ToolChoice: w.Choice, Anthropic: ar}
+	r := Request{Dialect: dialectAnthropic, Model: *w.Model, Tools: w.Tools, Body: body, ToolChoice: w.Choice, Anthropic: ar}
 	if w.Stream != nil {
 		r.Stream = *w.Stream
 	}

@@ -1,7 +1,10 @@
 // Package agenttest is an OpenAI-compatible Chat Completions stand-in
-// server driven by a script, for testing model adapters and bots without a
-// model.
+// server driven by a script, and an in-process scripted model, for testing
+// model adapters and bots without a model.
 //
+//   - [Model] is an agent.Model playing a script's turns in order, in
+//     process (no HTTP): [Model.Arm] sets the script, Fallback answers
+//     past it (or, armed to stall, nothing until the context ends).
 //   - [Server] is an http.Handler (use it with httptest.NewServer, or
 //     serve it from a command: cmd/standin) answering POST
 //     /v1/chat/completions and /chat/completions; each request takes the
@@ -25,7 +28,7 @@
 //     a malformed chunk, and server quirks in how call deltas are
 //     numbered ([Quirks]).
 //   - The same script answers in the Anthropic and Gemini dialects:
-//     POST /v1/messages ([DecodeAnthropicRequest]; a stream is
+//     POST /v1/messages (a stream is
 //     message_start with the input and cache usage, a ping, each block's
 //     content_block_start, deltas and content_block_stop — a thinking
 //     block with its signature_delta first when the turn has
@@ -34,7 +37,7 @@
 //     message_delta with the stop_reason and output_tokens, and
 //     message_stop; non-streaming, one message object), and
 //     /v1beta/models/{model}:generateContent and :streamGenerateContent
-//     ([DecodeGeminiRequest]; one response per part, the thought first,
+//     (one response per part, the thought first,
 //     calls whole and without ids unless [Quirks.CallIDs], the
 //     thoughtSignature on the first call, the last response with the
 //     finishReason and the whole usageMetadata). [Server.Dialect] limits
@@ -47,7 +50,7 @@
 //     tool_result in the next message, a Gemini call turn answered by
 //     another number of functionResponse parts, a functionResponse that
 //     is not an object.
-//   - Every request is decoded ([DecodeRequest]: the fields a Chat
+//   - Every request is decoded (the fields a Chat
 //     Completions server reads; malformed bodies get a 400) and kept
 //     ([Server.Requests]), tool definitions as the raw bytes sent.
 package agenttest

@@ -44,16 +44,16 @@ type GeminiFunctionResult struct {
 	Response json.RawMessage `json:"response"`
 }
 
-// DecodeGeminiRequest decodes a generateContent body, refusing what the
+// decodeGeminiRequest decodes a generateContent body, refusing what the
 // API refuses with a 400: a body that is not one JSON object, no
 // contents, a role other than user and model, a part with no data, a
 // function declaration without a name, a functionResponse without a name
 // or whose response is not a JSON object, and a turn answering a model
 // turn's calls with another number of functionResponse parts. Model and
 // Stream are the caller's to set from the path.
-func DecodeGeminiRequest(body []byte) (Request, error) {
-	if len(body) > MaxBody {
-		return Request{}, fmt.Errorf("request body of %d bytes is over the %d-byte limit", len(body), MaxBody)
+func decodeGeminiRequest(body []byte) (Request, error) {
+	if len(body) > maxBody {
+		return Request{}, fmt.Errorf("request body of %d bytes is over the %d-byte limit", len(body), maxBody)
 	}
 	var w struct {
 		Contents []GeminiContent   `json:"contents"`
@@ -68,7 +68,7 @@ func DecodeGeminiRequest(body []byte) (Request, error) {
 		return Request{}, fmt.Errorf("* GenerateContentRequest.contents: contents is not specified")
 	}
 	gr := &GeminiRequest{Contents: w.Contents, SystemInstruction: w.System}
-	r := Request{Dialect: DialectGemini, Body: body, ToolChoice: w.Config, Gemini: gr}
+	r := Request{Dialect: dialectGemini, Body: body, ToolChoice: w.Config, Gemini: gr}
 	for i, raw := range w.Tools {
 		var t struct {
 			Decls []struct {

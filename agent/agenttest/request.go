@@ -10,8 +10,10 @@ import (
 // Request is a decoded Chat Completions request: the fields the stand-in
 // reads, and the body as sent.
 type Request struct {
-	// Dialect is the API the request was made to: DialectOpenAI,
-	// DialectAnthropic or DialectGemini.
+	// Dialect is the API the request was made to: "openai" (POST
+	// /v1/chat/completions), "anthropic" (POST /v1/messages) or "gemini"
+	// (POST /v1beta/models/{model}:generateContent and
+	// :streamGenerateContent).
 	Dialect      string
 	Model        string
 	Messages     []Message
@@ -28,9 +30,9 @@ type Request struct {
 
 // The dialects the stand-in speaks.
 const (
-	DialectOpenAI    = "openai"    // POST /v1/chat/completions
-	DialectAnthropic = "anthropic" // POST /v1/messages
-	DialectGemini    = "gemini"    // POST /v1beta/models/{model}:generateContent, :streamGenerateContent?alt=sse
+	dialectOpenAI    = "openai"    // POST /v1/chat/completions
+	dialectAnthropic = "anthropic" // POST /v1/messages
+	dialectGemini    = "gemini"    // POST /v1beta/models/{model}:generateContent, :streamGenerateContent?alt=sse
 )
 
 // Message is one request message.
@@ -57,17 +59,17 @@ func (m Message) Text() string {
 	return s
 }
 
-// MaxBody is the largest request body the stand-in reads.
-const MaxBody = 64 << 20
+// maxBody is the largest request body the stand-in reads.
+const maxBody = 64 << 20
 
-// DecodeRequest decodes a Chat Completions request body, refusing what an
+// decodeRequest decodes a Chat Completions request body, refusing what an
 // OpenAI server refuses with a 400: a body that is not a JSON object, a
 // missing model, no messages, a message without a known role, a tool
 // message without tool_call_id, a tool that is not {"type": "function",
 // "function": {"name": …}}.
-func DecodeRequest(body []byte) (Request, error) {
-	if len(body) > MaxBody {
-		return Request{}, fmt.Errorf("request body of %d bytes is over the %d-byte limit", len(body), MaxBody)
+func decodeRequest(body []byte) (Request, error) {
+	if len(body) > maxBody {
+		return Request{}, fmt.Errorf("request body of %d bytes is over the %d-byte limit", len(body), maxBody)
 	}
 	var w struct {
 		Model         *string           `json:"model"`
@@ -92,7 +94,7 @@ func DecodeRequest(body []byte) (Request, error) {
 	if len(w.Messages) == 0 {
 		return Request{}, errors.New("'messages' must be a non-empty array")
 	}
-	r := Request{Dialect: DialectOpenAI, Model: *w.Model, Tools: w.Tools, Body: body, ToolChoice: w.ToolChoice}
+	r := Request{Dialect: dialectOpenAI, Model: *w.Model, Tools: w.Tools, Body: body, ToolChoice: w.ToolChoice}
 	if w.Stream != nil {
 		r.Stream = *w.Stream
 	}

@@ -8,8 +8,8 @@ import (
 
 // Turn is one scripted model response.
 type Turn struct {
-	Text  string `json:"text,omitempty"`
-	Calls []Call `json:"calls,omitempty"`
+	Text  string           `json:"text,omitempty"`
+	Calls []tool.ModelCall `json:"calls,omitempty"`
 	// Thinking is the model's reasoning, sent with a signature the
 	// stand-in makes up: an Anthropic thinking block before the text, a
 	// Gemini thought part with the signature on the first call part (the
@@ -29,13 +29,6 @@ type Turn struct {
 	Piece  int    `json:"piece,omitempty"`
 	Fault  Fault  `json:"fault,omitzero"`
 	Quirks Quirks `json:"quirks,omitzero"`
-}
-
-// Call is one scripted tool call. Arguments is sent as it is.
-type Call struct {
-	ID        string `json:"id"`
-	Name      string `json:"name"`
-	Arguments string `json:"arguments"`
 }
 
 // Usage is a token count as OpenAI reports it.
@@ -106,11 +99,11 @@ func GoldTurns(actions []tool.ModelCall, end string) []Turn {
 		if id == "" {
 			id = "gold_" + itoa(i+1)
 		}
-		turns = append(turns, Turn{Calls: []Call{{ID: id, Name: a.Name, Arguments: a.Arguments}}})
+		turns = append(turns, Turn{Calls: []tool.ModelCall{{ID: id, Name: a.Name, Arguments: a.Arguments}}})
 	}
 	bye := "Everything is done. Thank you for calling, goodbye."
 	if end != "" {
-		turns = append(turns, Turn{Text: bye, Calls: []Call{{ID: "gold_end", Name: end, Arguments: "{}"}}})
+		turns = append(turns, Turn{Text: bye, Calls: []tool.ModelCall{{ID: "gold_end", Name: end, Arguments: "{}"}}})
 	}
 	return append(turns, Turn{Text: bye})
 }

@@ -19,8 +19,9 @@ type Server struct {
 	Model string
 	// Loop starts the script again when it runs out.
 	Loop bool
-	// Dialect, when set, is the only dialect answered (DialectOpenAI,
-	// DialectAnthropic, DialectGemini); other routes get a 404.
+	// Dialect, when set, is the only dialect answered ("openai",
+	// "anthropic" or "gemini", as Request.Dialect); other routes get a
+	// 404.
 	Dialect string
 
 	mu       sync.Mutex
@@ -98,9 +99,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	}
 	fail := func(status int, msg string) {
 		switch dialect {
-		case DialectAnthropic:
+		case dialectAnthropic:
 			writeAnthropicError(w, status, msg)
-		case DialectGemini:
+		case dialectGemini:
 			writeGeminiError(w, status, msg)
 		default:
 			writeError(w, status, errorType(status), msg, "")
@@ -110,26 +111,26 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		fail(http.StatusMethodNotAllowed, "use POST")
 		return
 	}
-	body, err := io.ReadAll(io.LimitReader(req.Body, MaxBody+1))
+	body, err := io.ReadAll(io.LimitReader(req.Body, maxBody+1))
 	if err != nil {
 		fail(http.StatusBadRequest, "reading the body: "+err.Error())
 		return
 	}
 	var r Request
 	switch dialect {
-	case DialectAnthropic:
-		r, err = DecodeAnthropicRequest(body)
+	case dialectAnthropic:
+		r, err = decodeAnthropicRequest(body)
 		if err == nil {
 			err = s.checkThinking(r.Anthropic)
 		}
-	case DialectGemini:
-		r, err = DecodeGeminiRequest(body)
+	case dialectGemini:
+		r, err = decodeGeminiRequest(body)
 		r.Model, r.Stream = model, stream
 		if err == nil {
 			err = s.checkSignatures(r.Gemini)
 		}
 	default:
-		r, err = DecodeRequest(body)
+		r, err = decodeRequest(body)
 	}
 	if err != nil {
 		fail(http.StatusBadRequest, err.Error())
@@ -154,7 +155,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	}
 	a := answer{turn: t, id: "chatcmpl-standin-" + strconv.Itoa(n), model: s.model(r), created: s.created, usage: usageOf(t, r)}
 	switch dialect {
-	case DialectAnthropic:
+	case dialectAnthropic:
 		a.id = "msg_standin_" + strconv.Itoa(n)
 		if t.Thinking != "" {
 			a.sig = signature("anthropic", n)
@@ -166,7 +167,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		}
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = w.Write(a.anthropicMessage())
-	case DialectGemini:
+	case dialectGemini:
 		a.id = "standin-" + strconv.Itoa(n)
 		if t.Thinking != "" {
 			a.sig = base64.StdEncoding.EncodeToString([]byte(signature("gemini", n)))
@@ -193,9 +194,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 func route(path string) (dialect, model string, stream bool) {
 	switch path {
 	case "/v1/chat/completions", "/chat/completions":
-		return DialectOpenAI, "", false
+		return dialectOpenAI, "", false
 	case "/v1/messages":
-		return DialectAnthropic, "", false
+		return dialectAnthropic, "", false
 	}
 	for _, prefix := range []string{"/v1beta/models/", "/v1/models/", "/v1alpha/models/"} {
 		rest, ok := strings.CutPrefix(path, prefix)
@@ -208,9 +209,9 @@ func route(path string) (dialect, model string, stream bool) {
 		}
 		switch method {
 		case "generateContent":
-			return DialectGemini, m, false
+			return dialectGemini, m, false
 		case "streamGenerateContent":
-			return DialectGemini, m, true
+			return dialectGemini, m, true
 		}
 	}
 	return "", "", false

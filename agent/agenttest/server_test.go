@@ -40,7 +40,7 @@ func events(t *testing.T, r io.Reader) []string {
 }
 
 func TestStreamWireFormat(t *testing.T) {
-	s := agenttest.New(agenttest.Turn{Text: "Héllo wörld", Piece: 4, Calls: []agenttest.Call{
+	s := agenttest.New(agenttest.Turn{Text: "Héllo wörld", Piece: 4, Calls: []tool.ModelCall{
 		{ID: "call_1", Name: "f", Arguments: `{"b": 1, "a": "ü"}`}, {ID: "call_2", Name: "g", Arguments: ""}},
 		Usage: &agenttest.Usage{PromptTokens: 5, CompletionTokens: 3, CachedTokens: 2}})
 	srv := httptest.NewServer(s)
@@ -104,7 +104,7 @@ func TestStreamWireFormat(t *testing.T) {
 }
 
 func TestCompletion(t *testing.T) {
-	s := agenttest.New(agenttest.Turn{Text: "hi"}, agenttest.Turn{Calls: []agenttest.Call{{ID: "c", Name: "f", Arguments: "{}"}}})
+	s := agenttest.New(agenttest.Turn{Text: "hi"}, agenttest.Turn{Calls: []tool.ModelCall{{ID: "c", Name: "f", Arguments: "{}"}}})
 	srv := httptest.NewServer(s)
 	defer srv.Close()
 	b, _ := io.ReadAll(post(t, srv.URL, body+`}`).Body)
@@ -130,7 +130,7 @@ func TestFaults(t *testing.T) {
 	assert.Equal(t, 500, post(t, srv.URL, body+`}`).StatusCode)
 	assert.Equal(t, 200, post(t, srv.URL, body+`}`).StatusCode)
 
-	cut := agenttest.New(agenttest.Turn{Calls: []agenttest.Call{{ID: "c", Name: "f", Arguments: `{"long": "argument text"}`}}, Fault: agenttest.Fault{CutAfter: 3}})
+	cut := agenttest.New(agenttest.Turn{Calls: []tool.ModelCall{{ID: "c", Name: "f", Arguments: `{"long": "argument text"}`}}, Fault: agenttest.Fault{CutAfter: 3}})
 	srv2 := httptest.NewServer(cut)
 	defer srv2.Close()
 	resp := post(t, srv2.URL, body+`,"stream":true}`)

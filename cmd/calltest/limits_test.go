@@ -12,7 +12,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"github.com/voiceeval/schematools/agent/agenttest"
 )
 
 // Unless -k is given, pass^k is over min(3, -repeat) runs: -repeat 2
@@ -28,7 +27,7 @@ func TestKDefaultsToTheRuns(t *testing.T) {
 		{[]string{"-repeat", "4"}, "4/4 passed  pass^3 1.00"},
 		{[]string{"-repeat", "4", "-k", "4"}, "4/4 passed  pass^4 1.00"},
 	} {
-		_, url := standIn(t, agenttest.DialectOpenAI, good, good, good, good)
+		_, url := standIn(t, "openai", good, good, good, good)
 		var out bytes.Buffer
 		code, err := run(context.Background(), repo(append([]string{"-llm-url", url, "-llm-model", "m", "-workers", "1", "-suite", oneTest(t, "cancel_reason.json")}, tt.args...)...), &out, io.Discard, keys)
 		require.NoError(t, err)
@@ -70,9 +69,9 @@ func TestMaxTokensSent(t *testing.T) {
 		var b map[string]any
 		require.NoError(t, json.Unmarshal(body, &b))
 		switch dialect {
-		case agenttest.DialectAnthropic:
+		case "anthropic":
 			return b["max_tokens"]
-		case agenttest.DialectGemini:
+		case "gemini":
 			gc, _ := b["generationConfig"].(map[string]any)
 			return gc["maxOutputTokens"]
 		}
@@ -93,7 +92,7 @@ func TestMaxTokensSent(t *testing.T) {
 				reqs := s.Requests()
 				require.Len(t, reqs, 1)
 				want := tt.want
-				if want == nil && p == agenttest.DialectAnthropic {
+				if want == nil && p == "anthropic" {
 					want = float64(4096)
 				}
 				assert.Equal(t, want, field(t, p, reqs[0].Body), "%v %s", tt.args, reqs[0].Body)
@@ -118,7 +117,7 @@ func TestHangingServerTimesOut(t *testing.T) {
 	for _, p := range providers {
 		t.Run(p, func(t *testing.T) {
 			url := srv.URL
-			if p == agenttest.DialectOpenAI {
+			if p == "openai" {
 				url += "/v1"
 			}
 			var out bytes.Buffer

@@ -12,10 +12,11 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/voiceeval/schematools/agent/agenttest"
+	"github.com/voiceeval/schematools/tool"
 )
 
 // providers are the three adapters, each with its stand-in dialect.
-var providers = []string{agenttest.DialectOpenAI, agenttest.DialectAnthropic, agenttest.DialectGemini}
+var providers = []string{"openai", "anthropic", "gemini"}
 
 // standIn serves turns in-process in one dialect and returns the stand-in
 // and the base URL its adapter takes.
@@ -25,14 +26,14 @@ func standIn(t *testing.T, dialect string, turns ...agenttest.Turn) (*agenttest.
 	s.Dialect = dialect
 	srv := httptest.NewServer(s)
 	t.Cleanup(srv.Close)
-	if dialect == agenttest.DialectOpenAI {
+	if dialect == "openai" {
 		return s, srv.URL + "/v1"
 	}
 	return s, srv.URL
 }
 
 func call(name, args string) agenttest.Turn {
-	return agenttest.Turn{Calls: []agenttest.Call{{ID: "c1", Name: name, Arguments: args}}}
+	return agenttest.Turn{Calls: []tool.ModelCall{{ID: "c1", Name: name, Arguments: args}}}
 }
 
 func noEnv(string) string { return "" }
@@ -98,7 +99,7 @@ func TestSuiteAgainstStandIn(t *testing.T) {
 			for _, r := range reqs {
 				assert.Equal(t, p, r.Dialect)
 				assert.Equal(t, "m1", r.Model)
-				if p == agenttest.DialectGemini {
+				if p == "gemini" {
 					assert.Len(t, r.Tools, 1, "one tool of three function declarations")
 				} else {
 					assert.Len(t, r.Tools, 3)
@@ -108,7 +109,7 @@ func TestSuiteAgainstStandIn(t *testing.T) {
 				}
 				assert.Contains(t, string(r.Body), "You book tables.")
 			}
-			if p != agenttest.DialectOpenAI {
+			if p != "openai" {
 				return
 			}
 			// books_for_six: system, user, assistant, user.
@@ -222,8 +223,8 @@ func TestJudgeAgainstStandIn(t *testing.T) {
 
 // The judge on another provider than the model under test.
 func TestJudgeOnOtherProvider(t *testing.T) {
-	_, url := standIn(t, agenttest.DialectOpenAI, call("cancel_order", `{"order_id": "ORD-001", "reason": "took too long"}`))
-	judge, judgeURL := standIn(t, agenttest.DialectAnthropic, agenttest.Turn{Text: `{"verdict": "pass", "reason": "ok"}`})
+	_, url := standIn(t, "openai", call("cancel_order", `{"order_id": "ORD-001", "reason": "took too long"}`))
+	judge, judgeURL := standIn(t, "anthropic", agenttest.Turn{Text: `{"verdict": "pass", "reason": "ok"}`})
 	dir := t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "reason.json"), []byte(`{
   "type": "tool",
@@ -239,7 +240,7 @@ func TestJudgeOnOtherProvider(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 0, code, out.String())
 	require.Len(t, judge.Requests(), 1)
-	assert.Equal(t, agenttest.DialectAnthropic, judge.Requests()[0].Dialect)
+	assert.Equal(t, "anthropic", judge.Requests()[0].Dialect)
 }
 
 // The key is read from the provider's variable unless -llm-key-env names

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -20,7 +18,6 @@ import (
 	"github.com/voiceeval/schematools/rtvi"
 	"github.com/voiceeval/schematools/rtvi/rtviws"
 	"github.com/voiceeval/schematools/state"
-	"github.com/voiceeval/schematools/tool"
 )
 
 // userReply is what the scripted user simulator says to every agent turn.
@@ -32,62 +29,7 @@ type pair struct {
 	agentURL, userURL string
 	// agent and user are the in-process bots' models (nil for external
 	// bots): armed with the scenario's scripts before each run.
-	agent, user *scriptModel
-}
-
-// scriptModel is an agent.Model that answers with a script's turns in
-// order (agenttest's turns, served in-process), then with its fallback —
-// or, when armed to stall, never: it waits until the call's context ends
-// or the next scenario arms it.
-type scriptModel struct {
-	fallback agent.Response
-	mu       sync.Mutex
-	turns    []agenttest.Turn
-	next     int
-	stall    bool
-	released chan struct{} // closed when the next scenario arms
-}
-
-// arm sets the script of the next scenario.
-func (m *scriptModel) arm(turns []agenttest.Turn, stall bool) {
-	m.mu.Lock()
-	if m.released != nil {
-		close(m.released)
-	}
-	m.turns, m.next, m.stall, m.released = turns, 0, stall, make(chan struct{})
-	m.mu.Unlock()
-}
-
-// Complete returns the script's next turn.
-func (m *scriptModel) Complete(ctx context.Context, _ agent.Request) (agent.Response, error) {
-	m.mu.Lock()
-	if m.next >= len(m.turns) {
-		stall, released := m.stall, m.released
-		m.mu.Unlock()
-		if !stall {
-			return m.fallback, nil
-		}
-		select {
-		case <-ctx.Done():
-			return agent.Response{}, ctx.Err()
-		case <-released:
-			return agent.Response{}, errors.New("evaluate: stalled model released by the next scenario")
-		}
-	}
-	defer m.mu.Unlock()
-	t := m.turns[m.next]
-	m.next++
-	r := agent.Response{Text: t.Text, FinishReason: "stop"}
-	for _, c := range t.Calls {
-		r.Calls = append(r.Calls, tool.ModelCall{ID: c.ID, Name: c.Name, Arguments: c.Arguments})
-	}
-	if len(r.Calls) > 0 {
-		r.FinishReason = "tool_calls"
-	}
-	if t.Usage != nil {
-		r.Usage = agent.Usage{PromptTokens: t.Usage.PromptTokens, CompletionTokens: t.Usage.CompletionTokens, TotalTokens: t.Usage.TotalTokens}
-	}
-	return r, nil
+	agent, user *agenttest.Model
 }
 
 // scripts are one scenario's scripts for the in-process bots.

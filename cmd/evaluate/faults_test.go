@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+	"github.com/voiceeval/schematools/agent/agenttest"
 	"github.com/voiceeval/schematools/domains"
 )
 
@@ -57,7 +58,7 @@ func goodBots(t *testing.T, n int) (agents, users []string) {
 	logger := slog.New(slog.DiscardHandler)
 	for range n {
 		for _, list := range []*[]string{&agents, &users} {
-			b, err := serveBot(&scriptModel{fallback: userFallback}, 0, root, logger)
+			b, err := serveBot(&agenttest.Model{Fallback: userFallback}, 0, root, logger)
 			if err != nil {
 				t.Fatal(err)
 			}

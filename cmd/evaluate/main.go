@@ -1,5 +1,5 @@
 // Command evaluate runs NeMo scenarios against a pair of RTVI bots and
-// writes the run in NeMo's layout (harness.RunWriter: one directory per
+// writes the run in NeMo's layout (harness.Evaluate: one directory per
 // scenario, results.jsonl, all_metrics.json, report.html), as NeMo's
 // run_evaluation.py does, in text.
 //
@@ -49,15 +49,14 @@ import (
 	"os"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/voiceeval/schematools/agent"
+	"github.com/voiceeval/schematools/agent/agenttest"
 	"github.com/voiceeval/schematools/domains"
 	"github.com/voiceeval/schematools/domains/nemo/nemoeval"
 	"github.com/voiceeval/schematools/domains/nemo/scenarios"
 	"github.com/voiceeval/schematools/harness"
-	"github.com/voiceeval/schematools/internal/pyvalue"
 	"github.com/voiceeval/schematools/provider/openai"
 )
 
@@ -244,23 +243,6 @@ func evaluate(ctx context.Context, f flags, stdout, stderr io.Writer) error {
 	}
 	defer cleanup()
 
-	var w *harness.RunWriter
-	toRun := queue
-	if f.resume != "" {
-		var st *harness.ResumeState
-		if w, st, err = harness.ResumeRunWriter(f.resume, queue, f.minAgentTurns); err != nil {
-			return err
-		}
-		toRun = st.ToRun
-		fmt.Fprintf(stderr, "resume: %d done, %d to run\n", len(st.Done), len(st.ToRun))
-	} else if w, err = harness.NewRunWriter(f.out, harness.SessionTimestamp(time.Now()), queue); err != nil {
-		return err
-	}
-	defer w.Close()
-	if err := harness.WriteRunArgs(w.Dir(), invocation(f, queue), f.resume != ""); err != nil {
-		return err
-	}
-
 	o := harness.DefaultSessionOptions()
 	o.Score.MinAgentTurns = f.minAgentTurns
 	o.Score.Predicates = predicates()
@@ -278,117 +260,62 @@ func evaluate(ctx context.Context, f flags, stdout, stderr io.Writer) error {
 			o.ExitSettle = 50 * time.Millisecond
 		}
 	}
-
-	jobs := make(chan string)
-	var mu sync.Mutex
-	done, failed := len(queue)-len(toRun), 0
-	var firstErr error
-	var wg sync.WaitGroup
-	for _, p := range pairs {
-		wg.Go(func() {
-			for name := range jobs {
-				start := time.Now()
-				ok, why, err := runOne(ctx, w, p, &g, shipped[name], o, refs, f.mutate)
-				mu.Lock()
-				done++
-				verdict := "pass"
-				switch {
-				case err != nil:
-					verdict, failed = "error: "+err.Error(), failed+1
-					if firstErr == nil {
-						firstErr = err
-					}
-				case why != "":
-					verdict, failed = "fail ("+why+")", failed+1
-				case !ok:
-					verdict, failed = "fail", failed+1
-				}
-				fmt.Fprintf(stderr, "[%d/%d] %s %s %.2fs\n", done, len(queue), name, verdict, time.Since(start).Seconds())
-				mu.Unlock()
-			}
-		})
+	bots := make([]harness.BotPair, len(pairs))
+	for i, p := range pairs {
+		bots[i] = harness.BotPair{AgentURL: p.agentURL, UserURL: p.userURL}
+		if p.agent != nil {
+			bots[i].Prepare = func(_ context.Context, sc *harness.Scenario) error { return p.arm(&g, sc.Name, f.mutate) }
+		}
 	}
-	for _, n := range toRun {
-		jobs <- n
+	hq := make([]*harness.Scenario, len(queue))
+	for i, n := range queue {
+		sc := nemoeval.Scenario(shipped[n])
+		sc.Config = shipped[n].Config
+		hq[i] = &sc
 	}
-	close(jobs)
-	wg.Wait()
-	if firstErr != nil {
-		return firstErr
-	}
-	if err := w.Finish(harness.FinishOptions{MinAgentTurns: f.minAgentTurns}); err != nil {
+	ev, err := harness.Evaluate(ctx, hq, harness.EvaluateOptions{
+		OutputDir: f.out, ResumeDir: f.resume, Bots: bots, Session: o,
+		References: refs.of, Argv: f.argv, Args: invocation(f), Progress: stderr,
+	})
+	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "%s: %d scenarios, %d not successful\n", w.Dir(), len(queue), failed)
+	fmt.Fprintf(stdout, "%s: %d scenarios, %d not successful\n", ev.Dir, ev.Scenarios, ev.NotSuccessful)
 	return nil
 }
 
-// invocation is this command's run_args.json record: the flags, by their
-// names with "_" for "-" as argparse names them, in the order they are
-// defined; durations in seconds.
-func invocation(f flags, queue []string) harness.Invocation {
-	args := pyvalue.Dict{
-		{Key: "scenarios", Value: f.scenarios}, {Key: "domain", Value: f.domain},
-		{Key: "out", Value: f.out}, {Key: "resume", Value: f.resume},
-		{Key: "agent_url", Value: f.agentURLs}, {Key: "user_url", Value: f.userURLs},
-		{Key: "parallel", Value: f.parallel}, {Key: "min_agent_turns", Value: f.minAgentTurns},
-		{Key: "max_turns", Value: f.maxTurns}, {Key: "timeout", Value: f.timeout.Seconds()},
-		{Key: "kickoff_delay", Value: f.kickoff.Seconds()}, {Key: "exit_settle", Value: f.settle.Seconds()},
-		{Key: "verify", Value: f.verify},
-		{Key: "max_turn_bytes", Value: f.budgets.TurnBytes}, {Key: "max_stream_bytes", Value: f.budgets.StreamBytes},
-		{Key: "max_held_bytes", Value: f.budgets.HeldBytes}, {Key: "max_file_bytes", Value: f.budgets.FileBytes},
-		{Key: "max_depth", Value: f.budgets.Depth},
-	}
-	return harness.Invocation{
-		StartedAt:     time.Now().Format("2006-01-02T15:04:05"),
-		Argv:          f.argv,
-		ParsedArgs:    args,
-		ScenarioNames: queue,
+// invocation is this command's run_args.json parsed_args: the flags, by
+// their names with "_" for "-" as argparse names them, in the order they
+// are defined; durations in seconds.
+func invocation(f flags) []harness.Arg {
+	return []harness.Arg{
+		{Name: "scenarios", Value: f.scenarios}, {Name: "domain", Value: f.domain},
+		{Name: "out", Value: f.out}, {Name: "resume", Value: f.resume},
+		{Name: "agent_url", Value: f.agentURLs}, {Name: "user_url", Value: f.userURLs},
+		{Name: "parallel", Value: f.parallel}, {Name: "min_agent_turns", Value: f.minAgentTurns},
+		{Name: "max_turns", Value: f.maxTurns}, {Name: "timeout", Value: f.timeout.Seconds()},
+		{Name: "kickoff_delay", Value: f.kickoff.Seconds()}, {Name: "exit_settle", Value: f.settle.Seconds()},
+		{Name: "verify", Value: f.verify},
+		{Name: "max_turn_bytes", Value: f.budgets.TurnBytes}, {Name: "max_stream_bytes", Value: f.budgets.StreamBytes},
+		{Name: "max_held_bytes", Value: f.budgets.HeldBytes}, {Name: "max_file_bytes", Value: f.budgets.FileBytes},
+		{Name: "max_depth", Value: f.budgets.Depth},
 	}
 }
 
-// runOne runs one scenario on pair p and writes it; ok is is_successful,
-// why the reason a bot failed it (harness_error), err what stops the run.
-func runOne(ctx context.Context, w *harness.RunWriter, p *pair, g *golds, s *scenarios.Scenario, o harness.SessionOptions, refs references, mutate mutator) (ok bool, why string, err error) {
-	if p.agent != nil {
-		agentTurns, userTurns, err := g.scripts(s.Name)
-		if err != nil {
-			return false, "", err
-		}
-		sc := scripts{agent: agentTurns, user: userTurns}
-		if mutate != nil {
-			sc = mutate(s.Name, sc)
-		}
-		p.agent.arm(sc.agent, sc.stall)
-		p.user.arm(sc.user, false)
+// arm sets the scripts of scenario name on the pair's in-process models:
+// its gold scripts, or what mutate makes of them.
+func (p *pair) arm(g *golds, name string, mutate mutator) error {
+	agentTurns, userTurns, err := g.scripts(name)
+	if err != nil {
+		return err
 	}
-	refs.apply(&o, s.Domain)
-	o.ScenarioDirectory = w.ScenarioDir(s.Name)
-	start := time.Now()
-	sc := nemoeval.Scenario(s)
-	res, runErr := harness.RunScenario(ctx, &sc, p.agentURL, p.userURL, o)
-	run, scored := res.Run, res.Result
-	if runErr != nil {
-		if !errors.Is(runErr, harness.ErrBotFailed) && !errors.Is(runErr, harness.ErrAborted) {
-			return false, "", runErr
-		}
-		// The scenario is written as failed, with the reason, and the run
-		// goes on (harness.FailedRun).
-		if run, err = harness.FailedRun(&sc, res); err != nil {
-			return false, "", err
-		}
-		run.ScenarioDirectory = o.ScenarioDirectory
-		if run.LogStartTime == "" {
-			run.LogStartTime, run.EndTime = harness.PyISOFormat(start), harness.PyISOFormat(time.Now())
-		}
-		if scored, err = harness.Score(ctx, run, o.Score); err != nil {
-			return false, "", err
-		}
+	sc := scripts{agent: agentTurns, user: userTurns}
+	if mutate != nil {
+		sc = mutate(name, sc)
 	}
-	if err := w.WriteScenario(&harness.ScenarioOutput{Run: run, Result: scored, Config: s.Config}); err != nil {
-		return false, "", err
-	}
-	return scored.Metrics.IsSuccessful == true, scored.Metrics.HarnessError, nil
+	p.agent.Arm(sc.agent, sc.stall)
+	p.user.Arm(sc.user, false)
+	return nil
 }
 
 // startPairs returns the bot pairs: the URL lists paired up, or one
@@ -423,7 +350,7 @@ func startPairs(f flags, inProcess bool) ([]*pair, func(), error) {
 	logger := slog.New(slog.DiscardHandler)
 	var out []*pair
 	for range f.parallel {
-		agentModel, userModel := &scriptModel{fallback: agentFallback}, &scriptModel{fallback: userFallback}
+		agentModel, userModel := &agenttest.Model{Fallback: agentFallback}, &agenttest.Model{Fallback: userFallback}
 		var am, um agent.Model = agentModel, userModel
 		toolSteps := 0
 		if f.llm.url != "" {

@@ -39,9 +39,10 @@ type references struct {
 	shadow, verify map[string]*harness.Reference
 }
 
-// apply sets the session's references for a scenario of domain.
-func (r references) apply(o *harness.SessionOptions, domain string) {
-	o.Shadow, o.Verify = r.shadow[domain], r.verify[domain]
+// of returns the references of a tool domain
+// (harness.EvaluateOptions.References).
+func (r references) of(domain string) (shadow, verify *harness.Reference, err error) {
+	return r.shadow[domain], r.verify[domain], nil
 }
 
 // referencesFor returns the references of the tool domains the scenarios

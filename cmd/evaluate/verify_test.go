@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/voiceeval/schematools/agent"
+	"github.com/voiceeval/schematools/agent/agenttest"
 	"github.com/voiceeval/schematools/domains"
 	"github.com/voiceeval/schematools/domains/nemo/evaairline"
 	"github.com/voiceeval/schematools/domains/nemo/nemodata"
@@ -129,9 +130,9 @@ func TestVerifyFlagsAWriteReportedNotApplied(t *testing.T) {
 	if err := domains.WriteDataRoot(root); err != nil {
 		t.Fatal(err)
 	}
-	agentModel, userModel := &scriptModel{fallback: agentFallback}, &scriptModel{fallback: userFallback}
-	agentModel.arm(agentTurns, false)
-	userModel.arm(userTurns, false)
+	agentModel, userModel := &agenttest.Model{Fallback: agentFallback}, &agenttest.Model{Fallback: userFallback}
+	agentModel.Arm(agentTurns, false)
+	userModel.Arm(userTurns, false)
 	reg := revertingRegistry(t, "tau2_airline", last)
 	agentURL, userURL := serveWith(t, agentModel, reg, root), serveWith(t, userModel, reg, root)
 
@@ -144,7 +145,7 @@ func TestVerifyFlagsAWriteReportedNotApplied(t *testing.T) {
 		t.Errorf("is_successful %v db_state_match %v, want false: the write was not applied", m["is_successful"], m["db_state_match"])
 	}
 	reason, _ := m["summary_verification"].(string)
-	if m["summary_verified"] != false || !strings.Contains(reason, "agent "+harness.NotReproducible+": replayed hash ") ||
+	if m["summary_verified"] != false || !strings.Contains(reason, "agent summary not reproducible from its actions: replayed hash ") ||
 		!strings.Contains(reason, fmt.Sprint(m["db_state_actual_hash"])) {
 		t.Errorf("summary_verified %v: %s", m["summary_verified"], reason)
 	}

@@ -22,6 +22,7 @@ import (
 	"github.com/voiceeval/schematools/domains/nemo/scenarios"
 	"github.com/voiceeval/schematools/domains/tau2script"
 	"github.com/voiceeval/schematools/state"
+	"github.com/voiceeval/schematools/tool"
 )
 
 // keepRuns keeps the whole-set tests' run directories, for
@@ -178,7 +179,7 @@ func isExitCall(name string) bool {
 }
 
 // isWrite reports whether a call may change the DB.
-func isWrite(c agenttest.Call) bool { return !isReadCall(c.Name) && !isExitCall(c.Name) }
+func isWrite(c tool.ModelCall) bool { return !isReadCall(c.Name) && !isExitCall(c.Name) }
 
 // writes returns the indexes of the responses of turns with a write call.
 func writes(turns []agenttest.Turn) []int {
@@ -202,7 +203,7 @@ func padded(turns []agenttest.Turn) []agenttest.Turn {
 
 // wrongArgs changes the first argument (in key order) that is a string
 // (suffixed), a bool (negated) or a number (plus 7); false when none is.
-func wrongArgs(c *agenttest.Call) bool {
+func wrongArgs(c *tool.ModelCall) bool {
 	var args map[string]any
 	if json.Unmarshal([]byte(c.Arguments), &args) != nil {
 		return false
@@ -312,7 +313,7 @@ func dbSignalFailed(name string, m map[string]any) string {
 func dropExits(turns []agenttest.Turn) []agenttest.Turn {
 	out := slices.Clone(turns)
 	for i, t := range out {
-		t.Calls = slices.DeleteFunc(slices.Clone(t.Calls), func(c agenttest.Call) bool { return isExitCall(c.Name) })
+		t.Calls = slices.DeleteFunc(slices.Clone(t.Calls), func(c tool.ModelCall) bool { return isExitCall(c.Name) })
 		if t.Text == "" && len(t.Calls) == 0 {
 			t.Text = "One moment, please."
 		}

@@ -30,6 +30,7 @@ import (
 
 	"github.com/voiceeval/schematools/agent/agenttest"
 	"github.com/voiceeval/schematools/domains/tau2script"
+	"github.com/voiceeval/schematools/tool"
 )
 
 // demo is the script the Node client test reads (the same turn twice, so
@@ -38,7 +39,7 @@ var demo = []agenttest.Turn{demoTurn, demoTurn}
 
 var demoTurn = agenttest.Turn{
 	Text: "Let me look that up — un momento.",
-	Calls: []agenttest.Call{
+	Calls: []tool.ModelCall{
 		{ID: "call_1", Name: "get_order_details", Arguments: `{"order_id": "#W0000001", "note": "ünïcode ✓"}`},
 		{ID: "call_2", Name: "get_user_details", Arguments: `{"user_id": "ann_1"}`},
 	},
@@ -94,7 +95,7 @@ func run(args []string, out io.Writer) error {
 		}
 	}
 	switch *dialect {
-	case "", agenttest.DialectOpenAI, agenttest.DialectAnthropic, agenttest.DialectGemini:
+	case "", "openai", "anthropic", "gemini":
 	default:
 		return fmt.Errorf("-dialect %q: want openai, anthropic or gemini", *dialect)
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/voiceeval/schematools/agent/agenttest"
 	"github.com/voiceeval/schematools/replay"
+	"github.com/voiceeval/schematools/tool"
 )
 
 // Texts of the two-sided scripts' spoken turns.
@@ -47,11 +48,11 @@ func (d *Domain) Dual(task replay.Task) (agentTurns, userTurns []agenttest.Turn,
 		var a, u []agenttest.Turn
 		for ; i < len(all) && !all[i].user; i++ {
 			n++
-			a = append(a, agenttest.Turn{Calls: []agenttest.Call{{ID: fmt.Sprintf("gold_%d", n), Name: all[i].call.Name, Arguments: all[i].call.Arguments}}})
+			a = append(a, agenttest.Turn{Calls: []tool.ModelCall{{ID: fmt.Sprintf("gold_%d", n), Name: all[i].call.Name, Arguments: all[i].call.Arguments}}})
 		}
 		for ; i < len(all) && all[i].user; i++ {
 			n++
-			u = append(u, agenttest.Turn{Calls: []agenttest.Call{{ID: fmt.Sprintf("user_gold_%d", n), Name: all[i].call.Name, Arguments: all[i].call.Arguments}}})
+			u = append(u, agenttest.Turn{Calls: []tool.ModelCall{{ID: fmt.Sprintf("user_gold_%d", n), Name: all[i].call.Name, Arguments: all[i].call.Arguments}}})
 		}
 		if len(u) == 0 {
 			last = a

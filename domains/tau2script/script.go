@@ -163,7 +163,7 @@ func (d *Domain) Script(task replay.Task, opt Options) ([]agenttest.Turn, error)
 	turns = append(turns, tail...)
 	if calc, ok := d.names["calculate"]; ok {
 		for n := 1; len(turns) < MinResponses; n++ {
-			pad := agenttest.Turn{Calls: []agenttest.Call{{ID: fmt.Sprintf("pad_%d", n), Name: calc, Arguments: `{"expression": "1 + 1"}`}}}
+			pad := agenttest.Turn{Calls: []tool.ModelCall{{ID: fmt.Sprintf("pad_%d", n), Name: calc, Arguments: `{"expression": "1 + 1"}`}}}
 			turns = append([]agenttest.Turn{pad}, turns...)
 		}
 	}

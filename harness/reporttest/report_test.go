@@ -2,7 +2,6 @@ package reporttest
 
 import (
 	"context"
-	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -32,21 +31,14 @@ func chromium(t *testing.T) string {
 // render builds report.html for the golden run.
 func render(t *testing.T) string {
 	t.Helper()
-	f, err := harness.ReadResults(filepath.Join(runDir, harness.FileResults))
+	b, err := os.ReadFile(filepath.Join(runDir, "results.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(f.Lines) != 4 {
-		t.Fatalf("golden run has %d lines", len(f.Lines))
+	if n := strings.Count(string(b), "\n"); n != 4 {
+		t.Fatalf("golden run has %d lines", n)
 	}
-	html, err := harness.RenderReport(harness.ReportInput{Title: "eval_20260101_120000", Lines: f.Lines, Queued: 4, MinAgentTurns: 3,
-		DBDiff: func(name string) ([]byte, error) {
-			b, err := os.ReadFile(filepath.Join(runDir, name, harness.FileDBDiff))
-			if errors.Is(err, os.ErrNotExist) {
-				return nil, nil
-			}
-			return b, err
-		}})
+	html, err := harness.RenderReport(runDir, harness.ReportOptions{Title: "eval_20260101_120000", Queued: 4, MinAgentTurns: 3})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/voiceeval/schematools/agent/agenttest"
 	"github.com/voiceeval/schematools/provider/anthropic"
+	"github.com/voiceeval/schematools/tool"
 )
 
 // streamOf records what the stand-in streams for a turn.
@@ -25,7 +26,7 @@ func streamOf(t testing.TB, turn agenttest.Turn) []byte {
 // come from its tool_use blocks, and its native blocks are a JSON list.
 func FuzzReadStream(f *testing.F) {
 	for _, tn := range []agenttest.Turn{
-		{Text: "hello", Thinking: "hm", Calls: []agenttest.Call{{ID: "a", Name: "f", Arguments: `{"x": 1}`}, {ID: "b", Name: "g", Arguments: "{}"}}, Piece: 2},
+		{Text: "hello", Thinking: "hm", Calls: []tool.ModelCall{{ID: "a", Name: "f", Arguments: `{"x": 1}`}, {ID: "b", Name: "g", Arguments: "{}"}}, Piece: 2},
 		{Text: "x"},
 	} {
 		f.Add(streamOf(f, tn))

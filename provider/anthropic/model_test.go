@@ -38,7 +38,7 @@ func testSet(t testing.TB) *tool.Set {
 func standIn(t *testing.T, turns ...agenttest.Turn) (*agenttest.Server, string) {
 	t.Helper()
 	s := agenttest.New(turns...)
-	s.Dialect = agenttest.DialectAnthropic
+	s.Dialect = "anthropic"
 	srv := httptest.NewServer(s)
 	t.Cleanup(srv.Close)
 	return s, srv.URL
@@ -51,7 +51,7 @@ func newModel(url string, opts anthropic.Options) *anthropic.Model {
 
 var (
 	user  = []agent.Message{{Role: agent.RoleSystem, Content: "sys"}, {Role: agent.RoleUser, Content: "hi"}}
-	turn  = agenttest.Turn{Text: "Looking — ünï.", Thinking: "The user wants an order.", Calls: []agenttest.Call{{ID: "c1", Name: "get_order_details", Arguments: `{"order_id": "#W1"}`}, {ID: "c2", Name: "EndConversationTool", Arguments: "{}"}}, Usage: &agenttest.Usage{PromptTokens: 9, CompletionTokens: 4, CachedTokens: 2, CacheCreationTokens: 3}, Piece: 3}
+	turn  = agenttest.Turn{Text: "Looking — ünï.", Thinking: "The user wants an order.", Calls: []tool.ModelCall{{ID: "c1", Name: "get_order_details", Arguments: `{"order_id": "#W1"}`}, {ID: "c2", Name: "EndConversationTool", Arguments: "{}"}}, Usage: &agenttest.Usage{PromptTokens: 9, CompletionTokens: 4, CachedTokens: 2, CacheCreationTokens: 3}, Piece: 3}
 	wantC = []tool.ModelCall{{ID: "c1", Name: "get_order_details", Arguments: `{"order_id": "#W1"}`}, {ID: "c2", Name: "EndConversationTool", Arguments: "{}"}}
 )
 
@@ -166,7 +166,7 @@ func TestMessagesGrouped(t *testing.T) {
 // model that dropped them would be answered 400.
 func TestThinkingSentBack(t *testing.T) {
 	for _, stream := range []bool{true, false} {
-		turns := append([]agenttest.Turn{{Thinking: "Look it up first.", Calls: []agenttest.Call{{ID: "t1", Name: "get_order_details", Arguments: `{"order_id": "#W1"}`}}}},
+		turns := append([]agenttest.Turn{{Thinking: "Look it up first.", Calls: []tool.ModelCall{{ID: "t1", Name: "get_order_details", Arguments: `{"order_id": "#W1"}`}}}},
 			agenttest.Turn{Text: "Delivered."})
 		s, url := standIn(t, turns...)
 		var opts anthropic.Options
@@ -207,7 +207,7 @@ func TestFaults(t *testing.T) {
 		{"500 past the retries", agenttest.Turn{Text: "ok", Fault: agenttest.Fault{Fail: []int{500, 500, 500}}}, anthropic.Options{}, "500", 3},
 		{"400 is not retried", agenttest.Turn{Text: "ok", Fault: agenttest.Fault{Fail: []int{400}}}, anthropic.Options{}, "400", 1},
 		{"retries bounded by the option", agenttest.Turn{Text: "ok", Fault: agenttest.Fault{Fail: []int{500}}}, anthropic.Options{MaxRetries: -1}, "500", 1},
-		{"stream cut mid-call", agenttest.Turn{Calls: []agenttest.Call{{ID: "c", Name: "f", Arguments: `{"a": "long enough to split"}`}}, Fault: agenttest.Fault{CutAfter: 5}}, anthropic.Options{}, "", 1},
+		{"stream cut mid-call", agenttest.Turn{Calls: []tool.ModelCall{{ID: "c", Name: "f", Arguments: `{"a": "long enough to split"}`}}, Fault: agenttest.Fault{CutAfter: 5}}, anthropic.Options{}, "", 1},
 		{"malformed event", agenttest.Turn{Text: "x", Fault: agenttest.Fault{Malformed: true}}, anthropic.Options{}, "stream", 1},
 		{"no message_delta", agenttest.Turn{Text: "x", Fault: agenttest.Fault{NoFinish: true}}, anthropic.Options{}, "ended before", 1},
 		{"slower than the timeout", agenttest.Turn{Text: "x", Fault: agenttest.Fault{Delay: 2 * time.Second}}, anthropic.Options{Timeout: 50 * time.Millisecond, MaxRetries: -1}, "deadline", 1},

@@ -53,8 +53,8 @@ func responses(body []byte) iter.Seq2[*genai.GenerateContentResponse, error] {
 // read back.
 func FuzzReadResponses(f *testing.F) {
 	for _, tn := range []agenttest.Turn{
-		{Text: "hello", Thinking: "hm", Calls: []agenttest.Call{{ID: "a", Name: "get_order_details", Arguments: `{"order_id": "x", "extra": "{\"a\": 1}"}`}, {ID: "b", Name: "g", Arguments: "{}"}}, Piece: 2},
-		{Text: "x", Quirks: agenttest.Quirks{CallIDs: true}, Calls: []agenttest.Call{{ID: "a", Name: "f"}}},
+		{Text: "hello", Thinking: "hm", Calls: []tool.ModelCall{{ID: "a", Name: "get_order_details", Arguments: `{"order_id": "x", "extra": "{\"a\": 1}"}`}, {ID: "b", Name: "g", Arguments: "{}"}}, Piece: 2},
+		{Text: "x", Quirks: agenttest.Quirks{CallIDs: true}, Calls: []tool.ModelCall{{ID: "a", Name: "f"}}},
 	} {
 		f.Add(streamOf(f, tn))
 	}

@@ -41,7 +41,7 @@ func testSet(t testing.TB) *tool.Set {
 func standIn(t *testing.T, turns ...agenttest.Turn) (*agenttest.Server, string) {
 	t.Helper()
 	s := agenttest.New(turns...)
-	s.Dialect = agenttest.DialectGemini
+	s.Dialect = "gemini"
 	srv := httptest.NewServer(s)
 	t.Cleanup(srv.Close)
 	return s, srv.URL
@@ -57,7 +57,7 @@ func newModel(t testing.TB, url string, opts gemini.Options) *gemini.Model {
 
 var (
 	user = []agent.Message{{Role: agent.RoleSystem, Content: "sys"}, {Role: agent.RoleUser, Content: "hi"}}
-	turn = agenttest.Turn{Text: "Looking — ünï.", Thinking: "The user wants an order.", Calls: []agenttest.Call{
+	turn = agenttest.Turn{Text: "Looking — ünï.", Thinking: "The user wants an order.", Calls: []tool.ModelCall{
 		{ID: "c1", Name: "get_order_details", Arguments: `{"order_id": "#W1", "extra": "{\"k\": [1, 2]}"}`},
 		{ID: "c2", Name: "EndConversationTool", Arguments: "{}"}},
 		Usage: &agenttest.Usage{PromptTokens: 9, CompletionTokens: 4, CachedTokens: 2, ReasoningTokens: 5}, Piece: 3}
@@ -155,7 +155,7 @@ func TestContentsGrouped(t *testing.T) {
 func TestSignaturesSentBack(t *testing.T) {
 	for _, stream := range []bool{true, false} {
 		turns := []agenttest.Turn{
-			{Thinking: "Look it up first.", Calls: []agenttest.Call{{ID: "x", Name: "get_order_details", Arguments: `{"order_id": "#W1"}`}, {ID: "y", Name: "get_order_details", Arguments: `{"order_id": "#W2"}`}}},
+			{Thinking: "Look it up first.", Calls: []tool.ModelCall{{ID: "x", Name: "get_order_details", Arguments: `{"order_id": "#W1"}`}, {ID: "y", Name: "get_order_details", Arguments: `{"order_id": "#W2"}`}}},
 			{Text: "Delivered."},
 		}
 		s, url := standIn(t, turns...)
@@ -187,7 +187,7 @@ func TestSignaturesSentBack(t *testing.T) {
 
 // An id the API sends is kept, and sent back.
 func TestCallIDsKept(t *testing.T) {
-	s, url := standIn(t, agenttest.Turn{Calls: []agenttest.Call{{ID: "v1", Name: "get_order_details", Arguments: `{"order_id": "#W1"}`}}, Quirks: agenttest.Quirks{CallIDs: true}}, agenttest.Turn{Text: "ok"})
+	s, url := standIn(t, agenttest.Turn{Calls: []tool.ModelCall{{ID: "v1", Name: "get_order_details", Arguments: `{"order_id": "#W1"}`}}, Quirks: agenttest.Quirks{CallIDs: true}}, agenttest.Turn{Text: "ok"})
 	loop := &agent.Loop{Model: newModel(t, url, gemini.Options{}), Tools: testSet(t), Context: agent.NewContext(user[0])}
 	res, err := loop.Turn(context.Background(), "hi")
 	require.NoError(t, err)

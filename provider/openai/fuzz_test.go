@@ -8,6 +8,7 @@ import (
 
 	"github.com/voiceeval/schematools/agent/agenttest"
 	"github.com/voiceeval/schematools/provider/openai"
+	"github.com/voiceeval/schematools/tool"
 )
 
 // streamOf records what the stand-in streams for a turn.
@@ -24,8 +25,8 @@ func streamOf(t testing.TB, turn agenttest.Turn) []byte {
 // its calls come from its deltas.
 func FuzzReadStream(f *testing.F) {
 	for _, tn := range []agenttest.Turn{
-		{Text: "hello", Calls: []agenttest.Call{{ID: "a", Name: "f", Arguments: `{"x": 1}`}, {ID: "b", Name: "g", Arguments: "{}"}}, Piece: 2},
-		{Calls: []agenttest.Call{{ID: "a", Name: "f", Arguments: `{"x": 1}`}, {ID: "b", Name: "f", Arguments: `{}`}}, Quirks: agenttest.Quirks{IndexZero: true, IDEveryChunk: true}},
+		{Text: "hello", Calls: []tool.ModelCall{{ID: "a", Name: "f", Arguments: `{"x": 1}`}, {ID: "b", Name: "g", Arguments: "{}"}}, Piece: 2},
+		{Calls: []tool.ModelCall{{ID: "a", Name: "f", Arguments: `{"x": 1}`}, {ID: "b", Name: "f", Arguments: `{}`}}, Quirks: agenttest.Quirks{IndexZero: true, IDEveryChunk: true}},
 		{Text: "x", Quirks: agenttest.Quirks{OneChunk: true}},
 	} {
 		f.Add(streamOf(f, tn))

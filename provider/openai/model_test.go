@@ -55,7 +55,7 @@ func newModel(url string, opts openai.Options) *openai.Model {
 
 var (
 	user  = []agent.Message{{Role: agent.RoleSystem, Content: "sys"}, {Role: agent.RoleUser, Content: "hi"}}
-	turn  = agenttest.Turn{Text: "Looking — ünï.", Calls: []agenttest.Call{{ID: "c1", Name: "get_order_details", Arguments: `{"order_id": "#W1"}`}, {ID: "c2", Name: "EndConversationTool", Arguments: "{}"}}, Usage: &agenttest.Usage{PromptTokens: 9, CompletionTokens: 4, CachedTokens: 2}, Piece: 3}
+	turn  = agenttest.Turn{Text: "Looking — ünï.", Calls: []tool.ModelCall{{ID: "c1", Name: "get_order_details", Arguments: `{"order_id": "#W1"}`}, {ID: "c2", Name: "EndConversationTool", Arguments: "{}"}}, Usage: &agenttest.Usage{PromptTokens: 9, CompletionTokens: 4, CachedTokens: 2}, Piece: 3}
 	wantC = []tool.ModelCall{{ID: "c1", Name: "get_order_details", Arguments: `{"order_id": "#W1"}`}, {ID: "c2", Name: "EndConversationTool", Arguments: "{}"}}
 )
 
@@ -142,7 +142,7 @@ func TestFaults(t *testing.T) {
 		{"500 past the retries", agenttest.Turn{Text: "ok", Fault: agenttest.Fault{Fail: []int{500, 500, 500}}}, openai.Options{}, "500", 3},
 		{"400 is not retried", agenttest.Turn{Text: "ok", Fault: agenttest.Fault{Fail: []int{400}}}, openai.Options{}, "400", 1},
 		{"retries bounded by the option", agenttest.Turn{Text: "ok", Fault: agenttest.Fault{Fail: []int{500}}}, openai.Options{MaxRetries: -1}, "500", 1},
-		{"stream cut mid-call", agenttest.Turn{Calls: []agenttest.Call{{ID: "c", Name: "f", Arguments: `{"a": "long enough to split"}`}}, Fault: agenttest.Fault{CutAfter: 4}}, openai.Options{}, "stream", 1},
+		{"stream cut mid-call", agenttest.Turn{Calls: []tool.ModelCall{{ID: "c", Name: "f", Arguments: `{"a": "long enough to split"}`}}, Fault: agenttest.Fault{CutAfter: 4}}, openai.Options{}, "stream", 1},
 		{"malformed chunk", agenttest.Turn{Text: "x", Fault: agenttest.Fault{Malformed: true}}, openai.Options{}, "stream", 1},
 		{"slower than the timeout", agenttest.Turn{Text: "x", Fault: agenttest.Fault{Delay: 2 * time.Second}}, openai.Options{Timeout: 50 * time.Millisecond, MaxRetries: -1}, "deadline", 1},
 		{"no finish_reason", agenttest.Turn{Text: "x", FinishReason: ""}, openai.Options{}, "", 1},
@@ -165,7 +165,7 @@ func TestFaults(t *testing.T) {
 
 // However a server numbers the call deltas, the calls come out whole.
 func TestCallDeltaQuirks(t *testing.T) {
-	three := []agenttest.Call{{ID: "a", Name: "get_order_details", Arguments: `{"order_id": "#W1"}`}, {ID: "b", Name: "x", Arguments: `{}`}, {ID: "c", Name: "get_order_details", Arguments: `{"order_id": "#W3", "limit": 2}`}}
+	three := []tool.ModelCall{{ID: "a", Name: "get_order_details", Arguments: `{"order_id": "#W1"}`}, {ID: "b", Name: "x", Arguments: `{}`}, {ID: "c", Name: "get_order_details", Arguments: `{"order_id": "#W3", "limit": 2}`}}
 	want := []tool.ModelCall{{ID: "a", Name: "get_order_details", Arguments: `{"order_id": "#W1"}`}, {ID: "b", Name: "x", Arguments: `{}`}, {ID: "c", Name: "get_order_details", Arguments: `{"order_id": "#W3", "limit": 2}`}}
 	for _, q := range []agenttest.Quirks{{}, {IndexZero: true}, {IDEveryChunk: true}, {OneChunk: true}, {IndexZero: true, IDEveryChunk: true}} {
 		_, url := standIn(t, agenttest.Turn{Calls: three, Quirks: q, Piece: 2})
@@ -179,18 +179,18 @@ func TestCallDeltaQuirks(t *testing.T) {
 // results, every call is answered once, and the turn goes on.
 func TestLoopOnTheStandIn(t *testing.T) {
 	big := `{"order_id": "` + strings.Repeat("é", 1<<19) + `"}` // 1 MB of arguments
-	var many []agenttest.Call
+	var many []tool.ModelCall
 	for i := range 500 {
-		many = append(many, agenttest.Call{ID: fmt.Sprintf("m%d", i), Name: "get_order_details", Arguments: fmt.Sprintf(`{"order_id": "#W%d"}`, i)})
+		many = append(many, tool.ModelCall{ID: fmt.Sprintf("m%d", i), Name: "get_order_details", Arguments: fmt.Sprintf(`{"order_id": "#W%d"}`, i)})
 	}
 	turns := []agenttest.Turn{
-		{Calls: []agenttest.Call{
+		{Calls: []tool.ModelCall{
 			{ID: "u1", Name: "no_such_tool", Arguments: "{}"},
 			{ID: "b1", Name: "get_order_details", Arguments: `{"order_id": `},
 			{ID: "r1", Name: "get_order_details", Arguments: `{"order_id": "#W1"}`},
 			{ID: "r1", Name: "get_order_details", Arguments: `{"order_id": "#W2"}`},
 		}},
-		{Calls: []agenttest.Call{{ID: "big", Name: "get_order_details", Arguments: big}}, Piece: 64 << 10},
+		{Calls: []tool.ModelCall{{ID: "big", Name: "get_order_details", Arguments: big}}, Piece: 64 << 10},
 		{Calls: many, Piece: 64},
 	}
 	turns = append(turns, agenttest.GoldTurns([]tool.ModelCall{{Name: "get_order_details", Arguments: `{"order_id": "#W9"}`}}, "EndConversationTool")...)

@@ -31,21 +31,21 @@ type adapter struct {
 }
 
 var adapters = []adapter{
-	{agenttest.DialectOpenAI, func(t *testing.T, url string, stream bool) agent.Model {
+	{"openai", func(t *testing.T, url string, stream bool) agent.Model {
 		opts := &openai.Options{BaseURL: url + "/v1", APIKey: "k"}
 		if !stream {
 			opts.NoStreaming = true
 		}
 		return openai.New("standin", opts)
 	}},
-	{agenttest.DialectAnthropic, func(t *testing.T, url string, stream bool) agent.Model {
+	{"anthropic", func(t *testing.T, url string, stream bool) agent.Model {
 		opts := &anthropic.Options{BaseURL: url, APIKey: "k"}
 		if !stream {
 			opts.NoStreaming = true
 		}
 		return anthropic.New("standin", opts)
 	}},
-	{agenttest.DialectGemini, func(t *testing.T, url string, stream bool) agent.Model {
+	{"gemini", func(t *testing.T, url string, stream bool) agent.Model {
 		opts := &gemini.Options{BaseURL: url, APIKey: "k", RetryDelay: time.Millisecond}
 		if !stream {
 			opts.NoStreaming = true
@@ -221,20 +221,20 @@ func TestAdaptersAgree(t *testing.T) {
 	task := r.tasks[0]
 	scripts = append(scripts,
 		script{name: "reads in parallel", turns: func(names map[string]string) []agenttest.Turn {
-			var calls []agenttest.Call
+			var calls []tool.ModelCall
 			for i, c := range goldCalls(t, task, names) {
 				if c.Name == names["get_order_details"] || c.Name == names["get_user_details"] || c.Name == names["find_user_id_by_name_zip"] || c.Name == names["get_product_details"] {
-					calls = append(calls, agenttest.Call{ID: "p" + string(rune('a'+i)), Name: c.Name, Arguments: c.Arguments})
+					calls = append(calls, tool.ModelCall{ID: "p" + string(rune('a'+i)), Name: c.Name, Arguments: c.Arguments})
 				}
 			}
-			calls = append(calls, agenttest.Call{ID: "p0", Name: names["list_all_product_types"], Arguments: "{}"})
+			calls = append(calls, tool.ModelCall{ID: "p0", Name: names["list_all_product_types"], Arguments: "{}"})
 			return []agenttest.Turn{{Thinking: "All at once.", Calls: calls}, {Text: "Here is what I found."}}
 		}},
 		script{name: "faults: retried errors, a zero-argument call, an unknown tool", turns: func(names map[string]string) []agenttest.Turn {
 			return []agenttest.Turn{
-				{Calls: []agenttest.Call{{ID: "z", Name: names["list_all_product_types"], Arguments: ""}}, Fault: agenttest.Fault{Fail: []int{429, 503}, RetryAfter: "0"}},
-				{Calls: []agenttest.Call{{ID: "u", Name: "no_such_tool", Arguments: `{"a": 1}`}}, Fault: agenttest.Fault{Fail: []int{500}}},
-				{Text: "Sorry, one moment.", Calls: []agenttest.Call{{ID: "e", Name: "EndConversationTool", Arguments: "{}"}}},
+				{Calls: []tool.ModelCall{{ID: "z", Name: names["list_all_product_types"], Arguments: ""}}, Fault: agenttest.Fault{Fail: []int{429, 503}, RetryAfter: "0"}},
+				{Calls: []tool.ModelCall{{ID: "u", Name: "no_such_tool", Arguments: `{"a": 1}`}}, Fault: agenttest.Fault{Fail: []int{500}}},
+				{Text: "Sorry, one moment.", Calls: []tool.ModelCall{{ID: "e", Name: "EndConversationTool", Arguments: "{}"}}},
 			}
 		}},
 	)
@@ -273,16 +273,16 @@ func TestAdaptersAgree(t *testing.T) {
 // choice, with the tools still declared; other requests send no choice.
 func TestAdaptersForbidCalls(t *testing.T) {
 	want := map[string]string{
-		agenttest.DialectOpenAI:    `"none"`,
-		agenttest.DialectAnthropic: `{"type":"none"}`,
-		agenttest.DialectGemini:    `{"functionCallingConfig":{"mode":"NONE"}}`,
+		"openai":    `"none"`,
+		"anthropic": `{"type":"none"}`,
+		"gemini":    `{"functionCallingConfig":{"mode":"NONE"}}`,
 	}
 	r := loadRetail(t)
 	for _, a := range adapters {
 		t.Run(a.dialect, func(t *testing.T) {
 			_, set, names := r.env(t)
 			s := agenttest.New(
-				agenttest.Turn{Calls: []agenttest.Call{{ID: "a", Name: names["list_all_product_types"], Arguments: "{}"}}},
+				agenttest.Turn{Calls: []tool.ModelCall{{ID: "a", Name: names["list_all_product_types"], Arguments: "{}"}}},
 				agenttest.Turn{Text: "We sell many things."},
 			)
 			s.Dialect = a.dialect

@@ -1,0 +1,224 @@
+package harness
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/voiceeval/schematools/internal/pyvalue"
+)
+
+// BotPair is one agent bot and one user-simulator bot, by RTVI WebSocket
+// URL. A pair runs one scenario at a time.
+type BotPair struct {
+	AgentURL, UserURL string
+	// Prepare, when set, is called before each scenario runs on the pair
+	// (in-process bots arm their scripted models with it); an error stops
+	// the evaluation.
+	Prepare func(ctx context.Context, sc *Scenario) error
+}
+
+// EvaluateOptions configure Evaluate.
+type EvaluateOptions struct {
+	// OutputDir receives the run as OutputDir/eval_<timestamp>; ResumeDir
+	// is a run directory to finish instead (only the scenarios without a
+	// finished result run). Give exactly one.
+	OutputDir, ResumeDir string
+	// Bots are the bot pairs; as many scenarios run at once as there are
+	// pairs. At least one.
+	Bots []BotPair
+	// Session are each scenario's options (Score.MinAgentTurns is also
+	// the resume and all_summary.txt rule). Shadow, Verify and
+	// ScenarioDirectory are set per scenario by Evaluate.
+	Session SessionOptions
+	// References, when set, returns a tool domain's references: shadow
+	// turns the cross-side sync on (a two-sided domain), verify the
+	// summary verification; nil for none. It is called once per domain
+	// of the queue, before any scenario runs.
+	References func(domain string) (shadow, verify *Reference, err error)
+	// Argv and Args, when Argv is not nil, are appended to the run's
+	// run_args.json as one invocation record (run_evaluation.py's:
+	// started_at, argv, parsed_args in Args' order, the queue's names;
+	// a truthy judge_api_key is written as "<redacted>").
+	Argv []string
+	Args []Arg
+	// Progress, when set, gets one line per finished scenario
+	// ("[i/n] name verdict seconds") and the resume count.
+	Progress io.Writer
+}
+
+// Arg is one parsed command-line setting of run_args.json's parsed_args:
+// its name as argparse names it ("_" for "-") and its value (a string,
+// bool, int or float64; durations in seconds).
+type Arg struct {
+	Name  string
+	Value any
+}
+
+// Evaluation is what Evaluate did.
+type Evaluation struct {
+	// Dir is the run directory.
+	Dir string
+	// Scenarios is the queue's length; NotSuccessful counts the scenarios
+	// run now that were not successful (a bot failure included).
+	Scenarios, NotSuccessful int
+}
+
+// Evaluate runs the queued scenarios over the bot pairs and writes the
+// run in NeMo's layout (run_evaluation.py's loop, in text):
+//
+//   - one directory per scenario, results.jsonl as scenarios finish, and
+//     at the end all_metrics.json, all_summary.txt, all_latencies.csv and
+//     report.html, results.jsonl rewritten in queue order;
+//   - a scenario a bot failed or that was aborted is written as failed,
+//     with the reason in harness_error, and the run goes on; any other
+//     error stops it (after the scenarios in flight) and is returned;
+//   - with ResumeDir, only the scenarios not finished run (NeMo's resume
+//     rule), and the run-level files cover the whole queue.
+func Evaluate(ctx context.Context, queue []*Scenario, o EvaluateOptions) (*Evaluation, error) {
+	if (o.OutputDir == "") == (o.ResumeDir == "") {
+		return nil, errors.New("harness: Evaluate: give exactly one of OutputDir and ResumeDir")
+	}
+	if len(o.Bots) == 0 {
+		return nil, errors.New("harness: Evaluate: no bot pair")
+	}
+	names := make([]string, len(queue))
+	byName := make(map[string]*Scenario, len(queue))
+	for i, sc := range queue {
+		names[i], byName[sc.Name] = sc.Name, sc
+	}
+	shadows, verifies := map[string]*Reference{}, map[string]*Reference{}
+	if o.References != nil {
+		sorted := slices.Clone(names)
+		slices.Sort(sorted)
+		done := map[string]bool{}
+		for _, n := range sorted {
+			d := byName[n].Domain
+			if done[d] {
+				continue
+			}
+			done[d] = true
+			var err error
+			if shadows[d], verifies[d], err = o.References(d); err != nil {
+				return nil, err
+			}
+		}
+	}
+	minTurns := o.Session.Score.MinAgentTurns
+	var w *runWriter
+	toRun := names
+	if o.ResumeDir != "" {
+		var st *resumeState
+		var err error
+		if w, st, err = resumeRunWriter(o.ResumeDir, names, minTurns); err != nil {
+			return nil, err
+		}
+		toRun = st.ToRun
+		if o.Progress != nil {
+			fmt.Fprintf(o.Progress, "resume: %d done, %d to run\n", len(st.Done), len(st.ToRun))
+		}
+	} else {
+		var err error
+		if w, err = newRunWriter(o.OutputDir, sessionTimestamp(time.Now()), names); err != nil {
+			return nil, err
+		}
+	}
+	defer w.Close()
+	if o.Argv != nil {
+		args := make(pyvalue.Dict, len(o.Args))
+		for i, a := range o.Args {
+			args[i] = pyvalue.Item{Key: a.Name, Value: a.Value}
+		}
+		inv := invocation{StartedAt: time.Now().Format("2006-01-02T15:04:05"), Argv: o.Argv, ParsedArgs: args, ScenarioNames: names}
+		if err := writeRunArgs(w.Dir(), inv, o.ResumeDir != ""); err != nil {
+			return nil, err
+		}
+	}
+
+	jobs := make(chan string)
+	var mu sync.Mutex
+	done, failed := len(names)-len(toRun), 0
+	var firstErr error
+	var wg sync.WaitGroup
+	for _, p := range o.Bots {
+		wg.Go(func() {
+			for name := range jobs {
+				start := time.Now()
+				sc := byName[name]
+				so := o.Session
+				so.Shadow, so.Verify = shadows[sc.Domain], verifies[sc.Domain]
+				ok, why, err := evaluateOne(ctx, w, p, sc, so)
+				mu.Lock()
+				done++
+				verdict := "pass"
+				switch {
+				case err != nil:
+					verdict, failed = "error: "+err.Error(), failed+1
+					if firstErr == nil {
+						firstErr = err
+					}
+				case why != "":
+					verdict, failed = "fail ("+why+")", failed+1
+				case !ok:
+					verdict, failed = "fail", failed+1
+				}
+				if o.Progress != nil {
+					fmt.Fprintf(o.Progress, "[%d/%d] %s %s %.2fs\n", done, len(names), name, verdict, time.Since(start).Seconds())
+				}
+				mu.Unlock()
+			}
+		})
+	}
+	for _, n := range toRun {
+		jobs <- n
+	}
+	close(jobs)
+	wg.Wait()
+	if firstErr != nil {
+		return nil, firstErr
+	}
+	if err := w.Finish(finishOptions{MinAgentTurns: minTurns}); err != nil {
+		return nil, err
+	}
+	return &Evaluation{Dir: w.Dir(), Scenarios: len(names), NotSuccessful: failed}, nil
+}
+
+// evaluateOne runs one scenario on pair p and writes it; ok is
+// is_successful, why the reason a bot failed it (harness_error), err what
+// stops the run.
+func evaluateOne(ctx context.Context, w *runWriter, p BotPair, sc *Scenario, o SessionOptions) (ok bool, why string, err error) {
+	if p.Prepare != nil {
+		if err := p.Prepare(ctx, sc); err != nil {
+			return false, "", err
+		}
+	}
+	o.ScenarioDirectory = w.ScenarioDir(sc.Name)
+	start := time.Now()
+	res, runErr := RunScenario(ctx, sc, p.AgentURL, p.UserURL, o)
+	run, scored := res.Run, res.Result
+	if runErr != nil {
+		if !errors.Is(runErr, ErrBotFailed) && !errors.Is(runErr, ErrAborted) {
+			return false, "", runErr
+		}
+		// The scenario is written as failed, with the reason, and the run
+		// goes on (FailedRun).
+		if run, err = failedRun(sc, res); err != nil {
+			return false, "", err
+		}
+		run.ScenarioDirectory = o.ScenarioDirectory
+		if run.LogStartTime == "" {
+			run.LogStartTime, run.EndTime = pyISOFormat(start), pyISOFormat(time.Now())
+		}
+		if scored, err = Score(ctx, run, o.Score); err != nil {
+			return false, "", err
+		}
+	}
+	if err := w.WriteScenario(&scenarioOutput{Run: run, Result: scored, Config: sc.Config}); err != nil {
+		return false, "", err
+	}
+	return scored.Metrics.IsSuccessful == true, scored.Metrics.HarnessError, nil
+}
