@@ -14,7 +14,9 @@ import (
 )
 
 // A module outside the repository can require the core and a provider
-// adapter by version and build against them with public packages only:
+// adapter by version and, with public packages only, build a custom
+// domain with two tools, serve it as an RTVI bot on provider/openai and
+// evaluate one scenario with harness.Evaluate to a successful verdict:
 // the test lays out every module of the working tree as a module proxy on
 // disk (GOPROXY=file://…) at the version the nested modules require,
 // writes testdata/outside into a temporary directory as a module of its
@@ -70,6 +72,9 @@ func TestOutsideModule(t *testing.T) {
 		}
 		if args[0] == "run" {
 			t.Logf("go run .:\n%s", out)
+			if !strings.Contains(string(out), "1 scenario(s), 0 not successful") {
+				t.Errorf("the outside program's verdict: %s", out)
+			}
 		}
 	}
 	// The module cache is read-only; let TempDir's clean-up remove it.
