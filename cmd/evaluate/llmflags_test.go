@@ -143,3 +143,27 @@ func TestLLMSamplingAndTextCallFlags(t *testing.T) {
 		t.Error("-llm-text-calls guess: no error")
 	}
 }
+
+// The key the model and the judge send is the value of the variable
+// -llm-key-env (-judge-api-key-name) names, or "EMPTY" when it is unset,
+// empty or not named at all — never OPENAI_API_KEY in its place.
+func TestKeyEnvSendsEmptyWhenUnset(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "sk-not-this-one")
+	t.Setenv("EVAL_TEST_KEY", "sk-this-one")
+	auth := make(chan string, 1)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		auth <- r.Header.Get("Authorization")
+		w.Header().Set("Content-Type", "text/event-stream")
+		fmt.Fprint(w, `data: {"id":"x","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":"ok"},"finish_reason":"stop"}]}`+"\n\ndata: [DONE]\n\n")
+	}))
+	defer srv.Close()
+	for env, want := range map[string]string{"": "Bearer EMPTY", "EVAL_TEST_UNSET": "Bearer EMPTY", "EVAL_TEST_KEY": "Bearer sk-this-one"} {
+		m := llmModel(llmFlags{modelFlags: modelFlags{url: srv.URL + "/v1", model: "m", keyEnv: env}, timeout: 5 * time.Second, temperature: -1, seed: -1, textCalls: textCallsKeep})
+		if _, err := m.Complete(context.Background(), agent.Request{Messages: []agent.Message{{Role: agent.RoleUser, Content: "hi"}}}); err != nil {
+			t.Fatal(err)
+		}
+		if got := <-auth; got != want {
+			t.Errorf("-llm-key-env %q: Authorization %q, want %q", env, got, want)
+		}
+	}
+}

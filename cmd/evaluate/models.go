@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"time"
 
@@ -65,7 +66,7 @@ func llmModel(f llmFlags) agent.Model {
 	if f.seed >= 0 {
 		ro = append(ro, option.WithJSONSet("seed", f.seed))
 	}
-	var m agent.Model = openai.New(f.model, &openai.Options{BaseURL: baseURL(f.url), APIKeyEnv: f.keyEnv,
+	var m agent.Model = openai.New(f.model, &openai.Options{BaseURL: baseURL(f.url), APIKey: apiKey(f.keyEnv),
 		Timeout: timeoutOption(f.timeout), MaxTokens: f.maxTokens, RequestOptions: ro})
 	if f.textCalls == textCallsRepair {
 		m = agent.RepairTextCalls(m)
@@ -84,7 +85,7 @@ func judge(f judgeFlags) harness.Judge {
 	}
 	m := openai.New(f.model, &openai.Options{
 		BaseURL:     baseURL(f.url),
-		APIKeyEnv:   f.keyEnv,
+		APIKey:      apiKey(f.keyEnv),
 		Timeout:     timeoutOption(f.timeout),
 		NoStreaming: true,
 		RequestOptions: []option.RequestOption{
@@ -96,6 +97,16 @@ func judge(f judgeFlags) harness.Judge {
 		},
 	})
 	return harness.ModelJudge(m)
+}
+
+// apiKey is the key the variable env names holds, or "EMPTY" when it is
+// unset or empty, or env is "" — what NeMo's vLLM configs send, and what
+// this command has always sent then (never OPENAI_API_KEY in its place).
+func apiKey(env string) string {
+	if k := os.Getenv(env); env != "" && k != "" {
+		return k
+	}
+	return "EMPTY"
 }
 
 // timeoutOption is openai.Options.Timeout for a -llm-timeout or
