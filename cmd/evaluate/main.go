@@ -57,7 +57,6 @@ import (
 	"github.com/voiceeval/schematools/domains/nemo/nemoeval"
 	"github.com/voiceeval/schematools/domains/nemo/scenarios"
 	"github.com/voiceeval/schematools/harness"
-	"github.com/voiceeval/schematools/provider/openai"
 )
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
@@ -98,7 +97,7 @@ func parse(args []string, stderr io.Writer) (flags, error) {
 	fs.StringVar(&f.llm.url, "llm-url", "", "OpenAI-compatible server of the in-process bots' model (e.g. http://127.0.0.1:8000/v1); empty: gold stand-ins")
 	fs.StringVar(&f.llm.model, "llm-model", "", "model name for -llm-url")
 	fs.StringVar(&f.llm.keyEnv, "llm-key-env", "OPENAI_API_KEY", "environment variable holding -llm-url's API key (unset: \"EMPTY\")")
-	fs.DurationVar(&f.llm.timeout, "llm-timeout", openai.DefaultTimeout, "bound of each -llm-url request attempt")
+	fs.DurationVar(&f.llm.timeout, "llm-timeout", 60*time.Second, "bound of each -llm-url request attempt")
 	fs.IntVar(&f.llm.maxTokens, "llm-max-tokens", 0, "max_completion_tokens of each -llm-url request; 0: none sent")
 	fs.Float64Var(&f.llm.temperature, "llm-temperature", -1, "sampling temperature of each -llm-url request; negative: none sent (the server's)")
 	fs.IntVar(&f.llm.seed, "llm-seed", -1, "sampling seed of each -llm-url request; negative: none sent")
