@@ -191,7 +191,7 @@ func TestCallIDsKept(t *testing.T) {
 	loop := &agent.Loop{Model: newModel(t, url, gemini.Options{}), Tools: testSet(t), Context: agent.NewContext(user[0])}
 	res, err := loop.Turn(context.Background(), "hi")
 	require.NoError(t, err)
-	assert.Equal(t, "v1", res.Steps[0].Calls[0].ID)
+	assert.Equal(t, "v1", res.Calls[0].ID)
 	c := sent(t, s.Requests()[1]).Contents
 	assert.Equal(t, "v1", c[1].Parts[0].FunctionCall.ID)
 	assert.Equal(t, "v1", c[2].Parts[0].FunctionResponse.ID)
