@@ -47,7 +47,7 @@ func ExampleLoop_Turn() {
 	if err != nil {
 		panic(err)
 	}
-	fmt.Println("model calls:", len(res.Steps))
+	fmt.Println("model calls:", len(res.Responses))
 	for _, m := range loop.Context.Messages() {
 		b, _ := m.MarshalJSON()
 		fmt.Println(string(b))

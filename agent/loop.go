@@ -68,14 +68,6 @@ type Hooks struct {
 	OnEnd func(ctx context.Context, call tool.ModelCall)
 }
 
-// Step is one model call of a turn and what its calls delivered.
-type Step struct {
-	Response Response
-	// Calls are the calls as the context holds them (duplicate ids
-	// renamed), with the content of their tool messages.
-	Calls []Answered
-}
-
 // Answered is one call with the content it was answered with.
 type Answered struct {
 	tool.ModelCall
@@ -87,7 +79,12 @@ type Answered struct {
 
 // TurnResult is what one turn did.
 type TurnResult struct {
-	Steps []Step
+	// Responses are the turn's model responses, one per model call.
+	Responses []Response
+	// Calls are the turn's calls in order, as the context holds them
+	// (duplicate ids renamed), with the content of their tool messages:
+	// Responses[i]'s calls are the next len(Responses[i].Calls) of them.
+	Calls []Answered
 	Ended bool  // a successful end-tool call was answered
 	Usage Usage // summed over the turn's model calls (optional counts summed when set)
 }
@@ -142,13 +139,12 @@ func (l *Loop) Run(ctx context.Context) (TurnResult, error) {
 		if l.Hooks.OnResponse != nil {
 			l.Hooks.OnResponse(ctx, step+1, resp)
 		}
-		st := Step{Response: resp, Calls: g.answered}
+		res.Responses = append(res.Responses, resp)
 		if len(resp.Calls) == 0 {
-			res.Steps = append(res.Steps, st)
 			return res, nil
 		}
 		endCall, ended := l.runGroup(ctx, g)
-		res.Steps = append(res.Steps, st)
+		res.Calls = append(res.Calls, g.answered...)
 		if err := ctx.Err(); err != nil {
 			return res, err
 		}

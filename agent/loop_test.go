@@ -131,7 +131,7 @@ func TestLoopFaults(t *testing.T) {
 			l := &agent.Loop{Model: m, Tools: newSet(t, echoTool(), slow, panics), Context: conv, CallTimeout: 50 * time.Millisecond}
 			res, err := l.Turn(context.Background(), "go")
 			require.NoError(t, err)
-			require.Len(t, res.Steps, 2)
+			require.Len(t, res.Responses, 2)
 			got := toolContents(conv)
 			assert.Len(t, got, len(tt.want))
 			for id, sub := range tt.want {
@@ -182,7 +182,7 @@ func TestLoopStepLimit(t *testing.T) {
 	l := &agent.Loop{Model: loopForever, Tools: newSet(t, echoTool()), Context: conv, MaxSteps: 3}
 	res, err := l.Turn(context.Background(), "go")
 	require.ErrorIs(t, err, agent.ErrStepLimit)
-	assert.Len(t, res.Steps, 3)
+	assert.Len(t, res.Responses, 3)
 	assert.Equal(t, 1+3*2, conv.Len())
 	checkPaired(t, conv)
 
@@ -235,7 +235,7 @@ func TestLoopToolSteps(t *testing.T) {
 				assert.Equal(t, "Here is what I found.", conv.Messages()[conv.Len()-1].Content)
 			}
 			assert.Equal(t, tt.want, noCalls)
-			assert.Len(t, res.Steps, len(tt.want))
+			assert.Len(t, res.Responses, len(tt.want))
 			checkPaired(t, conv)
 		})
 	}

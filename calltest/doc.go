@@ -38,13 +38,13 @@
 //
 // Loading and models:
 //
-//   - [LoadElevenLabs] reads one ElevenLabs test, [LoadSuite] a directory,
-//     [LoadTools] the tools they declare; [RunSuite] runs a suite and
-//     writes each test's summary; [Result.ConditionResult] answers in
-//     ElevenLabs' shape.
+//   - [LoadSuite] reads a directory of ElevenLabs tests, [LoadTools] the
+//     tools they declare; [RunSuite] runs a suite and writes each test's
+//     summary, its failure reasons as ElevenLabs' condition_result lists
+//     them.
 //   - [ModelAgent] puts an agent.Model behind an [Agent]: one model call,
 //     calls decoded, nothing executed.
 //   - [ModelJudge] asks a model with calltest's own prompt ([JudgeOptions]
-//     replaces it); [ParseVerdict] reads {"verdict": "pass"|"fail",
-//     "reason": …} strictly, anything else is [ErrVerdict].
+//     replaces it); it reads {"verdict": "pass"|"fail", "reason": …}
+//     strictly, anything else is [ErrVerdict].
 package calltest

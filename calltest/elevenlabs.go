@@ -55,7 +55,7 @@ type elevenLabsTest struct {
 	CheckAnyToolMatches *bool `json:"check_any_tool_matches"`
 }
 
-// LoadElevenLabs reads a test in ElevenLabs' create-test shape (type
+// loadElevenLabs reads a test in ElevenLabs' create-test shape (type
 // "tool"): chat_history, tool_call_parameters {referenced_tool,
 // parameters [{path, eval}], verify_absence} and check_any_tool_matches.
 // The referenced tool's id is taken as the tool's name. Every problem —
@@ -71,7 +71,7 @@ type elevenLabsTest struct {
 // With tools, the test is also checked against them as [Check] does with
 // [Options.Tools]: an unknown referenced tool or a path outside its schema
 // is a load error.
-func LoadElevenLabs(data []byte, tools ...tool.Tool) (Test, error) {
+func loadElevenLabs(data []byte, tools ...tool.Tool) (Test, error) {
 	var doc elevenLabsTest
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
@@ -188,8 +188,8 @@ func LoadElevenLabs(data []byte, tools ...tool.Tool) (Test, error) {
 	return t, nil
 }
 
-// ConditionResult is ElevenLabs' result shape.
-type ConditionResult struct {
+// conditionResult is ElevenLabs' result shape.
+type conditionResult struct {
 	Result    string `json:"result"` // success, failure or unknown
 	Rationale struct {
 		Messages []string `json:"messages"`
@@ -197,10 +197,10 @@ type ConditionResult struct {
 	} `json:"rationale"`
 }
 
-// ConditionResult renders the result in ElevenLabs' condition_result
+// conditionResult renders the result in ElevenLabs' condition_result
 // shape: one message per failed or unknown check, problem or expectation.
-func (r Result) ConditionResult() ConditionResult {
-	var out ConditionResult
+func (r Result) conditionResult() conditionResult {
+	var out conditionResult
 	out.Rationale.Messages = []string{}
 	switch r.Status {
 	case Pass:

@@ -3,6 +3,8 @@ package calltest_test
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 
 	"github.com/voiceeval/schematools/calltest"
 	"github.com/voiceeval/schematools/tool"
@@ -50,29 +52,44 @@ func ExampleRepeat() {
 	lo, hi := rep.Wilson(1.96)
 	fmt.Printf("%d/%d passed, pass^2 %.2f, 95%% CI [%.2f, %.2f]\n", rep.Passed, rep.Runs, rep.PassHatK(2), lo, hi)
 	for _, runs := range rep.Failures {
-		fmt.Println(len(runs), "run(s):", rep.Results[runs[0]].ConditionResult().Rationale.Messages)
+		var reasons []string
+		for _, e := range rep.Results[runs[0]].Expectations {
+			if e.Status != calltest.Pass {
+				reasons = append(reasons, e.Reason)
+			}
+		}
+		fmt.Println(len(runs), "run(s):", reasons)
 	}
 	// Output:
 	// 6/8 passed, pass^2 0.54, 95% CI [0.41, 0.93]
 	// 2 run(s): [call 0 to book_table: expected exact 6 (number), got 5 (number)]
 }
 
-// ElevenLabs' test JSON is read as it is.
-func ExampleLoadElevenLabs() {
-	test, err := calltest.LoadElevenLabs([]byte(`{
+// ElevenLabs' test JSON is read as it is, one test per file.
+func ExampleLoadSuite() {
+	dir, err := os.MkdirTemp("", "suite")
+	if err != nil {
+		panic(err)
+	}
+	defer os.RemoveAll(dir)
+	doc := `{
 	  "type": "tool", "name": "order lookup",
 	  "chat_history": [{"role": "user", "message": "Where is order ORD-12345678?", "time_in_call_secs": 0}],
 	  "tool_call_parameters": {
 	    "referenced_tool": {"id": "get_order", "type": "webhook"},
 	    "parameters": [{"path": "order_id", "eval": {"type": "regex", "pattern": "^ORD-[0-9]{8}$"}}]
 	  }
-	}`))
+	}`
+	if err := os.WriteFile(filepath.Join(dir, "order_lookup.json"), []byte(doc), 0o644); err != nil {
+		panic(err)
+	}
+	tests, err := calltest.LoadSuite(dir)
 	if err != nil {
 		panic(err)
 	}
 	args, _ := tool.DecodeArgs([]byte(`{"order_id": "ORD-12345678"}`))
-	res, _ := calltest.Check(context.Background(), test, calltest.Step{Calls: []calltest.Call{{Name: "get_order", Arguments: args}}}, nil)
-	fmt.Println(res.ConditionResult().Result)
+	res, _ := calltest.Check(context.Background(), tests[0], calltest.Step{Calls: []calltest.Call{{Name: "get_order", Arguments: args}}}, nil)
+	fmt.Println(res.Status)
 	// Output:
-	// success
+	// pass
 }

@@ -14,7 +14,7 @@ import (
 
 // judgePrompt is the system prompt of [ModelJudge]: schematools' own
 // (judge_prompt.txt), since ElevenLabs publishes none for its llm
-// evaluation. It asks for the verdict format [ParseVerdict] reads.
+// evaluation. It asks for the verdict format [parseVerdict] reads.
 //
 //go:embed judge_prompt.txt
 var judgePrompt string
@@ -34,14 +34,17 @@ const (
 type JudgeOptions struct {
 	// Prompt replaces the default system prompt, schematools' own
 	// (calltest/judge_prompt.txt; ElevenLabs publishes none), when not
-	// "". It must ask for the format ParseVerdict reads.
+	// "". It must ask for the format ModelJudge reads.
 	Prompt string
 }
 
 // ModelJudge returns a [Judge] that asks m, one call per llm check, with no
 // tools: the system prompt, then one user message holding the question as
 // JSON ({"criterion", "path", "value", "call", "conversation"}). The answer
-// is read by [ParseVerdict]; an answer it cannot read, or a model error, is
+// must be one JSON object {"verdict": "pass"|"fail", "reason": string},
+// optionally inside one Markdown code fence; anything else (text around
+// it, another verdict word, a missing reason, another key) is an error
+// wrapping [ErrVerdict]. An answer it cannot read, or a model error, is
 // the judge's error, so the check is Unknown. The judge is safe for
 // concurrent use when m is.
 func ModelJudge(m agent.Model, opts *JudgeOptions) Judge {
@@ -61,7 +64,7 @@ func ModelJudge(m agent.Model, opts *JudgeOptions) Judge {
 		if err != nil {
 			return false, "", fmt.Errorf("calltest: judge model: %w", err)
 		}
-		return ParseVerdict(resp.Text)
+		return parseVerdict(resp.Text)
 	})
 }
 
@@ -88,7 +91,7 @@ func judgeQuestion(q Question) (string, error) {
 	return string(b), nil
 }
 
-// ParseVerdict reads a judge's answer: one JSON object
+// parseVerdict reads a judge's answer: one JSON object
 // {"verdict": "pass"|"fail", "reason": string}, with white space around it
 // and optionally inside one Markdown code fence (```json … ```), which
 // models add though told not to. It returns whether the verdict is pass and
@@ -96,7 +99,7 @@ func judgeQuestion(q Question) (string, error) {
 // text before or after it, a verdict other than the two lowercase words, a
 // missing or non-string reason, a key given twice, a key other than
 // verdict and reason. Nothing unreadable is a pass.
-func ParseVerdict(text string) (pass bool, reason string, err error) {
+func parseVerdict(text string) (pass bool, reason string, err error) {
 	s := unfence(strings.TrimSpace(text))
 	dec := json.NewDecoder(strings.NewReader(s))
 	dec.UseNumber()

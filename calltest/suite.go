@@ -80,8 +80,19 @@ func LoadTools(data []byte) ([]tool.Tool, error) {
 }
 
 // LoadSuite reads every *.json file in dir, in name order, as an ElevenLabs
-// test ([LoadElevenLabs], checked against tools when given). An error names
-// the file.
+// test, checked against tools when given. An error names the file.
+//
+// A test is in ElevenLabs' create-test shape (type "tool"): chat_history,
+// tool_call_parameters {referenced_tool, parameters [{path, eval}],
+// verify_absence} and check_any_tool_matches; the referenced tool's id is
+// taken as the tool's name. Every problem of a document (parameters given
+// as an object, an unknown eval type, exact without expected_value, regex
+// without pattern or an invalid one, llm without description, bracket
+// paths, an empty history or one ending on an agent turn, parameters with
+// verify_absence, with tools an unknown referenced tool or a path outside
+// its schema) is reported in one error wrapping [ErrInvalidTest], each
+// with its location in the document, as ElevenLabs' 422 validation errors
+// locate them. Unknown fields are ignored.
 func LoadSuite(dir string, tools ...tool.Tool) ([]Test, error) {
 	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
 	if err != nil {
@@ -97,7 +108,7 @@ func LoadSuite(dir string, tools ...tool.Tool) ([]Test, error) {
 		if err != nil {
 			return nil, err
 		}
-		t, err := LoadElevenLabs(data, tools...)
+		t, err := loadElevenLabs(data, tools...)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", filepath.Base(f), err)
 		}
@@ -120,7 +131,7 @@ func writeRepeated(w io.Writer, name string, rep Repeated, k int) error {
 		return err
 	}
 	for _, runs := range rep.Failures {
-		reasons := rep.Results[runs[0]].ConditionResult().Rationale.Messages
+		reasons := rep.Results[runs[0]].conditionResult().Rationale.Messages
 		if _, err := fmt.Fprintf(w, "    %d run(s): %s\n", len(runs), strings.Join(reasons, "; ")); err != nil {
 			return err
 		}

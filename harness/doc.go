@@ -33,9 +33,9 @@
 //     It never panics; it errs only on a reference answer or context it
 //     cannot read, or on empty or unknown success signals.
 //   - The judge is a [Judge] ([JudgeFunc], or [ModelJudge] on any
-//     agent.Model): given a [JudgeRequest], it returns the verdict object;
-//     [ParseVerdict] finds one in a model's reply. No judge: the judge
-//     signals are not applicable.
+//     agent.Model): given a [JudgeRequest], it returns the verdict object
+//     (ModelJudge finds it in the model's reply as NeMo's LLMJudge does).
+//     No judge: the judge signals are not applicable.
 //   - [Metrics] marshals as metrics.json byte for byte as the runner
 //     writes it (keys in its order, Python's number forms, non-ASCII
 //     escaped); results files are rewritten atomically, in queue order,

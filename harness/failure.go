@@ -35,7 +35,7 @@ const (
 //
 // Resume runs such a scenario again (ResumeRunWriter).
 func failedRun(sc *Scenario, res *ScenarioResult) (*Run, error) {
-	if res == nil || res.Status == StatusScored {
+	if res == nil || res.status == statusScored {
 		return nil, fmt.Errorf("harness: FailedRun of %s: the scenario was scored", sc.Name)
 	}
 	run := &Run{Scenario: *sc}
@@ -45,10 +45,10 @@ func failedRun(sc *Scenario, res *ScenarioResult) (*Run, error) {
 	}
 	if run.StopReason == "" {
 		run.StopReason = stopReasonBotFailed
-		if res.Status == StatusAborted {
+		if res.status == statusAborted {
 			run.StopReason = stopReasonAborted
 		}
 	}
-	run.Failure = fmt.Sprintf("%s: %s", res.Status, res.Reason)
+	run.Failure = fmt.Sprintf("%s: %s", res.status, res.Reason)
 	return run, nil
 }

@@ -30,9 +30,9 @@ func TestFailedRunScoresUnsuccessful(t *testing.T) {
 		gate     bool
 		errorHas string
 	}{
-		{"aborted before the run", &ScenarioResult{Status: StatusAborted, Reason: "[APPLY INIT] agent bot returned an error: boom"}, stopReasonAborted, true, "aborted: [APPLY INIT]"},
-		{"failed mid-run", &ScenarioResult{Status: StatusFailed, Reason: "agent bot: connection closed", Run: &Run{Scenario: cs, Agent: Side{Tokens: Usage{NCalls: 1, Prompt: 10, Completion: 2}}}}, stopReasonBotFailed, true, "failed: agent bot: connection closed"},
-		{"a pull unanswered after a clean run", &ScenarioResult{Status: StatusFailed, Reason: "user bot: get_scenario_summary: timed out", Run: full}, stopReasonExit, false, "failed: user bot: get_scenario_summary"},
+		{"aborted before the run", &ScenarioResult{status: statusAborted, Reason: "[APPLY INIT] agent bot returned an error: boom"}, stopReasonAborted, true, "aborted: [APPLY INIT]"},
+		{"failed mid-run", &ScenarioResult{status: statusFailed, Reason: "agent bot: connection closed", Run: &Run{Scenario: cs, Agent: Side{Tokens: Usage{NCalls: 1, Prompt: 10, Completion: 2}}}}, stopReasonBotFailed, true, "failed: agent bot: connection closed"},
+		{"a pull unanswered after a clean run", &ScenarioResult{status: statusFailed, Reason: "user bot: get_scenario_summary: timed out", Run: full}, stopReasonExit, false, "failed: user bot: get_scenario_summary"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -65,12 +65,12 @@ func TestFailedRunScoresUnsuccessful(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if done, why := classify(line, DefaultMinAgentTurns); done || !strings.Contains(why, "a bot failed it") {
+			if done, why := classify(line, defaultMinAgentTurns); done || !strings.Contains(why, "a bot failed it") {
 				t.Errorf("resume classifies it done=%v (%s)", done, why)
 			}
 			// The report says why, escaped, beside the stop reason.
 			// Failed before: report.html never showed harness_error.
-			page, err := renderReport(reportInput{Title: "t", Lines: []*resultLine{line}, Queued: 1, MinAgentTurns: DefaultMinAgentTurns})
+			page, err := renderReport(reportInput{Title: "t", Lines: []*resultLine{line}, Queued: 1, MinAgentTurns: defaultMinAgentTurns})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -82,7 +82,7 @@ func TestFailedRunScoresUnsuccessful(t *testing.T) {
 			}
 		})
 	}
-	if _, err := failedRun(&cs, &ScenarioResult{Status: StatusScored}); err == nil {
+	if _, err := failedRun(&cs, &ScenarioResult{status: statusScored}); err == nil {
 		t.Error("a scored scenario: no error")
 	}
 	// Without the key, metrics.json is NeMo's.

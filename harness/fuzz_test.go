@@ -15,7 +15,7 @@ func FuzzExtractVerdict(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		v, err := ParseVerdict(s)
+		v, err := parseVerdict(s)
 		if err == nil && !json.Valid(v) && v == nil {
 			t.Fatalf("no verdict and no error for %q", s)
 		}
@@ -31,7 +31,7 @@ func FuzzJudgeReply(f *testing.F) {
 	sc := Scenario{Name: "tau2_retail__1", SuccessSignals: []string{signalNLAssertion, signalJudgePassed, signalCleanExit}, NLAssertions: []string{"a", "b"}}
 	f.Fuzz(func(t *testing.T, reply string) {
 		o := defaultOptions()
-		o.Judge = JudgeFunc(func(context.Context, JudgeRequest) (json.RawMessage, error) { return ParseVerdict(reply) })
+		o.Judge = JudgeFunc(func(context.Context, JudgeRequest) (json.RawMessage, error) { return parseVerdict(reply) })
 		r := &Run{Scenario: sc, Agent: Side{Context: []byte(`[{"role": "user", "content": "Hello"}]`), Tokens: Usage{NCalls: 5}}, StopReason: stopReasonExit}
 		res, err := Score(context.Background(), r, o)
 		if err != nil {

@@ -41,7 +41,7 @@ type JudgeRequest struct {
 
 // Judge is an LLM judge. It returns the verdict object the model answered
 // — {"score", "reason", "nl_assertion_verdicts": [{"index", "passed",
-// "reason"}]} as JSON text (ParseVerdict finds it in a reply) — or an
+// "reason"}]} as JSON text (ModelJudge finds it in a reply) — or an
 // error, which scores 0 as NeMo's judge_scenario does.
 type Judge interface {
 	Judge(ctx context.Context, req JudgeRequest) (json.RawMessage, error)
@@ -60,10 +60,10 @@ var (
 	scoreObj = regexp.MustCompile(`\{[^{}]*"score"\s*:\s*[\d.]+[^{}]*\}`)
 )
 
-// ParseVerdict is LLMJudge._parse_response on the message content: the
+// parseVerdict is LLMJudge._parse_response on the message content: the
 // content as JSON, else the first ```json fenced object, else the first
 // flat object with a numeric "score".
-func ParseVerdict(content string) (json.RawMessage, error) {
+func parseVerdict(content string) (json.RawMessage, error) {
 	if _, err := pyvalue.Loads([]byte(content)); err == nil {
 		return json.RawMessage(content), nil
 	}

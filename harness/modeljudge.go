@@ -13,7 +13,9 @@ import (
 // request is one model call with the two messages NeMo's _get_payload
 // sends — JudgeRequest.SystemPrompt as the system message and
 // JudgeRequest.UserContent as the user's — and no tools; the verdict is
-// ParseVerdict of the answer's text. Sampling settings (NeMo's
+// found in the answer's text as LLMJudge._parse_response finds it (the
+// text as JSON, else the first ```json fenced object, else the first flat
+// object with a numeric "score"). Sampling settings (NeMo's
 // --judge-temperature, --judge-top-p, --judge-seed, --judge-max-tokens)
 // are the model's to send. A model error, or an answer with no verdict,
 // is the Judge's error, which scores 0 as NeMo's judge_scenario does.
@@ -29,6 +31,6 @@ func ModelJudge(m agent.Model) Judge {
 		if err != nil {
 			return nil, err
 		}
-		return ParseVerdict(resp.Text)
+		return parseVerdict(resp.Text)
 	})
 }

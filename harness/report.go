@@ -347,7 +347,7 @@ type ReportOptions struct {
 	// finished ones).
 	Queued int
 	// MinAgentTurns is the run's minimum of agent LLM calls, as for
-	// all_summary.txt (DefaultMinAgentTurns is the runner's).
+	// all_summary.txt (the runner's default is 3).
 	MinAgentTurns int
 }
 

@@ -89,7 +89,7 @@ func TestResumeAfterKill(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	r, st, err := resumeRunWriter(w.Dir(), fixtureQueue, DefaultMinAgentTurns)
+	r, st, err := resumeRunWriter(w.Dir(), fixtureQueue, defaultMinAgentTurns)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +108,7 @@ func TestResumeAfterKill(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := r.Finish(finishOptions{MinAgentTurns: DefaultMinAgentTurns}); err != nil {
+	if err := r.Finish(finishOptions{MinAgentTurns: defaultMinAgentTurns}); err != nil {
 		t.Fatal(err)
 	}
 	got := tree(t, r.Dir())
@@ -128,7 +128,7 @@ func TestResumeAfterKill(t *testing.T) {
 
 	// A second resume finds everything done, except the stalled scenario,
 	// which NeMo's rule runs again.
-	r2, st2, err := resumeRunWriter(r.Dir(), fixtureQueue, DefaultMinAgentTurns)
+	r2, st2, err := resumeRunWriter(r.Dir(), fixtureQueue, defaultMinAgentTurns)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -189,14 +189,14 @@ type Options struct {
 	Predicates map[string]map[string]hooks.Predicate
 }
 
-// DefaultJudgeThreshold is run_evaluation.py's --judge-threshold default.
-const DefaultJudgeThreshold = 0.9
+// defaultJudgeThreshold is run_evaluation.py's --judge-threshold default.
+const defaultJudgeThreshold = 0.9
 
-// DefaultMinAgentTurns is run_evaluation.py's --min-agent-turns default.
-const DefaultMinAgentTurns = 3
+// defaultMinAgentTurns is run_evaluation.py's --min-agent-turns default.
+const defaultMinAgentTurns = 3
 
 // defaultOptions are run_evaluation.py's defaults, without a judge.
 func defaultOptions() Options {
-	t := DefaultJudgeThreshold
-	return Options{JudgeThreshold: &t, MinAgentTurns: DefaultMinAgentTurns}
+	t := defaultJudgeThreshold
+	return Options{JudgeThreshold: &t, MinAgentTurns: defaultMinAgentTurns}
 }

@@ -33,7 +33,7 @@ func fullRun(t *testing.T) string {
 	}
 	defer w.Close()
 	writeFixture(t, w, fixtureQueue...)
-	if err := w.Finish(finishOptions{MinAgentTurns: DefaultMinAgentTurns}); err != nil {
+	if err := w.Finish(finishOptions{MinAgentTurns: defaultMinAgentTurns}); err != nil {
 		t.Fatal(err)
 	}
 	return w.Dir()
@@ -269,7 +269,7 @@ func TestLoneSurrogatesAreEscaped(t *testing.T) {
 	if err := w.WriteScenario(out); err != nil {
 		t.Fatal(err)
 	}
-	if err := w.Finish(finishOptions{MinAgentTurns: DefaultMinAgentTurns}); err != nil {
+	if err := w.Finish(finishOptions{MinAgentTurns: defaultMinAgentTurns}); err != nil {
 		t.Fatal(err)
 	}
 	files := tree(t, w.Dir())

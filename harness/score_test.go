@@ -273,7 +273,7 @@ func TestExtractVerdict(t *testing.T) {
 		{"no json", ""},
 	}
 	for _, tt := range tests {
-		got, err := ParseVerdict(tt.in)
+		got, err := parseVerdict(tt.in)
 		if (err != nil) != (tt.want == "") || string(got) != tt.want {
 			t.Errorf("%q: %s, %v", tt.in, got, err)
 		}

@@ -28,14 +28,15 @@ var ErrAborted = errors.New("harness: scenario aborted before the run")
 // handshake or a pull, or was found not to have reset.
 var ErrBotFailed = errors.New("harness: a bot failed the scenario")
 
-// Status is how a scenario run ended.
-type Status string
+// scenarioStatus is how a scenario run ended, as a failed run's
+// metrics say ("<status>: <reason>").
+type scenarioStatus string
 
 // The statuses of a ScenarioResult.
 const (
-	StatusScored  Status = "scored"
-	StatusAborted Status = "aborted"
-	StatusFailed  Status = "failed"
+	statusScored  scenarioStatus = "scored"
+	statusAborted scenarioStatus = "aborted"
+	statusFailed  scenarioStatus = "failed"
 )
 
 // SessionOptions configure RunScenario. The zero value is NeMo's bridge and
@@ -100,12 +101,14 @@ func DefaultSessionOptions() SessionOptions {
 // ScenarioResult is one scenario run.
 type ScenarioResult struct {
 	Scenario string
-	Status   Status
-	// Reason says why a scenario was aborted or failed ("" when scored).
+	// Reason says why a scenario was aborted or failed ("" when scored);
+	// RunScenario's error says which (nil: scored; wrapping ErrAborted:
+	// aborted before the run; otherwise failed).
 	Reason string
+	status scenarioStatus
 	// Run is what the bridge pulled and counted (nil when aborted).
 	Run *Run
-	// Result is the scoring (nil unless Status is StatusScored).
+	// Result is the scoring (nil unless the scenario was scored).
 	Result *Result
 	// Syncs are the cross-side syncs run (the initial one first), and
 	// SyncErrors those that could not run; NeMo logs them and goes on.
@@ -128,7 +131,7 @@ type SyncRecord struct {
 //   - prepare: connect to both (client-ready → bot-ready), reset both (user,
 //     then agent), update_system_prompt to the user then the agent,
 //     apply_initialization to the agent then the user (a failure aborts the
-//     scenario unscored, StatusAborted), the shadow DBs and the initial sync
+//     scenario unscored, an error wrapping ErrAborted), the shadow DBs and the initial sync
 //     deltas when o.Shadow is set, disconnect;
 //   - run: fresh connections; KickoffDelay in, the agent gets send-text
 //     "Hello"; every turn one bot completes (bot-started-speaking …
@@ -158,7 +161,7 @@ type SyncRecord struct {
 // scenario keeps its contexts and summaries. A bot that closes its
 // connection or sends a frame or message that cannot be read ends it with
 // "[BOT_FAILED]"; one that does not answer the handshake or a pull
-// fails it too. Each is StatusFailed with an error wrapping ErrBotFailed,
+// fails it too. Each fails the scenario with an error wrapping ErrBotFailed,
 // and its Run keeps the turns, usage and durations so far (Evaluate
 // writes it as a failed scenario). The
 // returned error is nil only for a scored scenario; the result is never nil.
@@ -172,23 +175,23 @@ func RunScenario(ctx context.Context, sc *Scenario, agentURL, userURL string, o 
 	parent := ctx
 	ctx, cancel := context.WithDeadlineCause(ctx, start.Add(o.MaxDuration+scenarioGrace), errScenarioTime)
 	defer cancel()
-	fail := func(status Status, sentinel error, err error) (*ScenarioResult, error) {
+	fail := func(status scenarioStatus, sentinel error, err error) (*ScenarioResult, error) {
 		if parent.Err() != nil && errors.Is(err, parent.Err()) {
-			res.Status, res.Reason = StatusFailed, err.Error()
+			res.status, res.Reason = statusFailed, err.Error()
 			return res, err
 		}
 		if ctx.Err() != nil && context.Cause(ctx) == errScenarioTime {
 			err = fmt.Errorf("%w (%v + %v): %w", errScenarioTime, o.MaxDuration, scenarioGrace, err)
 		}
-		res.Status, res.Reason = status, err.Error()
+		res.status, res.Reason = status, err.Error()
 		return res, fmt.Errorf("%w: %s: %w", sentinel, sc.Name, err)
 	}
 	sh, err := prepare(ctx, sc, agentURL, userURL, o, res)
 	if err != nil {
 		if errors.Is(err, bridge.ErrInitAborted) {
-			return fail(StatusAborted, ErrAborted, err)
+			return fail(statusAborted, ErrAborted, err)
 		}
-		return fail(StatusFailed, ErrBotFailed, err)
+		return fail(statusFailed, ErrBotFailed, err)
 	}
 	run, err := runConversation(ctx, sc, agentURL, userURL, o, sh, res)
 	res.Run = run
@@ -197,14 +200,14 @@ func RunScenario(ctx context.Context, sc *Scenario, agentURL, userURL string, o 
 		run.LogStartTime, run.EndTime = pyISOFormat(start), pyISOFormat(time.Now())
 	}
 	if err != nil {
-		return fail(StatusFailed, ErrBotFailed, err)
+		return fail(statusFailed, ErrBotFailed, err)
 	}
 	run.Verification = VerifySummaries(ctx, o.Verify, sc, run, res.Syncs)
 	scored, err := Score(ctx, run, o.Score)
 	if err != nil {
-		return fail(StatusFailed, ErrBotFailed, fmt.Errorf("scoring: %w", err))
+		return fail(statusFailed, ErrBotFailed, fmt.Errorf("scoring: %w", err))
 	}
-	res.Status, res.Result = StatusScored, scored
+	res.status, res.Result = statusScored, scored
 	return res, nil
 }
 

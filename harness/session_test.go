@@ -205,7 +205,7 @@ func TestFaultsFailTheScenario(t *testing.T) {
 	t.Cleanup(func() { close(hang) })
 	for _, tc := range []struct {
 		name   string
-		status Status
+		status scenarioStatus
 		want   string
 		set    func(ag, us *testBot)
 		opts   func(o *SessionOptions)
@@ -213,7 +213,7 @@ func TestFaultsFailTheScenario(t *testing.T) {
 		// the user bot gets text to answer.
 		greet bool
 	}{
-		{"init refused", StatusAborted, "no db", func(ag, _ *testBot) {
+		{"init refused", statusAborted, "no db", func(ag, _ *testBot) {
 			ag.hook = func(ws *websocket.Conn, msg []byte) bool {
 				if !on("apply_initialization")(msg) {
 					return false
@@ -225,10 +225,10 @@ func TestFaultsFailTheScenario(t *testing.T) {
 				return true
 			}
 		}, nil, false},
-		{"init unanswered", StatusAborted, "Timeout", func(_, us *testBot) {
+		{"init unanswered", statusAborted, "Timeout", func(_, us *testBot) {
 			us.hook = func(_ *websocket.Conn, msg []byte) bool { return on("apply_initialization")(msg) }
 		}, nil, false},
-		{"agent crashes mid-run", StatusFailed, "agent bot closed the connection", func(ag, _ *testBot) {
+		{"agent crashes mid-run", statusFailed, "agent bot closed the connection", func(ag, _ *testBot) {
 			ag.hook = func(ws *websocket.Conn, msg []byte) bool {
 				if on("send-text")(msg) {
 					ws.CloseNow()
@@ -237,7 +237,7 @@ func TestFaultsFailTheScenario(t *testing.T) {
 				return false
 			}
 		}, nil, false},
-		{"user closes the socket", StatusFailed, "user bot closed the connection", func(_, us *testBot) {
+		{"user closes the socket", statusFailed, "user bot closed the connection", func(_, us *testBot) {
 			us.hook = func(ws *websocket.Conn, msg []byte) bool {
 				if on("send-text")(msg) {
 					_ = ws.Close(websocket.StatusNormalClosure, "bye")
@@ -246,7 +246,7 @@ func TestFaultsFailTheScenario(t *testing.T) {
 				return false
 			}
 		}, nil, true},
-		{"malformed frame", StatusFailed, "cannot be read", func(ag, _ *testBot) {
+		{"malformed frame", statusFailed, "cannot be read", func(ag, _ *testBot) {
 			ag.hook = func(_ *websocket.Conn, msg []byte) bool {
 				if on("send-text")(msg) {
 					ag.write(context.Background(), []byte{0xff, 0x01, 0x02})
@@ -254,7 +254,7 @@ func TestFaultsFailTheScenario(t *testing.T) {
 				return false
 			}
 		}, nil, false},
-		{"malformed message", StatusFailed, "cannot be read", func(ag, _ *testBot) {
+		{"malformed message", statusFailed, "cannot be read", func(ag, _ *testBot) {
 			ag.hook = func(_ *websocket.Conn, msg []byte) bool {
 				if on("send-text")(msg) {
 					ag.write(context.Background(), rtvi.MessageFrameBytes([]byte(`{"label": "rtvi-ai", "type": "bot-tts-text", "data": [1]}`)))
@@ -262,13 +262,13 @@ func TestFaultsFailTheScenario(t *testing.T) {
 				return false
 			}
 		}, nil, false},
-		{"never answers the pull", StatusFailed, "get_context_history", func(ag, _ *testBot) {
+		{"never answers the pull", statusFailed, "get_context_history", func(ag, _ *testBot) {
 			ag.hook = func(_ *websocket.Conn, msg []byte) bool { return on("get_context_history")(msg) }
 		}, nil, false},
-		{"user never answers the summary", StatusFailed, "user bot: get_scenario_summary", func(_, us *testBot) {
+		{"user never answers the summary", statusFailed, "user bot: get_scenario_summary", func(_, us *testBot) {
 			us.hook = func(_ *websocket.Conn, msg []byte) bool { return on("get_scenario_summary")(msg) }
 		}, nil, false},
-		{"hangs mid-run", StatusFailed, "agent bot: get_context_history", func(ag, _ *testBot) {
+		{"hangs mid-run", statusFailed, "agent bot: get_context_history", func(ag, _ *testBot) {
 			ag.hook = func(_ *websocket.Conn, msg []byte) bool {
 				if on("send-text")(msg) {
 					<-hang // the bot's read loop stops: nothing more is answered
@@ -276,14 +276,14 @@ func TestFaultsFailTheScenario(t *testing.T) {
 				return false
 			}
 		}, func(o *SessionOptions) { o.MaxDuration = 200 * time.Millisecond }, false},
-		{"hangs at the handshake", StatusFailed, "agent bot", func(ag, _ *testBot) {
+		{"hangs at the handshake", statusFailed, "agent bot", func(ag, _ *testBot) {
 			ag.hook = func(_ *websocket.Conn, msg []byte) bool { return on("client-ready")(msg) }
 		}, nil, false},
 		// A bot that reports its turn failed, or refuses a request of the
 		// run, ends the scenario at once (the duration bound is an hour).
 		// Failed before: the error was ignored and the run waited out its
 		// duration, then scored [TIMEOUT].
-		{"agent reports an error", StatusFailed, "agent bot reported an error: the bot's turn failed: model: 500", func(ag, _ *testBot) {
+		{"agent reports an error", statusFailed, "agent bot reported an error: the bot's turn failed: model: 500", func(ag, _ *testBot) {
 			ag.hook = func(_ *websocket.Conn, msg []byte) bool {
 				if on("send-text")(msg) {
 					ag.write(context.Background(), rtvi.MessageFrameBytes([]byte(`{"label": "rtvi-ai", "type": "error", "data": {"error": "the bot's turn failed: model: 500", "fatal": false}}`)))
@@ -292,7 +292,7 @@ func TestFaultsFailTheScenario(t *testing.T) {
 				return false
 			}
 		}, func(o *SessionOptions) { o.MaxDuration = time.Hour }, false},
-		{"user refuses a relayed turn", StatusFailed, "user bot refused send_text_", func(_, us *testBot) {
+		{"user refuses a relayed turn", statusFailed, "user bot refused send_text_", func(_, us *testBot) {
 			us.hook = func(_ *websocket.Conn, msg []byte) bool {
 				if on("send-text")(msg) {
 					f, _ := rtvi.DecodeFrame(msg)
@@ -321,17 +321,17 @@ func TestFaultsFailTheScenario(t *testing.T) {
 				tc.opts(&o)
 			}
 			res, err := RunScenario(runCtx(t), sc, ag.URL, us.URL, o)
-			if err == nil || res == nil || res.Status != tc.status || !strings.Contains(res.Reason, tc.want) {
+			if err == nil || res == nil || res.status != tc.status || !strings.Contains(res.Reason, tc.want) {
 				t.Fatalf("err %v, result %+v", err, res)
 			}
 			want := ErrBotFailed
-			if tc.status == StatusAborted {
+			if tc.status == statusAborted {
 				want = ErrAborted
 			}
 			if !errors.Is(err, want) {
 				t.Fatalf("error %v does not wrap %v", err, want)
 			}
-			if res.Result != nil || (tc.status == StatusAborted && res.Run != nil) {
+			if res.Result != nil || (tc.status == statusAborted && res.Run != nil) {
 				t.Fatalf("result %+v", res)
 			}
 			// Written as failed, with the reason in its metrics.
@@ -416,7 +416,7 @@ func TestBotThatDidNotResetFails(t *testing.T) {
 		t.Fatalf("first scenario: %v", err)
 	}
 	res, err := RunScenario(runCtx(t), sc, ag.URL, us.URL, testOptions())
-	if !errors.Is(err, ErrNotReset) || res.Status != StatusFailed {
+	if !errors.Is(err, ErrNotReset) || res.status != statusFailed {
 		t.Fatalf("second scenario: %v (%+v)", err, res)
 	}
 }
@@ -545,7 +545,7 @@ func TestStallingBotIsBoundedByTheScenario(t *testing.T) {
 	start := time.Now()
 	res, err := RunScenario(runCtx(t), scenario(t, "tau2_airline__7"), ag.URL, us.URL, o)
 	took := time.Since(start)
-	if !errors.Is(err, ErrBotFailed) || res.Status != StatusFailed || !strings.Contains(res.Reason, "ran past its duration bound and grace (1s + 8s)") {
+	if !errors.Is(err, ErrBotFailed) || res.status != statusFailed || !strings.Contains(res.Reason, "ran past its duration bound and grace (1s + 8s)") {
 		t.Fatalf("err %v, result %+v", err, res)
 	}
 	if limit := o.MaxDuration + scenarioGrace + 2*time.Second; took > limit {

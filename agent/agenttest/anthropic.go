@@ -10,23 +10,23 @@ import (
 	"strings"
 )
 
-// AnthropicRequest is a decoded Messages API request (POST /v1/messages):
+// anthropicRequest is a decoded Messages API request (POST /v1/messages):
 // the fields the stand-in reads.
-type AnthropicRequest struct {
+type anthropicRequest struct {
 	MaxTokens int
 	System    json.RawMessage // a string or a list of text blocks; nil when absent
-	Messages  []AnthropicMessage
+	Messages  []anthropicMessage
 }
 
-// AnthropicMessage is one message of a Messages API request, its content
+// anthropicMessage is one message of a Messages API request, its content
 // as blocks (a string content is one text block).
-type AnthropicMessage struct {
+type anthropicMessage struct {
 	Role    string
-	Content []AnthropicBlock
+	Content []anthropicBlock
 }
 
-// AnthropicBlock is one content block as the client sent it.
-type AnthropicBlock struct {
+// anthropicBlock is one content block as the client sent it.
+type anthropicBlock struct {
 	Type      string          `json:"type"`
 	Text      string          `json:"text,omitempty"`
 	ID        string          `json:"id,omitempty"`
@@ -72,8 +72,8 @@ func decodeAnthropicRequest(body []byte) (Request, error) {
 	if len(w.Messages) == 0 {
 		return Request{}, errors.New("messages: at least one message is required")
 	}
-	ar := &AnthropicRequest{MaxTokens: *w.MaxTokens, System: w.System}
-	r := Request{Dialect: dialectAnthropic, Model: *w.Model, Tools: w.Tools, Body: body, ToolChoice: w.Choice, Anthropic: ar}
+	ar := &anthropicRequest{MaxTokens: *w.MaxTokens, System: w.System}
+	r := Request{Dialect: dialectAnthropic, Model: *w.Model, Tools: w.Tools, Body: body, ToolChoice: w.Choice, anthropic: ar}
 	if w.Stream != nil {
 		r.Stream = *w.Stream
 	}
@@ -88,17 +88,17 @@ func decodeAnthropicRequest(body []byte) (Request, error) {
 		if m.Role != "user" && m.Role != "assistant" {
 			return Request{}, fmt.Errorf("messages.%d.role: Input should be 'user' or 'assistant'", i)
 		}
-		msg := AnthropicMessage{Role: m.Role}
+		msg := anthropicMessage{Role: m.Role}
 		var s string
 		if json.Unmarshal(m.Content, &s) == nil {
-			msg.Content = []AnthropicBlock{{Type: "text", Text: s}}
+			msg.Content = []anthropicBlock{{Type: "text", Text: s}}
 		} else {
 			var blocks []json.RawMessage
 			if err := json.Unmarshal(m.Content, &blocks); err != nil {
 				return Request{}, fmt.Errorf("messages.%d.content: a string or a list of blocks: %w", i, err)
 			}
 			for j, braw := range blocks {
-				var b AnthropicBlock
+				var b anthropicBlock
 				if err := json.Unmarshal(braw, &b); err != nil || b.Type == "" {
 					return Request{}, fmt.Errorf("messages.%d.content.%d: a block needs a type", i, j)
 				}
@@ -125,7 +125,7 @@ func decodeAnthropicRequest(body []byte) (Request, error) {
 
 // checkToolResults refuses a tool_use without its tool_result in the next
 // message, and a tool_result for no tool_use of the message before.
-func (ar *AnthropicRequest) checkToolResults() error {
+func (ar *anthropicRequest) checkToolResults() error {
 	for i, m := range ar.Messages {
 		uses := map[string]bool{}
 		if i > 0 && ar.Messages[i-1].Role == "assistant" {
@@ -380,7 +380,7 @@ func writeAnthropicError(w http.ResponseWriter, status int, msg string) {
 // checkThinking refuses an assistant turn that calls a tool the stand-in
 // issued with a thinking block, and does not send that block back as it
 // was (thinking text and signature).
-func (s *Server) checkThinking(ar *AnthropicRequest) error {
+func (s *Server) checkThinking(ar *anthropicRequest) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for i, m := range ar.Messages {

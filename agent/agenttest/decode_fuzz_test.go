@@ -57,10 +57,10 @@ func FuzzDecodeAnthropicRequest(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if r.Model == "" || r.Anthropic.MaxTokens < 1 || len(r.Anthropic.Messages) == 0 {
+		if r.Model == "" || r.anthropic.MaxTokens < 1 || len(r.anthropic.Messages) == 0 {
 			t.Fatalf("accepted %q", b)
 		}
-		for _, m := range r.Anthropic.Messages {
+		for _, m := range r.anthropic.Messages {
 			if m.Role != "user" && m.Role != "assistant" {
 				t.Fatalf("accepted role %q", m.Role)
 			}
@@ -84,10 +84,10 @@ func FuzzDecodeGeminiRequest(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if len(r.Gemini.Contents) == 0 {
+		if len(r.gemini.Contents) == 0 {
 			t.Fatalf("accepted %q", b)
 		}
-		for _, c := range r.Gemini.Contents {
+		for _, c := range r.gemini.Contents {
 			if c.Role != "user" && c.Role != "model" {
 				t.Fatalf("accepted role %q", c.Role)
 			}

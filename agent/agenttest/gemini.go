@@ -8,37 +8,37 @@ import (
 	"strings"
 )
 
-// GeminiRequest is a decoded generateContent request: the fields the
+// geminiRequest is a decoded generateContent request: the fields the
 // stand-in reads. The model is in the path.
-type GeminiRequest struct {
-	Contents          []GeminiContent
+type geminiRequest struct {
+	Contents          []geminiContent
 	SystemInstruction json.RawMessage // nil when absent
 }
 
-// GeminiContent is one content (turn) of a request.
-type GeminiContent struct {
+// geminiContent is one content (turn) of a request.
+type geminiContent struct {
 	Role  string       `json:"role"`
-	Parts []GeminiPart `json:"parts"`
+	Parts []geminiPart `json:"parts"`
 }
 
-// GeminiPart is one part as the client sent it.
-type GeminiPart struct {
+// geminiPart is one part as the client sent it.
+type geminiPart struct {
 	Text             string                `json:"text,omitempty"`
 	Thought          bool                  `json:"thought,omitempty"`
 	ThoughtSignature string                `json:"thoughtSignature,omitempty"`
-	FunctionCall     *GeminiFunctionCall   `json:"functionCall,omitempty"`
-	FunctionResponse *GeminiFunctionResult `json:"functionResponse,omitempty"`
+	FunctionCall     *geminiFunctionCall   `json:"functionCall,omitempty"`
+	FunctionResponse *geminiFunctionResult `json:"functionResponse,omitempty"`
 }
 
-// GeminiFunctionCall is a functionCall part's call.
-type GeminiFunctionCall struct {
+// geminiFunctionCall is a functionCall part's call.
+type geminiFunctionCall struct {
 	ID   string          `json:"id,omitempty"`
 	Name string          `json:"name"`
 	Args json.RawMessage `json:"args,omitempty"`
 }
 
-// GeminiFunctionResult is a functionResponse part's result.
-type GeminiFunctionResult struct {
+// geminiFunctionResult is a functionResponse part's result.
+type geminiFunctionResult struct {
 	ID       string          `json:"id,omitempty"`
 	Name     string          `json:"name"`
 	Response json.RawMessage `json:"response"`
@@ -56,7 +56,7 @@ func decodeGeminiRequest(body []byte) (Request, error) {
 		return Request{}, fmt.Errorf("request body of %d bytes is over the %d-byte limit", len(body), maxBody)
 	}
 	var w struct {
-		Contents []GeminiContent   `json:"contents"`
+		Contents []geminiContent   `json:"contents"`
 		System   json.RawMessage   `json:"systemInstruction"`
 		Tools    []json.RawMessage `json:"tools"`
 		Config   json.RawMessage   `json:"toolConfig"`
@@ -67,8 +67,8 @@ func decodeGeminiRequest(body []byte) (Request, error) {
 	if len(w.Contents) == 0 {
 		return Request{}, fmt.Errorf("* GenerateContentRequest.contents: contents is not specified")
 	}
-	gr := &GeminiRequest{Contents: w.Contents, SystemInstruction: w.System}
-	r := Request{Dialect: dialectGemini, Body: body, ToolChoice: w.Config, Gemini: gr}
+	gr := &geminiRequest{Contents: w.Contents, SystemInstruction: w.System}
+	r := Request{Dialect: dialectGemini, Body: body, ToolChoice: w.Config, gemini: gr}
 	for i, raw := range w.Tools {
 		var t struct {
 			Decls []struct {
@@ -145,7 +145,7 @@ func (s *Server) issueSignature(t Turn, sig string) {
 // checkSignatures refuses a model turn holding a call the stand-in sent
 // with a thought signature, without that signature (one of them, for a
 // call sent more than once) on its part.
-func (s *Server) checkSignatures(gr *GeminiRequest) error {
+func (s *Server) checkSignatures(gr *geminiRequest) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, c := range gr.Contents {

@@ -21,11 +21,14 @@ type Request struct {
 	Stream       bool
 	IncludeUsage bool            // stream_options.include_usage
 	ToolChoice   json.RawMessage // as sent; nil when absent
-	Body         []byte
-	// Anthropic and Gemini hold what those dialects' requests carry
-	// (Messages holds only Chat Completions messages).
-	Anthropic *AnthropicRequest
-	Gemini    *GeminiRequest
+	// Body is the request body as sent; Messages holds only Chat
+	// Completions messages, so a test of the Anthropic or Gemini dialect
+	// reads their messages, contents and system prompt from Body.
+	Body []byte
+	// anthropic and gemini hold what the stand-in reads of those
+	// dialects' requests.
+	anthropic *anthropicRequest
+	gemini    *geminiRequest
 }
 
 // The dialects the stand-in speaks.

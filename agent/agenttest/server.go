@@ -121,13 +121,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	case dialectAnthropic:
 		r, err = decodeAnthropicRequest(body)
 		if err == nil {
-			err = s.checkThinking(r.Anthropic)
+			err = s.checkThinking(r.anthropic)
 		}
 	case dialectGemini:
 		r, err = decodeGeminiRequest(body)
 		r.Model, r.Stream = model, stream
 		if err == nil {
-			err = s.checkSignatures(r.Gemini)
+			err = s.checkSignatures(r.gemini)
 		}
 	default:
 		r, err = decodeRequest(body)

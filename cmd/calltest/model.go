@@ -64,8 +64,8 @@ func parse(args []string, stderr io.Writer) (config, error) {
 	fs.IntVar(&c.repeat, "repeat", 0, "runs per test (default: 5 with -llm-model, 6 with the scripted agent)")
 	fs.IntVar(&c.workers, "workers", 4, "runs at once per test")
 	fs.IntVar(&c.k, "k", 0, "the k of pass^k, at most -repeat (default: min(3, -repeat))")
-	fs.IntVar(&c.retries, "retries", openai.DefaultMaxRetries, "retries of a failed request (the SDK's)")
-	fs.DurationVar(&c.timeout, "llm-timeout", openai.DefaultTimeout, "bound of each request attempt, the model's and the judge's")
+	fs.IntVar(&c.retries, "retries", 2, "retries of a failed request (the SDK's)")
+	fs.DurationVar(&c.timeout, "llm-timeout", 60*time.Second, "bound of each request attempt, the model's and the judge's")
 	fs.IntVar(&c.maxTokens, "llm-max-tokens", 0, "output bound of the model under test (openai: max_completion_tokens, gemini: maxOutputTokens, anthropic: max_tokens); 0: none sent (anthropic: its 4096)")
 	if err := fs.Parse(args); err != nil {
 		return c, errUsage

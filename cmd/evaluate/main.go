@@ -57,7 +57,6 @@ import (
 	"github.com/voiceeval/schematools/domains/nemo/nemoeval"
 	"github.com/voiceeval/schematools/domains/nemo/scenarios"
 	"github.com/voiceeval/schematools/harness"
-	"github.com/voiceeval/schematools/provider/openai"
 )
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
@@ -88,7 +87,7 @@ func parse(args []string, stderr io.Writer) (flags, error) {
 	fs.StringVar(&f.agentURLs, "agent-url", "", "comma-separated agent bot URLs (ws://…); empty: in-process Go bots with gold stand-ins")
 	fs.StringVar(&f.userURLs, "user-url", "", "comma-separated user-simulator bot URLs, as many as -agent-url")
 	fs.IntVar(&f.parallel, "parallel", 1, "scenarios run at once (in-process: bot pairs started; with URLs: at most the number of pairs)")
-	fs.IntVar(&f.minAgentTurns, "min-agent-turns", harness.DefaultMinAgentTurns, "agent LLM calls below which a scenario is failed (0 disables)")
+	fs.IntVar(&f.minAgentTurns, "min-agent-turns", 3, "agent LLM calls below which a scenario is failed (0 disables)")
 	fs.IntVar(&f.maxTurns, "max-turns", 0, "stop a run after this many turns (0: no bound)")
 	fs.DurationVar(&f.timeout, "timeout", 0, "bound on each run's conversation (0: the scenario's max_duration)")
 	fs.DurationVar(&f.kickoff, "kickoff-delay", 0, "wait before the agent's Hello (0: NeMo's 1s with URLs, none in-process)")
@@ -98,7 +97,7 @@ func parse(args []string, stderr io.Writer) (flags, error) {
 	fs.StringVar(&f.llm.url, "llm-url", "", "OpenAI-compatible server of the in-process bots' model (e.g. http://127.0.0.1:8000/v1); empty: gold stand-ins")
 	fs.StringVar(&f.llm.model, "llm-model", "", "model name for -llm-url")
 	fs.StringVar(&f.llm.keyEnv, "llm-key-env", "OPENAI_API_KEY", "environment variable holding -llm-url's API key (unset: \"EMPTY\")")
-	fs.DurationVar(&f.llm.timeout, "llm-timeout", openai.DefaultTimeout, "bound of each -llm-url request attempt")
+	fs.DurationVar(&f.llm.timeout, "llm-timeout", 60*time.Second, "bound of each -llm-url request attempt")
 	fs.IntVar(&f.llm.maxTokens, "llm-max-tokens", 0, "max_completion_tokens of each -llm-url request; 0: none sent")
 	fs.Float64Var(&f.llm.temperature, "llm-temperature", -1, "sampling temperature of each -llm-url request; negative: none sent (the server's)")
 	fs.IntVar(&f.llm.seed, "llm-seed", -1, "sampling seed of each -llm-url request; negative: none sent")
@@ -112,7 +111,7 @@ func parse(args []string, stderr io.Writer) (flags, error) {
 	fs.Float64Var(&f.judge.topP, "judge-top-p", 0.95, "judge nucleus sampling top_p")
 	fs.IntVar(&f.judge.seed, "judge-seed", 42, "judge sampling seed")
 	fs.IntVar(&f.judge.maxTokens, "judge-max-tokens", 100000, "judge max_tokens (thinking included)")
-	fs.Float64Var(&f.judge.threshold, "judge-threshold", harness.DefaultJudgeThreshold, "judge score at or above which judge_passed")
+	fs.Float64Var(&f.judge.threshold, "judge-threshold", 0.9, "judge score at or above which judge_passed")
 	fs.BoolVar(&f.judge.includeConversation, "judge-include-conversation", false, "give the judge the transcript too")
 	if err := fs.Parse(args); err != nil {
 		return f, err

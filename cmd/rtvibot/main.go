@@ -64,7 +64,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/voiceeval/schematools/provider/openai"
 	"github.com/voiceeval/schematools/rtvi/rtviws"
 )
 
@@ -106,7 +105,7 @@ func newFlagSet(f *flags, stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&f.provider, "llm-provider", providerOpenAI, "adapter of the LLM brain: openai (Chat Completions), anthropic or gemini")
 	fs.StringVar(&f.model, "llm-model", "standin", "model name sent with each request")
 	fs.StringVar(&f.keyEnv, "llm-key-env", "OPENAI_API_KEY", "environment variable holding the API key (default after -llm-provider: OPENAI_API_KEY, ANTHROPIC_API_KEY or GEMINI_API_KEY; unset: \"EMPTY\")")
-	fs.DurationVar(&f.llmTimeout, "llm-timeout", openai.DefaultTimeout, "bound of each model request attempt")
+	fs.DurationVar(&f.llmTimeout, "llm-timeout", 60*time.Second, "bound of each model request attempt")
 	fs.IntVar(&f.llmMaxTokens, "llm-max-tokens", 0, "max tokens of each model request; 0: none sent")
 	fs.IntVar(&f.toolSteps, "llm-tool-steps", 0, "model calls of a turn that may call tools; the next forbid them (tool_choice \"none\"), so a model calling tool after tool ends its turn in words; 0: no bound, as pipecat")
 	return fs

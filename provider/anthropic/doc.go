@@ -18,7 +18,7 @@
 //     ("tool_use", "end_turn", "max_tokens", …).
 //   - The response's content blocks as received — thinking blocks with
 //     their signatures, redacted_thinking — go to Response.Native under
-//     [NativeKey] and are sent back as they came in the next requests;
+//     "anthropic" and are sent back as they came in the next requests;
 //     when the loop renamed a duplicate call id, the thinking blocks are
 //     kept and the rest is rebuilt from the context.
 //   - Usage: PromptTokens counts every input token (input_tokens plus

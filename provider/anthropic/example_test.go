@@ -23,8 +23,8 @@ func ExampleNew() {
 	if err != nil {
 		panic(err)
 	}
-	fmt.Println(res.Steps[0].Response.Text)
-	fmt.Println(res.Steps[0].Response.FinishReason)
+	fmt.Println(res.Responses[0].Text)
+	fmt.Println(res.Responses[0].FinishReason)
 	// Output:
 	// Hello! How can I help?
 	// end_turn

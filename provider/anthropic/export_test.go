@@ -19,3 +19,9 @@ func ReadStreamBytes(body []byte) (agent.Response, error) {
 
 // Messages renders a context as the Messages API takes it, for the tests.
 var Messages = messagesOf
+
+// NativeKey is the key of the adapter's data in agent.Message.Native.
+const NativeKey = nativeKey
+
+// DefaultMaxTokens is what a zero Options.MaxTokens sends.
+const DefaultMaxTokens = defaultMaxTokens

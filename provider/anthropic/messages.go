@@ -51,7 +51,7 @@ func messagesOf(msgs []agent.Message) (json.RawMessage, []json.RawMessage, error
 		}
 		out = append(out, wireMessage{Role: role, Content: content})
 	}
-	for _, st := range turns.Regroup(msgs[i:], NativeKey) {
+	for _, st := range turns.Regroup(msgs[i:], nativeKey) {
 		if !st.Response {
 			m := st.Message
 			if m.Role == agent.RoleTool {

@@ -21,15 +21,15 @@ import (
 	"github.com/voiceeval/schematools/tool/schema"
 )
 
-// NativeKey is the key of this adapter's data in agent.Message.Native:
+// nativeKey is the key of this adapter's data in agent.Message.Native:
 // the response's content blocks as the Messages API sent them.
-const NativeKey = "anthropic"
+const nativeKey = "anthropic"
 
 // Defaults of a [Model]: what the zero [Options] fields mean.
 const (
-	DefaultMaxRetries = 2
-	DefaultTimeout    = 60 * time.Second
-	DefaultMaxTokens  = 4096
+	defaultMaxRetries = 2
+	defaultTimeout    = 60 * time.Second
+	defaultMaxTokens  = 4096
 )
 
 // Options configures a [Model]. The zero value (or a nil *Options) is
@@ -41,14 +41,13 @@ type Options struct {
 	BaseURL string
 	// APIKey is the API key; "": ANTHROPIC_API_KEY.
 	APIKey string
-	// MaxRetries is how often a failed request is retried: 0 is
-	// DefaultMaxRetries (2), negative is none.
+	// MaxRetries is how often a failed request is retried: 0 is 2,
+	// negative is none.
 	MaxRetries int
-	// Timeout bounds each attempt: 0 is DefaultTimeout (60 s), negative
-	// is none.
+	// Timeout bounds each attempt: 0 is 60 s, negative is
+	// none.
 	Timeout time.Duration
-	// MaxTokens is max_tokens, which the API requires; less than 1 is
-	// DefaultMaxTokens (4096).
+	// MaxTokens is max_tokens, which the API requires; less than 1 is 4096.
 	MaxTokens int
 	// NoStreaming sends non-streaming requests.
 	NoStreaming bool
@@ -81,15 +80,15 @@ func configOf(opts *Options) config {
 		timeout: o.Timeout, noStream: o.NoStreaming, httpClient: o.HTTPClient, extra: slices.Clone(o.RequestOptions)}
 	switch {
 	case cfg.maxRetries == 0:
-		cfg.maxRetries = DefaultMaxRetries
+		cfg.maxRetries = defaultMaxRetries
 	case cfg.maxRetries < 0:
 		cfg.maxRetries = 0
 	}
 	if cfg.timeout == 0 {
-		cfg.timeout = DefaultTimeout
+		cfg.timeout = defaultTimeout
 	}
 	if cfg.maxTokens < 1 {
-		cfg.maxTokens = DefaultMaxTokens
+		cfg.maxTokens = defaultMaxTokens
 	}
 	return cfg
 }
@@ -269,7 +268,7 @@ func readStream(stream *ssestream.Stream[sdk.MessageStreamEventUnion], onText fu
 	}
 	resp.Text, resp.Usage = text.String(), usageOf(u.InputTokens, u.OutputTokens, u.CacheReadInputTokens, u.CacheCreationInputTokens)
 	resp.Usage.Missing = !reported
-	resp.Native = map[string]json.RawMessage{NativeKey: native}
+	resp.Native = map[string]json.RawMessage{nativeKey: native}
 	return resp, nil
 }
 
@@ -302,7 +301,7 @@ func fromMessage(res *sdk.Message, onText func(string)) (agent.Response, error) 
 	if err != nil {
 		return agent.Response{}, fmt.Errorf("anthropic: %w", err)
 	}
-	resp.Native = map[string]json.RawMessage{NativeKey: nb}
+	resp.Native = map[string]json.RawMessage{nativeKey: nb}
 	if resp.Text != "" && onText != nil {
 		onText(resp.Text)
 	}

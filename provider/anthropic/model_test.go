@@ -88,10 +88,10 @@ func TestStreamAndNonStream(t *testing.T) {
 			require.Len(t, reqs, 1)
 			assert.Equal(t, "claude-test", reqs[0].Model)
 			assert.Equal(t, stream, reqs[0].Stream)
-			assert.Equal(t, anthropic.DefaultMaxTokens, reqs[0].Anthropic.MaxTokens)
-			assert.JSONEq(t, `[{"type":"text","text":"sys"}]`, string(reqs[0].Anthropic.System))
-			require.Len(t, reqs[0].Anthropic.Messages, 1)
-			assert.Equal(t, "hi", reqs[0].Anthropic.Messages[0].Content[0].Text)
+			assert.Equal(t, anthropic.DefaultMaxTokens, sent(t, reqs[0]).MaxTokens)
+			assert.JSONEq(t, `[{"type":"text","text":"sys"}]`, string(sent(t, reqs[0]).System))
+			require.Len(t, sent(t, reqs[0]).Messages, 1)
+			assert.Equal(t, "hi", sent(t, reqs[0]).Messages[0].Content[0].Text)
 		})
 	}
 }
@@ -178,7 +178,7 @@ func TestThinkingSentBack(t *testing.T) {
 		require.NoError(t, err, "stream=%v", stream)
 		reqs := s.Requests()
 		require.Len(t, reqs, 2)
-		first := reqs[1].Anthropic.Messages[1].Content[0]
+		first := sent(t, reqs[1]).Messages[1].Content[0]
 		assert.Equal(t, "thinking", first.Type)
 		assert.Equal(t, "anthropic-sig-1", first.Signature)
 

@@ -90,6 +90,6 @@ func TestMaxTokensSent(t *testing.T) {
 		require.NoError(t, err)
 		reqs := s.Requests()
 		require.Len(t, reqs, 1)
-		assert.Equal(t, tt.want, reqs[0].Anthropic.MaxTokens, "MaxTokens %d", tt.n)
+		assert.Equal(t, tt.want, sent(t, reqs[0]).MaxTokens, "MaxTokens %d", tt.n)
 	}
 }

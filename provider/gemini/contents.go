@@ -52,7 +52,7 @@ func contentsOf(msgs []agent.Message) (*genai.Content, []*genai.Content, error) 
 		}
 		out = append(out, &genai.Content{Role: role, Parts: parts})
 	}
-	for _, st := range turns.Regroup(msgs[i:], NativeKey) {
+	for _, st := range turns.Regroup(msgs[i:], nativeKey) {
 		if !st.Response {
 			m := st.Message
 			if m.Role == agent.RoleTool {

@@ -21,7 +21,7 @@
 //     schema.GeminiArguments. FinishReason is the candidate's as sent
 //     ("STOP", "MAX_TOKENS", …).
 //   - The response's parts as received — thought parts, thoughtSignature
-//     — go to Response.Native under [NativeKey] and are sent back as they
+//     — go to Response.Native under "gemini" and are sent back as they
 //     came (Gemini 3 answers 400 without the signatures); when the
 //     context's calls no longer match them, the thought parts and the
 //     first signature are kept and the rest is rebuilt.

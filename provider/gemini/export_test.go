@@ -8,3 +8,6 @@ var (
 
 // MadeUpIDPrefix starts the call ids the adapter makes up.
 const MadeUpIDPrefix = madeUpIDPrefix
+
+// NativeKey is the key of the adapter's data in agent.Message.Native.
+const NativeKey = nativeKey

@@ -20,10 +20,10 @@ import (
 	"github.com/voiceeval/schematools/tool/schema"
 )
 
-// NativeKey is the key of this adapter's data in agent.Message.Native:
+// nativeKey is the key of this adapter's data in agent.Message.Native:
 // the response's parts as the API sent them (thought signatures
 // included).
-const NativeKey = "gemini"
+const nativeKey = "gemini"
 
 // madeUpIDPrefix starts the call ids the adapter makes up for calls the
 // API sent without one; such ids are never sent to the API.
@@ -31,9 +31,9 @@ const madeUpIDPrefix = "gemini-call-"
 
 // Defaults of a [Model]: what the zero [Options] fields mean.
 const (
-	DefaultMaxRetries = 2
-	DefaultRetryDelay = time.Second
-	DefaultTimeout    = 60 * time.Second
+	defaultMaxRetries = 2
+	defaultRetryDelay = time.Second
+	defaultTimeout    = 60 * time.Second
 )
 
 // Options configures a [Model]. The zero value (or a nil *Options) is
@@ -46,15 +46,15 @@ type Options struct {
 	// APIKey is the API key; "": GEMINI_API_KEY or GOOGLE_API_KEY, as the
 	// SDK reads them.
 	APIKey string
-	// MaxRetries is how often a failed request is retried: 0 is
-	// DefaultMaxRetries (2), negative is none.
+	// MaxRetries is how often a failed request is retried: 0 is 2,
+	// negative is none.
 	MaxRetries int
 	// RetryDelay is the delay before the first retry, doubled for each
-	// next one: 0 is DefaultRetryDelay (1 s), negative is none (the SDK
-	// does not read Retry-After).
+	// next one: 0 is 1 s, negative is none (the SDK does not
+	// read Retry-After).
 	RetryDelay time.Duration
-	// Timeout bounds each request, a stream included: 0 is DefaultTimeout
-	// (60 s), negative is none.
+	// Timeout bounds each request, a stream included: 0 is 60 s,
+	// negative is none.
 	Timeout time.Duration
 	// MaxTokens bounds each response's output tokens
 	// (generationConfig.maxOutputTokens, over Config's); less than 1
@@ -92,18 +92,18 @@ func configOf(opts *Options) config {
 		maxTokens: int32(min(max(o.MaxTokens, 0), math.MaxInt32)), noStream: o.NoStreaming, httpClient: o.HTTPClient, genConfig: o.Config}
 	switch {
 	case cfg.maxRetries == 0:
-		cfg.maxRetries = DefaultMaxRetries
+		cfg.maxRetries = defaultMaxRetries
 	case cfg.maxRetries < 0:
 		cfg.maxRetries = 0
 	}
 	switch {
 	case cfg.retryDelay == 0:
-		cfg.retryDelay = DefaultRetryDelay
+		cfg.retryDelay = defaultRetryDelay
 	case cfg.retryDelay < 0:
 		cfg.retryDelay = 0
 	}
 	if cfg.timeout == 0 {
-		cfg.timeout = DefaultTimeout
+		cfg.timeout = defaultTimeout
 	}
 	return cfg
 }
@@ -308,7 +308,7 @@ func readResponses(seq iter.Seq2[*genai.GenerateContentResponse, error], onText 
 		return agent.Response{}, fmt.Errorf("gemini: %w", err)
 	}
 	resp.Text = text.String()
-	resp.Native = map[string]json.RawMessage{NativeKey: native}
+	resp.Native = map[string]json.RawMessage{nativeKey: native}
 	return resp, nil
 }
 

@@ -104,9 +104,9 @@ func TestStreamAndNonStream(t *testing.T) {
 			require.Len(t, reqs, 1)
 			assert.Equal(t, "gemini-test", reqs[0].Model)
 			assert.Equal(t, stream, reqs[0].Stream)
-			assert.JSONEq(t, `{"parts":[{"text":"sys"}],"role":"user"}`, string(reqs[0].Gemini.SystemInstruction))
-			require.Len(t, reqs[0].Gemini.Contents, 1)
-			assert.Equal(t, "hi", reqs[0].Gemini.Contents[0].Parts[0].Text)
+			assert.JSONEq(t, `{"parts":[{"text":"sys"}],"role":"user"}`, string(sent(t, reqs[0]).SystemInstruction))
+			require.Len(t, sent(t, reqs[0]).Contents, 1)
+			assert.Equal(t, "hi", sent(t, reqs[0]).Contents[0].Parts[0].Text)
 		})
 	}
 }
@@ -168,11 +168,11 @@ func TestSignaturesSentBack(t *testing.T) {
 		require.NoError(t, err, "stream=%v", stream)
 		reqs := s.Requests()
 		require.Len(t, reqs, 2)
-		model := reqs[1].Gemini.Contents[1]
+		model := sent(t, reqs[1]).Contents[1]
 		assert.Equal(t, "model", model.Role)
 		assert.True(t, model.Parts[0].Thought)
 		assert.NotEmpty(t, model.Parts[1].ThoughtSignature)
-		assert.Len(t, reqs[1].Gemini.Contents[2].Parts, 2, "both results in one content")
+		assert.Len(t, sent(t, reqs[1]).Contents[2].Parts, 2, "both results in one content")
 
 		msgs := loop.Context.Messages()
 		for i := range msgs {
@@ -191,8 +191,8 @@ func TestCallIDsKept(t *testing.T) {
 	loop := &agent.Loop{Model: newModel(t, url, gemini.Options{}), Tools: testSet(t), Context: agent.NewContext(user[0])}
 	res, err := loop.Turn(context.Background(), "hi")
 	require.NoError(t, err)
-	assert.Equal(t, "v1", res.Steps[0].Calls[0].ID)
-	c := s.Requests()[1].Gemini.Contents
+	assert.Equal(t, "v1", res.Calls[0].ID)
+	c := sent(t, s.Requests()[1]).Contents
 	assert.Equal(t, "v1", c[1].Parts[0].FunctionCall.ID)
 	assert.Equal(t, "v1", c[2].Parts[0].FunctionResponse.ID)
 }

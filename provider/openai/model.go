@@ -24,8 +24,8 @@ import (
 
 // Defaults of a [Model]: what the zero [Options] fields mean.
 const (
-	DefaultMaxRetries = 2
-	DefaultTimeout    = 60 * time.Second
+	defaultMaxRetries = 2
+	defaultTimeout    = 60 * time.Second
 )
 
 // Options configures a [Model]. The zero value (or a nil *Options) is
@@ -41,11 +41,11 @@ type Options struct {
 	// empty — what NeMo's vLLM configs send (api_key: "EMPTY"), and what
 	// an OpenAI-compatible server without authentication accepts.
 	APIKeyEnv string
-	// MaxRetries is how often a failed request is retried: 0 is
-	// DefaultMaxRetries (2), negative is none.
+	// MaxRetries is how often a failed request is retried: 0 is 2,
+	// negative is none.
 	MaxRetries int
-	// Timeout bounds each attempt: 0 is DefaultTimeout (60 s), negative
-	// is none.
+	// Timeout bounds each attempt: 0 is 60 s, negative is
+	// none.
 	Timeout time.Duration
 	// MaxTokens bounds each response's output tokens (reasoning included)
 	// with max_completion_tokens, which NeMo's agent configs and pipecat
@@ -91,12 +91,12 @@ func configOf(opts *Options) config {
 	}
 	switch {
 	case cfg.maxRetries == 0:
-		cfg.maxRetries = DefaultMaxRetries
+		cfg.maxRetries = defaultMaxRetries
 	case cfg.maxRetries < 0:
 		cfg.maxRetries = 0
 	}
 	if cfg.timeout == 0 {
-		cfg.timeout = DefaultTimeout
+		cfg.timeout = defaultTimeout
 	}
 	return cfg
 }

@@ -175,12 +175,12 @@ func play(t *testing.T, a adapter, stream bool, turns []agenttest.Turn, st *stat
 	res, err := loop.Turn(ctx, "Hello")
 	require.NoError(t, err)
 	var out outcome
-	for _, step := range res.Steps {
-		for _, c := range step.Calls {
-			out.Calls = append(out.Calls, [3]string{c.Name, canonical(t, c.Arguments), c.Content})
-		}
-		if step.Response.Text != "" {
-			out.Text = step.Response.Text
+	for _, c := range res.Calls {
+		out.Calls = append(out.Calls, [3]string{c.Name, canonical(t, c.Arguments), c.Content})
+	}
+	for _, r := range res.Responses {
+		if r.Text != "" {
+			out.Text = r.Text
 		}
 	}
 	out.Ended = res.Ended
