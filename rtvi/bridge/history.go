@@ -15,7 +15,7 @@ type History struct {
 	// Reply is the answer's d.
 	Reply map[string]any
 	// MaxDepth bounds the nesting of the JSON a str context holds; 0
-	// means DefaultMaxDepth. Deeper JSON is an error wrapping ErrBudget:
+	// means 900, as [Options.MaxDepth]. Deeper JSON is an error wrapping ErrBudget:
 	// json.loads raises RecursionError near 1000, and NeMo's bridge then
 	// logs it and writes the str, a context no judge can read.
 	MaxDepth int
@@ -89,7 +89,7 @@ func (h *History) ordered() (any, error) {
 	if s, ok := v.(string); ok {
 		depth := h.MaxDepth
 		if depth <= 0 {
-			depth = DefaultMaxDepth
+			depth = defaultMaxDepth
 		}
 		if n := pyjson.Nesting([]byte(s)); n > depth {
 			return nil, fmt.Errorf("%w: the context holds JSON nested %d deep, past %d (Python's json.loads raises RecursionError near 1000)", ErrBudget, n, depth)
