@@ -30,6 +30,10 @@ var (
 type (
 	Handler = customHandler
 	Error   = pyError
+
+	// The metrics event's payload (the Emitter sends tokens only).
+	Metrics = metrics
+	Metric  = metric
 )
 
 // Register adds a custom handler (see register).

@@ -227,13 +227,11 @@ func (s *Server) handle(ctx context.Context, f rtvi.Frame) error {
 	case f.Text != nil:
 		return s.userText(ctx, f.Text.Text)
 	case f.Transcription != nil:
-		stamp := f.Transcription.Timestamp
-		if stamp == "" {
-			stamp = rtvi.Timestamp(time.Now())
+		t := *f.Transcription
+		if t.Timestamp == "" {
+			t.Timestamp = pipecatTimestamp(time.Now())
 		}
-		if err := s.emitter(ctx).UserTranscription(ctx, rtvi.Transcript{
-			Text: f.Transcription.Text, UserID: f.Transcription.UserID, Timestamp: stamp, Final: true,
-		}); err != nil {
+		if err := s.emitter(ctx).UserTranscription(ctx, t, true); err != nil {
 			return err
 		}
 		return s.userText(ctx, f.Transcription.Text)
@@ -266,6 +264,12 @@ func (s *Server) userText(ctx context.Context, text string) error {
 		return nil
 	}
 	return s.brain.Turn(ctx, Turn{Text: text, Scenario: scenarioOf(ctx), Events: s.emitter(ctx), Reply: s.say})
+}
+
+// pipecatTimestamp writes t as pipecat stamps transcriptions: UTC,
+// milliseconds, Python's isoformat ("2026-08-21T12:34:56.789+00:00").
+func pipecatTimestamp(t time.Time) string {
+	return t.UTC().Format("2006-01-02T15:04:05.000-07:00")
 }
 
 // errorResponse is the error-response answering the request id with text.
