@@ -65,14 +65,20 @@ func NewAgentBrain(model agent.Model, logger *slog.Logger) *AgentBrain {
 // Wire sets cfg's Conversation, Installer and InFlight to the brain, and
 // returns cfg.
 func (b *AgentBrain) Wire(cfg rtvi.Config) rtvi.Config {
-	conv := NewConversation(b.ctx)
-	cfg.Conversation, cfg.InFlight, cfg.Installer = conv, conv, b
+	conv := &conversation{c: b.ctx}
+	cfg.Conversation, cfg.InFlight, cfg.Installer = conv, conv, installer{b}
 	return cfg
 }
 
-// InstallTools makes set the tools of the following turns
-// (rtvi.ToolInstaller).
-func (b *AgentBrain) InstallTools(_ context.Context, set *tool.Set) error {
+// installer is an AgentBrain's rtvi.ToolInstaller, which Wire installs.
+type installer struct{ b *AgentBrain }
+
+func (i installer) InstallTools(ctx context.Context, set *tool.Set) error {
+	return i.b.installTools(ctx, set)
+}
+
+// installTools makes set the tools of the following turns.
+func (b *AgentBrain) installTools(_ context.Context, set *tool.Set) error {
 	b.mu.Lock()
 	b.tools = set
 	b.mu.Unlock()

@@ -26,8 +26,9 @@ type Config struct {
 	// Brain answers each user turn: send-text, a text frame or a
 	// transcription. Nil answers none (the text is dropped).
 	Brain Brain
-	// Timeouts bound each connection; zero fields take DefaultTimeouts'
-	// values, but a zero Idle means no idle timeout.
+	// Timeouts bound each connection; zero fields take the defaults their
+	// docs state (Write 10 s, RunWait 10 s, Grace 2 s), but a zero Idle
+	// means no idle timeout.
 	Timeouts Timeouts
 	// Logger receives the server's logs; nil means slog.Default.
 	Logger *slog.Logger
@@ -67,15 +68,14 @@ func New(cfg Config) (*Server, error) {
 	s.d = rtvi.NewDispatcher(dc)
 	st := s.d.State()
 	t := cfg.Timeouts
-	def := DefaultTimeouts()
 	if t.Write <= 0 {
-		t.Write = def.Write
+		t.Write = defaultWriteTimeout
 	}
 	if t.RunWait <= 0 {
-		t.RunWait = def.RunWait
+		t.RunWait = defaultRunWait
 	}
 	if t.Grace <= 0 {
-		t.Grace = def.Grace
+		t.Grace = defaultGrace
 	}
 	if t.Idle < 0 {
 		t.Idle = 0
