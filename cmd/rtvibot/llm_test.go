@@ -122,8 +122,9 @@ func (b *llmBot) play(ctx context.Context, domain, prompt, tools string, script 
 	if err != nil {
 		return p, err
 	}
-	if p.history, err = hist.Context(); err != nil {
-		return p, err
+	var ok bool
+	if p.history, ok = hist.Reply["context"].(string); !ok {
+		return p, fmt.Errorf("get_context_history: no str context in %v", hist.Reply)
 	}
 	sum, err := run.GetScenarioSummary(ctx, false)
 	if err != nil {
