@@ -25,7 +25,7 @@ import (
 func serveBrain(t *testing.T, model agent.Model) string {
 	t.Helper()
 	logger := slog.New(slog.DiscardHandler)
-	brain := rtviws.NewAgentBrain(model, logger)
+	brain := &rtviws.AgentBrain{Model: model, Logger: logger}
 	srv, err := rtviws.New(rtviws.Config{Dispatcher: brain.Wire(rtvi.Config{Logger: logger}), Brain: brain, Logger: logger})
 	require.NoError(t, err)
 	ln, err := rtviws.ListenLoopback("127.0.0.1:0")
@@ -181,7 +181,7 @@ func TestGoodbyeWithTheEndCallIsSpokenAfterExit(t *testing.T) {
 	logger := slog.New(slog.DiscardHandler)
 	reg := &registry.Tools{Logger: logger}
 	require.NoError(t, registry.RegisterHarness(reg))
-	brain := rtviws.NewAgentBrain(model, logger)
+	brain := &rtviws.AgentBrain{Model: model, Logger: logger}
 	srv, err := rtviws.New(rtviws.Config{Dispatcher: brain.Wire(rtvi.Config{Tools: reg, Logger: logger}), Brain: brain, Logger: logger})
 	require.NoError(t, err)
 	ln, err := rtviws.ListenLoopback("127.0.0.1:0")
