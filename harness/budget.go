@@ -1,7 +1,5 @@
 package harness
 
-import "github.com/voiceeval/schematools/rtvi/bridge"
-
 // Budgets bound what the bots of one scenario can make the harness read,
 // hold and write. Exceeding one fails that scenario only, with a reason
 // naming the budget (an error wrapping bridge.ErrBudget); the process,
@@ -28,9 +26,9 @@ type Budgets struct {
 
 // DefaultBudgets are the budgets of a zero Budgets: turns of 1 MiB, 256
 // MiB per connection, 32 MiB held per side, files of 32 MiB, nesting of
-// 900 (bridge.DefaultMaxDepth).
+// 900 (what Python's json.loads surely reads; bridge's default too).
 func DefaultBudgets() Budgets {
-	return Budgets{TurnBytes: 1 << 20, StreamBytes: bridge.DefaultMaxStreamBytes, HeldBytes: 32 << 20, FileBytes: 32 << 20, Depth: bridge.DefaultMaxDepth}
+	return Budgets{TurnBytes: 1 << 20, StreamBytes: 256 << 20, HeldBytes: 32 << 20, FileBytes: 32 << 20, Depth: 900}
 }
 
 // withDefaults fills b's zero fields.

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/voiceeval/schematools/internal/rtviwire"
 	"github.com/voiceeval/schematools/rtvi/bridge"
 )
 
@@ -52,7 +53,7 @@ func runConversation(ctx context.Context, sc *Scenario, agentURL, userURL string
 	defer deadline.Stop()
 	kickDelay := o.KickoffDelay
 	if kickDelay == 0 {
-		kickDelay = bridge.KickoffDelay
+		kickDelay = time.Second // NeMo's wait before the kickoff
 	}
 	kick := time.NewTimer(max(kickDelay, 0))
 	defer kick.Stop()
@@ -145,7 +146,7 @@ loop:
 			runErr = ctx.Err()
 			break loop
 		case <-kick.C:
-			if err := agent.SendText(ctx, bridge.Kickoff); err != nil {
+			if err := agent.SendText(ctx, rtviwire.Kickoff); err != nil {
 				runErr = fmt.Errorf("agent bot: kickoff: %w", err)
 				break loop
 			}
@@ -226,7 +227,7 @@ loop:
 	}
 	limit := o.Bridge.RequestTimeout
 	if limit <= 0 {
-		limit = bridge.DefaultRequestTimeout
+		limit = 15 * time.Second // bridge's default RequestTimeout
 	}
 	for _, w := range []struct {
 		side string

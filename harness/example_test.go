@@ -65,7 +65,7 @@ func serveBot(model agent.Model) (url string, stop func(), err error) {
 	if err := errors.Join(registry.RegisterHarness(reg), registerNotes(reg)); err != nil {
 		return "", nil, err
 	}
-	brain := rtviws.NewAgentBrain(model, logger)
+	brain := &rtviws.AgentBrain{Model: model, Logger: logger}
 	srv, err := rtviws.New(rtviws.Config{
 		Dispatcher: brain.Wire(rtvi.Config{State: state.New(), Tools: reg, Logger: logger}),
 		Brain:      brain,

@@ -47,7 +47,7 @@ type SessionOptions struct {
 	// OnEvent is the harness's own and is ignored.
 	Bridge bridge.Options
 	// KickoffDelay is the wait between the run handshake and the agent's
-	// "Hello"; 0 means bridge.KickoffDelay (1 s), negative none.
+	// "Hello"; 0 means 1 s (NeMo's), negative none.
 	KickoffDelay time.Duration
 	// ExitSettle is the wait after the agent's <exit> before the pull; 0
 	// means NeMo's 0.5 s, negative none.

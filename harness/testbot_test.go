@@ -101,7 +101,7 @@ type testBot struct {
 
 // keepConv is an rtvi.Conversation that ignores resets after the first.
 type keepConv struct {
-	*rtviws.Conversation
+	rtvi.Conversation
 	b    *testBot
 	once bool
 }
@@ -127,7 +127,7 @@ func newTestBot(t testing.TB, dataRoot string, script ...agenttest.Turn) *testBo
 		State:        state.New(),
 		Tools:        reg,
 		Conversation: &keepConv{Conversation: rtviws.NewConversation(b.ctx), b: b},
-		InFlight:     rtviws.NewConversation(b.ctx),
+		InFlight:     b.ctx, // an agent.Context reports its calls in progress
 		Installer:    b,
 		DataRoot:     dataRoot,
 		Send:         b.send,

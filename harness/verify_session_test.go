@@ -42,7 +42,7 @@ func TestVerifyFlagsAHashWithoutTheWork(t *testing.T) {
 		switch {
 		case strings.Contains(string(msg), "send-text"):
 			for range 3 {
-				_ = em.Metrics(context.Background(), rtvi.Metrics{Tokens: []rtvi.Usage{rtvi.Usage(agent.Usage{PromptTokens: 10, CompletionTokens: 2, TotalTokens: 12})}})
+				_ = em.LLMResponse(context.Background(), rtvi.Usage(agent.Usage{PromptTokens: 10, CompletionTokens: 2, TotalTokens: 12}))
 			}
 			return false // the bot answers the text itself
 		case strings.Contains(string(msg), "get_scenario_summary"):

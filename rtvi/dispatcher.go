@@ -71,8 +71,13 @@ type Config struct {
 	// is used again, and the dispatcher logs a warning.
 	Sources *state.SourceCache
 	// Send sends an unsolicited message (JSON) to the harness: the
-	// action-applied, exit and final-response messages of tools. It must be
-	// safe for concurrent use. Nil drops them. The handshake sends through
+	// action-applied, exit and final-response messages of tools, each
+	// wrapped in a server-message by the notifier update_system_prompt
+	// installs in the state (a message that cannot be encoded is an error,
+	// never a panic). It must be safe for concurrent use. Nil drops them.
+	// The harness connects more than once per scenario, so Send should
+	// write to the connection the message belongs to (cmd/rtvibot carries
+	// it in the tool call's context). The handshake sends through
 	// it too: the error-response warning a client-ready whose version is
 	// missing or incompatible gets, before the bot-ready.
 	Send func(ctx context.Context, msg []byte) error
@@ -146,7 +151,7 @@ type Dispatcher struct {
 	cfg        Config
 	noRegistry bool // Config.Tools was nil
 	st         *state.Shared
-	notifier   state.Notifier
+	notifier   state.Notifier // wraps tool messages for Config.Send; installed in the state by update_system_prompt
 
 	replyMax int // the longest reply JSON whose frame fits Config.MaxReplyBytes
 
@@ -194,16 +199,6 @@ func NewDispatcher(cfg Config) *Dispatcher {
 
 // State returns the shared state the dispatcher manages.
 func (d *Dispatcher) State() *state.Shared { return d.st }
-
-// Notifier returns the notifier that update_system_prompt installs in the
-// state: it wraps each tool message (action-applied, the exit and
-// final-response texts) in a server-message and sends it through
-// [Config.Send]; a message that cannot be encoded is an error, never a
-// panic. A bot keeps it, like the Dispatcher, for its whole life: the
-// harness connects more than once per scenario, so Send should write to
-// the connection the message belongs to (see cmd/rtvibot, which
-// carries the connection in the tool call's context).
-func (d *Dispatcher) Notifier() state.Notifier { return d.notifier }
 
 // register adds a handler for the client message t, or replaces the one
 // registered before (a later registration wins, as in the Python

@@ -26,8 +26,8 @@
 //     error-response. The handshake (client-ready → bot-ready) and
 //     send-text ([Config.SendText]) are answered too.
 //   - Tools push server-messages (action-applied, "<exit>…</exit>") through
-//     the notifier the dispatcher installs ([Dispatcher.Notifier]), sent by
-//     [Config.Send].
+//     the notifier update_system_prompt installs in the state
+//     ([state.Shared.Notifier]), sent by [Config.Send].
 //   - An [Emitter] sends the server events NeMo's runner scores a bot from
 //     (bot-started-speaking, bot-tts-text, bot-stopped-speaking, metrics
 //     tokens, user-transcription, error), in pipecat 1.6.0's shapes, one

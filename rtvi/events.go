@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strconv"
 	"sync"
-	"time"
 
 	"github.com/voiceeval/schematools/internal/pyjson"
 	"github.com/voiceeval/schematools/internal/rtviwire"
@@ -24,23 +23,10 @@ func textEvent(typ, text string) []byte {
 	return append(b, "}}"...)
 }
 
-// Transcript is a user transcription as pipecat reports it.
-type Transcript struct {
-	Text      string
-	UserID    string // "" for most speech-to-text services
-	Timestamp string // when it was heard, as the transcription frame says; [Timestamp] writes one; "" is sent as it is
-	Final     bool   // false for an interim (partial) transcription
-}
-
-// Timestamp writes t as pipecat stamps transcriptions: UTC, milliseconds,
-// Python's isoformat ("2026-08-21T12:34:56.789+00:00").
-func Timestamp(t time.Time) string {
-	return t.UTC().Format("2006-01-02T15:04:05.000-07:00")
-}
-
 // userTranscriptionEvent returns the user-transcription event of t: data
-// {"text", "user_id", "timestamp", "final"}, all always present.
-func userTranscriptionEvent(t Transcript) []byte {
+// {"text", "user_id", "timestamp", "final"}, all always present (t's ID
+// and Name are not sent).
+func userTranscriptionEvent(t TranscriptionFrame, final bool) []byte {
 	b := envelopeStart(nil, rtviwire.TypeUserTranscription, "", false)
 	b = append(b, `"data": {"text": `...)
 	b = appendString(b, t.Text)
@@ -49,23 +35,24 @@ func userTranscriptionEvent(t Transcript) []byte {
 	b = append(b, `, "timestamp": `...)
 	b = appendString(b, t.Timestamp)
 	b = append(b, `, "final": `...)
-	b = strconv.AppendBool(b, t.Final)
+	b = strconv.AppendBool(b, final)
 	return append(b, "}}"...)
 }
 
-// Metrics is the payload of one metrics event. pipecat sends one event per
+// metrics is the payload of one metrics event. pipecat sends one event per
 // measurement, so usually one list holds one entry; empty lists are left
-// out.
-type Metrics struct {
-	TTFB       []Metric // time to first byte, seconds
-	Processing []Metric // processing time, seconds
-	Characters []Metric // characters sent to speech synthesis (Value is a count)
+// out. A bot sends only tokens ([Emitter.LLMResponse]): NeMo logs ttfb and
+// ignores processing and characters.
+type metrics struct {
+	TTFB       []metric // time to first byte, seconds
+	Processing []metric // processing time, seconds
+	Characters []metric // characters sent to speech synthesis (Value is a count)
 	Tokens     []Usage  // one entry per LLM response; entries with Missing set are left out
 }
 
-// Metric is one measurement of a pipeline stage: the processor's name
+// metric is one measurement of a pipeline stage: the processor's name
 // ("OpenAILLMService#0"), its model ("" leaves "model" out) and the value.
-type Metric struct {
+type metric struct {
 	Processor string
 	Model     string
 	Value     float64
@@ -92,7 +79,7 @@ type Usage struct {
 // metricsEvent returns the metrics event of m: data holds "ttfb",
 // "processing", "characters" and "tokens", in that order, each only when
 // it has entries (tokens entries with Missing set are none).
-func metricsEvent(m Metrics) []byte {
+func metricsEvent(m metrics) []byte {
 	b := envelopeStart(nil, rtviwire.TypeMetrics, "", false)
 	b = append(b, `"data": {`...)
 	first := true
@@ -105,7 +92,7 @@ func metricsEvent(m Metrics) []byte {
 	}
 	for _, kind := range []struct {
 		name    string
-		entries []Metric
+		entries []metric
 		count   bool
 	}{{"ttfb", m.TTFB, false}, {"processing", m.Processing, false}, {"characters", m.Characters, true}} {
 		if len(kind.entries) == 0 {
@@ -201,7 +188,8 @@ func appendUsage(b []byte, u Usage) []byte {
 // stalled peer hold every connection's events for its write deadline.
 //
 // The zero Emitter, or one with a nil Send, drops every event. Events it
-// has no method for (the deprecated bot-transcription) are the bot's to
+// has no method for (the deprecated bot-transcription,
+// user-started-speaking and user-stopped-speaking) are the bot's to
 // write through its own Send.
 type Emitter struct {
 	Send func(ctx context.Context, msg []byte) error
@@ -297,34 +285,20 @@ func (e *Emitter) LLMResponse(ctx context.Context, usage Usage, chunks ...string
 	}
 	msgs = append(msgs, plainEvent(rtviwire.TypeBotLLMStopped))
 	if !usage.Missing {
-		msgs = append(msgs, metricsEvent(Metrics{Tokens: []Usage{usage}}))
+		msgs = append(msgs, metricsEvent(metrics{Tokens: []Usage{usage}}))
 	}
 	return e.send(ctx, msgs...)
 }
 
-// Metrics sends one metrics event.
-func (e *Emitter) Metrics(ctx context.Context, m Metrics) error {
+// UserTranscription sends the user-transcription event of what a
+// speech-to-text service heard: {"text", "user_id", "timestamp", "final"}
+// from t's Text, UserID and Timestamp as they are (pipecat stamps UTC
+// with milliseconds, "2026-08-21T12:34:56.789+00:00"), final false for an
+// interim (partial) transcription.
+func (e *Emitter) UserTranscription(ctx context.Context, t TranscriptionFrame, final bool) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	return e.send(ctx, metricsEvent(m))
-}
-
-// UserTurn reports what the user said: user-started-speaking,
-// user-transcription (final), user-stopped-speaking.
-func (e *Emitter) UserTurn(ctx context.Context, t Transcript) error {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	t.Final = true
-	return e.send(ctx, plainEvent(rtviwire.TypeUserStartedSpeaking), userTranscriptionEvent(t), plainEvent(rtviwire.TypeUserStoppedSpeaking))
-}
-
-// UserTranscription sends the user-transcription event of t alone:
-// {"text", "user_id", "timestamp", "final"}, as given (a speech-to-text
-// result, interim or final, outside a whole [Emitter.UserTurn]).
-func (e *Emitter) UserTranscription(ctx context.Context, t Transcript) error {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return e.send(ctx, userTranscriptionEvent(t))
+	return e.send(ctx, userTranscriptionEvent(t, final))
 }
 
 // Error sends pipecat's RTVI error event: {"label": "rtvi-ai", "type":

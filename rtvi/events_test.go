@@ -8,7 +8,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -19,7 +18,6 @@ func intp(n int) *int { return &n }
 
 // Every server event, byte for byte as pipecat 1.6.0 writes it.
 func TestEventsMatchPipecat(t *testing.T) {
-	ts := time.Date(2026, 8, 21, 14, 34, 56, 789_000_000, time.FixedZone("CEST", 2*3600))
 	build := map[string][]byte{
 		"bot-started-speaking":     rtvi.Event("bot-started-speaking"),
 		"bot-stopped-speaking":     rtvi.Event("bot-stopped-speaking"),
@@ -33,9 +31,9 @@ func TestEventsMatchPipecat(t *testing.T) {
 		"bot-tts-text non-ASCII":   rtvi.TextEvent("bot-tts-text", "Café ☕ 😀 \"q\"\n"),
 		"bot-llm-text":             rtvi.TextEvent("bot-llm-text", " Sure"),
 		"bot-transcription":        rtvi.TextEvent("bot-transcription", "Sure, I can help with that."),
-		"user-transcription final": rtvi.UserTranscription(rtvi.Transcript{Text: "I want to change my flight", Timestamp: rtvi.Timestamp(ts), Final: true}),
-		"user-transcription partial": rtvi.UserTranscription(rtvi.Transcript{Text: "I want", UserID: "user-1",
-			Timestamp: "2026-08-21T12:34:56.000+00:00"}),
+		"user-transcription final": rtvi.UserTranscription(rtvi.TranscriptionFrame{Text: "I want to change my flight", Timestamp: "2026-08-21T12:34:56.789+00:00"}, true),
+		"user-transcription partial": rtvi.UserTranscription(rtvi.TranscriptionFrame{ID: 7, Name: "TranscriptionFrame#0", Text: "I want", UserID: "user-1",
+			Timestamp: "2026-08-21T12:34:56.000+00:00"}, false),
 		"metrics ttfb":               rtvi.MetricsEvent(rtvi.Metrics{TTFB: []rtvi.Metric{{Processor: "OpenAILLMService#0", Model: "gpt-4o", Value: 0.412}}}),
 		"metrics ttfb without model": rtvi.MetricsEvent(rtvi.Metrics{TTFB: []rtvi.Metric{{Processor: "OpenAILLMService#0", Value: 1}}}),
 		"metrics processing":         rtvi.MetricsEvent(rtvi.Metrics{Processing: []rtvi.Metric{{Processor: "NemoTTSService#0", Model: "tts-1", Value: 8.7e-05}}}),
@@ -105,16 +103,16 @@ func TestEmitterStages(t *testing.T) {
 	require.NoError(t, e.SpokenText(ctx, " and more"))
 	require.NoError(t, e.StopSpeaking(ctx))
 	require.NoError(t, e.Say(ctx, "Goodbye."))
-	require.NoError(t, e.UserTurn(ctx, rtvi.Transcript{Text: "bye", Timestamp: rtvi.Timestamp(time.Unix(0, 0))}))
+	require.NoError(t, e.UserTranscription(ctx, rtvi.TranscriptionFrame{Text: "bye", Timestamp: "1970-01-01T00:00:00.000+00:00"}, true))
 	assert.Equal(t, []string{
 		"bot-llm-started", "bot-llm-text", "bot-llm-text", "bot-llm-stopped", "metrics",
 		"bot-started-speaking", "bot-tts-text", "bot-tts-text", "bot-stopped-speaking",
 		"bot-tts-started", "bot-started-speaking", "bot-tts-text", "bot-stopped-speaking", "bot-tts-stopped",
-		"user-started-speaking", "user-transcription", "user-stopped-speaking",
+		"user-transcription",
 	}, r.types())
 	assert.Equal(t, `{"label": "rtvi-ai", "type": "metrics", "data": {"tokens": [{"prompt_tokens": 3, "completion_tokens": 2, "total_tokens": 5}]}}`, r.msgs[4])
 	assert.Contains(t, r.msgs[6], "held until the bot speaks")
-	assert.Contains(t, r.msgs[15], `"final": true`)
+	assert.Equal(t, `{"label": "rtvi-ai", "type": "user-transcription", "data": {"text": "bye", "user_id": "", "timestamp": "1970-01-01T00:00:00.000+00:00", "final": true}}`, r.msgs[14])
 
 	var zero rtvi.Emitter // drops everything, and holds nothing
 	assert.NoError(t, zero.SpokenText(ctx, "nobody hears"))

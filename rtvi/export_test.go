@@ -1,5 +1,7 @@
 package rtvi
 
+import "github.com/voiceeval/schematools/state"
+
 // Internals the black-box tests check against pipecat's golden vectors
 // and the Python original's checklist. They are no part of the API.
 var (
@@ -30,7 +32,15 @@ var (
 type (
 	Handler = customHandler
 	Error   = pyError
+
+	// The metrics event's payload (the Emitter sends tokens only).
+	Metrics = metrics
+	Metric  = metric
 )
+
+// Notifier returns the notifier update_system_prompt installs in the
+// state (d.notifier).
+func (d *Dispatcher) Notifier() state.Notifier { return d.notifier }
 
 // Register adds a custom handler (see register).
 func (d *Dispatcher) Register(t string, h Handler) { d.register(t, h) }

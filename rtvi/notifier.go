@@ -9,7 +9,7 @@ import (
 )
 
 // rtviNotifier is the [state.Notifier] of a bot driven over RTVI
-// ([Dispatcher.Notifier]): it wraps each message a tool sends
+// (the one update_system_prompt installs in the state): it wraps each message a tool sends
 // (action-applied, the exit and final-response texts) in a server-message
 // and passes it to Send. A nil Send drops the messages. It is safe for
 // concurrent use when Send is.

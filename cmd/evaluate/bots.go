@@ -134,7 +134,7 @@ func serveBot(model agent.Model, toolSteps int, dataRoot string, logger *slog.Lo
 	if err := domains.Register(reg); err != nil {
 		return nil, err
 	}
-	brain := rtviws.NewAgentBrain(model, logger)
+	brain := &rtviws.AgentBrain{Model: model, Logger: logger}
 	brain.ToolSteps = toolSteps
 	srv, err := rtviws.New(rtviws.Config{
 		Dispatcher: brain.Wire(rtvi.Config{State: state.New(), Tools: reg, DataRoot: dataRoot, Sources: dbSources, Logger: logger,

@@ -81,7 +81,7 @@ func revertingRegistry(t *testing.T, domain, revert string) *registry.Tools {
 func serveWith(t *testing.T, model agent.Model, reg *registry.Tools, dataRoot string) string {
 	t.Helper()
 	logger := slog.New(slog.DiscardHandler)
-	brain := rtviws.NewAgentBrain(model, logger)
+	brain := &rtviws.AgentBrain{Model: model, Logger: logger}
 	srv, err := rtviws.New(rtviws.Config{
 		Dispatcher: brain.Wire(rtvi.Config{State: state.New(), Tools: reg, DataRoot: dataRoot, Sources: &state.SourceCache{}, Logger: logger}),
 		Brain:      brain,

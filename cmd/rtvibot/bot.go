@@ -9,6 +9,7 @@ import (
 	"net"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/voiceeval/schematools/internal/pyvalue"
 	"github.com/voiceeval/schematools/internal/rtviwire"
@@ -53,8 +54,10 @@ const maxMessageBytes = rtviwire.MaxMessageBytes
 // Timeouts are the server's (rtviws.Timeouts).
 type Timeouts = rtviws.Timeouts
 
-// DefaultTimeouts are the bot's timeouts unless flags say otherwise.
-var DefaultTimeouts = rtviws.DefaultTimeouts()
+// DefaultTimeouts are the bot's timeouts unless flags say otherwise: the
+// server's defaults, and an idle timeout of 20 min (NeMo's bridge holds a
+// run connection open up to 900 s).
+var DefaultTimeouts = rtviws.Timeouts{Write: 10 * time.Second, Idle: 20 * time.Minute, RunWait: 10 * time.Second, Grace: 2 * time.Second}
 
 // NewBot returns a bot whose db_path values are relative to dataRoot.
 func NewBot(dataRoot string, logger *slog.Logger) (*Bot, error) {

@@ -109,7 +109,7 @@ func newBot(dataRoot string, model agent.Model, timeouts rtviws.Timeouts, logger
 	if err := domains.Register(reg); err != nil {
 		return nil, nil, err
 	}
-	brain := rtviws.NewAgentBrain(model, logger)
+	brain := &rtviws.AgentBrain{Model: model, Logger: logger}
 	srv, err := rtviws.New(rtviws.Config{
 		Dispatcher: brain.Wire(rtvi.Config{
 			State:    state.New(),

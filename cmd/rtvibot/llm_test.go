@@ -54,7 +54,7 @@ func startLLMBot(t *testing.T) *llmBot {
 type played struct {
 	hash    string
 	exit    string
-	tokens  []bridge.TokenUsage
+	tokens  []bridge.Usage
 	history string
 	calls   int // requests the stand-in answered
 }
@@ -97,7 +97,7 @@ func (b *llmBot) play(ctx context.Context, domain, prompt, tools string, script 
 		return p, err
 	}
 	defer run.Close()
-	if err := run.SendText(ctx, bridge.Kickoff); err != nil {
+	if err := run.SendText(ctx, "Hello"); err != nil {
 		return p, err
 	}
 	// The bridge stops at <exit> (then waits 0.5 s); the bot's last model
@@ -122,8 +122,9 @@ func (b *llmBot) play(ctx context.Context, domain, prompt, tools string, script 
 	if err != nil {
 		return p, err
 	}
-	if p.history, err = hist.Context(); err != nil {
-		return p, err
+	var ok bool
+	if p.history, ok = hist.Reply["context"].(string); !ok {
+		return p, fmt.Errorf("get_context_history: no str context in %v", hist.Reply)
 	}
 	sum, err := run.GetScenarioSummary(ctx, false)
 	if err != nil {
@@ -134,7 +135,7 @@ func (b *llmBot) play(ctx context.Context, domain, prompt, tools string, script 
 	}
 	p.exit, _ = rec.Exit()
 	mu.Lock()
-	p.tokens = append([]bridge.TokenUsage(nil), p.tokens...)
+	p.tokens = append([]bridge.Usage(nil), p.tokens...)
 	mu.Unlock()
 	p.calls = s.Served()
 	return p, nil
@@ -210,10 +211,10 @@ func TestLLMBotReachesTheReplayHash(t *testing.T) {
 							assert.Equal(t, want[task.ID], p.hash, "task %s", task.ID)
 							assert.Equal(t, wantExit(script), p.exit, "task %s: a clean exit", task.ID)
 							assert.Equal(t, len(script), p.calls, "task %s: every scripted response was asked for", task.ID)
-							wantTokens := make([]bridge.TokenUsage, len(script))
+							wantTokens := make([]bridge.Usage, len(script))
 							for i := range script {
 								u := tau2script.Usage(i)
-								wantTokens[i] = bridge.TokenUsage{PromptTokens: int64(u.PromptTokens), CompletionTokens: int64(u.CompletionTokens)}
+								wantTokens[i] = bridge.Usage{Calls: 1, Prompt: int64(u.PromptTokens), Completion: int64(u.CompletionTokens)}
 							}
 							assert.Equal(t, wantTokens, p.tokens, "task %s: one tokens entry per model call, the stand-in's usage", task.ID)
 							assert.GreaterOrEqual(t, len(p.tokens), tau2script.MinResponses, "task %s", task.ID)

@@ -69,3 +69,7 @@ const (
 	FinalResponseStart = "<final_response>"
 	FinalResponseEnd   = "</final_response>"
 )
+
+// Kickoff is the text NeMo's bridge sends the agent bot (send-text) to open
+// the conversation, one second after the run connection's handshake.
+const Kickoff = "Hello"

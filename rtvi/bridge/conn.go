@@ -19,20 +19,20 @@ import (
 const (
 	// defaultHandshakeTimeout is how long Dial waits for bot-ready.
 	defaultHandshakeTimeout = 5 * time.Second
-	// DefaultRequestTimeout is how long an awaited request waits for its
+	// defaultRequestTimeout is how long an awaited request waits for its
 	// answer.
-	DefaultRequestTimeout = 15 * time.Second
+	defaultRequestTimeout = 15 * time.Second
 	// defaultWriteTimeout bounds each write (NeMo's close_timeout is 10 s;
 	// its sends have no bound of their own).
 	defaultWriteTimeout = 10 * time.Second
-	// DefaultMaxStreamBytes bounds what a bot sends on one connection:
+	// defaultMaxStreamBytes bounds what a bot sends on one connection:
 	// 256 MiB, some six times a voice bot's 900 s of 24 kHz audio.
-	DefaultMaxStreamBytes = 256 << 20
-	// DefaultMaxDepth bounds a message's nesting: Python's json.loads,
+	defaultMaxStreamBytes = 256 << 20
+	// defaultMaxDepth bounds a message's nesting: Python's json.loads,
 	// which NeMo's bridge reads every message with, raises RecursionError
 	// near 1000 (994 at the top of a CPython 3.11 stack, less inside the
 	// bridge's calls), so 900 is what NeMo surely reads.
-	DefaultMaxDepth = 900
+	defaultMaxDepth = 900
 )
 
 // Options configure [Dial]. The zero value is NeMo's bridge.
@@ -54,11 +54,11 @@ type Options struct {
 	// one closes the connection (status 1009), as it does NeMo's.
 	MaxMessageBytes int64
 	// MaxStreamBytes bounds the bytes read from the bot on this
-	// connection; 0 means DefaultMaxStreamBytes. Past it the connection is
+	// connection; 0 means 256 MiB. Past it the connection is
 	// closed and its error wraps ErrBudget.
 	MaxStreamBytes int64
-	// MaxDepth bounds the nesting of a message's JSON; 0 means
-	// DefaultMaxDepth. A deeper message is a KindMalformed event whose Err
+	// MaxDepth bounds the nesting of a message's JSON; 0 means 900 (what
+	// Python's json.loads surely reads). A deeper message is a KindMalformed event whose Err
 	// wraps ErrBudget.
 	MaxDepth int
 	// LenientHandshake makes Dial return the connection even when no
@@ -132,7 +132,7 @@ func Dial(ctx context.Context, url string, opts *Options) (*Conn, error) {
 		o.HandshakeTimeout = defaultHandshakeTimeout
 	}
 	if o.RequestTimeout <= 0 {
-		o.RequestTimeout = DefaultRequestTimeout
+		o.RequestTimeout = defaultRequestTimeout
 	}
 	if o.WriteTimeout <= 0 {
 		o.WriteTimeout = defaultWriteTimeout
@@ -144,10 +144,10 @@ func Dial(ctx context.Context, url string, opts *Options) (*Conn, error) {
 		o.Now = time.Now
 	}
 	if o.MaxStreamBytes <= 0 {
-		o.MaxStreamBytes = DefaultMaxStreamBytes
+		o.MaxStreamBytes = defaultMaxStreamBytes
 	}
 	if o.MaxDepth <= 0 {
-		o.MaxDepth = DefaultMaxDepth
+		o.MaxDepth = defaultMaxDepth
 	}
 	ws, _, err := websocket.Dial(ctx, url, &websocket.DialOptions{HTTPClient: o.HTTPClient, HTTPHeader: o.HTTPHeader})
 	if err != nil {

@@ -27,7 +27,7 @@ func TestDecodeMessage(t *testing.T) {
 		{`{"type": "bot-tts-text", "data": {"text": null}}`, bridge.Event{Kind: bridge.KindTTSText, Type: "bot-tts-text", Text: "None"}},
 		{`{"type": "bot-tts-text"}`, bridge.Event{Kind: bridge.KindTTSText, Type: "bot-tts-text"}},
 		{`{"type": "metrics", "data": {"tokens": [{"prompt_tokens": 10, "completion_tokens": 2, "total_tokens": 12}, {"prompt_tokens": null, "completion_tokens": 3.9}]}}`,
-			bridge.Event{Kind: bridge.KindMetrics, Type: "metrics", Tokens: []bridge.TokenUsage{{PromptTokens: 10, CompletionTokens: 2}, {CompletionTokens: 3, NoPrompt: true}}}},
+			bridge.Event{Kind: bridge.KindMetrics, Type: "metrics", Tokens: []bridge.Usage{{Calls: 1, Prompt: 10, Completion: 2}, {Calls: 1, Completion: 3, Partial: 1}}}},
 		{`{"type": "metrics", "data": {"ttfb": [{"processor": "x", "value": 0.1}]}}`, bridge.Event{Kind: bridge.KindMetrics, Type: "metrics"}},
 		{`{"type": "metrics", "data": null}`, bridge.Event{Kind: bridge.KindMetrics, Type: "metrics"}},
 		{`{"type": "server-message", "data": {"type": "action-applied", "action": {"action_type": "place_order", "name": "place_order", "arguments": {"customer": "Ada"}, "result": {}}, "tool_domain": "coffee"}}`,
@@ -126,7 +126,7 @@ func TestRecorder(t *testing.T) {
 	r := &bridge.Recorder{}
 	agent := &bridge.Recorder{Agent: true}
 	for _, e := range []bridge.Event{
-		{Kind: bridge.KindMetrics, Tokens: []bridge.TokenUsage{{PromptTokens: 3, CompletionTokens: 1}, {PromptTokens: 4}}},
+		{Kind: bridge.KindMetrics, Tokens: []bridge.Usage{{Calls: 1, Prompt: 3, Completion: 1}, {Calls: 1, Prompt: 4}}},
 		{Kind: bridge.KindMetrics},
 		{Kind: bridge.KindFinalResponse, Text: "f1"},
 		{Kind: bridge.KindExit, Text: "first"},

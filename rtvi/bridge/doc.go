@@ -16,7 +16,7 @@
 //     they never repeat on one connection.
 //   - Not awaited, as NeMo: [Conn.Reset], [Conn.UpdateSystemPrompt]
 //     ([Prompt]), [Conn.ApplySyncDelta] and [Conn.SendText] (the kickoff
-//     [Kickoff], sent [KickoffDelay] after the run handshake). Their
+//     "Hello", which NeMo sends 1 s after the run handshake). Their
 //     answers arrive as events.
 //   - [Conn.ApplyInitialization] ([Init]) waits for the answer with its
 //     id ([Options.RequestTimeout], 15 s); a falsy success, an

@@ -77,8 +77,12 @@ type Event struct {
 	Type, ID string
 	// Text: see the kinds.
 	Text string
-	// Tokens are the tokens entries of a metrics event, one per LLM call.
-	Tokens []TokenUsage
+	// Tokens are the tokens entries of a metrics event, one per LLM call,
+	// each the [Usage] of that one call: Calls 1, its prompt_tokens and
+	// completion_tokens as the bridge sums them (Python's
+	// int(entry.get(key) or 0)), and Partial 1 when either was absent or
+	// null, which the bridge reads as 0 and we read as unknown.
+	Tokens []Usage
 	// Action is the payload of an action-applied server-message.
 	Action *ActionApplied
 	// T and D are a server-response's data.t and data.d (D decoded: nil,
@@ -95,15 +99,6 @@ type Event struct {
 	Err error
 
 	hasD bool // a server-response's data has a "d", null or not
-}
-
-// TokenUsage is one tokens entry of a metrics event: one LLM call. The
-// counts are Python's int(entry.get(key) or 0), as the bridge sums them;
-// NoPrompt and NoCompletion say the count was absent or null, which the
-// bridge reads as 0 and we read as unknown.
-type TokenUsage struct {
-	PromptTokens, CompletionTokens int64
-	NoPrompt, NoCompletion         bool
 }
 
 // ActionApplied is what a bot's write tool reports after it changed the
@@ -251,14 +246,15 @@ func (e Event) metrics(data any) Event {
 		if !ok {
 			return e.malformed("metrics tokens[%d] is a %s", i, pyvalue.TypeName(t))
 		}
-		var u TokenUsage
+		u := Usage{Calls: 1}
 		for _, c := range []struct {
-			key    string
-			n      *int64
-			absent *bool
-		}{{"prompt_tokens", &u.PromptTokens, &u.NoPrompt}, {"completion_tokens", &u.CompletionTokens, &u.NoCompletion}} {
+			key string
+			n   *int64
+		}{{"prompt_tokens", &u.Prompt}, {"completion_tokens", &u.Completion}} {
 			v := tok[c.key]
-			*c.absent = v == nil // absent or null
+			if v == nil { // absent or null
+				u.Partial = 1
+			}
 			if !pyvalue.Truthy(v) {
 				continue
 			}

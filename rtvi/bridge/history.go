@@ -12,10 +12,10 @@ import (
 // bridge saves when it got none (an error-response, a timeout, an answer
 // it could not read): context "[]".
 type History struct {
-	// Reply is the answer's d.
+	// Reply is the answer's d; its "context" is the Python literal text.
 	Reply map[string]any
 	// MaxDepth bounds the nesting of the JSON a str context holds; 0
-	// means DefaultMaxDepth. Deeper JSON is an error wrapping ErrBudget:
+	// means 900, as [Options.MaxDepth]. Deeper JSON is an error wrapping ErrBudget:
 	// json.loads raises RecursionError near 1000, and NeMo's bridge then
 	// logs it and writes the str, a context no judge can read.
 	MaxDepth int
@@ -26,9 +26,9 @@ type History struct {
 // gigabytes.
 const defaultMaxJSONBytes = 256 << 20
 
-// Context returns the "context" text; "[]" when there is none, as the
+// contextText returns the "context" text; "[]" when there is none, as the
 // bridge's context_history.get("context", "[]").
-func (h *History) Context() (string, error) {
+func (h *History) contextText() (string, error) {
 	v, ok := h.Reply["context"]
 	if !ok {
 		return "[]", nil
@@ -78,7 +78,7 @@ func (h *History) JSON(limit int64) ([]byte, error) {
 }
 
 func (h *History) ordered() (any, error) {
-	text, err := h.Context()
+	text, err := h.contextText()
 	if err != nil {
 		return nil, err
 	}
@@ -89,7 +89,7 @@ func (h *History) ordered() (any, error) {
 	if s, ok := v.(string); ok {
 		depth := h.MaxDepth
 		if depth <= 0 {
-			depth = DefaultMaxDepth
+			depth = defaultMaxDepth
 		}
 		if n := pyjson.Nesting([]byte(s)); n > depth {
 			return nil, fmt.Errorf("%w: the context holds JSON nested %d deep, past %d (Python's json.loads raises RecursionError near 1000)", ErrBudget, n, depth)

@@ -23,13 +23,6 @@ const (
 	clientLibraryVersion = "1.0.0"
 )
 
-// Kickoff is the text the bridge sends the agent bot (send-text) to open
-// the conversation, KickoffDelay after the run connection's handshake.
-const (
-	Kickoff      = "Hello"
-	KickoffDelay = time.Second
-)
-
 // idClock makes the ids: prefix + Python's repr of
 // datetime.now().timestamp(), seconds with microseconds. Two ids of one
 // connection never repeat: a timestamp not after the last one is moved a

@@ -33,7 +33,7 @@ type Turn struct {
 // Usage is a side's token usage: one call per tokens entry of a metrics
 // event, and the sums of their counts, as NeMo's bridge counts them; and
 // what it does not count, so that usage a bot did not report is not read
-// as zero tokens.
+// as zero tokens. Each of an [Event]'s Tokens is the Usage of one call.
 type Usage struct {
 	Calls, Prompt, Completion int64
 	// Unreported counts the model responses beyond the tokens entries:
@@ -101,7 +101,7 @@ const recordCost = 512
 //   - bot-tts-text appends its text, when not empty, to the turn in
 //     progress (text outside a turn is dropped, as the bridge drops it);
 //   - bot-stopped-speaking closes the turn in progress (Stopped);
-//   - metrics adds each tokens entry to the usage;
+//   - metrics adds each tokens entry to the usage, as one call;
 //   - bot-llm-stopped counts a model response (see Usage.Unreported);
 //   - action-applied is kept; for the agent, the first <exit> ends the
 //     scenario (Exit) and every <final_response> is kept.
@@ -128,15 +128,15 @@ func (r *Recorder) Handle(e Event) {
 		r.close(e.At, true)
 	case KindMetrics:
 		for _, t := range e.Tokens {
-			p, okP := addInt64(r.usage.Prompt, t.PromptTokens)
-			c, okC := addInt64(r.usage.Completion, t.CompletionTokens)
+			p, okP := addInt64(r.usage.Prompt, t.Prompt)
+			c, okC := addInt64(r.usage.Completion, t.Completion)
 			if !okP || !okC {
 				r.fail(fmt.Errorf("%w: token counts sum past %d, which this harness refuses (Python's int would sum them exactly)", ErrBudget, int64(math.MaxInt64)))
 				return
 			}
 			r.usage.Calls++
 			r.usage.Prompt, r.usage.Completion = p, c
-			if t.NoPrompt || t.NoCompletion {
+			if t.Partial > 0 {
 				r.usage.Partial++
 			}
 		}

@@ -28,8 +28,8 @@ func TestRecorderBudgets(t *testing.T) {
 		{"action records past the held bytes", &bridge.Recorder{MaxHeldBytes: 1000}, repeatEvents(20, bridge.Event{Kind: bridge.KindActionApplied, Message: strings.Repeat("a", 100), Action: &bridge.ActionApplied{}}), "held-bytes budget"},
 		{"final responses past the held bytes", &bridge.Recorder{Agent: true, MaxHeldBytes: 1000}, repeatEvents(20, bridge.Event{Kind: bridge.KindFinalResponse, Text: strings.Repeat("f", 100)}), "held-bytes budget"},
 		{"token sums past int64", &bridge.Recorder{}, []bridge.Event{
-			{Kind: bridge.KindMetrics, Tokens: []bridge.TokenUsage{{PromptTokens: math.MaxInt64}}},
-			{Kind: bridge.KindMetrics, Tokens: []bridge.TokenUsage{{PromptTokens: 1}}},
+			{Kind: bridge.KindMetrics, Tokens: []bridge.Usage{{Calls: 1, Prompt: math.MaxInt64}}},
+			{Kind: bridge.KindMetrics, Tokens: []bridge.Usage{{Calls: 1, Prompt: 1}}},
 		}, "token counts sum past 9223372036854775807"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

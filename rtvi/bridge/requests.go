@@ -179,8 +179,8 @@ func (c *Conn) ApplySyncDelta(ctx context.Context, side, domain string, delta an
 }
 
 // SendText sends send-text {content, options: {run_immediately: true,
-// audio_response: true}}: the bridge's kickoff ([Kickoff]) to the agent
-// bot. Not awaited.
+// audio_response: true}}: the bridge's kickoff ("Hello") to the agent
+// bot, and the user's turns a harness relays. Not awaited.
 func (c *Conn) SendText(ctx context.Context, text string) error {
 	// Written in one buffer: a harness relays every turn with it.
 	b := make([]byte, 0, 160+len(text)+len(text)/8)

@@ -59,7 +59,7 @@ func TestNeMoSequence(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer run.Close()
-	if err := run.SendText(ctx, bridge.Kickoff); err != nil {
+	if err := run.SendText(ctx, "Hello"); err != nil {
 		t.Fatal(err)
 	}
 	select {

@@ -33,6 +33,10 @@ import (
 // with the end call is heard after <exit>; then, as pipecat does after a
 // result, the model runs once more (its text spoken, any calls it makes
 // answered and not followed up).
+//
+// Build it as a struct literal: Model is required, the other fields are
+// optional; its context starts empty and it has no tools until
+// update_system_prompt.
 type AgentBrain struct {
 	// Model is the LLM; required.
 	Model agent.Model
@@ -50,29 +54,36 @@ type AgentBrain struct {
 	// pipecat).
 	ToolSteps int
 
-	ctx *agent.Context
+	ctxOnce sync.Once
+	ctx     *agent.Context // made on first use (agentContext)
 
 	mu    sync.Mutex // held for a turn, and to swap the tools
 	tools *tool.Set
 }
 
-// NewAgentBrain returns a brain on model, its context empty and no tools
-// until update_system_prompt.
-func NewAgentBrain(model agent.Model, logger *slog.Logger) *AgentBrain {
-	return &AgentBrain{Model: model, Logger: logger, ctx: agent.NewContext()}
+// agentContext returns the brain's chat context, made empty on first use.
+func (b *AgentBrain) agentContext() *agent.Context {
+	b.ctxOnce.Do(func() { b.ctx = agent.NewContext() })
+	return b.ctx
 }
 
 // Wire sets cfg's Conversation, Installer and InFlight to the brain, and
 // returns cfg.
 func (b *AgentBrain) Wire(cfg rtvi.Config) rtvi.Config {
-	conv := NewConversation(b.ctx)
-	cfg.Conversation, cfg.InFlight, cfg.Installer = conv, conv, b
+	conv := &conversation{c: b.agentContext()}
+	cfg.Conversation, cfg.InFlight, cfg.Installer = conv, conv, installer{b}
 	return cfg
 }
 
-// InstallTools makes set the tools of the following turns
-// (rtvi.ToolInstaller).
-func (b *AgentBrain) InstallTools(_ context.Context, set *tool.Set) error {
+// installer is an AgentBrain's rtvi.ToolInstaller, which Wire installs.
+type installer struct{ b *AgentBrain }
+
+func (i installer) InstallTools(ctx context.Context, set *tool.Set) error {
+	return i.b.installTools(ctx, set)
+}
+
+// installTools makes set the tools of the following turns.
+func (b *AgentBrain) installTools(_ context.Context, set *tool.Set) error {
 	b.mu.Lock()
 	b.tools = set
 	b.mu.Unlock()
@@ -110,7 +121,7 @@ func (b *AgentBrain) loop(sp *speaker, maxSteps int) *agent.Loop {
 	return &agent.Loop{
 		Model:       b.Model,
 		Tools:       b.tools,
-		Context:     b.ctx,
+		Context:     b.agentContext(),
 		MaxSteps:    maxSteps,
 		ToolSteps:   b.ToolSteps,
 		CallTimeout: b.CallTimeout,

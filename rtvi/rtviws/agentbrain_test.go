@@ -25,7 +25,7 @@ import (
 func serveBrain(t *testing.T, model agent.Model) string {
 	t.Helper()
 	logger := slog.New(slog.DiscardHandler)
-	brain := rtviws.NewAgentBrain(model, logger)
+	brain := &rtviws.AgentBrain{Model: model, Logger: logger}
 	srv, err := rtviws.New(rtviws.Config{Dispatcher: brain.Wire(rtvi.Config{Logger: logger}), Brain: brain, Logger: logger})
 	require.NoError(t, err)
 	ln, err := rtviws.ListenLoopback("127.0.0.1:0")
@@ -61,8 +61,8 @@ func TestAgentBrainAsUserSimulator(t *testing.T) {
 	require.Eventually(t, func() bool { return rec.Usage().Calls == 2 }, 10*time.Second, 5*time.Millisecond)
 	hist, err := c.GetContextHistory(ctx)
 	require.NoError(t, err)
-	text, err := hist.Context()
-	require.NoError(t, err)
+	text, ok := hist.Reply["context"].(string)
+	require.True(t, ok, "a str context")
 	assert.Equal(t, "[{'role': 'system', 'content': 'You are a customer.'}, {'role': 'user', 'content': 'Hi, how can I help?'}, "+
 		"{'role': 'assistant', 'content': 'I want to cancel my order.'}, {'role': 'user', 'content': 'Sure, which order?'}, "+
 		"{'role': 'assistant', 'content': 'I want to cancel my order.'}]", text)
@@ -77,7 +77,7 @@ func TestAgentBrainAsUserSimulator(t *testing.T) {
 		if err != nil {
 			return false
 		}
-		s, _ := h.Context()
+		s, _ := h.Reply["context"].(string)
 		return s == "[{'role': 'system', 'content': 'You are a customer.'}]"
 	}, 5*time.Second, 20*time.Millisecond, "reset keeps the prompt only")
 	mu.Lock()
@@ -150,8 +150,8 @@ func TestHungModelLeavesPullsAnswered(t *testing.T) {
 	defer pullCancel()
 	hist, err := c.GetContextHistory(pullCtx)
 	require.NoError(t, err, "the pull is answered while the model hangs")
-	text, err := hist.Context()
-	require.NoError(t, err)
+	text, ok := hist.Reply["context"].(string)
+	require.True(t, ok, "a str context")
 	assert.Equal(t, "[{'role': 'system', 'content': 'You are an agent.'}, {'role': 'user', 'content': 'Hello'}, "+
 		"{'role': 'assistant', 'content': 'answer'}, {'role': 'user', 'content': 'Are you there?'}]", text)
 	_, err = c.GetScenarioSummary(pullCtx, false)
@@ -181,7 +181,7 @@ func TestGoodbyeWithTheEndCallIsSpokenAfterExit(t *testing.T) {
 	logger := slog.New(slog.DiscardHandler)
 	reg := &registry.Tools{Logger: logger}
 	require.NoError(t, registry.RegisterHarness(reg))
-	brain := rtviws.NewAgentBrain(model, logger)
+	brain := &rtviws.AgentBrain{Model: model, Logger: logger}
 	srv, err := rtviws.New(rtviws.Config{Dispatcher: brain.Wire(rtvi.Config{Tools: reg, Logger: logger}), Brain: brain, Logger: logger})
 	require.NoError(t, err)
 	ln, err := rtviws.ListenLoopback("127.0.0.1:0")

@@ -20,8 +20,9 @@ type Timeouts struct {
 	// Idle bounds the wait for a connection's next message (and the time
 	// that message takes to arrive): a connection silent for longer is
 	// closed. NeMo's bridge keeps a run connection open for a whole
-	// scenario (up to 900 s), sending audio or nothing, so the default is
-	// longer.
+	// scenario (up to 900 s), sending audio or nothing, so a bound must be
+	// longer (cmd/rtvibot's default is 20 min). Zero means no idle
+	// timeout.
 	Idle time.Duration
 	// RunWait bounds how long a prepared scenario is reserved for its run
 	// connection once its prepare connection has closed, while no
@@ -39,13 +40,13 @@ type Timeouts struct {
 	Grace time.Duration
 }
 
-// DefaultTimeouts returns the server's timeouts unless its Config sets
-// others: Write 10 s, RunWait 10 s, Grace 2 s, and Idle 20 min, the
-// default of the commands' flags (a zero Config.Timeouts.Idle means no
-// idle timeout).
-func DefaultTimeouts() Timeouts {
-	return Timeouts{Write: 10 * time.Second, Idle: 20 * time.Minute, RunWait: 10 * time.Second, Grace: 2 * time.Second}
-}
+// The defaults of Timeouts' zero fields (a zero Idle means no idle
+// timeout).
+const (
+	defaultWriteTimeout = 10 * time.Second
+	defaultRunWait      = 10 * time.Second
+	defaultGrace        = 2 * time.Second
+)
 
 // conn is one harness connection: its socket, its own event emitter (a
 // turn's events go to the connection whose turn it is, and a slow peer

@@ -8,23 +8,24 @@ import (
 	"github.com/voiceeval/schematools/rtvi"
 )
 
-// Conversation serves an [agent.Context] to rtvi: it is the
-// rtvi.Conversation (get_context_history, update_system_prompt) and
-// rtvi.InFlight of a bot whose brain keeps its chat context in one.
-// [AgentBrain.Wire] sets it; a bot of its own makes one with
-// [NewConversation].
-type Conversation struct{ c *agent.Context }
+// NewConversation serves c to rtvi: it returns the rtvi.Conversation
+// (get_context_history, update_system_prompt) of a bot whose brain keeps
+// its chat context in c. Reset replaces c's messages with the scenario's
+// prompt; Messages gives them as pipecat's ordered dicts. The result also
+// implements rtvi.InFlight (c's calls in progress), which a Config whose
+// InFlight is nil uses. [AgentBrain.Wire] sets it up for its own context.
+func NewConversation(c *agent.Context) rtvi.Conversation { return &conversation{c: c} }
 
-// NewConversation returns c as an rtvi.Conversation and rtvi.InFlight.
-func NewConversation(c *agent.Context) *Conversation { return &Conversation{c: c} }
+// conversation is NewConversation's rtvi.Conversation and rtvi.InFlight.
+type conversation struct{ c *agent.Context }
 
 var (
-	_ rtvi.Conversation = (*Conversation)(nil)
-	_ rtvi.InFlight     = (*Conversation)(nil)
+	_ rtvi.Conversation = (*conversation)(nil)
+	_ rtvi.InFlight     = (*conversation)(nil)
 )
 
 // Reset replaces the context with messages (rtvi's system prompt).
-func (v *Conversation) Reset(_ context.Context, messages []rtvi.ChatMessage) error {
+func (v *conversation) Reset(_ context.Context, messages []rtvi.ChatMessage) error {
 	msgs := make([]agent.Message, len(messages))
 	for i, m := range messages {
 		msgs[i] = agent.Message{Role: m.Role, Content: m.Content}
@@ -36,7 +37,7 @@ func (v *Conversation) Reset(_ context.Context, messages []rtvi.ChatMessage) err
 // Messages returns the messages as ordered dicts, each with pipecat's
 // keys in pipecat's order, which rtvi writes as Python's str() of the
 // list.
-func (v *Conversation) Messages(context.Context) ([]any, error) {
+func (v *conversation) Messages(context.Context) ([]any, error) {
 	msgs := v.c.Messages()
 	out := make([]any, len(msgs))
 	for i, m := range msgs {
@@ -46,7 +47,7 @@ func (v *Conversation) Messages(context.Context) ([]any, error) {
 }
 
 // CallsInProgress reports whether calls are in progress.
-func (v *Conversation) CallsInProgress() bool { return v.c.CallsInProgress() }
+func (v *conversation) CallsInProgress() bool { return v.c.CallsInProgress() }
 
 // messageDict returns m as the dict pipecat holds.
 func messageDict(m agent.Message) pyvalue.Dict {

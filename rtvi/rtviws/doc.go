@@ -9,7 +9,7 @@
 // Contract:
 //
 //   - [Server] is an http.Handler, built by [New] from a [Config] (the only
-//     way to configure it; zero fields take [DefaultTimeouts]). Each
+//     way to configure it; zero [Timeouts] fields take their defaults). Each
 //     request is one WebSocket connection, read limit 1 MiB; Hosts that
 //     are not loopback names are refused (DNS rebinding), and
 //     [ListenLoopback] refuses non-loopback addresses.

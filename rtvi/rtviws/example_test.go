@@ -68,7 +68,7 @@ func Example() {
 		return
 	}
 	defer run.Close()
-	_ = run.SendText(ctx, bridge.Kickoff)
+	_ = run.SendText(ctx, "Hello")
 	select {
 	case <-spoke:
 	case <-time.After(10 * time.Second):

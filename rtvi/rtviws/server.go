@@ -26,8 +26,9 @@ type Config struct {
 	// Brain answers each user turn: send-text, a text frame or a
 	// transcription. Nil answers none (the text is dropped).
 	Brain Brain
-	// Timeouts bound each connection; zero fields take DefaultTimeouts'
-	// values, but a zero Idle means no idle timeout.
+	// Timeouts bound each connection; zero fields take the defaults their
+	// docs state (Write 10 s, RunWait 10 s, Grace 2 s), but a zero Idle
+	// means no idle timeout.
 	Timeouts Timeouts
 	// Logger receives the server's logs; nil means slog.Default.
 	Logger *slog.Logger
@@ -67,15 +68,14 @@ func New(cfg Config) (*Server, error) {
 	s.d = rtvi.NewDispatcher(dc)
 	st := s.d.State()
 	t := cfg.Timeouts
-	def := DefaultTimeouts()
 	if t.Write <= 0 {
-		t.Write = def.Write
+		t.Write = defaultWriteTimeout
 	}
 	if t.RunWait <= 0 {
-		t.RunWait = def.RunWait
+		t.RunWait = defaultRunWait
 	}
 	if t.Grace <= 0 {
-		t.Grace = def.Grace
+		t.Grace = defaultGrace
 	}
 	if t.Idle < 0 {
 		t.Idle = 0
@@ -227,13 +227,11 @@ func (s *Server) handle(ctx context.Context, f rtvi.Frame) error {
 	case f.Text != nil:
 		return s.userText(ctx, f.Text.Text)
 	case f.Transcription != nil:
-		stamp := f.Transcription.Timestamp
-		if stamp == "" {
-			stamp = rtvi.Timestamp(time.Now())
+		t := *f.Transcription
+		if t.Timestamp == "" {
+			t.Timestamp = pipecatTimestamp(time.Now())
 		}
-		if err := s.emitter(ctx).UserTranscription(ctx, rtvi.Transcript{
-			Text: f.Transcription.Text, UserID: f.Transcription.UserID, Timestamp: stamp, Final: true,
-		}); err != nil {
+		if err := s.emitter(ctx).UserTranscription(ctx, t, true); err != nil {
 			return err
 		}
 		return s.userText(ctx, f.Transcription.Text)
@@ -266,6 +264,12 @@ func (s *Server) userText(ctx context.Context, text string) error {
 		return nil
 	}
 	return s.brain.Turn(ctx, Turn{Text: text, Scenario: scenarioOf(ctx), Events: s.emitter(ctx), Reply: s.say})
+}
+
+// pipecatTimestamp writes t as pipecat stamps transcriptions: UTC,
+// milliseconds, Python's isoformat ("2026-08-21T12:34:56.789+00:00").
+func pipecatTimestamp(t time.Time) string {
+	return t.UTC().Format("2006-01-02T15:04:05.000-07:00")
 }
 
 // errorResponse is the error-response answering the request id with text.

@@ -28,6 +28,14 @@ func TestLoopbackHost(t *testing.T) {
 	}
 }
 
+// A transcription frame without a timestamp is stamped as pipecat stamps
+// one: UTC, milliseconds, Python's isoformat.
+func TestPipecatTimestamp(t *testing.T) {
+	ts := time.Date(2026, 8, 21, 14, 34, 56, 789_000_000, time.FixedZone("CEST", 2*3600))
+	assert.Equal(t, "2026-08-21T12:34:56.789+00:00", pipecatTimestamp(ts))
+	assert.Equal(t, "1970-01-01T00:00:00.000+00:00", pipecatTimestamp(time.Unix(0, 0)))
+}
+
 func TestListenLoopbackRefusesOtherAddresses(t *testing.T) {
 	for _, addr := range []string{"0.0.0.0:0", ":0", "192.168.1.2:0", "nohost"} {
 		_, err := ListenLoopback(addr)

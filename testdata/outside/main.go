@@ -77,7 +77,7 @@ func serveBot(model agent.Model) (string, func(), error) {
 	if err := register(reg); err != nil {
 		return "", nil, err
 	}
-	brain := rtviws.NewAgentBrain(model, logger)
+	brain := &rtviws.AgentBrain{Model: model, Logger: logger}
 	srv, err := rtviws.New(rtviws.Config{
 		Dispatcher: brain.Wire(rtvi.Config{State: state.New(), Tools: reg, Logger: logger}),
 		Brain:      brain,
