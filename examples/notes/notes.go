@@ -83,7 +83,7 @@ func NewBot(model agent.Model, logger *slog.Logger) (*rtviws.Server, error) {
 	if err := Register(reg); err != nil {
 		return nil, err
 	}
-	brain := rtviws.NewAgentBrain(model, logger)
+	brain := &rtviws.AgentBrain{Model: model, Logger: logger}
 	return rtviws.New(rtviws.Config{
 		// The dispatcher answers the harness's six client messages (reset,
 		// update_system_prompt, apply_initialization, …) on one state.
