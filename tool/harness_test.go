@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/voiceeval/schematools/internal/toolname"
 	"github.com/voiceeval/schematools/state"
 	"github.com/voiceeval/schematools/tool"
 )
@@ -36,7 +37,7 @@ func TestHarnessToolsWorkWithoutState(t *testing.T) {
 	for i, tl := range tools {
 		assert.Equal(t, names[i], tl.Name())
 		t.Run(tl.Name(), func(t *testing.T) {
-			require.NoError(t, tool.ValidateName(tl.Name()))
+			require.NoError(t, toolname.Validate(tl.Name()))
 			assert.NotEmpty(t, tl.Description())
 			var d delivery
 			require.NoError(t, tool.Call(context.Background(), tl, args[i], d.deliver, &tool.CallOptions{Logger: quiet}))
