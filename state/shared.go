@@ -95,10 +95,12 @@ func (s *Shared) writing() func() {
 
 // OrderOf returns the key order of db while db is the DB a write callback
 // of a [Shared] was handed and that callback runs ([Shared.UpdateTables],
-// [Shared.UpdateOrdered], the function of [Shared.Seed]): for code that
-// gets the DB and not its [Order] — a hooks.Set's initialisation
-// functions, which build records as tools do. For any other map it
-// returns nil, an Order that keeps no order (its methods accept nil).
+// the function of [Shared.Seed]): the callback notes the order of what it
+// adds to the DB ([Order.Keep], [Order.Set]), as the Python tool's dict
+// literals and assignments give it, copies what it returns with
+// [Order.Copy], and changes single records with [Order.Writer]. The Order
+// is valid until the callback returns. For any other map it returns nil,
+// an Order that keeps no order (its methods accept nil).
 func OrderOf(db map[string]any) *Order {
 	if db == nil {
 		return nil
@@ -179,19 +181,6 @@ func (s *Shared) ViewOrdered(fn func(db map[string]any, o *Order) error) error {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	return fn(s.db, s.readOrder())
-}
-
-// UpdateOrdered is [Shared.UpdateTables] with the DB's key order: fn
-// gets the live DB and an [Order] to note the order of what it adds
-// ([Order.Keep], [Order.Set]) and to copy what it returns ([Order.Copy]).
-// The Order, and a [Writer] made from it ([Order.Writer]), are valid until
-// fn returns.
-func (s *Shared) UpdateOrdered(tables []string, fn func(db map[string]any, o *Order) error) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.own(tables)
-	defer s.writing()()
-	return fn(s.db, s.writeOrder())
 }
 
 // SetDB replaces the DB with db. The state takes ownership of db: the caller
