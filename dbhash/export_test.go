@@ -4,3 +4,6 @@ package dbhash
 const MaxDepth = maxDepth
 
 func (c *Cache) Verify() error { return c.verify() }
+
+// Modified is the change of a table in both DBs (nil when it is equal).
+func (d Diff) Modified(table string) *change { return d.tablesModified[table] }

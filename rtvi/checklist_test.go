@@ -203,19 +203,19 @@ func TestChecklist(t *testing.T) {
 		d := dbhash.Compare(
 			map[string]any{"reservations": map[string]any{}, "journeys": map[string]any{}},
 			map[string]any{"reservations": map[string]any{}, "refunds": map[string]any{}})
-		assert.Equal(t, []string{"refunds"}, d.TablesAdded)
-		assert.Equal(t, []string{"journeys"}, d.TablesRemoved)
-		assert.Empty(t, d.TablesModified)
+		tree := d.Tree()
+		assert.Equal(t, []any{"refunds"}, tree["tables_added"])
+		assert.Equal(t, []any{"journeys"}, tree["tables_removed"])
+		assert.Empty(t, tree["tables_modified"])
 	})
 	item(9, "diff reports a modified field as value_mismatch", func(t *testing.T) {
 		d := dbhash.Compare(
 			map[string]any{"reservations": map[string]any{"R1": map[string]any{"status": "confirmed", "fare_paid": 100}}},
 			map[string]any{"reservations": map[string]any{"R1": map[string]any{"status": "cancelled", "fare_paid": 100}}})
-		res := d.TablesModified["reservations"]
-		require.NotNil(t, res)
-		assert.Empty(t, res.Added)
-		assert.Empty(t, res.Removed)
-		tree := d.Tree()["tables_modified"].(map[string]any)["reservations"].(map[string]any)
+		tree, ok := d.Tree()["tables_modified"].(map[string]any)["reservations"].(map[string]any)
+		require.True(t, ok)
+		assert.Empty(t, tree["records_added"])
+		assert.Empty(t, tree["records_removed"])
 		r1 := tree["records_modified"].(map[string]any)["R1"].(map[string]any)
 		assert.Equal(t, map[string]any{"type": "value_mismatch", "expected": "confirmed", "actual": "cancelled"},
 			r1["fields_modified"].(map[string]any)["status"])
@@ -225,8 +225,9 @@ func TestChecklist(t *testing.T) {
 		d := dbhash.Compare(
 			map[string]any{"reservations": map[string]any{"R1": map[string]any{}}},
 			map[string]any{"reservations": map[string]any{"R1": map[string]any{}, "R2": map[string]any{}}})
-		require.NotNil(t, d.TablesModified["reservations"])
-		assert.Equal(t, []string{"R2"}, d.TablesModified["reservations"].Added)
+		res, ok := d.Tree()["tables_modified"].(map[string]any)["reservations"].(map[string]any)
+		require.True(t, ok)
+		assert.Equal(t, []any{"R2"}, res["records_added"])
 	})
 	item(11, "a new shared state is empty", func(t *testing.T) {
 		for _, st := range []*state.Shared{state.New(), new(state.Shared)} {
