@@ -24,20 +24,11 @@
 //
 //   - The zero [Options] is the Python original's behaviour;
 //     [Options.Hash] takes other excluded keys or order-independent
-//     fields, and a Cache.
-//
-// The Cache:
-//
-//   - [Options.NewCache] encodes once the tables of a DB that will not
-//     change; [Options].Cache makes [Options.Hash] reuse that text for
-//     every table or record that is the very same map. The bytes hashed
-//     are those of a plain Hash.
-//   - The caller's promise: nothing reachable from the cached DB is
-//     modified while the Cache is in use; a broken promise is not
-//     detected and gives stale hashes.
-//   - The hash's options must be those the Cache was built with.
-//     state.Source builds and keeps a Cache, so most callers never build
-//     one.
+//     fields.
+//   - Hashing many copies of one DB: state.Source caches the canonical
+//     text of its tables (a cache internal to the module) and
+//     state.Shared.Hash reuses it for every table or record that is the
+//     very same map; the bytes hashed are those of a plain Hash.
 //
 // The diff:
 //

@@ -21,8 +21,12 @@ var canonPool = sync.Pool{New: func() any { return &canon{buf: make([]byte, 0, f
 func Hash(v any) (string, error) { return Options{}.Hash(v) }
 
 // Hash is [Hash] with the options o.
-func (o Options) Hash(v any) (string, error) {
-	cfg := o.config()
+func (o Options) Hash(v any) (string, error) { return o.hash(v, nil) }
+
+// hash is Hash, reusing cache's text (nil: none) for the tables of v
+// that are the very maps the cache was built from.
+func (o Options) hash(v any, cache *tableCache) (string, error) {
+	cfg := o.config(cache)
 	h := sha256.New()
 	if m, ok := v.(map[string]any); ok && cfg.cache != nil {
 		if err := hashCached(h, m, cfg); err != nil {

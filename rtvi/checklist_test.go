@@ -484,14 +484,14 @@ func TestChecklist(t *testing.T) {
 		// Go has no SendRTVIMessageTool (and so no acknowledgement result); a tool.TextMessage is the message it sent.
 		out := &outbox{}
 		st := state.New()
-		st.SetNotifier(rtvi.NewDispatcher(rtvi.Config{State: st, Send: out.send}).Notifier())
+		st.StartScenario("", rtvi.NewDispatcher(rtvi.Config{State: st, Send: out.send}).Notifier())
 		require.NoError(t, st.Notifier().Notify(ctx, tool.TextMessage{Text: "hello"}))
 		assert.Equal(t, []map[string]any{{"label": "rtvi-ai", "type": "server-message", "data": map[string]any{"text": "hello"}}}, out.all())
 	})
 	item(47, "send the scenario summary", func(t *testing.T) {
 		out := &outbox{}
 		st := state.New()
-		st.SetNotifier(rtvi.NewDispatcher(rtvi.Config{State: st, Send: out.send}).Notifier())
+		st.StartScenario("", rtvi.NewDispatcher(rtvi.Config{State: st, Send: out.send}).Notifier())
 		res, err := harnessTool(st, "SendScenarioSummaryTool").Execute(ctx, map[string]any{"message": `{"ok": true}`})
 		require.NoError(t, err)
 		assert.Equal(t, `{"success":true,"message":"Scenario summary message sent."}`, string(must(json.Marshal(res))))
@@ -501,7 +501,7 @@ func TestChecklist(t *testing.T) {
 	item(48, "the exit message follows the delivered result", func(t *testing.T) {
 		out := &outbox{}
 		st := state.New()
-		st.SetNotifier(rtvi.NewDispatcher(rtvi.Config{State: st, Send: out.send}).Notifier())
+		st.StartScenario("", rtvi.NewDispatcher(rtvi.Config{State: st, Send: out.send}).Notifier())
 		var delivered []any
 		require.NoError(t, tool.Call(ctx, harnessTool(st, "EndConversationTool"), nil, func(v any) error {
 			assert.Empty(t, out.all(), "no message sent before the result is delivered")
@@ -529,7 +529,7 @@ func TestChecklist(t *testing.T) {
 		assert.Equal(t, []state.Action{{"action_type": "mystery"}}, st.Actions())
 
 		failing := state.New()
-		failing.SetNotifier(notifyFunc(func(context.Context, any) error { return errors.New("not an RTVI processor") }))
+		failing.StartScenario("", notifyFunc(func(context.Context, any) error { return errors.New("not an RTVI processor") }))
 		rec.Record(ctx, failing, state.Action{"action_type": "mystery"})
 		assert.Equal(t, []state.Action{{"action_type": "mystery"}}, failing.Actions())
 	})

@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/voiceeval/schematools/dbhash"
+	"github.com/voiceeval/schematools/internal/hashcache"
 )
 
 // DefaultDomain is the tool domain reported when none has been set.
@@ -24,7 +25,7 @@ type Shared struct {
 	// cache; nil when the DB came from elsewhere.
 	src      *Source
 	srcHash  string
-	srcCache *dbhash.Cache
+	srcCache any // the Source's table cache (internal/hashcache)
 	srcErr   error
 	// order is the key order of the DB's objects: the Source's, and the
 	// scenario's own entries (see Order).
@@ -243,7 +244,7 @@ func (s *Shared) hashLocked() (string, error) {
 		return s.srcHash, s.srcErr
 	}
 	if s.srcCache != nil {
-		return dbhash.Options{Cache: s.srcCache}.Hash(s.db)
+		return hashcache.Hash(s.srcCache, s.db)
 	}
 	return dbhash.Hash(s.db)
 }
@@ -294,13 +295,6 @@ func (s *Shared) Notifier() Notifier {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	return s.notifier
-}
-
-// SetNotifier sets the notifier; nil removes it.
-func (s *Shared) SetNotifier(n Notifier) {
-	s.mu.Lock()
-	s.notifier = n
-	s.mu.Unlock()
 }
 
 // NextCallIndex increments and returns the call counter for name. Counters

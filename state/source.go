@@ -7,7 +7,7 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/voiceeval/schematools/dbhash"
+	"github.com/voiceeval/schematools/internal/hashcache"
 )
 
 // Source is a DB loaded once that many states share copy-on-write
@@ -28,7 +28,7 @@ type Source struct {
 	// them (nil when not).
 	fresh func() (loaded, error)
 	hash  string
-	cache *dbhash.Cache
+	cache any   // internal/hashcache
 	err   error // why the DB does not hash
 }
 
@@ -98,9 +98,9 @@ func (s *Source) install(l loaded) {
 	} else {
 		wg.Go(func() { s.prints = fingerprints(db) })
 	}
-	s.cache, s.err = dbhash.Options{}.NewCache(db)
+	s.cache, s.err = hashcache.New(db)
 	if s.err == nil {
-		s.hash, s.err = dbhash.Options{Cache: s.cache}.Hash(db)
+		s.hash, s.err = hashcache.Hash(s.cache, db)
 	}
 	if s.err != nil {
 		s.hash, s.cache, s.err = "", nil, fmt.Errorf("state: hashing a source DB: %w", s.err)
@@ -145,7 +145,7 @@ func (s *Source) Verify() error {
 type sourceView struct {
 	db    map[string]any
 	hash  string
-	cache *dbhash.Cache
+	cache any // internal/hashcache
 	err   error
 	order *keyOrder
 }

@@ -110,7 +110,7 @@ func TestSendScenarioSummary(t *testing.T) {
 func TestRecorder(t *testing.T) {
 	logger, logs := captureLogs()
 	st := state.New()
-	st.SetNotifier(notifyFunc(func(context.Context, any) error { return errors.New("socket closed") }))
+	st.StartScenario("", notifyFunc(func(context.Context, any) error { return errors.New("socket closed") }))
 	r := tool.Recorder{ActionTypes: []string{"known_action"}, Logger: logger}
 	r.Record(context.Background(), st, state.Action{"action_type": "known_action", "name": "first"})
 	assert.NotContains(t, logs.String(), "outside the domain's action types")
@@ -140,7 +140,7 @@ func TestTextSignals(t *testing.T) {
 	assert.Equal(t, []any{tool.TextMessage{Text: "<exit>bye</exit>"}}, rec.messages())
 
 	logger, logs := captureLogs()
-	st.SetNotifier(notifyFunc(func(context.Context, any) error { return errors.New("gone") }))
+	st.StartScenario("", notifyFunc(func(context.Context, any) error { return errors.New("gone") }))
 	tool.SendExit(context.Background(), st, "x", logger)
 	assert.Contains(t, logs.String(), "text message push failed")
 }
