@@ -114,7 +114,7 @@ const tableDepth = 1
 //
 // Large tables are encoded on several goroutines (GOMAXPROCS), in runs of
 // records; the text is the same as on one.
-func (o Options) newCache(db map[string]any) (*tableCache, error) {
+func (o options) newCache(db map[string]any) (*tableCache, error) {
 	cfg := newConfig(o, nil)
 	tables, err := buildTables(db, cfg, parallelWorkers())
 	if err != nil {

@@ -75,7 +75,7 @@ func (d Diff) Empty() bool {
 //   - tables are compared by key; a table that is not an object on either
 //     side is compared raw with Python's == (so [1.0, 2] equals [1, 2.0]
 //     and true equals 1) and reported whole;
-//   - records and fields are normalised first ([Normalize]) and compared
+//   - records and fields are normalised first (as for the hash) and compared
 //     with Python's ==, so true and 1 (or false and 0) compare equal even
 //     though they hash differently — a quirk kept for parity;
 //   - lists under order-independent field names are compared sorted;

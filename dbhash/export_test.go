@@ -19,3 +19,22 @@ func (c *Cache) Verify() error { return c.verify() }
 
 // Modified is the change of a table in both DBs (nil when it is equal).
 func (d Diff) Modified(table string) *change { return d.tablesModified[table] }
+
+// Options configures hashing (the zero value is the Python original's
+// behaviour).
+type Options = options
+
+// Hash is [Hash] with the options o.
+func (o options) Hash(v any) (string, error) { return o.hash(v, nil) }
+
+// HashJSON decodes data as Python's json.loads would and hashes it.
+func HashJSON(data []byte) (string, error) {
+	v, err := Decode(data)
+	if err != nil {
+		return "", err
+	}
+	return Hash(v)
+}
+
+// Normalize is the normalised copy of v the hash is computed over.
+func Normalize(v any) any { return normalize(v, defaultConfig, 0) }

@@ -5,7 +5,7 @@ import "github.com/voiceeval/schematools/internal/hashcache"
 // The table cache, for package state (see internal/hashcache).
 func init() {
 	hashcache.New = func(db map[string]any) (any, error) {
-		c, err := Options{}.newCache(db)
+		c, err := options{}.newCache(db)
 		if err != nil {
 			return nil, err
 		}
@@ -13,6 +13,6 @@ func init() {
 	}
 	hashcache.Hash = func(cache any, db map[string]any) (string, error) {
 		c, _ := cache.(*tableCache)
-		return Options{}.hash(db, c)
+		return options{}.hash(db, c)
 	}
 }

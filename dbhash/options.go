@@ -1,9 +1,9 @@
 package dbhash
 
-// Options configures hashing: the zero value is the Python original's
-// behaviour. [Hash], [HashJSON], [Canonical], [Normalize] and [Compare]
-// use the zero value; [Options.Hash] takes others.
-type Options struct {
+// options configures hashing: the zero value is the Python original's
+// behaviour, which [Hash], [Canonical] and [Compare] use; the tests try
+// others.
+type options struct {
 	// ExcludedKeys are the top-level keys left out of the hash. Nil means
 	// the default, "session", as in the Python original; an empty non-nil
 	// slice excludes none. Keys are only dropped from a top-level object,
@@ -29,12 +29,12 @@ var (
 	// without regard to order.
 	defaultExcluded = set([]string{"session"})
 	defaultOIL      = set([]string{"standby_list", "notifications", "bookings", "system_accounts", "group_memberships", "asset_recoveries"})
-	defaultConfig   = newConfig(Options{}, nil)
+	defaultConfig   = newConfig(options{}, nil)
 )
 
 // newConfig applies o to the defaults. A set given replaces the default,
 // never changes it, so every config can start from the same default sets.
-func newConfig(o Options, cache *tableCache) *config {
+func newConfig(o options, cache *tableCache) *config {
 	c := &config{excluded: defaultExcluded, oil: defaultOIL, cache: cache}
 	if o.ExcludedKeys != nil {
 		c.excluded = set(o.ExcludedKeys)
@@ -46,7 +46,7 @@ func newConfig(o Options, cache *tableCache) *config {
 }
 
 // config is o's config, hashing with cache (nil: none).
-func (o Options) config(cache *tableCache) *config {
+func (o options) config(cache *tableCache) *config {
 	if o.ExcludedKeys == nil && o.OrderIndependentFields == nil && cache == nil {
 		return defaultConfig
 	}
