@@ -125,7 +125,8 @@ func TestReadmeHashing(t *testing.T) {
 	expectedDB, actualDB := db, map[string]any{"orders": map[string]any{}}
 	// --- README ---
 	h, err := dbhash.Hash(st.Snapshot())      // the bot's DB
-	h, err = dbhash.HashJSON(data)            // raw JSON, read as Python's json.loads reads it
+	v, err := dbhash.Decode(data)             // raw JSON, read as Python's json.loads reads it
+	h, err = dbhash.Hash(v)                   // so hashed as Python hashes it
 	b, err := dbhash.Canonical(db)            // the exact bytes hashed
 	d := dbhash.Compare(expectedDB, actualDB) // why two hashes differ: compute_db_diff's shape
 	// --- end ---

@@ -14,7 +14,7 @@ import (
 	"github.com/voiceeval/schematools/internal/pyjson"
 )
 
-// Cache holds the canonical text of the tables (top-level object members)
+// tableCache holds the canonical text of the tables (top-level object members)
 // of one DB that does not change — say, the DB every task of a benchmark
 // starts from — and of their records (the objects a table holds, by key
 // or by position). Hashing a DB that still shares some of those tables or
@@ -45,7 +45,7 @@ import (
 // The Cache holds the tables and records themselves, so they stay alive
 // (and their identity unique) as long as it does. A Cache is safe for
 // concurrent use; the zero value holds no tables.
-type Cache struct {
+type tableCache struct {
 	cfg    *config
 	tables map[string]cachedTable
 	// prefix holds, for the leading run of the source's tables in
@@ -109,27 +109,25 @@ func (t cachedTable) same(v any) bool {
 // (the DB is depth 0, a table 1).
 const tableDepth = 1
 
-// NewCache builds the cache of db's tables that are objects or non-empty
-// lists, with the options that the hashes using it will have (o.Cache is
-// ignored).
+// newCache builds the cache of db's tables that are objects or non-empty
+// lists, with the options that the hashes using it will have.
 //
 // Large tables are encoded on several goroutines (GOMAXPROCS), in runs of
 // records; the text is the same as on one.
-func (o Options) NewCache(db map[string]any) (*Cache, error) {
-	o.Cache = nil
-	cfg := newConfig(o)
+func (o options) newCache(db map[string]any) (*tableCache, error) {
+	cfg := newConfig(o, nil)
 	tables, err := buildTables(db, cfg, parallelWorkers())
 	if err != nil {
 		return nil, err
 	}
-	c := &Cache{cfg: cfg, tables: tables}
+	c := &tableCache{cfg: cfg, tables: tables}
 	c.prefix = c.prefixStates(db, &canon{cfg: cfg, style: pyjson.Compact})
 	return c, nil
 }
 
 // prefixStates hashes the leading run of db's cached tables, in canonical
 // order, and keeps the state after each.
-func (c *Cache) prefixStates(db map[string]any, enc *canon) []prefixState {
+func (c *tableCache) prefixStates(db map[string]any, enc *canon) []prefixState {
 	h := sha256.New()
 	m, ok := h.(encoding.BinaryMarshaler)
 	if !ok {
@@ -177,7 +175,7 @@ func (c *Cache) prefixStates(db map[string]any, enc *canon) []prefixState {
 // the cache's own (resume covered them) and v is a copy of the cache's
 // i-th table. It writes the rest of v's text and reports whether it did;
 // when it did not, h is as it was.
-func (c *Cache) resumeInside(h hash.Hash, enc *canon, i int, p *pair) (bool, error) {
+func (c *tableCache) resumeInside(h hash.Hash, enc *canon, i int, p *pair) (bool, error) {
 	if i >= len(c.prefix) || c.prefix[i].key != p.key || len(c.prefix[i].marks) == 0 {
 		return false, nil
 	}
@@ -264,7 +262,7 @@ func tableHead(buf []byte, i int, key string) ([]byte, error) {
 // resume restores h to the state after the longest leading run of pairs
 // that are the cache's own tables, and returns how many pairs that
 // covers (0: nothing restored, h untouched).
-func (c *Cache) resume(h hash.Hash, pairs []pair) int {
+func (c *tableCache) resume(h hash.Hash, pairs []pair) int {
 	n := 0
 	for n < len(c.prefix) && n < len(pairs) && pairs[n].key == c.prefix[n].key && c.tables[pairs[n].key].same(pairs[n].val) {
 		n++
@@ -329,11 +327,11 @@ func (t *cachedTable) index(spans []span, at int) {
 
 // verify encodes again every table the cache holds (on all cores), from
 // the very maps and lists of the DB it was built from, and returns an error naming the
-// tables whose text changed since [Options.NewCache]: something edited the source
+// tables whose text changed since newCache: something edited the source
 // DB, breaking the Cache's promise, and hashes with the Cache may be
 // stale. It costs what NewCache did; it is a check for tests and debug
 // runs, not for every hash.
-func (c *Cache) verify() error {
+func (c *tableCache) verify() error {
 	if c.cfg == nil {
 		return nil
 	}
@@ -540,7 +538,7 @@ func (c *canon) record(v any, known map[unsafe.Pointer][]byte, spans *[]span) er
 func hashCached(h hash.Hash, m map[string]any, cfg *config) error {
 	c := cfg.cache
 	if c.cfg == nil {
-		c = &Cache{cfg: cfg} // the zero Cache: nothing cached
+		c = &tableCache{cfg: cfg} // the zero cache: nothing cached
 	}
 	if !maps.Equal(c.cfg.excluded, cfg.excluded) || !maps.Equal(c.cfg.oil, cfg.oil) {
 		return fmt.Errorf("dbhash: the cache was built with other options than the hash")

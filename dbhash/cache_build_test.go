@@ -56,7 +56,7 @@ func TestCacheOfLargeTables(t *testing.T) {
 			changed["rows"] = rows
 			want, err := dbhash.Hash(changed)
 			require.NoError(t, err)
-			got, err = dbhash.Options{Cache: cache}.Hash(changed)
+			got, err = cache.Hash(changed)
 			require.NoError(t, err)
 			assert.Equal(t, want, got)
 			require.NoError(t, cache.Verify())
@@ -73,7 +73,7 @@ func TestCacheOfLargeTablesErrors(t *testing.T) {
 	db := largeDB()
 	db["records"].(map[string]any)["R200"].(map[string]any)["bad"] = struct{}{}
 	db["rows"].([]any)[5] = make(chan int)
-	_, err := dbhash.Options{}.NewCache(db)
+	_, err := dbhash.NewCache(db)
 	require.ErrorIs(t, err, dbhash.ErrUnsupported)
 	assert.ErrorContains(t, err, `caching table "records"`, "the first table in key order")
 }
@@ -91,7 +91,7 @@ func TestCacheResumesInsideATable(t *testing.T) {
 	}
 	rows[17] = "a row that is no record"
 	db := map[string]any{"a_records": records, "b_rows": rows, "c_small": map[string]any{"k": 1}}
-	cache, err := dbhash.Options{}.NewCache(db)
+	cache, err := dbhash.NewCache(db)
 	require.NoError(t, err)
 
 	for _, tt := range []struct {
@@ -136,7 +136,7 @@ func TestCacheResumesInsideATable(t *testing.T) {
 			tt.change(changed)
 			want, err := dbhash.Hash(changed)
 			require.NoError(t, err)
-			got, err := dbhash.Options{Cache: cache}.Hash(changed)
+			got, err := cache.Hash(changed)
 			require.NoError(t, err)
 			assert.Equal(t, want, got)
 		})

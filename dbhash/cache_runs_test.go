@@ -26,7 +26,7 @@ func TestCachedRunsOfRecords(t *testing.T) {
 	list[7] = "a string item"
 	obj["R00009"] = 9 // a member that is not an object
 	db := map[string]any{"a_obj": obj, "b_list": list, "c_tail": map[string]any{"k": map[string]any{"v": 1}}}
-	cache, err := dbhash.Options{}.NewCache(db)
+	cache, err := dbhash.NewCache(db)
 	require.NoError(t, err)
 	keys := slices.Sorted(maps.Keys(obj))
 	for _, at := range []int{0, 1, 8, 9, 10, n / 2, n - 2, n - 1} {
@@ -56,7 +56,7 @@ func TestCachedRunsOfRecords(t *testing.T) {
 				} {
 					want, err := dbhash.Hash(changed)
 					require.NoError(t, err)
-					got, err := dbhash.Options{Cache: cache}.Hash(changed)
+					got, err := cache.Hash(changed)
 					require.NoError(t, err)
 					require.Equal(t, want, got)
 				}
@@ -71,7 +71,7 @@ func TestCachedRunsOfRecords(t *testing.T) {
 func BenchmarkHashAirlineOneRecord(b *testing.B) {
 	db, err := state.LoadDB(conformance.Tau2Dir(b), "airline/db")
 	require.NoError(b, err)
-	cache, err := dbhash.Options{}.NewCache(db)
+	cache, err := dbhash.NewCache(db)
 	require.NoError(b, err)
 	reservations := db["reservations"].(map[string]any)
 	keys := slices.Sorted(maps.Keys(reservations))
@@ -84,7 +84,7 @@ func BenchmarkHashAirlineOneRecord(b *testing.B) {
 	changed["reservations"] = table
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := (dbhash.Options{Cache: cache}).Hash(changed); err != nil {
+		if _, err := cache.Hash(changed); err != nil {
 			b.Fatal(err)
 		}
 	}

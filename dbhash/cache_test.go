@@ -29,12 +29,12 @@ func TestCacheGivesTheSameHashes(t *testing.T) {
 	changed["extra"] = []any{1, 2}
 	want, err = dbhash.Hash(changed)
 	require.NoError(t, err)
-	got, err = dbhash.Options{Cache: cache}.Hash(changed)
+	got, err = cache.Hash(changed)
 	require.NoError(t, err)
 	assert.Equal(t, want, got)
 
 	// Options must agree with the cache's.
-	_, err = dbhash.Options{Cache: cache, OrderIndependentFields: []string{}}.Hash(db)
+	_, err = cache.HashWith(dbhash.Options{OrderIndependentFields: []string{}}, db)
 	assert.Error(t, err)
 }
 
@@ -45,9 +45,9 @@ func TestCacheOnTheAirlineDB(t *testing.T) {
 	st := state.New()
 	st.Share(source)
 	require.NoError(t, st.View(func(shared map[string]any) error { db = shared; return nil }))
-	cache, err := dbhash.Options{}.NewCache(db)
+	cache, err := dbhash.NewCache(db)
 	require.NoError(t, err)
-	got, err := dbhash.Options{Cache: cache}.Hash(db)
+	got, err := cache.Hash(db)
 	require.NoError(t, err)
 	assert.Equal(t, "4da8c3f8adaffe176a9daaa5f20658bb9b36cd945733ab8f9ecf2e8bcbaabcc8", got)
 
@@ -61,7 +61,7 @@ func TestCacheOnTheAirlineDB(t *testing.T) {
 	require.NoError(t, st.View(func(cur map[string]any) error {
 		want, err := dbhash.Hash(cur)
 		require.NoError(t, err)
-		got, err := dbhash.Options{Cache: cache}.Hash(cur)
+		got, err := cache.Hash(cur)
 		require.NoError(t, err)
 		assert.Equal(t, want, got)
 		assert.NotEqual(t, "4da8c3f8adaffe176a9daaa5f20658bb9b36cd945733ab8f9ecf2e8bcbaabcc8", got)
@@ -72,13 +72,13 @@ func TestCacheOnTheAirlineDB(t *testing.T) {
 func BenchmarkHashAirlineCached(b *testing.B) {
 	db, err := state.LoadDB(conformance.Tau2Dir(b), "airline/db")
 	require.NoError(b, err)
-	cache, err := dbhash.Options{}.NewCache(db)
+	cache, err := dbhash.NewCache(db)
 	require.NoError(b, err)
 	changed := maps.Clone(db)
 	changed["users"] = state.Clone(db["users"]) // one table rewritten, two shared
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := (dbhash.Options{Cache: cache}).Hash(changed); err != nil {
+		if _, err := cache.Hash(changed); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -90,7 +90,7 @@ func TestCacheSurvivesGarbageCollection(t *testing.T) {
 	build := func(n int) map[string]any {
 		return map[string]any{"t": map[string]any{"k": n}}
 	}
-	cache, err := dbhash.Options{}.NewCache(build(0))
+	cache, err := dbhash.NewCache(build(0))
 	require.NoError(t, err)
 	for i := 1; i < 2000; i++ {
 		if i%100 == 0 {
@@ -99,7 +99,7 @@ func TestCacheSurvivesGarbageCollection(t *testing.T) {
 		db := build(i)
 		want, err := dbhash.Hash(db)
 		require.NoError(t, err)
-		got, err := dbhash.Options{Cache: cache}.Hash(db)
+		got, err := cache.Hash(db)
 		require.NoError(t, err)
 		require.Equal(t, want, got, "round %d", i)
 	}
@@ -109,10 +109,10 @@ func TestZeroCacheHoldsNothing(t *testing.T) {
 	db := map[string]any{"t": map[string]any{"k": 1}}
 	want, err := dbhash.Hash(db)
 	require.NoError(t, err)
-	got, err := dbhash.Options{Cache: new(dbhash.Cache)}.Hash(db)
+	got, err := new(dbhash.Cache).Hash(db)
 	require.NoError(t, err)
 	assert.Equal(t, want, got)
-	got, err = dbhash.Options{Cache: nil}.Hash(db)
+	got, err = (*dbhash.Cache)(nil).Hash(db)
 	require.NoError(t, err)
 	assert.Equal(t, want, got)
 }
@@ -135,7 +135,7 @@ func TestCacheListTables(t *testing.T) {
 	changed["notifications"] = db["notifications"].([]any)[:1] // same array, shorter: not the same table
 	want, err = dbhash.Hash(changed)
 	require.NoError(t, err)
-	got, err = dbhash.Options{Cache: cache}.Hash(changed)
+	got, err = cache.Hash(changed)
 	require.NoError(t, err)
 	assert.Equal(t, want, got)
 }
@@ -157,13 +157,13 @@ func TestCacheRecords(t *testing.T) {
 		},
 		"notifications": []any{map[string]any{"id": "Y"}, map[string]any{"id": "X"}},
 	}
-	cache, err := dbhash.Options{}.NewCache(db)
+	cache, err := dbhash.NewCache(db)
 	require.NoError(t, err)
 	check := func(t *testing.T, changed map[string]any) {
 		t.Helper()
 		want, err := dbhash.Hash(changed)
 		require.NoError(t, err)
-		got, err := dbhash.Options{Cache: cache}.Hash(changed)
+		got, err := cache.Hash(changed)
 		require.NoError(t, err)
 		assert.Equal(t, want, got)
 	}
@@ -225,7 +225,7 @@ func TestCacheRecords(t *testing.T) {
 		l := lines()
 		l[0] = map[string]any{"bad": make(chan int)}
 		changed["lines"] = l
-		_, err := dbhash.Options{Cache: cache}.Hash(changed)
+		_, err := cache.Hash(changed)
 		require.ErrorIs(t, err, dbhash.ErrUnsupported)
 	})
 }
@@ -234,11 +234,11 @@ func TestCacheRecords(t *testing.T) {
 // without and with it.
 func cachedAndPlain(t *testing.T, db map[string]any) (cache *dbhash.Cache, plain, cached string) {
 	t.Helper()
-	cache, err := dbhash.Options{}.NewCache(db)
+	cache, err := dbhash.NewCache(db)
 	require.NoError(t, err)
 	plain, err = dbhash.Hash(db)
 	require.NoError(t, err)
-	cached, err = dbhash.Options{Cache: cache}.Hash(db)
+	cached, err = cache.Hash(db)
 	require.NoError(t, err)
 	return cache, plain, cached
 }
@@ -253,7 +253,7 @@ func TestCacheResumesAfterUnchangedLeadingTables(t *testing.T) {
 		"c_users":    map[string]any{"U1": map[string]any{"name": "Ada"}, "U5": map[string]any{"name": "Bo"}},
 		"session":    map[string]any{"id": "excluded"},
 	}
-	cache, err := dbhash.Options{}.NewCache(db)
+	cache, err := dbhash.NewCache(db)
 	require.NoError(t, err)
 	edits := map[string]func(m map[string]any){
 		"unchanged":               func(map[string]any) {},
@@ -283,7 +283,7 @@ func TestCacheResumesAfterUnchangedLeadingTables(t *testing.T) {
 			edit(m)
 			want, err := dbhash.Hash(m)
 			require.NoError(t, err)
-			got, err := dbhash.Options{Cache: cache}.Hash(m)
+			got, err := cache.Hash(m)
 			require.NoError(t, err)
 			assert.Equal(t, want, got)
 		})

@@ -14,7 +14,7 @@ import (
 	"github.com/voiceeval/schematools/internal/pyjson"
 )
 
-// maxDepth is the deepest nesting Hash, Canonical and Normalize accept.
+// maxDepth is the deepest nesting Hash, Canonical and the normalisation accept.
 const maxDepth = pyjson.MaxDepth
 
 // Errors returned (wrapped) by the hash functions; test with errors.Is.
@@ -24,7 +24,7 @@ var (
 	ErrUnsupported = errors.New("dbhash: unsupported value")
 	// ErrTooDeep means the value nests deeper than maxDepth.
 	ErrTooDeep = fmt.Errorf("dbhash: nesting deeper than %d", maxDepth)
-	// ErrInvalidJSON means HashJSON or Decode was given text Python's
+	// ErrInvalidJSON means Decode was given text Python's
 	// json.loads would refuse.
 	ErrInvalidJSON = errors.New("dbhash: invalid JSON")
 )

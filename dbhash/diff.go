@@ -8,7 +8,7 @@ import (
 	"github.com/voiceeval/schematools/internal/pyvalue"
 )
 
-// Kinds of [Change], as the Python original spells its "type" values. The
+// Kinds of [change], as the Python original spells its "type" values. The
 // two object-level kinds have no "type" key in JSON.
 const (
 	kindNonDictTable       = "non_dict_table"       // a table that is not an object differs
@@ -20,16 +20,18 @@ const (
 	kindValueMismatch      = "value_mismatch"       // two scalars of one type differ
 )
 
-// Diff is the structured difference between an expected and an actual DB,
-// shaped like the Python original's compute_db_diff. Tables are the DBs'
-// top-level keys (no key is excluded here, not even "session").
+// Diff is the difference between an expected and an actual DB, shaped
+// like the Python original's compute_db_diff: read it with [Diff.Empty],
+// [Diff.Tree] (the original's dict) or as JSON ([Diff.MarshalJSON]).
+// Tables are the DBs' top-level keys (no key is excluded here, not even
+// "session").
 type Diff struct {
-	TablesAdded    []string           // in actual only, sorted
-	TablesRemoved  []string           // in expected only, sorted
-	TablesModified map[string]*Change // in both, and different
+	tablesAdded    []string           // in actual only, sorted
+	tablesRemoved  []string           // in expected only, sorted
+	tablesModified map[string]*change // in both, and different
 }
 
-// Change is one difference. Kind is the Python original's "type" value
+// change is one difference. Kind is the Python original's "type" value
 // (for the two object-level kinds, which have no "type" key in its dict,
 // the name of the key prefix) and says which fields are set:
 //
@@ -46,25 +48,25 @@ type Diff struct {
 //
 // Expected and Actual are normalised values, except for "non_dict_table",
 // which carries the raw tables as the Python original does.
-type Change struct {
+type change struct {
 	Kind                         string
 	Expected, Actual             any
 	ExpectedType, ActualType     string
 	ExpectedLength, ActualLength int
-	Differences                  []ItemChange
+	Differences                  []itemChange
 	Added, Removed               []string
-	Modified                     map[string]*Change
+	Modified                     map[string]*change
 }
 
-// ItemChange is the difference at one index of two lists.
-type ItemChange struct {
+// itemChange is the difference at one index of two lists.
+type itemChange struct {
 	Index int
-	Diff  *Change
+	Diff  *change
 }
 
 // Empty reports whether the two DBs compared equal.
 func (d Diff) Empty() bool {
-	return len(d.TablesAdded) == 0 && len(d.TablesRemoved) == 0 && len(d.TablesModified) == 0
+	return len(d.tablesAdded) == 0 && len(d.tablesRemoved) == 0 && len(d.tablesModified) == 0
 }
 
 // Compare returns the difference between the expected and the actual DB
@@ -73,7 +75,7 @@ func (d Diff) Empty() bool {
 //   - tables are compared by key; a table that is not an object on either
 //     side is compared raw with Python's == (so [1.0, 2] equals [1, 2.0]
 //     and true equals 1) and reported whole;
-//   - records and fields are normalised first ([Normalize]) and compared
+//   - records and fields are normalised first (as for the hash) and compared
 //     with Python's ==, so true and 1 (or false and 0) compare equal even
 //     though they hash differently — a quirk kept for parity;
 //   - lists under order-independent field names are compared sorted;
@@ -81,9 +83,9 @@ func (d Diff) Empty() bool {
 func Compare(expected, actual map[string]any) Diff {
 	cfg := defaultConfig
 	d := Diff{
-		TablesAdded:    missingFrom(expected, actual),
-		TablesRemoved:  missingFrom(actual, expected),
-		TablesModified: map[string]*Change{},
+		tablesAdded:    missingFrom(expected, actual),
+		tablesRemoved:  missingFrom(actual, expected),
+		tablesModified: map[string]*change{},
 	}
 	for _, table := range commonKeys(expected, actual) {
 		e, a := expected[table], actual[table]
@@ -91,23 +93,23 @@ func Compare(expected, actual map[string]any) Diff {
 		am, aok := a.(map[string]any)
 		if !eok || !aok {
 			if !Equal(e, a) {
-				d.TablesModified[table] = &Change{Kind: kindNonDictTable, Expected: e, Actual: a}
+				d.tablesModified[table] = &change{Kind: kindNonDictTable, Expected: e, Actual: a}
 			}
 			continue
 		}
 		if c := compareTable(em, am, cfg); c != nil {
-			d.TablesModified[table] = c
+			d.tablesModified[table] = c
 		}
 	}
 	return d
 }
 
-func compareTable(expected, actual map[string]any, cfg *config) *Change {
-	c := &Change{
+func compareTable(expected, actual map[string]any, cfg *config) *change {
+	c := &change{
 		Kind:     kindRecords,
 		Added:    missingFrom(expected, actual),
 		Removed:  missingFrom(actual, expected),
-		Modified: map[string]*Change{},
+		Modified: map[string]*change{},
 	}
 	for _, key := range commonKeys(expected, actual) {
 		e := normalize(expected[key], cfg, 0)
@@ -123,18 +125,18 @@ func compareTable(expected, actual map[string]any, cfg *config) *Change {
 }
 
 // compareValues compares two normalised values.
-func compareValues(e, a any) *Change {
+func compareValues(e, a any) *change {
 	if Equal(e, a) {
 		return nil
 	}
 	et, at := pyvalue.TypeName(e), pyvalue.TypeName(a)
 	if et != at {
-		return &Change{Kind: kindTypeMismatch, Expected: e, Actual: a, ExpectedType: et, ActualType: at}
+		return &change{Kind: kindTypeMismatch, Expected: e, Actual: a, ExpectedType: et, ActualType: at}
 	}
 	switch x := e.(type) {
 	case map[string]any:
 		y := a.(map[string]any)
-		c := &Change{Kind: kindFields, Added: missingFrom(x, y), Removed: missingFrom(y, x), Modified: map[string]*Change{}}
+		c := &change{Kind: kindFields, Added: missingFrom(x, y), Removed: missingFrom(y, x), Modified: map[string]*change{}}
 		for _, k := range commonKeys(x, y) {
 			if fc := compareValues(x[k], y[k]); fc != nil {
 				c.Modified[k] = fc
@@ -149,20 +151,20 @@ func compareValues(e, a any) *Change {
 		// its record was normalised (the same rule: the key holding it).
 		y := a.([]any)
 		if len(x) != len(y) {
-			return &Change{Kind: kindListLengthMismatch, Expected: x, Actual: y, ExpectedLength: len(x), ActualLength: len(y)}
+			return &change{Kind: kindListLengthMismatch, Expected: x, Actual: y, ExpectedLength: len(x), ActualLength: len(y)}
 		}
-		var diffs []ItemChange
+		var diffs []itemChange
 		for i := range x {
 			if ic := compareValues(x[i], y[i]); ic != nil {
-				diffs = append(diffs, ItemChange{Index: i, Diff: ic})
+				diffs = append(diffs, itemChange{Index: i, Diff: ic})
 			}
 		}
 		if diffs == nil {
 			return nil
 		}
-		return &Change{Kind: kindListDifferences, Differences: diffs}
+		return &change{Kind: kindListDifferences, Differences: diffs}
 	}
-	return &Change{Kind: kindValueMismatch, Expected: e, Actual: a}
+	return &change{Kind: kindValueMismatch, Expected: e, Actual: a}
 }
 
 // missingFrom returns the keys of b that a lacks, sorted by code point.
@@ -192,19 +194,19 @@ func commonKeys(a, b map[string]any) []string {
 // Tree returns the diff as the JSON tree the Python original returns, with
 // the same keys: {"tables_added", "tables_removed", "tables_modified"}.
 func (d Diff) Tree() map[string]any {
-	mods := make(map[string]any, len(d.TablesModified))
-	for k, c := range d.TablesModified {
+	mods := make(map[string]any, len(d.tablesModified))
+	for k, c := range d.tablesModified {
 		mods[k] = c.tree()
 	}
 	return map[string]any{
-		"tables_added":    strs(d.TablesAdded),
-		"tables_removed":  strs(d.TablesRemoved),
+		"tables_added":    strs(d.tablesAdded),
+		"tables_removed":  strs(d.tablesRemoved),
 		"tables_modified": mods,
 	}
 }
 
 // tree returns the change as the Python original's dict.
-func (c *Change) tree() map[string]any {
+func (c *change) tree() map[string]any {
 	switch c.Kind {
 	case kindRecords, kindFields:
 		prefix := "records_"

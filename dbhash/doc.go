@@ -6,38 +6,25 @@
 // The hash:
 //
 //   - [Hash] is the lowercase hex SHA-256 of [Canonical]'s bytes: the
-//     value without its top-level excluded keys (default "session"),
-//     normalised ([Normalize]: whole floats as integers, "none"/"null"
-//     strings as null, order-independent lists sorted), written as
-//     json.dumps(sort_keys=True, separators=(",", ":")), ASCII only.
+//     value without its top-level key "session", normalised (whole floats
+//     as integers, "none"/"null" strings as null, the lists of the
+//     order-independent fields — standby_list, notifications, bookings,
+//     system_accounts, group_memberships, asset_recoveries — sorted),
+//     written as json.dumps(sort_keys=True, separators=(",", ":")),
+//     ASCII only: the Python original's fixed choices.
 //   - Values are JSON tree types (maps, slices, strings, bools, nil,
 //     floats, json.Number, Go integers, *big.Int); anything else wraps
 //     [ErrUnsupported]; nesting deeper than 10,000 levels wraps
 //     [ErrTooDeep]; text that does not parse wraps [ErrInvalidJSON].
-//   - [HashJSON] and [Decode] accept what Python's json.loads accepts
-//     (NaN, Infinity, lone surrogates, UTF-16/32) and hash it to Python's
-//     digest.
+//   - [Decode] accepts what Python's json.loads accepts (NaN, Infinity,
+//     lone surrogates, UTF-16/32), so Hash of what it returns is
+//     Python's digest of the same text.
 //   - Large objects are hashed on several goroutines; the bytes are the
 //     same.
-//
-// Options:
-//
-//   - The zero [Options] is the Python original's behaviour;
-//     [Options.Hash] takes other excluded keys or order-independent
-//     fields, and a Cache.
-//
-// The Cache:
-//
-//   - [Options.NewCache] encodes once the tables of a DB that will not
-//     change; [Options].Cache makes [Options.Hash] reuse that text for
-//     every table or record that is the very same map. The bytes hashed
-//     are those of a plain Hash.
-//   - The caller's promise: nothing reachable from the cached DB is
-//     modified while the Cache is in use; a broken promise is not
-//     detected and gives stale hashes.
-//   - The hash's options must be those the Cache was built with.
-//     state.Source builds and keeps a Cache, so most callers never build
-//     one.
+//   - Hashing many copies of one DB: state.Source caches the canonical
+//     text of its tables (a cache internal to the module) and
+//     state.Shared.Hash reuses it for every table or record that is the
+//     very same map; the bytes hashed are those of a plain Hash.
 //
 // The diff:
 //

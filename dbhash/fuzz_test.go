@@ -92,7 +92,7 @@ func FuzzHashCached(f *testing.F) {
 		if !ok {
 			return
 		}
-		cache, err := dbhash.Options{}.NewCache(db)
+		cache, err := dbhash.NewCache(db)
 		if err != nil {
 			if _, plain := dbhash.Hash(db); plain == nil {
 				t.Fatalf("NewCache refused a DB that hashes: %v", err)
@@ -115,7 +115,7 @@ func FuzzHashCached(f *testing.F) {
 			changed["added"] = []any{map[string]any{"k": string(edits)}}
 		}
 		want, wantErr := dbhash.Hash(changed)
-		got, gotErr := dbhash.Options{Cache: cache}.Hash(changed)
+		got, gotErr := cache.Hash(changed)
 		if (wantErr == nil) != (gotErr == nil) || want != got {
 			t.Fatalf("cached hash %s (%v), plain hash %s (%v)", got, gotErr, want, wantErr)
 		}

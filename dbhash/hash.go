@@ -18,11 +18,12 @@ var canonPool = sync.Pool{New: func() any { return &canon{buf: make([]byte, 0, f
 //
 // Large objects are encoded on several goroutines (GOMAXPROCS) and hashed
 // in order; the result is the same as hashing [Canonical]'s bytes.
-func Hash(v any) (string, error) { return Options{}.Hash(v) }
+func Hash(v any) (string, error) { return options{}.hash(v, nil) }
 
-// Hash is [Hash] with the options o.
-func (o Options) Hash(v any) (string, error) {
-	cfg := o.config()
+// hash is Hash, reusing cache's text (nil: none) for the tables of v
+// that are the very maps the cache was built from.
+func (o options) hash(v any, cache *tableCache) (string, error) {
+	cfg := o.config(cache)
 	h := sha256.New()
 	if m, ok := v.(map[string]any); ok && cfg.cache != nil {
 		if err := hashCached(h, m, cfg); err != nil {
@@ -53,16 +54,6 @@ func (o Options) Hash(v any) (string, error) {
 func sum(h hash.Hash) string {
 	var b [sha256.Size]byte
 	return hex.EncodeToString(h.Sum(b[:0]))
-}
-
-// HashJSON decodes data as Python's json.loads would ([Decode]) and hashes
-// the result.
-func HashJSON(data []byte) (string, error) {
-	v, err := Decode(data)
-	if err != nil {
-		return "", err
-	}
-	return Hash(v)
 }
 
 // Canonical returns the exact bytes [Hash] hashes: the normalised value,

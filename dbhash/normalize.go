@@ -9,8 +9,9 @@ import (
 	"github.com/voiceeval/schematools/internal/pyjson"
 )
 
-// Normalize returns the normalised copy of v that the hash is computed
-// over (excluded keys are not dropped: that is a hashing step):
+// normalize returns the normalised copy of v that the hash is computed
+// over, with cfg's order-independent fields, depth levels down (excluded
+// keys are not dropped: that is a hashing step):
 //
 //   - a finite whole float becomes an integer, exactly (1e23 becomes
 //     99999999999999991611392);
@@ -24,10 +25,6 @@ import (
 // or a float's repr), except NaN and ±Inf, which stay float64. Values of
 // other types are returned unchanged; nesting deeper than maxDepth is cut
 // off unchanged.
-func Normalize(v any) any {
-	return normalize(v, defaultConfig, 0)
-}
-
 func normalize(v any, cfg *config, depth int) any {
 	if depth > maxDepth {
 		return v

@@ -1,9 +1,9 @@
 package dbhash
 
-// Options configures hashing: the zero value is the Python original's
-// behaviour. [Hash], [HashJSON], [Canonical], [Normalize] and [Compare]
-// use the zero value; [Options.Hash] and [Options.NewCache] take others.
-type Options struct {
+// options configures hashing: the zero value is the Python original's
+// behaviour, which [Hash], [Canonical] and [Compare] use; the tests try
+// others.
+type options struct {
 	// ExcludedKeys are the top-level keys left out of the hash. Nil means
 	// the default, "session", as in the Python original; an empty non-nil
 	// slice excludes none. Keys are only dropped from a top-level object,
@@ -15,18 +15,12 @@ type Options struct {
 	// system_accounts, group_memberships, asset_recoveries; an empty
 	// non-nil slice names none.
 	OrderIndependentFields []string
-	// Cache, if not nil, makes [Options.Hash] reuse the cache's text for
-	// every table of the hashed DB that is the very map the cache was
-	// built from. It must have been built ([Options.NewCache]) with the
-	// same ExcludedKeys and OrderIndependentFields as the hash; the hash
-	// fails otherwise.
-	Cache *Cache
 }
 
 type config struct {
 	excluded map[string]bool
 	oil      map[string]bool
-	cache    *Cache
+	cache    *tableCache
 }
 
 var (
@@ -35,13 +29,13 @@ var (
 	// without regard to order.
 	defaultExcluded = set([]string{"session"})
 	defaultOIL      = set([]string{"standby_list", "notifications", "bookings", "system_accounts", "group_memberships", "asset_recoveries"})
-	defaultConfig   = newConfig(Options{})
+	defaultConfig   = newConfig(options{}, nil)
 )
 
 // newConfig applies o to the defaults. A set given replaces the default,
 // never changes it, so every config can start from the same default sets.
-func newConfig(o Options) *config {
-	c := &config{excluded: defaultExcluded, oil: defaultOIL, cache: o.Cache}
+func newConfig(o options, cache *tableCache) *config {
+	c := &config{excluded: defaultExcluded, oil: defaultOIL, cache: cache}
 	if o.ExcludedKeys != nil {
 		c.excluded = set(o.ExcludedKeys)
 	}
@@ -51,11 +45,12 @@ func newConfig(o Options) *config {
 	return c
 }
 
-func (o Options) config() *config {
-	if o.ExcludedKeys == nil && o.OrderIndependentFields == nil && o.Cache == nil {
+// config is o's config, hashing with cache (nil: none).
+func (o options) config(cache *tableCache) *config {
+	if o.ExcludedKeys == nil && o.OrderIndependentFields == nil && cache == nil {
 		return defaultConfig
 	}
-	return newConfig(o)
+	return newConfig(o, cache)
 }
 
 func set(keys []string) map[string]bool {

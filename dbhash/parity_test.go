@@ -95,7 +95,7 @@ func TestCompareNestedOrderIndependent(t *testing.T) {
 	assert.True(t, dbhash.Compare(table(in), table(sorted)).Empty(), "the same lists in another order")
 	d := dbhash.Compare(table(nestedOIL(300)), table(strings.Replace(nestedOIL(300), "1", "2", 1)))
 	require.False(t, d.Empty())
-	c := d.TablesModified["t"].Modified["r"]
+	c := d.Modified("t").Modified["r"]
 	for range 299 {
 		c = c.Modified["bookings"].Differences[0].Diff
 	}

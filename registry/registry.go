@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/voiceeval/schematools/internal/pyjson"
+	"github.com/voiceeval/schematools/internal/toolname"
 	"github.com/voiceeval/schematools/state"
 	"github.com/voiceeval/schematools/tool"
 )
@@ -189,7 +190,7 @@ func normDomain(d string) string {
 }
 
 func checkName(what, name string) error {
-	if err := tool.ValidateName(name); err != nil {
+	if err := toolname.Validate(name); err != nil {
 		return fmt.Errorf("registry: %s %q: %w: %w", what, name, tool.ErrInvalidParams, err)
 	}
 	return nil

@@ -72,7 +72,7 @@ func TestArgsErrors(t *testing.T) {
 func TestNewSet(t *testing.T) {
 	r := newTools(t)
 	st, rec := state.New(), &notes{}
-	st.SetNotifier(rec)
+	st.StartScenario("", rec)
 	set, err := r.NewSet("restaurant", []registry.ToolSpec{
 		{Name: "GetMenuTool", Args: map[string]any{"menu": "Soup"}},
 		{Name: "EndConversationTool"},

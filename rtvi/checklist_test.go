@@ -21,7 +21,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/voiceeval/schematools/hooks"
 	"maps"
 	"os"
 	"path/filepath"
@@ -30,6 +29,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/voiceeval/schematools/hooks"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -83,7 +84,9 @@ func clCall(t *testing.T, tl tool.Tool, args map[string]any) []string {
 // clHashJSON hashes JSON text as the Python original hashes json.loads of it.
 func clHashJSON(t *testing.T, text string) string {
 	t.Helper()
-	h, err := dbhash.HashJSON([]byte(text))
+	v, err := dbhash.Decode([]byte(text))
+	require.NoError(t, err)
+	h, err := dbhash.Hash(v)
 	require.NoError(t, err)
 	return h
 }
@@ -177,8 +180,9 @@ func TestChecklist(t *testing.T) {
 	})
 	item(4, "normalize nested floats and null strings", func(t *testing.T) {
 		in := map[string]any{"a": []any{map[string]any{"b": 1.0, "c": "NULL"}, 2.0}, "d": "Null"}
-		want := map[string]any{"a": []any{map[string]any{"b": json.Number("1"), "c": nil}, json.Number("2")}, "d": nil}
-		assert.Equal(t, want, dbhash.Normalize(in))
+		c, err := dbhash.Canonical(in) // the normalised value, as hashed
+		require.NoError(t, err)
+		assert.Equal(t, `{"a":[{"b":1,"c":null},2],"d":null}`, string(c))
 	})
 	item(5, "bookings hashed order-independently", func(t *testing.T) {
 		c, err := dbhash.Canonical(map[string]any{"bookings": []any{"Y", "X"}})
@@ -203,19 +207,19 @@ func TestChecklist(t *testing.T) {
 		d := dbhash.Compare(
 			map[string]any{"reservations": map[string]any{}, "journeys": map[string]any{}},
 			map[string]any{"reservations": map[string]any{}, "refunds": map[string]any{}})
-		assert.Equal(t, []string{"refunds"}, d.TablesAdded)
-		assert.Equal(t, []string{"journeys"}, d.TablesRemoved)
-		assert.Empty(t, d.TablesModified)
+		tree := d.Tree()
+		assert.Equal(t, []any{"refunds"}, tree["tables_added"])
+		assert.Equal(t, []any{"journeys"}, tree["tables_removed"])
+		assert.Empty(t, tree["tables_modified"])
 	})
 	item(9, "diff reports a modified field as value_mismatch", func(t *testing.T) {
 		d := dbhash.Compare(
 			map[string]any{"reservations": map[string]any{"R1": map[string]any{"status": "confirmed", "fare_paid": 100}}},
 			map[string]any{"reservations": map[string]any{"R1": map[string]any{"status": "cancelled", "fare_paid": 100}}})
-		res := d.TablesModified["reservations"]
-		require.NotNil(t, res)
-		assert.Empty(t, res.Added)
-		assert.Empty(t, res.Removed)
-		tree := d.Tree()["tables_modified"].(map[string]any)["reservations"].(map[string]any)
+		tree, ok := d.Tree()["tables_modified"].(map[string]any)["reservations"].(map[string]any)
+		require.True(t, ok)
+		assert.Empty(t, tree["records_added"])
+		assert.Empty(t, tree["records_removed"])
 		r1 := tree["records_modified"].(map[string]any)["R1"].(map[string]any)
 		assert.Equal(t, map[string]any{"type": "value_mismatch", "expected": "confirmed", "actual": "cancelled"},
 			r1["fields_modified"].(map[string]any)["status"])
@@ -225,8 +229,9 @@ func TestChecklist(t *testing.T) {
 		d := dbhash.Compare(
 			map[string]any{"reservations": map[string]any{"R1": map[string]any{}}},
 			map[string]any{"reservations": map[string]any{"R1": map[string]any{}, "R2": map[string]any{}}})
-		require.NotNil(t, d.TablesModified["reservations"])
-		assert.Equal(t, []string{"R2"}, d.TablesModified["reservations"].Added)
+		res, ok := d.Tree()["tables_modified"].(map[string]any)["reservations"].(map[string]any)
+		require.True(t, ok)
+		assert.Equal(t, []any{"R2"}, res["records_added"])
 	})
 	item(11, "a new shared state is empty", func(t *testing.T) {
 		for _, st := range []*state.Shared{state.New(), new(state.Shared)} {
@@ -483,14 +488,14 @@ func TestChecklist(t *testing.T) {
 		// Go has no SendRTVIMessageTool (and so no acknowledgement result); a tool.TextMessage is the message it sent.
 		out := &outbox{}
 		st := state.New()
-		st.SetNotifier(rtvi.NewDispatcher(rtvi.Config{State: st, Send: out.send}).Notifier())
+		st.StartScenario("", rtvi.NewDispatcher(rtvi.Config{State: st, Send: out.send}).Notifier())
 		require.NoError(t, st.Notifier().Notify(ctx, tool.TextMessage{Text: "hello"}))
 		assert.Equal(t, []map[string]any{{"label": "rtvi-ai", "type": "server-message", "data": map[string]any{"text": "hello"}}}, out.all())
 	})
 	item(47, "send the scenario summary", func(t *testing.T) {
 		out := &outbox{}
 		st := state.New()
-		st.SetNotifier(rtvi.NewDispatcher(rtvi.Config{State: st, Send: out.send}).Notifier())
+		st.StartScenario("", rtvi.NewDispatcher(rtvi.Config{State: st, Send: out.send}).Notifier())
 		res, err := harnessTool(st, "SendScenarioSummaryTool").Execute(ctx, map[string]any{"message": `{"ok": true}`})
 		require.NoError(t, err)
 		assert.Equal(t, `{"success":true,"message":"Scenario summary message sent."}`, string(must(json.Marshal(res))))
@@ -500,7 +505,7 @@ func TestChecklist(t *testing.T) {
 	item(48, "the exit message follows the delivered result", func(t *testing.T) {
 		out := &outbox{}
 		st := state.New()
-		st.SetNotifier(rtvi.NewDispatcher(rtvi.Config{State: st, Send: out.send}).Notifier())
+		st.StartScenario("", rtvi.NewDispatcher(rtvi.Config{State: st, Send: out.send}).Notifier())
 		var delivered []any
 		require.NoError(t, tool.Call(ctx, harnessTool(st, "EndConversationTool"), nil, func(v any) error {
 			assert.Empty(t, out.all(), "no message sent before the result is delivered")
@@ -528,7 +533,7 @@ func TestChecklist(t *testing.T) {
 		assert.Equal(t, []state.Action{{"action_type": "mystery"}}, st.Actions())
 
 		failing := state.New()
-		failing.SetNotifier(notifyFunc(func(context.Context, any) error { return errors.New("not an RTVI processor") }))
+		failing.StartScenario("", notifyFunc(func(context.Context, any) error { return errors.New("not an RTVI processor") }))
 		rec.Record(ctx, failing, state.Action{"action_type": "mystery"})
 		assert.Equal(t, []state.Action{{"action_type": "mystery"}}, failing.Actions())
 	})

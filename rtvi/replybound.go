@@ -3,8 +3,8 @@ package rtvi
 import (
 	"math"
 
+	"github.com/voiceeval/schematools/internal/clip"
 	"github.com/voiceeval/schematools/internal/rtviwire"
-	"github.com/voiceeval/schematools/tool"
 )
 
 // This file keeps [Config.MaxReplyBytes]: every message the dispatcher
@@ -18,9 +18,9 @@ import (
 
 // maxEcho is the most bytes, as written in the JSON (escaped, without its
 // quotes), of the text of an error-response or error event, and of a
-// request id an error-response cannot echo whole. It is tool.MaxEcho, the
+// request id an error-response cannot echo whole. It is clip.Max, the
 // bound of the tool package's error texts, counted after escaping.
-const maxEcho = tool.MaxEcho
+const maxEcho = clip.Max
 
 // ellipsis marks the middle of a clipped text.
 const ellipsis = "..."

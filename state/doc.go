@@ -28,9 +28,8 @@
 // Sharing one DB (copy-on-write has one owner, this package):
 //
 //   - A [Source] is a DB loaded once, its hash and table texts computed
-//     once: [NewSource] (a deep copy of a map), [NewSourceFunc] (a loader,
-//     no copy), [LoadSource] and [LoadSourceFS] (files, as [LoadDB] and
-//     [LoadDBFS] read them).
+//     once: [NewSource] (a deep copy of a map), [LoadSource] and
+//     [LoadSourceFS] (files, as [LoadDB] and [LoadDBFS] read them).
 //   - [Shared.Share] installs a Source's DB copy-on-write; a write copies
 //     the tables it names first, and a [Writer] copies only the records it
 //     changes.
@@ -43,8 +42,8 @@
 // Key order:
 //
 //   - A DB loaded as a Source keeps its files' key order beside the maps;
-//     [Order] is the handle ([Shared.ViewOrdered], [Shared.UpdateOrdered],
-//     [Order.Writer], [OrderOf]), and [Order.Copy] gives results in it.
+//     [Order] is the handle ([Shared.ViewOrdered], [OrderOf] inside
+//     UpdateTables, [Order.Writer]), and [Order.Copy] gives results in it.
 //
 // Loading:
 //

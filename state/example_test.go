@@ -54,7 +54,7 @@ func ExampleWriter() {
 	st.Share(src)
 
 	err := st.UpdateTables([]string{}, func(db map[string]any) error { // copy no table up front
-		w := state.NewWriter(db, "orders")
+		w := state.OrderOf(db).Writer(db, "orders")
 		order, err := w.Own("orders", "#1")
 		if err != nil {
 			return err

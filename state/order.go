@@ -142,9 +142,9 @@ func (d *dbOrder) byObject() bool {
 // dicts keep it: what a tool copies into its result with [Order.Copy], so
 // that the result serialises as the original's does, and where a write
 // tool says the order of what it adds ([Order.Keep], [Order.Set]). Get it
-// from [Shared.ViewOrdered] or [Shared.UpdateOrdered] (the tool package's
-// DB.ReadOrdered and DB.WriteOrdered), or a [Writer]'s Order; it is valid
-// until the callback returns.
+// from [Shared.ViewOrdered] (the tool package's DB.ReadOrdered), from
+// [OrderOf] inside [Shared.UpdateTables] (or tool.DB.Write), or a
+// [Writer]'s Order; it is valid until the callback returns.
 //
 // A state knows the order of a DB loaded by [LoadSource],
 // [LoadSourceFS] or a [SourceCache] and installed with [Shared.Share] or

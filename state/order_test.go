@@ -180,7 +180,8 @@ func TestOrderedWrites(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			st, src := sharedOn(t, root, "db")
 			var got string
-			require.NoError(t, st.UpdateOrdered([]string{}, func(db map[string]any, o *state.Order) error {
+			require.NoError(t, st.UpdateTables([]string{}, func(db map[string]any) error {
+				o := state.OrderOf(db)
 				v, err := c.write(o.Writer(db, "users"))
 				got = text(t, o.Copy(v))
 				return err
@@ -310,7 +311,8 @@ func TestNoOrderIsClone(t *testing.T) {
 	st := state.New()
 	st.SetDB(state.Clone(db).(map[string]any))
 	var got any
-	require.NoError(t, st.UpdateOrdered(nil, func(db map[string]any, o *state.Order) error {
+	require.NoError(t, st.UpdateTables(nil, func(db map[string]any) error {
+		o := state.OrderOf(db)
 		rec := o.Keep(map[string]any{"b": 1, "a": 2}, "b", "a")
 		db["meta"].(map[string]any)["new"] = rec
 		got = o.Copy(db["meta"])
@@ -371,7 +373,8 @@ func TestOrderOf(t *testing.T) {
 // file's exceptions and what writes noted.
 func TestCloneInAWriteKeepsOrder(t *testing.T) {
 	st, _ := sharedOn(t, writeDB(t, map[string]string{"db.json": orderedDB}), "db")
-	require.NoError(t, st.UpdateOrdered([]string{"meta"}, func(db map[string]any, o *state.Order) error {
+	require.NoError(t, st.UpdateTables([]string{"meta"}, func(db map[string]any) error {
+		o := state.OrderOf(db)
 		db["meta"].(map[string]any)["added"] = o.Keep(map[string]any{"b": 1, "a": 2}, "b", "a")
 		return nil
 	}))

@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/voiceeval/schematools/dbhash"
+	"github.com/voiceeval/schematools/internal/hashcache"
 )
 
 // DefaultDomain is the tool domain reported when none has been set.
@@ -24,7 +25,7 @@ type Shared struct {
 	// cache; nil when the DB came from elsewhere.
 	src      *Source
 	srcHash  string
-	srcCache *dbhash.Cache
+	srcCache any // the Source's table cache (internal/hashcache)
 	srcErr   error
 	// order is the key order of the DB's objects: the Source's, and the
 	// scenario's own entries (see Order).
@@ -95,10 +96,12 @@ func (s *Shared) writing() func() {
 
 // OrderOf returns the key order of db while db is the DB a write callback
 // of a [Shared] was handed and that callback runs ([Shared.UpdateTables],
-// [Shared.UpdateOrdered], the function of [Shared.Seed]): for code that
-// gets the DB and not its [Order] — a hooks.Set's initialisation
-// functions, which build records as tools do. For any other map it
-// returns nil, an Order that keeps no order (its methods accept nil).
+// the function of [Shared.Seed]): the callback notes the order of what it
+// adds to the DB ([Order.Keep], [Order.Set]), as the Python tool's dict
+// literals and assignments give it, copies what it returns with
+// [Order.Copy], and changes single records with [Order.Writer]. The Order
+// is valid until the callback returns. For any other map it returns nil,
+// an Order that keeps no order (its methods accept nil).
 func OrderOf(db map[string]any) *Order {
 	if db == nil {
 		return nil
@@ -181,19 +184,6 @@ func (s *Shared) ViewOrdered(fn func(db map[string]any, o *Order) error) error {
 	return fn(s.db, s.readOrder())
 }
 
-// UpdateOrdered is [Shared.UpdateTables] with the DB's key order: fn
-// gets the live DB and an [Order] to note the order of what it adds
-// ([Order.Keep], [Order.Set]) and to copy what it returns ([Order.Copy]).
-// The Order, and a [Writer] made from it ([Order.Writer]), are valid until
-// fn returns.
-func (s *Shared) UpdateOrdered(tables []string, fn func(db map[string]any, o *Order) error) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.own(tables)
-	defer s.writing()()
-	return fn(s.db, s.writeOrder())
-}
-
 // SetDB replaces the DB with db. The state takes ownership of db: the caller
 // must not use it afterwards (pass [Clone](db) to keep a private copy).
 func (s *Shared) SetDB(db map[string]any) {
@@ -254,7 +244,7 @@ func (s *Shared) hashLocked() (string, error) {
 		return s.srcHash, s.srcErr
 	}
 	if s.srcCache != nil {
-		return dbhash.Options{Cache: s.srcCache}.Hash(s.db)
+		return hashcache.Hash(s.srcCache, s.db)
 	}
 	return dbhash.Hash(s.db)
 }
@@ -305,13 +295,6 @@ func (s *Shared) Notifier() Notifier {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	return s.notifier
-}
-
-// SetNotifier sets the notifier; nil removes it.
-func (s *Shared) SetNotifier(n Notifier) {
-	s.mu.Lock()
-	s.notifier = n
-	s.mu.Unlock()
 }
 
 // NextCallIndex increments and returns the call counter for name. Counters

@@ -139,13 +139,13 @@ func TestDomainAndNotifier(t *testing.T) {
 	assert.Equal(t, state.DefaultDomain, s.Domain())
 
 	var got []any
-	s.SetNotifier(notifyFunc(func(_ context.Context, m any) error {
+	s.StartScenario("", notifyFunc(func(_ context.Context, m any) error {
 		got = append(got, m)
 		return nil
 	}))
 	require.NoError(t, s.Notifier().Notify(context.Background(), "hi"))
 	assert.Equal(t, []any{"hi"}, got)
-	s.SetNotifier(nil)
+	s.StartScenario("", nil)
 	assert.Nil(t, s.Notifier())
 }
 

@@ -7,7 +7,7 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/voiceeval/schematools/dbhash"
+	"github.com/voiceeval/schematools/internal/hashcache"
 )
 
 // Source is a DB loaded once that many states share copy-on-write
@@ -28,7 +28,7 @@ type Source struct {
 	// them (nil when not).
 	fresh func() (loaded, error)
 	hash  string
-	cache *dbhash.Cache
+	cache any   // internal/hashcache
 	err   error // why the DB does not hash
 }
 
@@ -44,7 +44,7 @@ type loaded struct {
 // DB), with its hash and the canonical text of its tables computed once,
 // for [Shared.Hash]. A DB that does not hash is reported by Shared.Hash.
 // It keeps a second, private deep copy of db, from which [Source.Verify]
-// restores the DB a tool changed; [NewSourceFunc] needs none.
+// restores the DB a tool changed; [LoadSource] needs none.
 func NewSource(db map[string]any) *Source {
 	if db == nil {
 		db = map[string]any{}
@@ -55,21 +55,8 @@ func NewSource(db map[string]any) *Source {
 	return s
 }
 
-// NewSourceFunc returns a Source of the DB load returns, as [NewSource] does,
-// without copying it: load must return a new DB on every call, one that
-// nothing else holds or changes afterwards — a DB just decoded from a
-// file ([LoadDB], [LoadDBFS]) is one. The Source calls load once now, and
-// again only when [Source.Verify] finds its DB changed, to put the
-// original in place: it keeps no copy of its own. The error is load's.
-func NewSourceFunc(load func() (map[string]any, error)) (*Source, error) {
-	return loadSource(func() (loaded, error) {
-		db, err := load()
-		return loaded{db: db}, err
-	})
-}
-
 // LoadSource returns a Source of the DB [LoadDB] loads from root and
-// rel, as [NewSourceFunc] of a function calling LoadDB would, with the same
+// rel, as a Source of a loader calling LoadDB would be, with the same
 // errors. The files are fingerprinted as they are decoded, which spares
 // reading the whole DB once more to fingerprint it, and the key order of
 // their objects is kept (see [Order]): the states sharing the Source give
@@ -84,7 +71,7 @@ func LoadSourceFS(fsys fs.FS, rel string) (*Source, error) {
 	return loadSource(func() (loaded, error) { return loadDBFS(fsys, rel, true) })
 }
 
-// loadSource is NewSourceFunc of a load that may also return the tables'
+// loadSource is the Source of a load that may also return the tables'
 // fingerprints and the key order.
 func loadSource(load func() (loaded, error)) (*Source, error) {
 	l, err := load()
@@ -111,9 +98,9 @@ func (s *Source) install(l loaded) {
 	} else {
 		wg.Go(func() { s.prints = fingerprints(db) })
 	}
-	s.cache, s.err = dbhash.Options{}.NewCache(db)
+	s.cache, s.err = hashcache.New(db)
 	if s.err == nil {
-		s.hash, s.err = dbhash.Options{Cache: s.cache}.Hash(db)
+		s.hash, s.err = hashcache.Hash(s.cache, db)
 	}
 	if s.err != nil {
 		s.hash, s.cache, s.err = "", nil, fmt.Errorf("state: hashing a source DB: %w", s.err)
@@ -129,7 +116,7 @@ var ErrSourceChanged = errors.New("state: a tool changed a shared source DB")
 // Source was made from. When it does not — a tool wrote under
 // [Shared.View], or outside the tables it named to [Shared.UpdateTables] —
 // it puts the original DB in place again (a fresh copy, or for
-// [NewSourceFunc] what load returns), so states that share the Source from
+// [LoadSource] the DB loaded again), so states that share the Source from
 // now on see the original, and returns an error wrapping
 // [ErrSourceChanged] naming the changed tables; whatever was computed on
 // a state sharing the changed DB may be wrong and should be computed
@@ -158,7 +145,7 @@ func (s *Source) Verify() error {
 type sourceView struct {
 	db    map[string]any
 	hash  string
-	cache *dbhash.Cache
+	cache any // internal/hashcache
 	err   error
 	order *keyOrder
 }

@@ -15,9 +15,9 @@ import (
 // dict keyed by id), OwnRow and Append a row of a list table. Each copies
 // the table shallowly and the record deeply the first time, so the DB other
 // states share is never changed and a table stays shared but for the
-// records the write touched. Get one from [NewWriter] inside
-// [Shared.UpdateTables] with no table named (tool.DB.WriteRecords does
-// that), or on a DB handed to an initialisation function.
+// records the write touched. Get one from [Order.Writer] — OrderOf(db).Writer
+// — inside [Shared.UpdateTables] with no table named (tool.DB.WriteRecords
+// does that), or on a DB handed to an initialisation function.
 //
 // Where the DB does not have the shape a Python tool expects, a Writer
 // returns the exception Python would raise (an AttributeError for a record
@@ -35,27 +35,20 @@ type Writer struct {
 	order  *Order                            // the state's key order, when the Writer came from one
 }
 
-// NewWriter returns a Writer on db that may change records of the named
-// tables. On a DB of its own it copies a little more than it needs to,
-// and changes the same.
-func NewWriter(db map[string]any, tables ...string) *Writer {
-	return &Writer{DB: db, tables: tables, copied: map[string]map[string]any{}, owned: map[string]map[string]any{},
-		lists: map[string]bool{}, rows: map[unsafe.Pointer]map[string]any{}}
-}
-
 // Writer returns a [Writer] on db, the DB the Order belongs to (inside
-// [Shared.UpdateOrdered]), that may change records of the named tables;
-// the copies it makes keep their originals' key order, and its Order
-// method returns o.
+// [Shared.UpdateTables], o is [OrderOf](db)), that may change records of
+// the named tables; the copies it makes keep their originals' key order,
+// and its Order method returns o. On a nil Order (OrderOf of a DB
+// outside a write callback) it keeps no order; on a DB of its own it copies a little more
+// than it needs to, and changes the same.
 func (o *Order) Writer(db map[string]any, tables ...string) *Writer {
-	w := NewWriter(db, tables...)
-	w.order = o
-	return w
+	return &Writer{DB: db, tables: tables, copied: map[string]map[string]any{}, owned: map[string]map[string]any{},
+		lists: map[string]bool{}, rows: map[unsafe.Pointer]map[string]any{}, order: o}
 }
 
 // Order returns the key order of the Writer's DB: the Order it was made
-// from, or nil for a Writer from NewWriter (whose methods all accept a nil
-// Order: they keep no order).
+// from, possibly nil (whose methods all accept a nil Order: they keep
+// no order).
 func (w *Writer) Order() *Order { return w.order }
 
 // Own returns the record key of table (one of the tables the write named)

@@ -10,6 +10,7 @@ import (
 	"runtime/debug"
 	"slices"
 
+	"github.com/voiceeval/schematools/internal/clip"
 	"github.com/voiceeval/schematools/internal/pyjson"
 )
 
@@ -47,7 +48,7 @@ func callConfig(opts *CallOptions) CallOptions {
 //  1. nil args are treated as an empty object;
 //  2. Execute runs; a panic is recovered into an error;
 //  3. if Execute failed, {"error": message} is delivered ([IsError] holds;
-//     a message over [MaxEcho] bytes is shortened by [Clip]),
+//     a message over clip.Max bytes is shortened by clip.String),
 //     the failure is logged, and the after-result hook does NOT run;
 //  4. otherwise the result is delivered, an empty one (nil, "", 0, false,
 //     an empty list or object) wrapped in a success envelope such as
@@ -84,7 +85,7 @@ func Call(ctx context.Context, t Tool, args map[string]any, deliver func(any) er
 			return fmt.Errorf("tool %s: %w", name, err)
 		}
 		cfg.Logger.ErrorContext(ctx, "tool call failed", "tool", name, "err", err)
-		if derr := deliver(errorResult{Error: Clip(err.Error())}); derr != nil {
+		if derr := deliver(errorResult{Error: clip.String(err.Error())}); derr != nil {
 			return fmt.Errorf("tool %s: result delivery failed: %w", name, derr)
 		}
 		return nil

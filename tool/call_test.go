@@ -312,9 +312,9 @@ func TestNewSetRejectsBadAndDuplicateNames(t *testing.T) {
 // action log: run with -race.
 func TestConcurrentCalls(t *testing.T) {
 	st := state.New()
-	st.SetDB(map[string]any{"orders": map[string]any{}})
 	rec := &recorder{}
-	st.SetNotifier(rec)
+	st.StartScenario("", rec)
+	st.SetDB(map[string]any{"orders": map[string]any{}})
 	tl := mustOrderTool(t, st)
 	set, err := tool.NewSet(tl, tool.Harness(st, nil)[0])
 	require.NoError(t, err)

@@ -10,26 +10,27 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/voiceeval/schematools/internal/clip"
 	"github.com/voiceeval/schematools/state"
 	"github.com/voiceeval/schematools/tool"
 )
 
-// Clip keeps a text of at most tool.MaxEcho bytes and shortens a longer
+// Clip keeps a text of at most clip.Max bytes and shortens a longer
 // one to its head, "..." and its tail, cut at UTF-8 boundaries, as pydantic
 // shortens a long input_value.
 func TestClip(t *testing.T) {
-	assert.Equal(t, "Order ORD-404 not found", tool.Clip("Order ORD-404 not found"))
-	exact := strings.Repeat("a", tool.MaxEcho)
-	assert.Equal(t, exact, tool.Clip(exact))
+	assert.Equal(t, "Order ORD-404 not found", clip.String("Order ORD-404 not found"))
+	exact := strings.Repeat("a", clip.Max)
+	assert.Equal(t, exact, clip.String(exact))
 	long := "Order " + strings.Repeat("x", 10<<20) + " not found"
-	got := tool.Clip(long)
-	assert.LessOrEqual(t, len(got), tool.MaxEcho+3)
+	got := clip.String(long)
+	assert.LessOrEqual(t, len(got), clip.Max+3)
 	assert.True(t, strings.HasPrefix(got, "Order xxx"))
 	assert.True(t, strings.HasSuffix(got, "xxx not found"))
 	assert.Contains(t, got, "...")
-	wide := strings.Repeat("é", tool.MaxEcho) // 2 bytes each
-	assert.True(t, utf8.ValidString(tool.Clip(wide)))
-	assert.LessOrEqual(t, len(tool.Clip(wide)), tool.MaxEcho+3)
+	wide := strings.Repeat("é", clip.Max) // 2 bytes each
+	assert.True(t, utf8.ValidString(clip.String(wide)))
+	assert.LessOrEqual(t, len(clip.String(wide)), clip.Max+3)
 }
 
 // A result that echoes a 10 MiB argument stays bounded: a domain failure
@@ -76,7 +77,7 @@ func TestResultsBoundWhatTheyEcho(t *testing.T) {
 			require.Len(t, d.got, 1)
 			assert.True(t, tool.IsError(d.got[0]))
 			out := jsonOf(t, d.got[0])
-			assert.Less(t, len(out), 4*tool.MaxEcho, "the result echoes the argument in full: %d bytes", len(out))
+			assert.Less(t, len(out), 4*clip.Max, "the result echoes the argument in full: %d bytes", len(out))
 		})
 	}
 }
@@ -114,21 +115,21 @@ func TestValidationResultBoundsItsIssues(t *testing.T) {
 	assert.Len(t, d.got[0].(tool.ValidationResult).Details, 100)
 }
 
-// Clip's output is at most tool.MaxEcho bytes and valid UTF-8, for every
+// Clip's output is at most clip.Max bytes and valid UTF-8, for every
 // size around the limit and for text of 1- to 4-byte characters.
 func TestClipBound(t *testing.T) {
 	for _, unit := range []string{"a", "é", "€", "😀", "a😀é"} {
-		for _, n := range []int{0, 1, tool.MaxEcho - 4, tool.MaxEcho - 3, tool.MaxEcho - 1, tool.MaxEcho,
-			tool.MaxEcho + 1, tool.MaxEcho + 2, tool.MaxEcho + 3, tool.MaxEcho + 4, 2 * tool.MaxEcho, 5000, 1 << 20} {
+		for _, n := range []int{0, 1, clip.Max - 4, clip.Max - 3, clip.Max - 1, clip.Max,
+			clip.Max + 1, clip.Max + 2, clip.Max + 3, clip.Max + 4, 2 * clip.Max, 5000, 1 << 20} {
 			s := strings.Repeat(unit, n/len(unit)+1)[:n]
 			for !utf8.ValidString(s) { // cut mid-character: drop the partial tail
 				s = s[:len(s)-1]
 			}
 			t.Run(fmt.Sprintf("%q/%d", unit, len(s)), func(t *testing.T) {
-				got := tool.Clip(s)
-				assert.LessOrEqual(t, len(got), tool.MaxEcho)
+				got := clip.String(s)
+				assert.LessOrEqual(t, len(got), clip.Max)
 				assert.True(t, utf8.ValidString(got))
-				if len(s) <= tool.MaxEcho {
+				if len(s) <= clip.Max {
 					assert.Equal(t, s, got)
 					return
 				}
@@ -136,7 +137,7 @@ func TestClipBound(t *testing.T) {
 				require.True(t, ok)
 				assert.True(t, strings.HasPrefix(s, head))
 				assert.True(t, strings.HasSuffix(s, tail))
-				assert.GreaterOrEqual(t, len(got), tool.MaxEcho-6, "the budget is used up to a character or two")
+				assert.GreaterOrEqual(t, len(got), clip.Max-6, "the budget is used up to a character or two")
 			})
 		}
 	}

@@ -21,7 +21,7 @@ import (
 // so that a refused call — a result for the model or a Go error — leaves
 // the DB as it was, and must return copies of what it takes from the DB
 // ([state.Clone]; [state.Order.Copy], in the DB's key order, with
-// [DB.ReadOrdered], [DB.WriteOrdered] or the Writer's Order).
+// [DB.ReadOrdered], [state.OrderOf] in [DB.Write] or the Writer's Order).
 type DB struct {
 	// NotLoaded is the result answered, without running the work, when
 	// the DB is missing or empty: the domain's db_not_initialized
@@ -54,6 +54,11 @@ func (d DB) Read(st *state.Shared, fn func(db map[string]any) (any, error)) (any
 // change (nil: any, as UpdateTables(nil, ...)); fn must not change any
 // other. When fn succeeds and returns an action, it is recorded with
 // Recorder once the lock is released; a failed write records nothing.
+//
+// fn gets the DB's key order with [state.OrderOf](db): it notes the order
+// of what it adds to the DB ([state.Order.Keep], [state.Order.Set]), as
+// the Python tool's dict literals and assignments give it, and copies what
+// it returns with [state.Order.Copy].
 func (d DB) Write(ctx context.Context, st *state.Shared, tables []string, fn func(db map[string]any) (any, state.Action, error)) (any, error) {
 	var res any
 	var action state.Action
@@ -85,10 +90,10 @@ func (d DB) Write(ctx context.Context, st *state.Shared, tables []string, fn fun
 //
 // The Writer comes from the state's key order ([state.Order.Writer]): the
 // records it copies keep their order, and its Order method gives fn what
-// [DB.WriteOrdered] gives.
+// [state.OrderOf] gives [DB.Write]'s fn.
 func (d DB) WriteRecords(ctx context.Context, st *state.Shared, tables []string, fn func(w *state.Writer) (any, state.Action, error)) (any, error) {
-	return d.WriteOrdered(ctx, st, []string{}, func(db map[string]any, o *state.Order) (any, state.Action, error) {
-		return fn(o.Writer(db, tables...))
+	return d.Write(ctx, st, []string{}, func(db map[string]any) (any, state.Action, error) {
+		return fn(state.OrderOf(db).Writer(db, tables...))
 	})
 }
 
@@ -109,30 +114,4 @@ func (d DB) ReadOrdered(st *state.Shared, fn func(db map[string]any, o *state.Or
 		return err
 	})
 	return res, err
-}
-
-// WriteOrdered is [DB.Write] whose fn also gets the DB's key order
-// ([state.Shared.UpdateOrdered]): fn notes the order of what it adds to
-// the DB ([state.Order.Keep], [state.Order.Set]), as the Python tool's
-// dict literals and assignments give it, and copies what it returns with
-// [state.Order.Copy].
-func (d DB) WriteOrdered(ctx context.Context, st *state.Shared, tables []string, fn func(db map[string]any, o *state.Order) (any, state.Action, error)) (any, error) {
-	var res any
-	var action state.Action
-	err := st.UpdateOrdered(tables, func(db map[string]any, o *state.Order) error {
-		if len(db) == 0 {
-			res = d.NotLoaded
-			return nil
-		}
-		var err error
-		res, action, err = fn(db, o)
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	if action != nil {
-		d.Recorder.Record(ctx, st, action)
-	}
-	return res, nil
 }

@@ -25,7 +25,7 @@
 //   - [IsError] is the one definition of an error result: "status":
 //     "error" ([FailureResult], [ValidationResult], …) or {"error": …}.
 //   - Results keep the Python original's key order; results read from
-//     the DB keep the DB's ([DB.ReadOrdered], [DB.WriteOrdered]).
+//     the DB keep the DB's ([DB.ReadOrdered]; [state.OrderOf] in [DB.Write]).
 //
 // Typed tools:
 //

@@ -11,11 +11,12 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/voiceeval/schematools/internal/clip"
 	"github.com/voiceeval/schematools/state"
 	"github.com/voiceeval/schematools/tool"
 )
 
-// FuzzClip: Clip's output is at most MaxEcho bytes, valid UTF-8 when its
+// FuzzClip: Clip's output is at most clip.Max bytes, valid UTF-8 when its
 // input is, and the input itself when that is short enough.
 func FuzzClip(f *testing.F) {
 	for _, seed := range []string{"", "abc", strings.Repeat("é", 600), strings.Repeat("😀", 300) + "x", strings.Repeat("a", 1001)} {
@@ -26,11 +27,11 @@ func FuzzClip(f *testing.F) {
 			times = 1
 		}
 		s = strings.Repeat(s, times)
-		got := tool.Clip(s)
-		if len(got) > tool.MaxEcho {
+		got := clip.String(s)
+		if len(got) > clip.Max {
 			t.Fatalf("Clip returned %d bytes", len(got))
 		}
-		if len(s) <= tool.MaxEcho && got != s {
+		if len(s) <= clip.Max && got != s {
 			t.Fatalf("a short text was changed")
 		}
 		if utf8.ValidString(s) && !utf8.ValidString(got) {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/voiceeval/schematools/internal/toolname"
 	"github.com/voiceeval/schematools/state"
 	"github.com/voiceeval/schematools/tool"
 )
@@ -36,7 +37,7 @@ func TestHarnessToolsWorkWithoutState(t *testing.T) {
 	for i, tl := range tools {
 		assert.Equal(t, names[i], tl.Name())
 		t.Run(tl.Name(), func(t *testing.T) {
-			require.NoError(t, tool.ValidateName(tl.Name()))
+			require.NoError(t, toolname.Validate(tl.Name()))
 			assert.NotEmpty(t, tl.Description())
 			var d delivery
 			require.NoError(t, tool.Call(context.Background(), tl, args[i], d.deliver, &tool.CallOptions{Logger: quiet}))
@@ -109,7 +110,7 @@ func TestSendScenarioSummary(t *testing.T) {
 func TestRecorder(t *testing.T) {
 	logger, logs := captureLogs()
 	st := state.New()
-	st.SetNotifier(notifyFunc(func(context.Context, any) error { return errors.New("socket closed") }))
+	st.StartScenario("", notifyFunc(func(context.Context, any) error { return errors.New("socket closed") }))
 	r := tool.Recorder{ActionTypes: []string{"known_action"}, Logger: logger}
 	r.Record(context.Background(), st, state.Action{"action_type": "known_action", "name": "first"})
 	assert.NotContains(t, logs.String(), "outside the domain's action types")
@@ -139,7 +140,7 @@ func TestTextSignals(t *testing.T) {
 	assert.Equal(t, []any{tool.TextMessage{Text: "<exit>bye</exit>"}}, rec.messages())
 
 	logger, logs := captureLogs()
-	st.SetNotifier(notifyFunc(func(context.Context, any) error { return errors.New("gone") }))
+	st.StartScenario("", notifyFunc(func(context.Context, any) error { return errors.New("gone") }))
 	tool.SendExit(context.Background(), st, "x", logger)
 	assert.Contains(t, logs.String(), "text message push failed")
 }

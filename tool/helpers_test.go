@@ -69,7 +69,7 @@ var quiet = slog.New(slog.DiscardHandler)
 func newNotifiedState() (*state.Shared, *recorder) {
 	st := state.New()
 	r := &recorder{}
-	st.SetNotifier(r)
+	st.StartScenario("", r)
 	return st, r
 }
 

@@ -90,8 +90,8 @@ func (r resultTool) Execute(context.Context, map[string]any) (any, error) {
 	return r.result, nil
 }
 
-// ReadOrdered, WriteOrdered and WriteRecords hand the work the state's key
-// order: results copied with it read in the file's order, and a record
+// ReadOrdered, Write (with state.OrderOf) and WriteRecords hand the work
+// the state's key order: results copied with it read in the file's order, and a record
 // WriteRecords owns keeps it.
 func TestDBOrdered(t *testing.T) {
 	root := t.TempDir()
@@ -123,7 +123,8 @@ func TestDBOrdered(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, `{"status": "cancelled", "id": "#1", "reason": "x"}`, text(res))
 
-	res, err = db.WriteOrdered(context.Background(), st, []string{"orders"}, func(db map[string]any, o *state.Order) (any, state.Action, error) {
+	res, err = db.Write(context.Background(), st, []string{"orders"}, func(db map[string]any) (any, state.Action, error) {
+		o := state.OrderOf(db)
 		db["orders"].(map[string]any)["#3"] = o.Keep(map[string]any{"status": "new", "id": "#3"}, "id", "status")
 		return o.Copy(db["orders"]), nil, nil
 	})
@@ -135,7 +136,7 @@ func TestDBOrdered(t *testing.T) {
 	res, err = db.ReadOrdered(empty, func(map[string]any, *state.Order) (any, error) { return "ran", nil })
 	require.NoError(t, err)
 	assert.Equal(t, notLoaded, res)
-	res, err = db.WriteOrdered(context.Background(), empty, nil, func(map[string]any, *state.Order) (any, state.Action, error) { return "ran", nil, nil })
+	res, err = db.Write(context.Background(), empty, nil, func(map[string]any) (any, state.Action, error) { return "ran", nil, nil })
 	require.NoError(t, err)
 	assert.Equal(t, notLoaded, res)
 }

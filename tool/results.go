@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
+	"github.com/voiceeval/schematools/internal/clip"
 	"github.com/voiceeval/schematools/internal/pyvalue"
 )
 
@@ -31,7 +31,7 @@ const (
 
 // errorResult is what [Call] delivers when Execute returns a Go error or
 // panics: {"error": message}, a single key, as in the Python original; the
-// message is shortened by [Clip].
+// message is shortened by clip.String.
 type errorResult struct {
 	Error string `json:"error"`
 }
@@ -46,9 +46,9 @@ type FailureResult struct {
 
 // Failure returns the structured error result {"status": "error",
 // "error_type": errorType, "message": message}; a message longer than
-// [MaxEcho] bytes is shortened by [Clip].
+// clip.Max bytes is shortened by clip.String.
 func Failure(errorType, message string) FailureResult {
-	return FailureResult{Status: statusError, ErrorType: errorType, Message: Clip(message)}
+	return FailureResult{Status: statusError, ErrorType: errorType, Message: clip.String(message)}
 }
 
 // Issue is one reason arguments failed validation. Field is the JSON path
@@ -64,7 +64,7 @@ type Issue struct {
 // validation: {"status": "error", "error_type": "validation_error",
 // "message": "Tool arguments failed validation.", "details": [...]}.
 // ErrorType can be set per tool with [Options].ErrorType; [IsError] reports it
-// as an error. Each issue's field and error are shortened by [Clip], and
+// as an error. Each issue's field and error are shortened by clip.String, and
 // at most 100 issues are listed: past that, the first 100 and one more,
 // {"field": "", "error": "N more issues not shown", "type":
 // "too_many_issues"}, so that many small unknown keys cannot make a result
@@ -95,13 +95,13 @@ func newValidationResult(errorType string, issues []Issue) *ValidationResult {
 		issues = append(issues[:maxIssues:maxIssues], Issue{Error: strconv.Itoa(more) + " more issues not shown", Type: issueTooMany})
 	}
 	for i := range issues {
-		issues[i].Field, issues[i].Error = Clip(issues[i].Field), Clip(issues[i].Error)
+		issues[i].Field, issues[i].Error = clip.String(issues[i].Field), clip.String(issues[i].Error)
 	}
 	return &ValidationResult{Status: statusError, ErrorType: errorType, Message: messageValidation, Details: issues}
 }
 
 // unknownToolResult is delivered when the model calls a tool that does not
-// exist. Its message names the tool, shortened by [Clip].
+// exist. Its message names the tool, shortened by clip.String.
 type unknownToolResult struct {
 	Status         string   `json:"status"`
 	ErrorType      string   `json:"error_type"`
@@ -120,7 +120,7 @@ func unknownTool(name string, available []string) unknownToolResult {
 	return unknownToolResult{
 		Status:         statusError,
 		ErrorType:      errorTypeUnknownTool,
-		Message:        "There is no tool named '" + Clip(name) + "'. Use one of the available tools instead.",
+		Message:        "There is no tool named '" + clip.String(name) + "'. Use one of the available tools instead.",
 		AvailableTools: names,
 	}
 }
@@ -359,35 +359,4 @@ func resultFieldsOf(t reflect.Type) resultFields {
 	f.errorOnly = hasError && names == 1
 	resultFieldsCache.Store(t, f)
 	return f
-}
-
-// MaxEcho is the most bytes of a text a structured error result carries:
-// the message of [Failure], the field and error of each [Issue] of a
-// [ValidationResult], the text of the {"error": …} envelope [Call] delivers
-// for a Go error, and the tool name in the unknown-tool result. These texts
-// echo what the model sent (an unknown key, an id not found), and a 10 MiB
-// argument must not become a 10 MiB error. [Clip] shortens a longer text.
-const MaxEcho = 1000
-
-// Clip returns s when it is at most [MaxEcho] bytes; a longer s becomes its
-// head, "...", and its tail, at most MaxEcho bytes in all (the head gets
-// (MaxEcho-3)/2 bytes, the tail the rest), each cut at a UTF-8 character
-// boundary so that valid UTF-8 stays valid — the way pydantic shortens a
-// long input_value (first 25 and last 24 characters) in its error
-// messages, with a larger budget so that ids and paths stay readable.
-func Clip(s string) string {
-	if len(s) <= MaxEcho {
-		return s
-	}
-	const ellipsis = "..."
-	budget := MaxEcho - len(ellipsis)
-	head := budget / 2
-	for head > 0 && !utf8.RuneStart(s[head]) {
-		head--
-	}
-	tail := len(s) - (budget - budget/2)
-	for tail < len(s) && !utf8.RuneStart(s[tail]) {
-		tail++
-	}
-	return s[:head] + ellipsis + s[tail:]
 }

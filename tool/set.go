@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+
+	"github.com/voiceeval/schematools/internal/toolname"
 )
 
 // Set is the tool set of one scenario: tools by name, in the order they
@@ -17,7 +19,7 @@ type Set struct {
 }
 
 // NewSet returns a set holding tools. Every name must be valid
-// ([ValidateName]) and unique; the error names every offender, and wraps
+// (toolname.Validate) and unique; the error names every offender, and wraps
 // [ErrDuplicateTool] for a name given twice.
 func NewSet(tools ...Tool) (*Set, error) {
 	s := &Set{byKey: make(map[string]Tool, len(tools))}
@@ -28,7 +30,7 @@ func NewSet(tools ...Tool) (*Set, error) {
 			continue
 		}
 		name := t.Name()
-		if err := ValidateName(name); err != nil {
+		if err := toolname.Validate(name); err != nil {
 			errs = append(errs, err)
 			continue
 		}

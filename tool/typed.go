@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 
+	"github.com/voiceeval/schematools/internal/toolname"
 	"github.com/voiceeval/schematools/state"
 )
 
@@ -90,7 +91,7 @@ type Typed[P any] struct {
 // with different values.
 func New[P any](name, description string, fn func(ctx context.Context, st *state.Shared, p P) (any, error), opts *Options) (*Typed[P], error) {
 	pt := reflect.TypeFor[P]()
-	if err := ValidateName(name); err != nil {
+	if err := toolname.Validate(name); err != nil {
 		return nil, fmt.Errorf("tool: New[%s]: %w: %w", pt, ErrInvalidParams, err)
 	}
 	if description == "" {

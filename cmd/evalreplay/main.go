@@ -38,7 +38,7 @@
 // apply, and --predicates evaluates the domains that have predicates.
 //
 // The command loads each DB once (its shards side by side), owns it
-// without a copy (state.NewSourceFunc), and runs with the collector off up
+// without a copy (state.LoadSource, state.LoadSourceFS), and runs with the collector off up
 // to a 1 GiB heap unless GOGC or GOMEMLIMIT is set: a batch run's memory
 // is live until its end. --cpuprofile FILE writes a CPU profile of the
 // replay command.

@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/voiceeval/schematools/domains"
+	"github.com/voiceeval/schematools/internal/clip"
 	"github.com/voiceeval/schematools/state"
 	"github.com/voiceeval/schematools/tool"
 )
@@ -104,11 +105,11 @@ func TestErrorsEchoingAHugeArgumentAreBounded(t *testing.T) {
 		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "order_status", Arguments: args})
 		require.NoError(t, err)
 		assert.True(t, res.IsError)
-		assert.Less(t, len(text(t, res)), 4*tool.MaxEcho)
+		assert.Less(t, len(text(t, res)), 4*clip.Max)
 	}
 	_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: big, Arguments: map[string]any{}})
 	require.Error(t, err)
-	assert.Less(t, len(err.Error()), 2*tool.MaxEcho)
+	assert.Less(t, len(err.Error()), 2*clip.Max)
 	assert.Contains(t, err.Error(), "unknown tool")
 }
 

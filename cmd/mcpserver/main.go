@@ -19,7 +19,7 @@
 // session); a tool that refuses unknown keys lists an input schema with
 // "additionalProperties": false (the model-facing tool.Schema is
 // unchanged); and protocol errors are shortened like the library's results
-// (tool.Clip), so an unknown 10 MiB tool name is not echoed in full.
+// (clip.String), so an unknown 10 MiB tool name is not echoed in full.
 package main
 
 import (
@@ -40,6 +40,7 @@ import (
 	"github.com/voiceeval/schematools/dbhash"
 	"github.com/voiceeval/schematools/domains"
 	"github.com/voiceeval/schematools/domains/coffee"
+	"github.com/voiceeval/schematools/internal/clip"
 	"github.com/voiceeval/schematools/registry"
 	"github.com/voiceeval/schematools/state"
 	"github.com/voiceeval/schematools/tool"
@@ -181,8 +182,8 @@ func refusingUnknownKeys(domain string, spec []registry.ToolSpec) (map[string]bo
 }
 
 // clipErrors shortens the message of a protocol error the SDK answers
-// (such as "unknown tool" with the name the client sent) to tool.MaxEcho
-// bytes with tool.Clip, as the library's results are.
+// (such as "unknown tool" with the name the client sent) to clip.Max
+// bytes with clip.String, as the library's results are.
 func clipErrors(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		res, err := next(ctx, method, req)
@@ -191,15 +192,15 @@ func clipErrors(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		var we *jsonrpc.Error
 		if errors.As(err, &we) {
-			if len(we.Message) <= tool.MaxEcho {
+			if len(we.Message) <= clip.Max {
 				return res, err
 			}
 			short := *we
-			short.Message = tool.Clip(we.Message)
+			short.Message = clip.String(we.Message)
 			return res, &short
 		}
-		if len(err.Error()) > tool.MaxEcho {
-			return res, errors.New(tool.Clip(err.Error()))
+		if len(err.Error()) > clip.Max {
+			return res, errors.New(clip.String(err.Error()))
 		}
 		return res, err
 	}

@@ -14,7 +14,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/voiceeval/schematools/tool"
+	"github.com/voiceeval/schematools/internal/clip"
 )
 
 // The go-sdk's stdio transport (v1.8.0) decodes stdin with one streaming
@@ -193,6 +193,6 @@ func errorReply(code int64, message string) []byte {
 		JSONRPC string        `json:"jsonrpc"`
 		ID      any           `json:"id"`
 		Error   jsonrpc.Error `json:"error"`
-	}{"2.0", nil, jsonrpc.Error{Code: code, Message: tool.Clip(message)}})
+	}{"2.0", nil, jsonrpc.Error{Code: code, Message: clip.String(message)}})
 	return append(b, '\n')
 }

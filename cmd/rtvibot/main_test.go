@@ -97,7 +97,9 @@ func TestScenarioLifecycle(t *testing.T) {
 	assert.Contains(t, res.History, `"order_id":"ORD-002"`)
 	assert.Equal(t, "[{'role': 'system', 'content': '"+scenarioPrompt+"'}]", res.AfterReset)
 
-	inline, err := dbhash.HashJSON([]byte(`{"menu": {"tea": {"name": "Tea", "prices": {"small": 2.0}}}, "orders": {}}`))
+	inlineDB, err := dbhash.Decode([]byte(`{"menu": {"tea": {"name": "Tea", "prices": {"small": 2.0}}}, "orders": {}}`))
+	require.NoError(t, err)
+	inline, err := dbhash.Hash(inlineDB)
 	require.NoError(t, err)
 	assert.Equal(t, inline, res.InlineDBHash, "the second scenario starts from its own DB only")
 }

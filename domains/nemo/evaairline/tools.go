@@ -184,11 +184,12 @@ func (t *evaTool) read(fn func(db map[string]any, o *state.Order) (any, error)) 
 }
 
 // write runs fn on the scenario DB under its write lock (the tool.DB's
-// WriteOrdered), fn changing only the named tables; fn notes the key
+// Write, with state.OrderOf), fn changing only the named tables; fn notes the key
 // order of the records it builds (state.Order.Keep), and its result is
 // copied in the DB's key order, as read's.
 func (t *evaTool) write(ctx context.Context, tables []string, fn func(db map[string]any, o *state.Order) (any, state.Action, error)) (any, error) {
-	return t.db.WriteOrdered(ctx, t.st, tables, func(db map[string]any, o *state.Order) (any, state.Action, error) {
+	return t.db.Write(ctx, t.st, tables, func(db map[string]any) (any, state.Action, error) {
+		o := state.OrderOf(db)
 		res, action, err := fn(db, o)
 		return o.Copy(res), action, err
 	})

@@ -48,9 +48,8 @@ func (e *events) deliver(v any) error {
 
 func TestTransferRecordsAndExitsAfterDelivery(t *testing.T) {
 	st := state.New()
-	st.StartScenario("tau2_airline", nil)
 	ev := &events{}
-	st.SetNotifier(ev)
+	st.StartScenario("tau2_airline", ev)
 	tr, err := tau2tools.NewTransferToHumanAgents("tau2_airline", []string{"transfer_to_human_agents"}, &tool.Options{State: st})
 	require.NoError(t, err)
 	orig, err := tau2orig.Original("tau2_airline", tau2tools.NameTransferToHumanAgents)

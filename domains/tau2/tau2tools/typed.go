@@ -48,9 +48,9 @@ func NewWriteTool[P any](domain, name string, rec tool.Recorder, tables []string
 	db := DB(rec)
 	return New(domain, name,
 		func(ctx context.Context, st *state.Shared, p P) (any, error) {
-			return db.WriteOrdered(ctx, st, tables, func(d map[string]any, o *state.Order) (any, state.Action, error) {
+			return db.Write(ctx, st, tables, func(d map[string]any) (any, state.Action, error) {
 				res, action, err := fn(d, p)
-				return o.Copy(res), action, err
+				return state.OrderOf(d).Copy(res), action, err
 			})
 		}, opts)
 }

@@ -285,7 +285,7 @@ func TestRefuelDataRandomBillID(t *testing.T) {
 func TestTransferToHumanAgents(t *testing.T) {
 	var sent []any
 	st := state.New()
-	st.SetNotifier(notifyFunc(func(_ context.Context, m any) error { sent = append(sent, m); return nil }))
+	st.StartScenario("", notifyFunc(func(_ context.Context, m any) error { sent = append(sent, m); return nil }))
 	transfer, err := NewTool(NameTransferToHumanAgents, registryDeps(st))
 	require.NoError(t, err)
 	var delivered []any

@@ -80,7 +80,7 @@ type initFunc struct {
 
 // The tables the initialisation functions change: the user side's
 // surroundings or device; on the agent side none, for the functions copy
-// the rows they change themselves (state.NewWriter).
+// the rows they change themselves (state.Order.Writer).
 var (
 	surroundingsOnly = []string{tableSurroundings}
 	rowsOnly         = []string{}

@@ -146,7 +146,9 @@ func TestTools(t *testing.T) {
 	assert.Len(t, f.user.Actions(), 1)
 
 	// Without a user side, the user tools work on the agent state.
+	var sent []any
 	st := state.New()
+	st.StartScenario("", notifyFunc(func(_ context.Context, msg any) error { sent = append(sent, msg); return nil }))
 	st.SetDB(userDB(t))
 	m, err := Tools(replay.Env{Domain: Domain, Agent: st})
 	require.NoError(t, err)
@@ -155,8 +157,6 @@ func TestTools(t *testing.T) {
 	assert.Equal(t, "Your SIM card is active and working.", out)
 
 	// The transfer's exit signal survives the lazy build.
-	var sent []any
-	st.SetNotifier(notifyFunc(func(_ context.Context, msg any) error { sent = append(sent, msg); return nil }))
 	require.NoError(t, tool.Call(context.Background(), m[NameTransferToHumanAgents], map[string]any{"summary": "x"}, func(any) error { return nil }, nil))
 	assert.Contains(t, sent, tool.TextMessage{Text: "<exit>Transfer complete.</exit>"})
 	assert.NoError(t, m[NameToggleData].(tool.AfterResulter).AfterResult(context.Background(), nil, nil), "no hook")

@@ -1,20 +1,21 @@
-package tool
+// Package toolname checks tool (and registry domain) names.
+package toolname
 
 import "fmt"
 
-// maxNameLen is the longest tool name accepted: the limit shared by
+// maxLen is the longest tool name accepted: the limit shared by
 // OpenAI, Anthropic, Gemini and MCP.
-const maxNameLen = 64
+const maxLen = 64
 
-// ValidateName reports whether name is a valid tool name: 1 to 64 ASCII
+// Validate reports whether name is a valid tool name: 1 to 64 ASCII
 // letters, digits, '_' or '-', not starting with a digit or '-'
 // (^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$). The error says what is wrong.
-func ValidateName(name string) error {
+func Validate(name string) error {
 	if name == "" {
 		return fmt.Errorf("invalid tool name: the name is empty")
 	}
-	if len(name) > maxNameLen {
-		return fmt.Errorf("invalid tool name: %q is longer than %d characters", name, maxNameLen)
+	if len(name) > maxLen {
+		return fmt.Errorf("invalid tool name: %q is longer than %d characters", name, maxLen)
 	}
 	for i := range len(name) {
 		c := name[i]

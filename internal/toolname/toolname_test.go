@@ -1,14 +1,14 @@
-package tool_test
+package toolname_test
 
 import (
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
-	"github.com/voiceeval/schematools/tool"
+	"github.com/voiceeval/schematools/internal/toolname"
 )
 
-func TestValidateName(t *testing.T) {
+func TestValidate(t *testing.T) {
 	tests := []struct {
 		name string
 		ok   bool
@@ -28,7 +28,7 @@ func TestValidateName(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			err := tool.ValidateName(tt.name)
+			err := toolname.Validate(tt.name)
 			if tt.ok {
 				assert.NoError(t, err)
 			} else {
