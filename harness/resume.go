@@ -9,7 +9,7 @@ import (
 	"github.com/voiceeval/schematools/internal/pyvalue"
 )
 
-// resumeState is what ResumeRunWriter found in a run directory.
+// resumeState is what resumeRunWriter found in a run directory.
 type resumeState struct {
 	// Done are the queued scenarios already finished, in queue order:
 	// their results.jsonl line is kept and they need not run again.

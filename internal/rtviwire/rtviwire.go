@@ -4,7 +4,7 @@
 // client messages, the text-signal tags and the frame size limit. Each is
 // defined here once. The protobuf frame codec itself is public API and
 // lives in package rtvi ([rtvi.Frame], [rtvi.DecodeFrame],
-// [rtvi.MessageFrameBytes]); see docs/decisions-40/h-rtvi.md.
+// [rtvi.MessageFrameBytes]); see docs/decisions.md, "v1 layout (issue #40): the redesign".
 package rtviwire
 
 // Label marks every RTVI message ({"label": "rtvi-ai", ...}); messages

@@ -22,7 +22,8 @@ type FoundUserResult struct {
 // names equal the arguments case-insensitively (Python's str.lower on both
 // sides) and whose zip code equals the argument exactly, as
 // {"status": "success", "user_id": …}; or not_found "User not found".
-// Users are walked in user-id order (see the package doc for why that
+// Users are walked in user-id order (see docs/parity/domains-tau2-retail.md,
+// "Lookups that take the first match", for why that
 // gives Python's answers on the tau2 data).
 func NewFindUserIDByNameZip(opts *tool.Options) (*tool.Typed[FindUserIDByNameZipParams], error) {
 	return tau2tools.NewReadTool(Domain, NameFindUserIDByNameZip,
