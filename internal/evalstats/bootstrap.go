@@ -1,0 +1,59 @@
+package evalstats
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+)
+
+// seq is the PCG stream every generator of the package uses; the caller's
+// seed picks the state.
+const seq = 0x9e3779b97f4a7c15
+
+func newRand(seed uint64) *rand.Rand {
+	return rand.New(rand.NewPCG(seed, seq))
+}
+
+// Bootstrap returns the percentile bootstrap interval, at confidence conf,
+// of stat over the scenarios: it draws resamples sets of len(outcomes)
+// scenarios with replacement, computes stat on each, and returns the
+// (1-conf)/2 and (1+conf)/2 quantiles of the results (linearly
+// interpolated between order statistics). The same seed gives the same
+// interval.
+//
+// stat is called with one buffer the bootstrap reuses: it must not keep
+// the slice or change it. (NaN, NaN) is returned for no scenarios, a nil
+// stat, resamples < 1, conf outside (0, 1), or when stat returns NaN on a
+// resample (a statistic undefined on some resample has no interval).
+func Bootstrap(outcomes []Outcome, stat func([]Outcome) float64, conf float64, resamples int, seed uint64) (lo, hi float64) {
+	n := len(outcomes)
+	if n == 0 || stat == nil || resamples < 1 || !(conf > 0 && conf < 1) {
+		return nan(), nan()
+	}
+	r := newRand(seed)
+	buf := make([]Outcome, n)
+	vals := make([]float64, resamples)
+	for j := range vals {
+		for i := range buf {
+			buf[i] = outcomes[r.IntN(n)]
+		}
+		v := stat(buf)
+		if math.IsNaN(v) {
+			return nan(), nan()
+		}
+		vals[j] = v
+	}
+	slices.Sort(vals)
+	return quantile(vals, (1-conf)/2), quantile(vals, (1+conf)/2)
+}
+
+// quantile returns the q-quantile of the sorted xs, interpolating linearly
+// between the order statistics at (len-1)·q (R's type 7, numpy's default).
+func quantile(xs []float64, q float64) float64 {
+	h := float64(len(xs)-1) * q
+	i := int(h)
+	if i >= len(xs)-1 {
+		return xs[len(xs)-1]
+	}
+	return xs[i] + (h-float64(i))*(xs[i+1]-xs[i])
+}

@@ -1,0 +1,85 @@
+package evalstats
+
+import (
+	"math"
+	"slices"
+	"testing"
+)
+
+func passAt1(o []Outcome) float64 {
+	v, _ := PassHatK(o, 1)
+	return v
+}
+
+func TestBootstrap(t *testing.T) {
+	outcomes := []Outcome{{0, 3}, {1, 3}, {2, 3}, {3, 3}, {3, 3}, {2, 3}, {0, 3}, {3, 3}}
+	orig := slices.Clone(outcomes)
+	lo, hi := Bootstrap(outcomes, passAt1, 0.95, 2000, 7)
+	est := passAt1(outcomes)
+	if !(0 <= lo && lo < est && est < hi && hi <= 1) {
+		t.Errorf("Bootstrap = (%v, %v), estimate %v", lo, hi, est)
+	}
+	if !slices.Equal(outcomes, orig) {
+		t.Errorf("Bootstrap changed its input: %v", outcomes)
+	}
+	lo2, hi2 := Bootstrap(outcomes, passAt1, 0.95, 2000, 7)
+	if lo2 != lo || hi2 != hi {
+		t.Errorf("same seed: (%v, %v) then (%v, %v)", lo, hi, lo2, hi2)
+	}
+	lo3, hi3 := Bootstrap(outcomes, passAt1, 0.95, 2000, 8)
+	if lo3 == lo && hi3 == hi {
+		t.Errorf("seeds 7 and 8 give the same interval (%v, %v)", lo, hi)
+	}
+	// A wider confidence gives a wider interval from the same resamples.
+	lo4, hi4 := Bootstrap(outcomes, passAt1, 0.5, 2000, 7)
+	if !(lo <= lo4 && lo4 <= hi4 && hi4 <= hi) {
+		t.Errorf("50%% interval (%v, %v) not inside the 95%% one (%v, %v)", lo4, hi4, lo, hi)
+	}
+}
+
+// Identical scenarios leave nothing to resample: the interval is a point.
+func TestBootstrapConstant(t *testing.T) {
+	outcomes := []Outcome{{2, 3}, {2, 3}, {2, 3}}
+	lo, hi := Bootstrap(outcomes, passAt1, 0.95, 100, 1)
+	if lo != 2.0/3 || hi != 2.0/3 {
+		t.Errorf("Bootstrap = (%v, %v), want 2/3 twice", lo, hi)
+	}
+}
+
+func TestBootstrapOddInput(t *testing.T) {
+	some := []Outcome{{1, 2}, {2, 2}}
+	tests := []struct {
+		name      string
+		outcomes  []Outcome
+		stat      func([]Outcome) float64
+		conf      float64
+		resamples int
+	}{
+		{"no scenario", nil, passAt1, 0.95, 100},
+		{"nil stat", some, nil, 0.95, 100},
+		{"no resample", some, passAt1, 0.95, 0},
+		{"conf 1", some, passAt1, 1, 100},
+		{"conf 0", some, passAt1, 0, 100},
+		{"conf NaN", some, passAt1, math.NaN(), 100},
+		{"stat NaN", []Outcome{{1, 2}, {3, 2}}, passAt1, 0.95, 100},
+	}
+	for _, tt := range tests {
+		lo, hi := Bootstrap(tt.outcomes, tt.stat, tt.conf, tt.resamples, 1)
+		if !math.IsNaN(lo) || !math.IsNaN(hi) {
+			t.Errorf("%s: Bootstrap = (%v, %v), want NaN", tt.name, lo, hi)
+		}
+	}
+}
+
+func TestQuantile(t *testing.T) {
+	xs := []float64{1, 2, 3, 4}
+	tests := []struct{ q, want float64 }{{0, 1}, {0.5, 2.5}, {1, 4}, {0.25, 1.75}}
+	for _, tt := range tests {
+		if got := quantile(xs, tt.q); got != tt.want {
+			t.Errorf("quantile(%v, %v) = %v, want %v", xs, tt.q, got, tt.want)
+		}
+	}
+	if got := quantile([]float64{5}, 0.975); got != 5 {
+		t.Errorf("quantile of one value = %v", got)
+	}
+}
