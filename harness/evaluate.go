@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"sync"
 	"time"
 
@@ -16,10 +17,11 @@ import (
 // URL. A pair runs one scenario at a time.
 type BotPair struct {
 	AgentURL, UserURL string
-	// Prepare, when set, is called before each scenario runs on the pair
-	// (in-process bots arm their scripted models with it); an error stops
-	// the evaluation.
-	Prepare func(ctx context.Context, sc *Scenario) error
+	// Prepare, when set, is called before each run of a scenario on the
+	// pair, with the run's trial (1 to EvaluateOptions.Trials): in-process
+	// bots arm their scripted models with it. An error stops the
+	// evaluation.
+	Prepare func(ctx context.Context, sc *Scenario, trial int) error
 }
 
 // EvaluateOptions configure Evaluate.
@@ -47,8 +49,16 @@ type EvaluateOptions struct {
 	Argv []string
 	Args []Arg
 	// Progress, when set, gets one line per finished scenario
-	// ("[i/n] name verdict seconds") and the resume count.
+	// ("[i/n] name verdict seconds", "name#trial" with trials) and the
+	// resume count.
 	Progress io.Writer
+	// Trials runs every scenario this many times, each run from a fresh
+	// Prepare; 0 or 1 is once, in NeMo's layout. With more, the run
+	// directory holds trial_1 … trial_<Trials>, each a run in NeMo's
+	// layout whose results.jsonl lines also carry "trial", and the trial
+	// statistics at its top (see [ReadTrials]). With ResumeDir, 0 keeps
+	// the run's trials and more adds trials to it.
+	Trials int
 }
 
 // Arg is one parsed command-line setting of run_args.json's parsed_args:
@@ -63,9 +73,10 @@ type Arg struct {
 type Evaluation struct {
 	// Dir is the run directory.
 	Dir string
-	// Scenarios is the queue's length; NotSuccessful counts the scenarios
-	// run now that were not successful (a bot failure included).
-	Scenarios, NotSuccessful int
+	// Scenarios is the queue's length and Trials the runs of each;
+	// NotSuccessful counts the runs made now that were not successful (a
+	// bot failure included).
+	Scenarios, Trials, NotSuccessful int
 }
 
 // Evaluate runs the queued scenarios over the bot pairs and writes the
@@ -109,49 +120,38 @@ func Evaluate(ctx context.Context, queue []*Scenario, o EvaluateOptions) (*Evalu
 		}
 	}
 	minTurns := o.Session.Score.MinAgentTurns
-	var w *runWriter
-	toRun := names
-	if o.ResumeDir != "" {
-		var st *resumeState
-		var err error
-		if w, st, err = resumeRunWriter(o.ResumeDir, names, minTurns); err != nil {
-			return nil, err
-		}
-		toRun = st.ToRun
-		if o.Progress != nil {
-			fmt.Fprintf(o.Progress, "resume: %d done, %d to run\n", len(st.Done), len(st.ToRun))
-		}
-	} else {
-		var err error
-		if w, err = newRunWriter(o.OutputDir, sessionTimestamp(time.Now()), names); err != nil {
-			return nil, err
-		}
+	runs, err := openRuns(o, names)
+	if err != nil {
+		return nil, err
 	}
-	defer w.Close()
+	defer runs.Close()
+	if o.Progress != nil && o.ResumeDir != "" {
+		fmt.Fprintf(o.Progress, "resume: %d done, %d to run\n", runs.total-len(runs.toRun), len(runs.toRun))
+	}
 	if o.Argv != nil {
 		args := make(pyvalue.Dict, len(o.Args))
 		for i, a := range o.Args {
 			args[i] = pyvalue.Item{Key: a.Name, Value: a.Value}
 		}
 		inv := invocation{StartedAt: time.Now().Format("2006-01-02T15:04:05"), Argv: o.Argv, ParsedArgs: args, ScenarioNames: names}
-		if err := writeRunArgs(w.Dir(), inv, o.ResumeDir != ""); err != nil {
+		if err := writeRunArgs(runs.dir, inv, o.ResumeDir != ""); err != nil {
 			return nil, err
 		}
 	}
 
-	jobs := make(chan string)
+	jobs := make(chan trialJob)
 	var mu sync.Mutex
-	done, failed := len(names)-len(toRun), 0
+	done, failed := runs.total-len(runs.toRun), 0
 	var firstErr error
 	var wg sync.WaitGroup
 	for _, p := range o.Bots {
 		wg.Go(func() {
-			for name := range jobs {
+			for job := range jobs {
 				start := time.Now()
-				sc := byName[name]
+				sc := byName[job.name]
 				so := o.Session
 				so.Shadow, so.Verify = shadows[sc.Domain], verifies[sc.Domain]
-				ok, why, err := evaluateOne(ctx, w, p, sc, so)
+				ok, why, err := evaluateOne(ctx, runs.writers[job.trial-1], p, sc, job.trial, so)
 				mu.Lock()
 				done++
 				verdict := "pass"
@@ -167,32 +167,36 @@ func Evaluate(ctx context.Context, queue []*Scenario, o EvaluateOptions) (*Evalu
 					verdict, failed = "fail", failed+1
 				}
 				if o.Progress != nil {
-					fmt.Fprintf(o.Progress, "[%d/%d] %s %s %.2fs\n", done, len(names), name, verdict, time.Since(start).Seconds())
+					name := job.name
+					if runs.trials > 1 {
+						name += "#" + strconv.Itoa(job.trial)
+					}
+					fmt.Fprintf(o.Progress, "[%d/%d] %s %s %.2fs\n", done, runs.total, name, verdict, time.Since(start).Seconds())
 				}
 				mu.Unlock()
 			}
 		})
 	}
-	for _, n := range toRun {
-		jobs <- n
+	for _, job := range runs.toRun {
+		jobs <- job
 	}
 	close(jobs)
 	wg.Wait()
 	if firstErr != nil {
 		return nil, firstErr
 	}
-	if err := w.Finish(finishOptions{MinAgentTurns: minTurns}); err != nil {
+	if err := runs.Finish(minTurns); err != nil {
 		return nil, err
 	}
-	return &Evaluation{Dir: w.Dir(), Scenarios: len(names), NotSuccessful: failed}, nil
+	return &Evaluation{Dir: runs.dir, Scenarios: len(names), Trials: runs.trials, NotSuccessful: failed}, nil
 }
 
 // evaluateOne runs one scenario on pair p and writes it; ok is
 // is_successful, why the reason a bot failed it (harness_error), err what
 // stops the run.
-func evaluateOne(ctx context.Context, w *runWriter, p BotPair, sc *Scenario, o SessionOptions) (ok bool, why string, err error) {
+func evaluateOne(ctx context.Context, w *runWriter, p BotPair, sc *Scenario, trial int, o SessionOptions) (ok bool, why string, err error) {
 	if p.Prepare != nil {
-		if err := p.Prepare(ctx, sc); err != nil {
+		if err := p.Prepare(ctx, sc, trial); err != nil {
 			return false, "", err
 		}
 	}

@@ -61,7 +61,7 @@ func TestFailedRunScoresUnsuccessful(t *testing.T) {
 			if last := d[len(d)-1]; last.Key != "harness_error" || last.Value != m.HarnessError {
 				t.Errorf("metrics.json ends with %v", last)
 			}
-			line, err := newResultLine(res)
+			line, err := newResultLine(res, 0)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -2,6 +2,7 @@ package harness
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -19,21 +20,25 @@ import (
 // "domain", "metrics" (metrics.json's object, keys in the runner's order)
 // and, when metrics has nl_assertion_pass_rate, "nl_assertion_verdicts"
 // (the passed flags of judge_result.json's verdicts, which NeMo's
-// RunAggregator reads from that file).
+// RunAggregator reads from that file), then, in a run of several trials,
+// "trial" (1 to the number of trials; NeMo's runner has no such key).
 type resultLine struct {
 	Scenario   string
 	Domain     string
 	Metrics    pyvalue.Dict
 	NLVerdicts []bool
+	// Trial is the run's trial, 0 in a run of one (no "trial" key).
+	Trial int
 }
 
-// newResultLine builds the line of a scored scenario.
-func newResultLine(res *Result) (*resultLine, error) {
+// newResultLine builds the line of a scored scenario (trial 0: a run of
+// one trial).
+func newResultLine(res *Result, trial int) (*resultLine, error) {
 	if res == nil || res.Metrics == nil {
 		return nil, errors.New("harness: result line: no metrics")
 	}
 	m := res.Metrics
-	l := &resultLine{Scenario: m.ScenarioName, Domain: prefix(m.ScenarioName), Metrics: m.dict()}
+	l := &resultLine{Scenario: m.ScenarioName, Domain: prefix(m.ScenarioName), Metrics: m.dict(), Trial: trial}
 	if m.NLAssertionPassRate != nil && res.JudgeResult != nil {
 		jr, err := pyvalue.Loads(res.JudgeResult)
 		if err != nil {
@@ -72,6 +77,9 @@ func (l *resultLine) MarshalJSON() ([]byte, error) {
 		}
 		d = append(d, pyvalue.Item{Key: "nl_assertion_verdicts", Value: vs})
 	}
+	if l.Trial > 0 {
+		d = append(d, pyvalue.Item{Key: "trial", Value: int64(l.Trial)})
+	}
 	return pyvalue.AppendJSON(nil, d, pyjson.Compact, false)
 }
 
@@ -109,6 +117,20 @@ func parseResultLine(b []byte) (*resultLine, error) {
 				return nil, errors.New(`"nl_assertion_verdicts" holds a non-bool`)
 			}
 		}
+	}
+	if raw, present := d.Get("trial"); present {
+		var t int64
+		var err error = errors.New("not an integer")
+		switch x := raw.(type) {
+		case json.Number:
+			t, err = x.Int64()
+		case int64:
+			t, err = x, nil
+		}
+		if err != nil || t < 1 || t > maxTrials {
+			return nil, fmt.Errorf(`"trial" is not a trial number (1 to %d): %s`, maxTrials, pyvalue.Repr(raw))
+		}
+		l.Trial = int(t)
 	}
 	return l, nil
 }

@@ -76,7 +76,7 @@ func TestResumeAfterKill(t *testing.T) {
 	// The kill: half a line, a half-built temporary directory, and the
 	// directory of a scenario that was being written by hand (in flight).
 	third := fixtureOutput(t, w, fixtureQueue[1])
-	l, _ := newResultLine(third.Result)
+	l, _ := newResultLine(third.Result, 0)
 	b, _ := l.MarshalJSON()
 	w.mu.Lock()
 	_, _ = w.results.Write(b[:len(b)/3])

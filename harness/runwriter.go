@@ -80,6 +80,9 @@ type scenarioOutput struct {
 type runWriter struct {
 	dir   string
 	queue []string
+	// trial is the trial this run directory holds in a run of several
+	// (its lines carry it), 0 in a run of one.
+	trial int
 
 	mu      sync.Mutex
 	results *os.File
@@ -248,7 +251,7 @@ func (w *runWriter) WriteScenario(out *scenarioOutput) error {
 	if !slices.Contains(w.queue, name) {
 		return fmt.Errorf("harness: scenario %q is not queued in this run", name)
 	}
-	line, err := newResultLine(out.Result)
+	line, err := newResultLine(out.Result, w.trial)
 	if err != nil {
 		return err
 	}

@@ -103,14 +103,14 @@ func TestTurnGateCountsModelCalls(t *testing.T) {
 func TestSummaryAndReportSayUnknown(t *testing.T) {
 	res, err := Score(t.Context(), unknownRun(), opts())
 	require.NoError(t, err)
-	line, err := newResultLine(res)
+	line, err := newResultLine(res, 0)
 	require.NoError(t, err)
 	known := unknownRun()
 	known.Scenario.Name = "eva_airline__known_usage"
 	known.Agent.Tokens = Usage{NCalls: 4, Prompt: 1000, Completion: 200}
 	kres, err := Score(t.Context(), known, opts())
 	require.NoError(t, err)
-	kline, err := newResultLine(kres)
+	kline, err := newResultLine(kres, 0)
 	require.NoError(t, err)
 
 	summary := string(allSummary([]*resultLine{line, kline}, 2, 3))

@@ -42,7 +42,7 @@ type scripts struct {
 
 // mutator turns a scenario's gold scripts into the scripts to run (tests
 // use it to break them); nil runs the gold scripts.
-type mutator func(name string, gold scripts) scripts
+type mutator func(name string, trial int, gold scripts) scripts
 
 // The fallbacks: the agent's goodbye once its script is played, and the
 // scripted user simulator's answer to every turn its script does not

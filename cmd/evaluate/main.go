@@ -67,6 +67,7 @@ type flags struct {
 	parallel, minAgentTurns, maxTurns                   int
 	timeout, kickoff, settle                            time.Duration
 	verify                                              bool
+	trials                                              int
 	budgets                                             harness.Budgets
 	llm                                                 llmFlags
 	judge                                               judgeFlags
@@ -92,6 +93,7 @@ func parse(args []string, stderr io.Writer) (flags, error) {
 	fs.DurationVar(&f.timeout, "timeout", 0, "bound on each run's conversation (0: the scenario's max_duration)")
 	fs.DurationVar(&f.kickoff, "kickoff-delay", 0, "wait before the agent's Hello (0: NeMo's 1s with URLs, none in-process)")
 	fs.DurationVar(&f.settle, "exit-settle", 0, "wait after the agent's <exit> (0: NeMo's 0.5s with URLs, 50ms in-process)")
+	fs.IntVar(&f.trials, "trials", 1, "runs of every scenario, each from a fresh start; more than 1: DIR/eval_<timestamp>/trial_<n> in NeMo's layout and trials.json, trials_summary.txt at the top (pass@1, pass^k, flaky scenarios)")
 	fs.BoolVar(&f.verify, "verify", true, "check that each bot's summary is reproducible from the actions it reports (metrics summary_verified; NeMo's verdicts unchanged)")
 	budgetFlags(fs, &f.budgets)
 	fs.StringVar(&f.llm.url, "llm-url", "", "OpenAI-compatible server of the in-process bots' model (e.g. http://127.0.0.1:8000/v1); empty: gold stand-ins")
@@ -263,7 +265,9 @@ func evaluate(ctx context.Context, f flags, stdout, stderr io.Writer) error {
 	for i, p := range pairs {
 		bots[i] = harness.BotPair{AgentURL: p.agentURL, UserURL: p.userURL}
 		if p.agent != nil {
-			bots[i].Prepare = func(_ context.Context, sc *harness.Scenario) error { return p.arm(&g, sc.Name, f.mutate) }
+			bots[i].Prepare = func(_ context.Context, sc *harness.Scenario, trial int) error {
+				return p.arm(&g, sc.Name, trial, f.mutate)
+			}
 		}
 	}
 	hq := make([]*harness.Scenario, len(queue))
@@ -274,10 +278,14 @@ func evaluate(ctx context.Context, f flags, stdout, stderr io.Writer) error {
 	}
 	ev, err := harness.Evaluate(ctx, hq, harness.EvaluateOptions{
 		OutputDir: f.out, ResumeDir: f.resume, Bots: bots, Session: o,
-		References: refs.of, Argv: f.argv, Args: invocation(f), Progress: stderr,
+		References: refs.of, Argv: f.argv, Args: invocation(f), Progress: stderr, Trials: f.trials,
 	})
 	if err != nil {
 		return err
+	}
+	if ev.Trials > 1 {
+		fmt.Fprintf(stdout, "%s: %d scenarios, %d trials, %d runs not successful\n", ev.Dir, ev.Scenarios, ev.Trials, ev.NotSuccessful)
+		return nil
 	}
 	fmt.Fprintf(stdout, "%s: %d scenarios, %d not successful\n", ev.Dir, ev.Scenarios, ev.NotSuccessful)
 	return nil
@@ -287,7 +295,7 @@ func evaluate(ctx context.Context, f flags, stdout, stderr io.Writer) error {
 // their names with "_" for "-" as argparse names them, in the order they
 // are defined; durations in seconds.
 func invocation(f flags) []harness.Arg {
-	return []harness.Arg{
+	args := []harness.Arg{
 		{Name: "scenarios", Value: f.scenarios}, {Name: "domain", Value: f.domain},
 		{Name: "out", Value: f.out}, {Name: "resume", Value: f.resume},
 		{Name: "agent_url", Value: f.agentURLs}, {Name: "user_url", Value: f.userURLs},
@@ -299,18 +307,22 @@ func invocation(f flags) []harness.Arg {
 		{Name: "max_held_bytes", Value: f.budgets.HeldBytes}, {Name: "max_file_bytes", Value: f.budgets.FileBytes},
 		{Name: "max_depth", Value: f.budgets.Depth},
 	}
+	if f.trials > 1 { // NeMo's runner has no trials: its keys stay its own
+		args = append(args, harness.Arg{Name: "trials", Value: f.trials})
+	}
+	return args
 }
 
 // arm sets the scripts of scenario name on the pair's in-process models:
 // its gold scripts, or what mutate makes of them.
-func (p *pair) arm(g *golds, name string, mutate mutator) error {
+func (p *pair) arm(g *golds, name string, trial int, mutate mutator) error {
 	agentTurns, userTurns, err := g.scripts(name)
 	if err != nil {
 		return err
 	}
 	sc := scripts{agent: agentTurns, user: userTurns}
 	if mutate != nil {
-		sc = mutate(name, sc)
+		sc = mutate(name, trial, sc)
 	}
 	p.agent.Arm(sc.agent, sc.stall)
 	p.user.Arm(sc.user, false)

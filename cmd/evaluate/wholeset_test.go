@@ -434,7 +434,7 @@ func TestWholeSetBrokenVariantsFail(t *testing.T) {
 			}
 		}
 	}
-	mutate := func(name string, s scripts) scripts {
+	mutate := func(name string, _ int, s scripts) scripts {
 		out, _ := brokenVariants[assigned[name]].apply(name, s)
 		return out
 	}

@@ -1,0 +1,201 @@
+package harness
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/voiceeval/schematools/internal/evalstats"
+)
+
+// Verdict is one run's is_successful as a run directory holds it.
+type Verdict int8
+
+const (
+	// Missing: the trial has no finished result for the scenario.
+	Missing Verdict = iota
+	Pass
+	Fail
+	// NotApplicable: is_successful "N/A" (no success signal applied).
+	NotApplicable
+)
+
+func (v Verdict) String() string {
+	switch v {
+	case Pass:
+		return "pass"
+	case Fail:
+		return "fail"
+	case NotApplicable:
+		return "N/A"
+	}
+	return "missing"
+}
+
+// Trials are the verdicts of a run directory's trials and their
+// statistics (ReadTrials). A run of one trial — NeMo's own runner's
+// included — is a run of Trials 1.
+type Trials struct {
+	// Trials is the number of trial directories (1 for a run of one).
+	Trials int
+	// Scenarios are the scenarios with a result in some trial, in the
+	// first trial's results.jsonl order (then the later trials').
+	Scenarios []ScenarioTrials
+	// Overall are the statistics over every scenario; Domains per domain
+	// (the name's prefix before "__"), sorted by name.
+	Overall TrialStats
+	Domains []TrialStats
+}
+
+// ScenarioTrials are one scenario's verdicts, by trial - 1.
+type ScenarioTrials struct {
+	Name, Domain string
+	Verdicts     []Verdict
+}
+
+// Counts returns the scenario's successes and its runs with a verdict
+// (Pass or Fail; N/A and missing trials are no sample).
+func (s ScenarioTrials) Counts() (successes, runs int) {
+	for _, v := range s.Verdicts {
+		switch v {
+		case Pass:
+			successes, runs = successes+1, runs+1
+		case Fail:
+			runs++
+		}
+	}
+	return successes, runs
+}
+
+// TrialStats summarise the scenarios with at least one verdict. An
+// estimate that cannot be made (no such scenario) is nil, never 0.
+type TrialStats struct {
+	// Domain is "" for the overall statistics.
+	Domain string
+	// Scenarios counts the scenarios with a verdict; Runs their runs with
+	// one, Successes the passed ones.
+	Scenarios, Runs, Successes int
+	// PassAt1 is the mean over scenarios of c/n, with the Wilson interval
+	// of Successes of Runs.
+	PassAt1 *Interval
+	// PassHatK[k-1] is pass^k, tau-bench's unbiased estimator (the mean of
+	// C(c,k)/C(n,k)), for k = 1 up to the fewest runs of a scenario, with
+	// a percentile bootstrap interval over scenarios.
+	PassHatK []Interval
+	// Flaky is the share of scenarios that both passed and failed.
+	Flaky *float64
+}
+
+// Interval is an estimate and its 95% interval.
+type Interval struct {
+	Estimate, Lo, Hi float64
+}
+
+// Confidence and bootstrap settings of every interval ReadTrials gives;
+// the fixed seed makes a run directory's statistics reproducible.
+const (
+	trialConfidence = 0.95
+	bootstrapDraws  = 2000
+	bootstrapSeed   = 0x5ca1ab1e
+)
+
+// ReadTrials reads a run directory — one of several trials (trial_1 …
+// trial_n, as Evaluate writes with Trials > 1) or one run in NeMo's
+// layout — and computes its trial statistics. A scenario's verdict in a
+// trial is its last results.jsonl line's is_successful.
+func ReadTrials(dir string) (*Trials, error) {
+	n, err := trialsIn(dir)
+	if err != nil {
+		return nil, err
+	}
+	dirs := []string{dir}
+	if n > 0 {
+		dirs = dirs[:0]
+		for t := 1; t <= n; t++ {
+			dirs = append(dirs, trialDir(dir, t))
+		}
+	} else if _, err := os.Stat(filepath.Join(dir, fileResults)); err != nil {
+		return nil, fmt.Errorf("harness: %s is not a run directory: %w", dir, err)
+	}
+	tr := &Trials{Trials: len(dirs)}
+	index := map[string]int{}
+	for t, d := range dirs {
+		rf, err := readResults(filepath.Join(d, fileResults))
+		if err != nil {
+			return nil, err
+		}
+		for _, l := range rf.Lines {
+			i, ok := index[l.Scenario]
+			if !ok {
+				i = len(tr.Scenarios)
+				index[l.Scenario] = i
+				tr.Scenarios = append(tr.Scenarios, ScenarioTrials{Name: l.Scenario, Domain: l.Domain, Verdicts: make([]Verdict, len(dirs))})
+			}
+			tr.Scenarios[i].Verdicts[t] = verdictOf(l)
+		}
+	}
+	tr.Overall = trialStats("", tr.Scenarios)
+	byDomain := map[string][]ScenarioTrials{}
+	for _, s := range tr.Scenarios {
+		byDomain[s.Domain] = append(byDomain[s.Domain], s)
+	}
+	domains := make([]string, 0, len(byDomain))
+	for d := range byDomain {
+		domains = append(domains, d)
+	}
+	slices.Sort(domains)
+	for _, d := range domains {
+		tr.Domains = append(tr.Domains, trialStats(d, byDomain[d]))
+	}
+	return tr, nil
+}
+
+func verdictOf(l *resultLine) Verdict {
+	switch v, _ := l.Metrics.Get("is_successful"); v {
+	case true:
+		return Pass
+	case false:
+		return Fail
+	case "N/A":
+		return NotApplicable
+	}
+	return Fail // a result with no readable verdict is not a success
+}
+
+// trialStats computes the statistics of scenarios.
+func trialStats(domain string, scenarios []ScenarioTrials) TrialStats {
+	st := TrialStats{Domain: domain}
+	var outcomes []evalstats.Outcome
+	fewest := 0
+	for _, s := range scenarios {
+		c, n := s.Counts()
+		if n == 0 {
+			continue
+		}
+		outcomes = append(outcomes, evalstats.Outcome{Successes: c, Trials: n})
+		st.Runs, st.Successes = st.Runs+n, st.Successes+c
+		if fewest == 0 || n < fewest {
+			fewest = n
+		}
+	}
+	st.Scenarios = len(outcomes)
+	if st.Scenarios == 0 {
+		return st
+	}
+	p1, _ := evalstats.PassHatK(outcomes, 1)
+	lo, hi := evalstats.Wilson(st.Successes, st.Runs, trialConfidence)
+	st.PassAt1 = &Interval{Estimate: p1, Lo: lo, Hi: hi}
+	for k := 1; k <= fewest; k++ {
+		est, ok := evalstats.PassHatK(outcomes, k)
+		if !ok {
+			break
+		}
+		stat := func(o []evalstats.Outcome) float64 { v, _ := evalstats.PassHatK(o, k); return v }
+		lo, hi := evalstats.Bootstrap(outcomes, stat, trialConfidence, bootstrapDraws, bootstrapSeed)
+		st.PassHatK = append(st.PassHatK, Interval{Estimate: est, Lo: lo, Hi: hi})
+	}
+	f := evalstats.FlakyShare(outcomes)
+	st.Flaky = &f
+	return st
+}
