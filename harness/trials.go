@@ -186,14 +186,19 @@ func trialStats(domain string, scenarios []ScenarioTrials) TrialStats {
 	p1, _ := evalstats.PassHatK(outcomes, 1)
 	lo, hi := evalstats.Wilson(st.Successes, st.Runs, trialConfidence)
 	st.PassAt1 = &Interval{Estimate: p1, Lo: lo, Hi: hi}
+	// pass^k is the mean of a value per scenario, C(c,k)/C(n,k): one
+	// bootstrap over the scenarios serves every k.
+	values := make([][]float64, fewest)
 	for k := 1; k <= fewest; k++ {
-		est, ok := evalstats.PassHatK(outcomes, k)
-		if !ok {
-			break
+		for _, o := range outcomes {
+			v, _ := evalstats.PassHatK([]evalstats.Outcome{o}, k)
+			values[k-1] = append(values[k-1], v)
 		}
-		stat := func(o []evalstats.Outcome) float64 { v, _ := evalstats.PassHatK(o, k); return v }
-		lo, hi := evalstats.Bootstrap(outcomes, stat, trialConfidence, bootstrapDraws, bootstrapSeed)
-		st.PassHatK = append(st.PassHatK, Interval{Estimate: est, Lo: lo, Hi: hi})
+	}
+	los, his := evalstats.BootstrapMeans(values, trialConfidence, bootstrapDraws, bootstrapSeed)
+	for k := 1; k <= fewest; k++ {
+		est, _ := evalstats.PassHatK(outcomes, k)
+		st.PassHatK = append(st.PassHatK, Interval{Estimate: est, Lo: los[k-1], Hi: his[k-1]})
 	}
 	f := evalstats.FlakyShare(outcomes)
 	st.Flaky = &f

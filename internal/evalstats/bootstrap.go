@@ -57,3 +57,49 @@ func quantile(xs []float64, q float64) float64 {
 	}
 	return xs[i] + (h-float64(i))*(xs[i+1]-xs[i])
 }
+
+// BootstrapMeans is Bootstrap for statistics that are means over the
+// scenarios of a value per scenario, several at once: values[s][i] is
+// statistic s's value for scenario i (pass^k's is C(c,k)/C(n,k)). Every
+// resample of the scenarios serves every statistic, so one call costs
+// what one Bootstrap does. It returns each statistic's interval; (NaN,
+// NaN) for all on the conditions Bootstrap gives NaN for, and for a
+// statistic whose values are not len(values[0]) long or hold a NaN.
+func BootstrapMeans(values [][]float64, conf float64, resamples int, seed uint64) (lo, hi []float64) {
+	lo, hi = make([]float64, len(values)), make([]float64, len(values))
+	n := 0
+	if len(values) > 0 {
+		n = len(values[0])
+	}
+	bad := n == 0 || resamples < 1 || !(conf > 0 && conf < 1)
+	for _, v := range values {
+		bad = bad || len(v) != n || slices.ContainsFunc(v, math.IsNaN)
+	}
+	if bad {
+		for s := range values {
+			lo[s], hi[s] = nan(), nan()
+		}
+		return lo, hi
+	}
+	r := newRand(seed)
+	sums := make([][]float64, len(values))
+	for s := range sums {
+		sums[s] = make([]float64, resamples)
+	}
+	for j := range resamples {
+		for range n {
+			i := r.IntN(n)
+			for s, v := range values {
+				sums[s][j] += v[i]
+			}
+		}
+	}
+	for s, vals := range sums {
+		for j := range vals {
+			vals[j] /= float64(n)
+		}
+		slices.Sort(vals)
+		lo[s], hi[s] = quantile(vals, (1-conf)/2), quantile(vals, (1+conf)/2)
+	}
+	return lo, hi
+}

@@ -83,3 +83,35 @@ func TestQuantile(t *testing.T) {
 		t.Errorf("quantile of one value = %v", got)
 	}
 }
+
+// BootstrapMeans gives, for a mean statistic, the interval Bootstrap
+// gives with the same seed (the same resamples), for each statistic.
+func TestBootstrapMeansIsBootstrap(t *testing.T) {
+	var outcomes []Outcome
+	for i := range 57 {
+		outcomes = append(outcomes, Outcome{Successes: i % 4, Trials: 3 + i%2})
+	}
+	values := make([][]float64, 3)
+	for k := 1; k <= 3; k++ {
+		for _, o := range outcomes {
+			v, _ := PassHatK([]Outcome{o}, k)
+			values[k-1] = append(values[k-1], v)
+		}
+	}
+	lo, hi := BootstrapMeans(values, 0.95, 500, 42)
+	for k := 1; k <= 3; k++ {
+		stat := func(o []Outcome) float64 { v, _ := PassHatK(o, k); return v }
+		wlo, whi := Bootstrap(outcomes, stat, 0.95, 500, 42)
+		if math.Abs(lo[k-1]-wlo) > 1e-12 || math.Abs(hi[k-1]-whi) > 1e-12 {
+			t.Errorf("k=%d: BootstrapMeans (%v, %v), Bootstrap (%v, %v)", k, lo[k-1], hi[k-1], wlo, whi)
+		}
+	}
+	for _, bad := range [][][]float64{nil, {{}}, {{1, 2}, {1}}, {{1, math.NaN()}}} {
+		lo, hi := BootstrapMeans(bad, 0.95, 10, 1)
+		for s := range lo {
+			if !math.IsNaN(lo[s]) || !math.IsNaN(hi[s]) {
+				t.Errorf("BootstrapMeans(%v) = (%v, %v), want NaN", bad, lo, hi)
+			}
+		}
+	}
+}
