@@ -62,6 +62,9 @@ func runConversation(ctx context.Context, sc *Scenario, agentURL, userURL string
 		settle = defaultExitSettle
 	}
 
+	// Each bot's answers to what the harness relays to it, timed on the
+	// run loop.
+	agentClock, userClock := newReplyClock(), newReplyClock()
 	var (
 		sentToAgent, sentToUser int // user messages the bridge put in each context
 		turns                   int
@@ -80,6 +83,11 @@ func runConversation(ctx context.Context, sc *Scenario, agentURL, userURL string
 			return fmt.Errorf("%s bot: %w", side(ev.agent), ev.err)
 		}
 		e := ev.e
+		if ev.agent {
+			agentClock.observe(e, ev.turn, ev.hasTurn)
+		} else {
+			userClock.observe(e, ev.turn, ev.hasTurn)
+		}
 		switch e.Kind {
 		case bridge.KindMalformed:
 			return fmt.Errorf("%s bot sent what cannot be read: %w", side(ev.agent), e.Err)
@@ -123,16 +131,19 @@ func runConversation(ctx context.Context, sc *Scenario, agentURL, userURL string
 			text := ev.turn
 			turns++
 			if text != bridge.Interrupted {
+				sent := time.Now()
 				if ev.agent {
 					if err := user.SendText(ctx, text); err != nil {
 						return fmt.Errorf("user bot: send-text: %w", err)
 					}
 					sentToUser++
+					userClock.relayed(text, sent, false)
 				} else {
 					if err := agent.SendText(ctx, text); err != nil {
 						return fmt.Errorf("agent bot: send-text: %w", err)
 					}
 					sentToAgent++
+					agentClock.relayed(text, sent, false)
 				}
 			}
 		}
@@ -146,11 +157,13 @@ loop:
 			runErr = ctx.Err()
 			break loop
 		case <-kick.C:
+			sent := time.Now()
 			if err := agent.SendText(ctx, rtviwire.Kickoff); err != nil {
 				runErr = fmt.Errorf("agent bot: kickoff: %w", err)
 				break loop
 			}
 			sentToAgent++
+			agentClock.relayed(rtviwire.Kickoff, sent, true)
 		case <-q.signal:
 			if err := q.err(); err != nil {
 				runErr = err
@@ -192,6 +205,8 @@ loop:
 		agentTurns, userTurns := agentRec.Turns(), userRec.Turns()
 		run.Turns = mergeTurns(agentTurns, userTurns)
 		run.Segments = segments(start, agentTurns, userTurns)
+		run.Latencies = agentClock.latencies()
+		run.latency = &latencyDetail{agent: agentClock, user: userClock}
 		run.ScenarioDuration = time.Since(wallStart).Seconds()
 	}
 	var be *botError

@@ -46,6 +46,9 @@
 //   - [Budgets] bound what bots can make the harness read, hold and
 //     write; a passed budget fails that scenario alone. A scenario takes
 //     at most its duration bound plus 8 s of grace.
+//   - A text run times each relayed turn to the other bot's first speech:
+//     the agent's answers are metrics latencies (latency_stats,
+//     all_latencies.csv), both sides' with LLM times latency_detail.json.
 //   - [RenderReport] rebuilds a run directory's report.html.
 //   - Configuration is by options structs: [EvaluateOptions],
 //     [SessionOptions] ([DefaultSessionOptions]), [Options], [Budgets],

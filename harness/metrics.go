@@ -22,16 +22,13 @@ func latencyStats(ls []Latency) LatencyStats {
 		return LatencyStats{}
 	}
 	v := make([]float64, len(ls))
-	sum := 0.0
 	for i, l := range ls {
 		v[i] = l.LatencyMs
 	}
 	slices.Sort(v)
-	for _, x := range v {
-		sum += x
-	}
 	n := len(v)
-	return LatencyStats{Count: n, MeanMs: sum / float64(n), P50Ms: v[n/2], P95Ms: v[int(float64(n)*0.95)], MinMs: v[0], MaxMs: v[n-1]}
+	// sum() of the sorted floats, compensated as Python 3.12's.
+	return LatencyStats{Count: n, MeanMs: sumFloats(v) / float64(n), P50Ms: v[n/2], P95Ms: v[int(float64(n)*0.95)], MinMs: v[0], MaxMs: v[n-1]}
 }
 
 // Breakdown is success_breakdown: the whitelisted signals that passed,

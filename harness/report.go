@@ -50,6 +50,11 @@ type domainRow struct {
 	Signals             []rateRow
 	BarY, BarW, LabelY  float64
 	BarLabel, BarColour string
+	// Latencies counts the domain's agent latency samples (metrics
+	// latencies); P50 and P95 are NeMo's percentiles of them ("1234.5
+	// ms"), "–" without samples.
+	Latencies int
+	P50, P95  string
 }
 
 type turnView struct{ Role, Text, Time string }
@@ -86,6 +91,10 @@ type reportView struct {
 	SignalNames      []string
 	ChartH           float64
 	Scenarios        []scenarioView
+
+	// HasLatency: some scenario has a latency sample (the latency table
+	// is shown).
+	HasLatency bool
 
 	// Checked counts the scenarios whose summaries were checked
 	// (summary_verified true or false), Unreproducible those not
@@ -291,9 +300,11 @@ func scenarioOf(l *resultLine, i int, diff func(string) ([]byte, error)) scenari
 func renderReport(in reportInput) ([]byte, error) {
 	agg := newAggregator(in.MinAgentTurns)
 	scenarios := map[string]int{}
+	lats := map[string][]float64{}
 	for _, l := range in.Lines {
 		agg.Add(l)
 		scenarios[l.Domain]++
+		lats[l.Domain] = append(lats[l.Domain], latenciesOf(l.Metrics)...)
 	}
 	v := reportView{Title: in.Title, Queued: in.Queued, Finished: len(in.Lines),
 		Overall: rateOf("Overall success", agg.Run.Success, "scenarios"), Task: rateOf("Task success (excl. clean_exit)", agg.Run.TaskSuccess, "scenarios"),
@@ -309,6 +320,14 @@ func renderReport(in reportInput) ([]byte, error) {
 	for i, d := range ds {
 		b := agg.PerDomain[d]
 		row := domainRow{Domain: d, Scenarios: scenarios[d], Success: rateOf(d, b.Success, "scenarios"), TaskSucc: rateOf(d, b.TaskSuccess, "scenarios"), Signals: bucketSignals(b)}
+		row.Latencies, row.P50, row.P95 = len(lats[d]), "\u2013", "\u2013"
+		if ls := lats[d]; len(ls) > 0 {
+			// As all_summary.txt's overall statistics: sorted[n//2],
+			// sorted[int(n*0.95)].
+			slices.Sort(ls)
+			row.P50, row.P95 = fixed(ls[len(ls)/2], 1)+" ms", fixed(ls[int(float64(len(ls))*0.95)], 1)+" ms"
+			v.HasLatency = true
+		}
 		row.BarY = float64(i)*28 + 4
 		row.LabelY = row.BarY + 15
 		row.BarW = row.Success.Pct * 4

@@ -125,7 +125,10 @@ type Turn struct {
 	Text      string
 }
 
-// Latency is one measured response latency of metrics "latencies".
+// Latency is one measured response latency of metrics "latencies". In a
+// text run (RunScenario) it is the time from the send-text that relayed
+// the user's turn to the agent's first speech event (bot-started-speaking,
+// or a bot-tts-text with text) after it.
 type Latency struct {
 	UserTranscript, AgentTranscript string
 	LatencyMs                       float64
@@ -139,7 +142,9 @@ type Run struct {
 	// path, used when no action list was pulled).
 	FinalResponses []string
 	Turns          []Turn
-	Latencies      []Latency
+	// Latencies are the agent's answers to the user's relayed turns:
+	// from the send-text to the agent's first speech, in a text run.
+	Latencies []Latency
 	// StopReason is "[EXIT]" when the agent sent <exit>, else "[TIMEOUT]"
 	// or another reason.
 	StopReason string
@@ -166,6 +171,10 @@ type Run struct {
 	// (VerifySummaries), written as summary_verified; nil when not
 	// verified.
 	Verification *Verification
+
+	// latency is both sides' response times as RunScenario measured them
+	// (latency_detail.json); nil when not measured.
+	latency *latencyDetail
 }
 
 // Options are the runner's scoring flags.

@@ -205,6 +205,11 @@ func scenarioFiles(out *scenarioOutput) (map[string][]byte, error) {
 		files[filepath.Join(dirBotLogsUser, fileLLMContext)] = r.User.Context
 	}
 	files[fileConversationLog] = conversationLog(r.LogStartTime, r.Segments, r.EndTime, r.StopReason)
+	if r.latency != nil {
+		if files[fileLatencyDetail], err = latencyDetailJSON(r.latency); err != nil {
+			return nil, fmt.Errorf("harness: %s: %w", fileLatencyDetail, err)
+		}
+	}
 	seg, err := segLST(r.Scenario.Name, r.Segments)
 	if err != nil {
 		return nil, err

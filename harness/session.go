@@ -136,7 +136,8 @@ type SyncRecord struct {
 //   - run: fresh connections; KickoffDelay in, the agent gets send-text
 //     "Hello"; every turn one bot completes (bot-started-speaking …
 //     bot-stopped-speaking) is sent to the other as send-text, in the order
-//     the events came; every action-applied is replayed on the shadow DBs and
+//     the events came, and timed to that bot's first speech (the agent's
+//     answers to the user are Run.Latencies); every action-applied is replayed on the shadow DBs and
 //     the deltas pushed with apply_sync_delta, before any later turn of that
 //     bot is relayed; the run stops ExitSettle after the agent's <exit>
 //     ("[EXIT]"; turns completed in the settle are recorded, not relayed:

@@ -88,6 +88,9 @@ type testBot struct {
 	noReset bool
 	// silent makes the bot never answer a text (a hung LLM).
 	silent bool
+	// delay is how long the bot waits before it starts to answer a text
+	// (a slow LLM).
+	delay time.Duration
 	// hook, when set, may replace how one incoming frame is handled: it
 	// returns true when it handled it (faults).
 	hook func(ws *websocket.Conn, msg []byte) bool
@@ -198,6 +201,7 @@ func (b *testBot) turn(llmURL, text string) {
 	if b.silent {
 		return
 	}
+	time.Sleep(b.delay)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	em := &rtvi.Emitter{Send: b.send}
