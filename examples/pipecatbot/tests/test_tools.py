@@ -25,7 +25,7 @@ VECTORS = os.path.join(REPO, "internal", "conformance", "testdata")
 DATA = DataRoot(os.path.join(REPO, "domains", "tau2", "tau2data"))
 DB_PATHS = {"tau2_airline": "airline/db.json", "tau2_retail": "retail/db.json"}
 NOT_PLAYED = ("is not implemented by examples/pipecatbot",)
-SCENARIOS = os.path.join(REPO, "examples", "evaluate", "testdata", "pipecat", "scenarios.txt")
+SCENARIOS = os.path.join(REPO, "cmd", "evaluate", "testdata", "pipecat", "scenarios.txt")
 
 
 def hashed_tasks() -> set:
