@@ -146,6 +146,22 @@ func BenchmarkGoldSweep(b *testing.B) {
 	}
 }
 
+// BenchmarkGoldSweepTrials is BenchmarkGoldSweep with -trials 3: every
+// scenario three times, each a fresh start, and the trial statistics
+// (issue #38's target: 40 scenario runs/s on 2 cores).
+func BenchmarkGoldSweepTrials(b *testing.B) {
+	for b.Loop() {
+		start := time.Now()
+		var stdout, stderr bytes.Buffer
+		if code := run([]string{"-domain", "all-gold", "-parallel", "4", "-trials", "3", "-out", b.TempDir()}, &stdout, &stderr); code != 0 {
+			b.Fatalf("exit %d\n%s", code, stderr.String())
+		}
+		n := strings.Count(stderr.String(), "\n")
+		b.ReportMetric(float64(n)/time.Since(start).Seconds(), "runs/s")
+		b.Log(strings.TrimSpace(stdout.String()))
+	}
+}
+
 // run_args.json records each invocation, the resumed one pointing at the
 // one before it.
 func TestRunArgs(t *testing.T) {
