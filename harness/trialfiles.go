@@ -44,10 +44,14 @@ func trialsJSON(tr *Trials) ([]byte, error) {
 	}
 	scs := make([]any, len(tr.Scenarios))
 	for i, s := range tr.Scenarios {
-		c, n := s.Counts()
+		c, n := s.Successes, s.Runs
 		vs := make([]any, len(s.Verdicts))
 		for j, v := range s.Verdicts {
-			vs[j] = v.String()
+			if v == "" {
+				vs[j] = nil // missing
+			} else {
+				vs[j] = v
+			}
 		}
 		scs[i] = dict("scenario", s.Name, "domain", s.Domain, "successes", int64(c), "runs", int64(n), "verdicts", vs)
 	}
@@ -117,7 +121,7 @@ func trialsSummary(tr *Trials) string {
 	}
 	var flaky, failed []string
 	for _, s := range tr.Scenarios {
-		c, n := s.Counts()
+		c, n := s.Successes, s.Runs
 		switch {
 		case n > 0 && c == 0:
 			failed = append(failed, fmt.Sprintf("  %s 0/%d", s.Name, n))

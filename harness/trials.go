@@ -9,30 +9,6 @@ import (
 	"github.com/voiceeval/schematools/internal/evalstats"
 )
 
-// Verdict is one run's is_successful as a run directory holds it.
-type Verdict int8
-
-const (
-	// Missing: the trial has no finished result for the scenario.
-	Missing Verdict = iota
-	Pass
-	Fail
-	// NotApplicable: is_successful "N/A" (no success signal applied).
-	NotApplicable
-)
-
-func (v Verdict) String() string {
-	switch v {
-	case Pass:
-		return "pass"
-	case Fail:
-		return "fail"
-	case NotApplicable:
-		return "N/A"
-	}
-	return "missing"
-}
-
 // Trials are the verdicts of a run directory's trials and their
 // statistics (ReadTrials). A run of one trial — NeMo's own runner's
 // included — is a run of Trials 1.
@@ -48,24 +24,15 @@ type Trials struct {
 	Domains []TrialStats
 }
 
-// ScenarioTrials are one scenario's verdicts, by trial - 1.
+// ScenarioTrials are one scenario's verdicts, by trial - 1: "pass",
+// "fail", "N/A" (is_successful "N/A": no success signal applied) or ""
+// (the trial has no finished result for it). Successes and Runs count its
+// passes and its runs with a verdict (pass or fail: N/A and missing are no
+// sample).
 type ScenarioTrials struct {
-	Name, Domain string
-	Verdicts     []Verdict
-}
-
-// Counts returns the scenario's successes and its runs with a verdict
-// (Pass or Fail; N/A and missing trials are no sample).
-func (s ScenarioTrials) Counts() (successes, runs int) {
-	for _, v := range s.Verdicts {
-		switch v {
-		case Pass:
-			successes, runs = successes+1, runs+1
-		case Fail:
-			runs++
-		}
-	}
-	return successes, runs
+	Name, Domain    string
+	Verdicts        []string
+	Successes, Runs int
 }
 
 // TrialStats summarise the scenarios with at least one verdict. An
@@ -130,9 +97,20 @@ func ReadTrials(dir string) (*Trials, error) {
 			if !ok {
 				i = len(tr.Scenarios)
 				index[l.Scenario] = i
-				tr.Scenarios = append(tr.Scenarios, ScenarioTrials{Name: l.Scenario, Domain: l.Domain, Verdicts: make([]Verdict, len(dirs))})
+				tr.Scenarios = append(tr.Scenarios, ScenarioTrials{Name: l.Scenario, Domain: l.Domain, Verdicts: make([]string, len(dirs))})
 			}
 			tr.Scenarios[i].Verdicts[t] = verdictOf(l)
+		}
+	}
+	for i := range tr.Scenarios {
+		s := &tr.Scenarios[i]
+		for _, v := range s.Verdicts {
+			switch v {
+			case verdictPass:
+				s.Successes, s.Runs = s.Successes+1, s.Runs+1
+			case verdictFail:
+				s.Runs++
+			}
 		}
 	}
 	tr.Overall = trialStats("", tr.Scenarios)
@@ -151,16 +129,23 @@ func ReadTrials(dir string) (*Trials, error) {
 	return tr, nil
 }
 
-func verdictOf(l *resultLine) Verdict {
+// The verdicts of ScenarioTrials.
+const (
+	verdictPass = "pass"
+	verdictFail = "fail"
+	verdictNA   = "N/A"
+)
+
+func verdictOf(l *resultLine) string {
 	switch v, _ := l.Metrics.Get("is_successful"); v {
 	case true:
-		return Pass
+		return verdictPass
 	case false:
-		return Fail
+		return verdictFail
 	case "N/A":
-		return NotApplicable
+		return verdictNA
 	}
-	return Fail // a result with no readable verdict is not a success
+	return verdictFail // a result with no readable verdict is not a success
 }
 
 // trialStats computes the statistics of scenarios.
@@ -169,7 +154,7 @@ func trialStats(domain string, scenarios []ScenarioTrials) TrialStats {
 	var outcomes []evalstats.Outcome
 	fewest := 0
 	for _, s := range scenarios {
-		c, n := s.Counts()
+		c, n := s.Successes, s.Runs
 		if n == 0 {
 			continue
 		}

@@ -112,7 +112,7 @@ func TestEvaluateTrials(t *testing.T) {
 	}
 	var got []string
 	for _, s := range tr.Scenarios {
-		c, n := s.Counts()
+		c, n := s.Successes, s.Runs
 		got = append(got, s.Name+" "+string(rune('0'+c))+"/"+string(rune('0'+n)))
 	}
 	if want := []string{"notes__1 2/3", "notes__2 3/3", "notes__3 0/3"}; !slices.Equal(got, want) {

@@ -118,9 +118,9 @@ func TestFlakyStandInTrials(t *testing.T) {
 	wrong := 0
 	for _, s := range tr.Scenarios {
 		for i, v := range s.Verdicts {
-			want := harness.Fail
+			want := "fail"
 			if plan.passes(seed, s.Name, i+1) {
-				want = harness.Pass
+				want = "pass"
 			}
 			if v != want {
 				wrong++
@@ -177,7 +177,7 @@ func TestFlakyTrialsCoverage(t *testing.T) {
 		}
 		plugIn := make([][]float64, trials) // (c/n)^k per scenario
 		for _, s := range tr.Scenarios {
-			c, n := s.Counts()
+			c, n := s.Successes, s.Runs
 			for k := 1; k <= trials; k++ {
 				plugIn[k-1] = append(plugIn[k-1], math.Pow(float64(c)/float64(n), float64(k)))
 			}
