@@ -39,7 +39,7 @@ func writeRun(t *testing.T, dir string, trials, n, failed int) string {
 
 // The exit status: 0 when the gate passes, 1 when it fails (the reason on
 // stderr), 2 on a usage error or a run that cannot be read.
-func TestExitCodes(t *testing.T) {
+func TestCompareExitCodes(t *testing.T) {
 	root := t.TempDir()
 	run1 := func(name string, n, failed int) string {
 		return writeRun(t, filepath.Join(root, name), 1, n, failed)
@@ -117,7 +117,7 @@ func TestExitCodes(t *testing.T) {
 }
 
 // -md and -html write the summary and the page; stdout stays empty.
-func TestFilesWritten(t *testing.T) {
+func TestCompareFilesWritten(t *testing.T) {
 	root := t.TempDir()
 	base := writeRun(t, filepath.Join(root, "base"), 1, 20, 0)
 	head := writeRun(t, filepath.Join(root, "head"), 1, 20, 10)
