@@ -9,6 +9,11 @@
 //     table's numbers, a scenario's transcript and its DB diff visible,
 //     and that the failed-only filter hides passing scenarios; it saves a
 //     screenshot to $TMPDIR.
+//   - The comparison page (harness.Comparison.HTML) of the golden run
+//     against a copy with one scenario failed, one passed and one gone:
+//     no console error, the regression with base's pass, head's fail and
+//     why, the improvement and the scenario only base holds; markup in a
+//     harness error shown, not run; a screenshot to $TMPDIR.
 //   - Chromium is the Debian chromium binary (run with --no-sandbox as
 //     root); missing, the test skips, or fails when CI is set.
 package reporttest
