@@ -50,11 +50,9 @@
 //     the agent's answers are metrics latencies (latency_stats,
 //     all_latencies.csv), both sides' with LLM times latency_detail.json.
 //   - [RenderReport] rebuilds a run directory's report.html.
-//   - [Compare] compares two run directories (ours or NeMo's runner's),
-//     paired by scenario and trial: regressions, improvements, the
-//     scenarios one run lacks; exact McNemar (one trial) or a paired
-//     permutation test (trials). [Comparison.Gate] decides at a level;
-//     Markdown and HTML report it.
+//   - [Compare] pairs two run directories (ours or NeMo's runner's) by
+//     scenario and trial and tests the difference (exact McNemar; with
+//     trials, paired permutation); [Comparison.Gate] decides.
 //   - Configuration is by options structs: [EvaluateOptions],
 //     [SessionOptions] ([DefaultSessionOptions]), [Options], [Budgets],
 //     [ReportOptions]; zero fields take NeMo's defaults where documented.
