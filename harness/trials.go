@@ -63,7 +63,7 @@ type Interval struct {
 // the fixed seed makes a run directory's statistics reproducible.
 const (
 	trialConfidence = 0.95
-	bootstrapDraws  = 2000
+	bootstrapDraws  = 1000
 	bootstrapSeed   = 0x5ca1ab1e
 )
 

@@ -182,7 +182,7 @@ func TestFlakyTrialsCoverage(t *testing.T) {
 				plugIn[k-1] = append(plugIn[k-1], math.Pow(float64(c)/float64(n), float64(k)))
 			}
 		}
-		plo, phi := evalstats.BootstrapMeans(plugIn, 0.95, 2000, seed)
+		plo, phi := evalstats.BootstrapMeans(plugIn, 0.95, 1000, seed)
 		for k := 1; k <= trials; k++ {
 			a := plan.analytic(set, k)
 			if iv := o.PassHatK[k-1]; iv.Lo <= a && a <= iv.Hi {

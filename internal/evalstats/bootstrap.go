@@ -86,12 +86,17 @@ func BootstrapMeans(values [][]float64, conf float64, resamples int, seed uint64
 	for s := range sums {
 		sums[s] = make([]float64, resamples)
 	}
+	idx := make([]int, n)
 	for j := range resamples {
-		for range n {
-			i := r.IntN(n)
-			for s, v := range values {
-				sums[s][j] += v[i]
+		for t := range idx {
+			idx[t] = r.IntN(n)
+		}
+		for s, v := range values {
+			sum := 0.0
+			for _, i := range idx {
+				sum += v[i]
 			}
+			sums[s][j] = sum
 		}
 	}
 	for s, vals := range sums {
