@@ -18,7 +18,14 @@ import (
 //go:embed report.html.tmpl
 var reportTemplate string
 
-var reportTmpl = template.Must(template.New("report").Funcs(template.FuncMap{"clipChars": func() int { return clipChars }}).Parse(reportTemplate))
+//go:embed trialreport.html.tmpl
+var trialReportTemplate string
+
+// reportTmpl holds report.html's template ("report") and the trials'
+// report ("trials"), which uses report's parts (style, scenario,
+// trajectory, filter script).
+var reportTmpl = template.Must(template.Must(template.New("report").Funcs(template.FuncMap{"clipChars": func() int { return clipChars }}).
+	Parse(reportTemplate)).New("trials").Parse(trialReportTemplate))
 
 // reportInput is what RenderReport reads.
 type reportInput struct {
@@ -481,7 +488,22 @@ type ReportOptions struct {
 // pulled agent context's messages and tool calls, each with its result;
 // long texts clipped). A failed-only filter hides the other scenarios.
 // Everything shown is escaped by html/template.
+//
+// When runDir is a run of several trials (trial_1 … trial_n), the page is
+// the trials' report: the trial statistics overall and per domain, each
+// scenario's verdict per trial (linked to the trials' reports), and for a
+// scenario failed in some trial the trajectory of its first failing
+// trial, with failed-only and flaky-only filters.
 func RenderReport(runDir string, o ReportOptions) ([]byte, error) {
+	n, err := trialsIn(runDir)
+	if err != nil {
+		if _, serr := os.Stat(filepath.Join(runDir, fileResults)); serr != nil {
+			return nil, err
+		}
+	}
+	if n > 0 {
+		return renderTrialReport(runDir, o.Title)
+	}
 	f, err := readResults(filepath.Join(runDir, fileResults))
 	if err != nil {
 		return nil, err
