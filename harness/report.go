@@ -107,7 +107,8 @@ type scenarioView struct {
 	// Dir is the scenario directory relative to the page.
 	Dir string
 	// Trial, in the report of a run of several trials, is the trial shown
-	// (TrialLink its report's section), Counts "c of n passed".
+	// (TrialLink its report's section), Counts "flaky: c of n passed" or
+	// "failed every trial: 0 of n passed".
 	Trial             int
 	TrialLink, Counts string
 }

@@ -158,7 +158,10 @@ func trialReport(dir, title string, tr *Trials) ([]byte, error) {
 			sv := scenarioOf(l, filepath.Join(trialDir(dir, first), s.Name), rel+"/"+s.Name)
 			sv.DataOutcome = row.Outcome
 			sv.Trial, sv.TrialLink = first, rel+"/"+fileReport+"#"+row.Anchor
-			sv.Counts = fmt.Sprintf("%d of %d passed", c, n)
+			sv.Counts = fmt.Sprintf("flaky: %d of %d passed", c, n)
+			if row.Outcome == "fail" {
+				sv.Counts = fmt.Sprintf("failed every trial: %d of %d passed", c, n)
+			}
 			v.Sections = append(v.Sections, sv)
 			row.HasSection = true
 		}
