@@ -49,7 +49,7 @@
 //   - A text run times each relayed turn to the other bot's first speech:
 //     the agent's answers are metrics latencies (latency_stats,
 //     all_latencies.csv), both sides' with LLM times latency_detail.json.
-//   - [RenderReport] rebuilds a run directory's report.html.
+//   - [RenderReport] rebuilds a run directory's report.html (trajectories: tool calls, results, latency; failed/flaky filters; trials' at the top).
 //   - Configuration is by options structs: [EvaluateOptions],
 //     [SessionOptions] ([DefaultSessionOptions]), [Options], [Budgets],
 //     [ReportOptions]; zero fields take NeMo's defaults where documented.
