@@ -156,7 +156,7 @@ func rawText(raw json.RawMessage) string {
 		}
 		return strings.Join(out, "\n")
 	}
-	return string(raw)
+	return strings.ToValidUTF8(string(raw), "\uFFFD") // raw bytes, unlike decoded strings, may be invalid
 }
 
 // latencyMark is a response time to show at a turn whose text is Text.
@@ -365,7 +365,11 @@ func trajectoryOf(b []byte, marks []latencyMark) (trajectory, error) {
 				add(trajStep{Kind: "result", Role: "tool result", ID: clip(m.ToolCallID, 200).Text, Text: clip(rawText(m.Content), clipChars)})
 			}
 		default:
-			add(trajStep{Kind: "other", Role: clip(m.Role, 40).Text, Text: clip(rawText(m.Content), clipChars)})
+			role := clip(m.Role, 40).Text
+			if role == "" {
+				role = "(no role)"
+			}
+			add(trajStep{Kind: "other", Role: role, Text: clip(rawText(m.Content), clipChars)})
 		}
 	}
 	for i, l := range placeMarks(agentTexts, marks) {

@@ -70,7 +70,9 @@ func TestTrajectoryOf(t *testing.T) {
 			want: []string{"user: hi\n[image_url]", `call c f({"k": [1, 2]}) -> `}, calls: 1},
 		{name: "text and a call in one message", ctx: ctx(`{"role": "assistant", "content": "Checking.", "tool_calls": [{"id": "c", "function": {"name": "f", "arguments": ""}}]}`, result("c", "r")),
 			want: []string{"agent: Checking.", "call c f() -> r"}, calls: 1},
-		{name: "another role", ctx: ctx(`{"role": "function", "content": "legacy"}`), want: []string{"function: legacy"}},
+		{name: "JSON content as its text, an invalid byte replaced", ctx: "[{\"role\": \"user\", \"content\": {\"a\": \"\xff\"}}]",
+			want: []string{"user: {\"a\": \"\uFFFD\"}"}},
+		{name: "another role, or none", ctx: ctx(`{"role": "function", "content": "legacy"}`, `null`), want: []string{"function: legacy", "(no role): "}},
 		{name: "latency on the agent's answers, in order", ctx: ctx(`{"role": "assistant", "content": "Hi"}`, `{"role": "user", "content": "x"}`,
 			`{"role": "assistant", "content": "Sure"}`, `{"role": "assistant", "content": "Hi"}`),
 			marks: []latencyMark{{Text: "never said", Label: "1 ms"}, {Text: "Sure", Label: "2 ms"}, {Text: " Hi ", Label: "3 ms"}},
@@ -340,4 +342,27 @@ func TestTranscriptLatency(t *testing.T) {
 	if v.Turns[2].Latency != "812.5 ms" || v.Turns[0].Latency != "" || v.Turns[1].Latency != "" {
 		t.Errorf("without detail: %+v", v.Turns)
 	}
+}
+
+// trajectoryOf never panics, and what it keeps is bounded and valid UTF-8.
+func FuzzTrajectoryOf(f *testing.F) {
+	f.Add([]byte(`[{"role": "assistant", "tool_calls": [{"id": "a", "function": {"name": "f", "arguments": "{}"}}]}, {"role": "tool", "content": "x", "tool_call_id": "a"}]`), "x")
+	f.Add([]byte(`[{"role": "user", "content": [{"text": "\xff"}, 3]}, {"role": "tool", "tool_call_id": "zz"}, null]`), "")
+	f.Add(fixtureToolContext, "Let me check <script>alert(1)</script> that for you.")
+	f.Fuzz(func(t *testing.T, b []byte, mark string) {
+		tr, err := trajectoryOf(b, []latencyMark{{Text: mark, Label: "1 ms"}})
+		if err != nil {
+			return
+		}
+		if len(tr.Steps) > maxSteps {
+			t.Fatalf("%d steps", len(tr.Steps))
+		}
+		for _, s := range tr.Steps {
+			for _, c := range []*clipped{&s.Text, &s.Args, s.Result} {
+				if c != nil && (utf8.RuneCountInString(c.Text) > clipChars || !utf8.ValidString(c.Text)) {
+					t.Fatalf("text %q", c.Text)
+				}
+			}
+		}
+	})
 }
