@@ -49,7 +49,9 @@
 //   - A text run times each relayed turn to the other bot's first speech:
 //     the agent's answers are metrics latencies (latency_stats,
 //     all_latencies.csv), both sides' with LLM times latency_detail.json.
-//   - [RenderReport] rebuilds a run directory's report.html.
+//   - [RenderReport] rebuilds a run directory's report.html: per scenario
+//     its trajectory (tool calls, results, latency), failed and flaky
+//     filters; a run of several trials gets the trials' page at the top.
 //   - [Compare] pairs two run directories (ours or NeMo's runner's) by
 //     scenario and trial and tests the difference (exact McNemar; with
 //     trials, paired permutation); [Comparison.Gate] decides.

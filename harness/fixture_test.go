@@ -3,6 +3,7 @@ package harness
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/voiceeval/schematools/dbhash"
@@ -34,6 +35,24 @@ func mustHash(t testing.TB, v any) string {
 	return h
 }
 
+// fixtureToolContext is eva_airline__1_1_3's agent context: tool calls
+// paired with their results by id (a result with hostile text, one long
+// enough to be clipped in report.html, a call left unanswered, a result
+// no call asked for), and the agent's answer the latency sample times.
+var fixtureToolContext = []byte(`[
+  {"role": "system", "content": "You are an agent."},
+  {"role": "user", "content": "Hello"},
+  {"role": "assistant", "content": "Hello, how can I help?"},
+  {"role": "user", "content": "I’m locked out of <my> account & \"stuck\"."},
+  {"role": "assistant", "tool_calls": [{"id": "call_1", "function": {"name": "get_reservation", "arguments": "{\"confirmation\": \"ABC123\"}"}, "type": "function"}]},
+  {"role": "tool", "content": "{\"status\": \"confirmed\", \"note\": \"<script>alert(2)</script>\"}", "tool_call_id": "call_1"},
+  {"role": "assistant", "tool_calls": [{"id": "call_2", "function": {"name": "cancel_reservation", "arguments": "{\"confirmation\": \"ABC123\", \"reason\": \"` + strings.Repeat("lost ", 420) + `\"}"}, "type": "function"}]},
+  {"role": "tool", "content": "{\"status\": \"cancelled\"}", "tool_call_id": "call_2"},
+  {"role": "assistant", "tool_calls": [{"id": "call_3", "function": {"name": "add_bag", "arguments": "{\"confirmation\": \"ABC123\"}"}, "type": "function"}]},
+  {"role": "tool", "content": "{\"error\": \"stale\"}", "tool_call_id": "call_9"},
+  {"role": "assistant", "content": "Let me check <script>alert(1)</script> that for you."}
+]`)
+
 // fixtureOutput scores and returns scenario name of the fixed run, with
 // its directory under w.
 func fixtureOutput(t testing.TB, w *runWriter, name string) *scenarioOutput {
@@ -64,6 +83,7 @@ func fixtureOutput(t testing.TB, w *runWriter, name string) *scenarioOutput {
 	case "customer_service__account_access":
 		r.FinalResponses = []string{sc.ReferenceAnswer}
 	case "eva_airline__1_1_3":
+		r.Agent.Context = fixtureToolContext
 		expected := map[string]any{"reservations": map[string]any{"ABC123": map[string]any{"status": "confirmed", "seat": "12A", "bags": json.Number("1")}}, "users": map[string]any{"u1": map[string]any{"name": "Ann"}}}
 		actual := map[string]any{"reservations": map[string]any{"ABC123": map[string]any{"status": "cancelled", "seat": "12A", "bags": json.Number("2")}, "ZZZ999": map[string]any{"status": "new"}}, "users": map[string]any{"u1": map[string]any{"name": "Ann"}}}
 		r.Scenario.ExpectedDBHash = mustHash(t, expected)

@@ -18,7 +18,14 @@ import (
 //go:embed report.html.tmpl
 var reportTemplate string
 
-var reportTmpl = template.Must(template.New("report").Parse(reportTemplate))
+//go:embed trialreport.html.tmpl
+var trialReportTemplate string
+
+// reportTmpl holds report.html's template ("report") and the trials'
+// report ("trials"), which uses report's parts (style, scenario,
+// trajectory, filter script).
+var reportTmpl = template.Must(template.Must(template.New("report").Funcs(template.FuncMap{"clipChars": func() int { return clipChars }}).
+	Parse(reportTemplate)).New("trials").Parse(trialReportTemplate))
 
 // reportInput is what RenderReport reads.
 type reportInput struct {
@@ -30,9 +37,10 @@ type reportInput struct {
 	Queued int
 	// MinAgentTurns is --min-agent-turns, as for all_summary.txt.
 	MinAgentTurns int
-	// DBDiff returns a scenario's db_diff.json text (nil when it has
-	// none); nil DBDiff shows no diff.
-	DBDiff func(scenario string) ([]byte, error)
+	// ScenarioDir returns a scenario's directory, where its db_diff.json,
+	// latency_detail.json and pulled agent context are read; nil shows
+	// none of them.
+	ScenarioDir func(scenario string) string
 }
 
 type rateRow struct {
@@ -57,29 +65,52 @@ type domainRow struct {
 	P50, P95  string
 }
 
-type turnView struct{ Role, Text, Time string }
+type turnView struct {
+	Role, Time string
+	Text       clipped
+	// Latency is the turn's response time where a sample matched it.
+	Latency string
+}
 
 type diffRow struct{ Path, Kind, Expected, Actual string }
 
 type signalView struct{ Name, State string }
 
 type scenarioView struct {
-	Name, Domain, ID                 string
-	Outcome, OutcomeClass            string
+	// ID is the section's anchor: the scenario's name
+	// (report.html#<scenario>), unless the page uses it already.
+	Name, Domain, ID      string
+	Outcome, OutcomeClass string
+	// DataOutcome is the filters' data-outcome: "pass", "fail", "na" (a
+	// run), or "fail", "flaky" (the failing trial of a run of several).
+	DataOutcome                      string
 	StopReason, Duration, JudgeScore string
 	HarnessError                     string // why the harness failed the scenario (metrics harness_error)
 	Signals                          []signalView
 	AgentTokens, UserTokens          Usage
 	Turns                            []turnView
+	MoreTurns                        int // turns past maxSteps, not shown
 	ExpectedHash, ActualHash         string
 	HasDB, DBMatch, Insufficient     bool
 	Diff                             []diffRow
+	MoreDiff                         int // DB diff rows past maxSteps, not shown
 	DiffError                        string
 	AssertionVerdicts                []diffRow
 
 	// SummaryFlag is why a summary is not reproducible from its actions
 	// (metrics summary_verified false: summary_verification); "" otherwise.
 	SummaryFlag string
+
+	// Trajectory is the agent's context: messages, tool calls and their
+	// results (readTrajectory).
+	Trajectory trajectory
+	// Dir is the scenario directory relative to the page.
+	Dir string
+	// Trial, in the report of a run of several trials, is the trial shown
+	// (TrialLink its report's section), Counts "flaky: c of n passed" or
+	// "failed every trial: 0 of n passed".
+	Trial             int
+	TrialLink, Counts string
 }
 
 type reportView struct {
@@ -225,13 +256,30 @@ func tokensOf(m pyvalue.Dict, side string) Usage {
 	return tokensOfDict(sub)
 }
 
-func scenarioOf(l *resultLine, i int, diff func(string) ([]byte, error)) scenarioView {
+// pageIDs are the ids the report pages use for themselves; a scenario
+// of such a name is anchored "scenario-<name>".
+var pageIDs = map[string]bool{"overall": true, "domains": true, "latency": true, "chart": true, "signals": true,
+	"summaries": true, "failed-only": true, "flaky-only": true, "stats": true, "trial-scenarios": true, "scenarios": true}
+
+// anchorOf is the id of a scenario's section: its name (report.html#name).
+func anchorOf(name string) string {
+	if pageIDs[name] || strings.HasPrefix(name, "scenario-") {
+		return "scenario-" + name
+	}
+	return name
+}
+
+// scenarioOf is the view of a scenario's result line; dir is its
+// scenario directory ("": none, no file is read), rel that directory
+// relative to the page.
+func scenarioOf(l *resultLine, dir, rel string) scenarioView {
 	m := l.Metrics
-	v := scenarioView{Name: l.Scenario, Domain: l.Domain, ID: fmt.Sprintf("s%d", i+1),
+	v := scenarioView{Name: l.Scenario, Domain: l.Domain, ID: anchorOf(l.Scenario), Dir: rel,
 		StopReason: pyvalue.Str(get(m, "stop_reason")), Duration: fixed(num(get(m, "scenario_duration")), 1) + " s",
 		AgentTokens: tokensOf(m, "agent"), UserTokens: tokensOf(m, "user"),
 		Insufficient: pyvalue.Truthy(get(m, "insufficient_agent_turns"))}
 	v.Outcome, v.OutcomeClass = outcome(get(m, "is_successful"))
+	v.DataOutcome = v.OutcomeClass
 	if has(m, "harness_error") {
 		v.HarnessError = pyvalue.Str(get(m, "harness_error"))
 	}
@@ -251,12 +299,30 @@ func scenarioOf(l *resultLine, i int, diff func(string) ([]byte, error)) scenari
 			v.Signals = append(v.Signals, signalView{Name: pyvalue.Str(s), State: k})
 		}
 	}
+	var detail []byte
+	if dir != "" {
+		detail, _ = readOptional(filepath.Join(dir, fileLatencyDetail), maxContextBytes)
+	}
+	agentMarks, userMarks := latencyMarks(m, detail)
 	turns, _ := get(m, "turns").([]any)
+	texts := map[string][]string{}
+	at := map[string][]int{}
 	for _, t := range turns {
+		if len(v.Turns) >= maxSteps {
+			v.MoreTurns++
+			continue
+		}
 		r, _ := dictGet(t, "role")
 		x, _ := dictGet(t, "text")
 		ts, _ := dictGet(t, "timestamp")
-		v.Turns = append(v.Turns, turnView{Role: pyvalue.Str(r), Text: pyvalue.Str(x), Time: pyvalue.Str(ts)})
+		role, text := pyvalue.Str(r), pyvalue.Str(x)
+		texts[role], at[role] = append(texts[role], text), append(at[role], len(v.Turns))
+		v.Turns = append(v.Turns, turnView{Role: role, Text: clip(text, clipChars), Time: pyvalue.Str(ts)})
+	}
+	for role, marks := range map[string][]latencyMark{"agent": agentMarks, "user": userMarks} {
+		for i, l := range placeMarks(texts[role], marks) {
+			v.Turns[at[role][i]].Latency = l
+		}
 	}
 	if has(m, signalDBStateMatch) {
 		v.HasDB, v.DBMatch = true, get(m, signalDBStateMatch) == true
@@ -274,29 +340,66 @@ func scenarioOf(l *resultLine, i int, diff func(string) ([]byte, error)) scenari
 		}
 		v.AssertionVerdicts = append(v.AssertionVerdicts, diffRow{Path: pyvalue.Str(f), Kind: state, Expected: pyvalue.Str(msg)})
 	}
-	if diff != nil {
-		b, err := diff(l.Scenario)
-		switch {
-		case err != nil:
-			v.DiffError = err.Error()
-		case b != nil:
-			tree, err := pyvalue.Loads(b)
-			if err != nil {
-				v.DiffError = fileDBDiff + ": " + err.Error()
-			} else {
-				v.Diff = flattenDiff(tree)
+	if dir == "" {
+		v.Trajectory = trajectory{Why: "no scenario directory"}
+		return v
+	}
+	b, err := readOptional(filepath.Join(dir, fileDBDiff), maxContextBytes)
+	switch {
+	case err != nil:
+		v.DiffError = err.Error()
+	case b != nil:
+		tree, err := pyvalue.Loads(b)
+		if err != nil {
+			v.DiffError = fileDBDiff + ": " + err.Error()
+		} else {
+			v.Diff = flattenDiff(tree)
+			if len(v.Diff) > maxSteps {
+				v.MoreDiff, v.Diff = len(v.Diff)-maxSteps, v.Diff[:maxSteps]
+			}
+			for i := range v.Diff {
+				d := &v.Diff[i]
+				d.Path, d.Expected, d.Actual = clipString(d.Path), clipString(d.Expected), clipString(d.Actual)
 			}
 		}
 	}
+	v.Trajectory = readTrajectory(dir, agentMarks)
 	return v
 }
 
+// clipString is s clipped to clipChars characters, the cut marked.
+func clipString(s string) string {
+	c := clip(s, clipChars)
+	if c.Clipped {
+		return c.Text + fmt.Sprintf("… [clipped: %d of %d characters]", clipChars, c.Chars)
+	}
+	return c.Text
+}
+
+// readOptional reads path: nil without an error when it does not exist;
+// a file over limit bytes is an error.
+func readOptional(path string, limit int64) ([]byte, error) {
+	st, err := os.Stat(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if st.Size() > limit {
+		return nil, fmt.Errorf("%s is %d bytes, over the report's bound of %d", filepath.Base(path), st.Size(), limit)
+	}
+	return os.ReadFile(path)
+}
+
 // renderReport returns report.html: one self-contained page (inline CSS,
-// no script, no network) with the run's pass rates per domain and per
-// signal — the same buckets as all_summary.txt, as tables and an inline
-// SVG bar chart — then each scenario: its outcome, signals, stop reason,
-// token usage, transcript and, where the run has one, its DB diff.
-// Everything shown is escaped by html/template.
+// a small inline script for the filter, no network) with the run's pass
+// rates per domain and per signal — the same buckets as all_summary.txt,
+// as tables and an inline SVG bar chart — then each scenario, anchored by
+// its name: its outcome, signals, stop reason, token usage, transcript
+// with per-turn latency and, where the run has them, its DB diff and its
+// trajectory (trajectory.go), within the bounds there. Everything shown
+// is escaped by html/template.
 func renderReport(in reportInput) ([]byte, error) {
 	agg := newAggregator(in.MinAgentTurns)
 	scenarios := map[string]int{}
@@ -339,7 +442,7 @@ func renderReport(in reportInput) ([]byte, error) {
 		v.Domains = append(v.Domains, row)
 	}
 	v.ChartH = float64(len(ds))*28 + 8
-	for i, l := range in.Lines {
+	for _, l := range in.Lines {
 		switch get(l.Metrics, keySummaryVerified) {
 		case true:
 			v.Checked++
@@ -349,10 +452,15 @@ func renderReport(in reportInput) ([]byte, error) {
 		case notApplicable:
 			v.Skipped++
 		}
-		v.Scenarios = append(v.Scenarios, scenarioOf(l, i, in.DBDiff))
+		dir := ""
+		if in.ScenarioDir != nil {
+			dir = in.ScenarioDir(l.Scenario)
+		}
+		v.Scenarios = append(v.Scenarios, scenarioOf(l, dir, l.Scenario))
 	}
+	spendBudget(v.Scenarios, trajectoryBudget)
 	var buf bytes.Buffer
-	if err := reportTmpl.Execute(&buf, v); err != nil {
+	if err := reportTmpl.ExecuteTemplate(&buf, "report", v); err != nil {
 		return nil, fmt.Errorf("harness: report.html: %w", err)
 	}
 	return buf.Bytes(), nil
@@ -372,25 +480,37 @@ type ReportOptions struct {
 
 // RenderReport returns the report.html of the run in runDir (written by
 // Evaluate, which writes report.html itself): one self-contained page
-// (inline CSS, no script, no network) with the run's pass rates per
-// domain and per signal — the same buckets as all_summary.txt, as tables
-// and an inline SVG bar chart — then each scenario of results.jsonl, in
-// its order: its outcome, signals, stop reason, token usage, transcript
-// and, where the scenario directory has a db_diff.json, its DB diff.
+// (inline CSS, a small inline script for the filters, no network) with
+// the run's pass rates per domain and per signal — the same buckets as
+// all_summary.txt, as tables and an inline SVG bar chart — then each
+// scenario of results.jsonl, in its order, at report.html#<scenario>: its
+// outcome, signals, stop reason, token usage, transcript with per-turn
+// latency, its DB diff (db_diff.json) and, collapsed, its trajectory (the
+// pulled agent context's messages and tool calls, each with its result;
+// long texts clipped). A failed-only filter hides the other scenarios.
 // Everything shown is escaped by html/template.
+//
+// When runDir is a run of several trials (trial_1 … trial_n), the page is
+// the trials' report: the trial statistics overall and per domain, each
+// scenario's verdict per trial (linked to the trials' reports), and for a
+// scenario failed in some trial the trajectory of its first failing
+// trial, with failed-only and flaky-only filters.
 func RenderReport(runDir string, o ReportOptions) ([]byte, error) {
+	n, err := trialsIn(runDir)
+	if err != nil {
+		if _, serr := os.Stat(filepath.Join(runDir, fileResults)); serr != nil {
+			return nil, err
+		}
+	}
+	if n > 0 {
+		return renderTrialReport(runDir, o.Title)
+	}
 	f, err := readResults(filepath.Join(runDir, fileResults))
 	if err != nil {
 		return nil, err
 	}
 	in := reportInput{Title: o.Title, Lines: f.Lines, Queued: o.Queued, MinAgentTurns: o.MinAgentTurns,
-		DBDiff: func(name string) ([]byte, error) {
-			b, err := os.ReadFile(filepath.Join(runDir, name, fileDBDiff))
-			if errors.Is(err, os.ErrNotExist) {
-				return nil, nil
-			}
-			return b, err
-		}}
+		ScenarioDir: func(name string) string { return filepath.Join(runDir, name) }}
 	if in.Title == "" {
 		in.Title = filepath.Base(runDir)
 	}

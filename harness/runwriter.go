@@ -379,7 +379,7 @@ func (w *runWriter) Finish(o finishOptions) error {
 	if title == "" {
 		title = filepath.Base(w.dir)
 	}
-	report, err := renderReport(reportInput{Title: title, Lines: lines, Queued: len(w.queue), MinAgentTurns: o.MinAgentTurns, DBDiff: w.readDiff})
+	report, err := renderReport(reportInput{Title: title, Lines: lines, Queued: len(w.queue), MinAgentTurns: o.MinAgentTurns, ScenarioDir: w.ScenarioDir})
 	if err != nil {
 		return err
 	}
@@ -418,15 +418,6 @@ func (w *runWriter) Finish(o finishOptions) error {
 		return fmt.Errorf("harness: %w", err)
 	}
 	return nil
-}
-
-// readDiff reads a scenario's db_diff.json, nil when it has none.
-func (w *runWriter) readDiff(name string) ([]byte, error) {
-	b, err := os.ReadFile(filepath.Join(w.ScenarioDir(name), fileDBDiff))
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
-	return b, err
 }
 
 // replaceFile writes path atomically: a temporary file beside it, fsync,

@@ -101,7 +101,7 @@ func TestRunLayout(t *testing.T) {
 		golden(t, f, files[f])
 	}
 	eva := "eva_airline__1_1_3/"
-	for _, f := range []string{fileConversationLog, fileSegLST, fileFinalScenarioDBHash, fileDBDiff, fileMetrics, fileFinalAgentResponse} {
+	for _, f := range []string{fileConversationLog, fileSegLST, fileFinalScenarioDBHash, fileDBDiff, fileMetrics, fileFinalAgentResponse, dirBotLogsAgent + "/" + fileLLMContext} {
 		golden(t, eva+f, files[eva+f])
 	}
 	golden(t, "eva_airline__1_1_4/"+fileConversationLog, files["eva_airline__1_1_4/"+fileConversationLog])

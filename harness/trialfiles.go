@@ -16,8 +16,8 @@ const (
 	fileTrialsSummary = "trials_summary.txt"
 )
 
-// writeTrialFiles writes trials.json and trials_summary.txt at the top of
-// a run of several trials.
+// writeTrialFiles writes trials.json, trials_summary.txt and report.html
+// (renderTrialReport) at the top of a run of several trials.
 func writeTrialFiles(dir string) error {
 	tr, err := ReadTrials(dir)
 	if err != nil {
@@ -30,7 +30,14 @@ func writeTrialFiles(dir string) error {
 	if err := replaceFile(filepath.Join(dir, fileTrialsJSON), js); err != nil {
 		return err
 	}
-	return replaceFile(filepath.Join(dir, fileTrialsSummary), []byte(trialsSummary(tr)))
+	if err := replaceFile(filepath.Join(dir, fileTrialsSummary), []byte(trialsSummary(tr))); err != nil {
+		return err
+	}
+	report, err := trialReport(dir, "", tr)
+	if err != nil {
+		return err
+	}
+	return replaceFile(filepath.Join(dir, fileReport), report)
 }
 
 // trialsJSON is trials.json: json.dump(indent=2) of

@@ -1,13 +1,11 @@
 package reporttest
 
 import (
-	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/voiceeval/schematools/harness"
@@ -50,83 +48,27 @@ func render(t *testing.T) string {
 }
 
 func TestReportInChromium(t *testing.T) {
-	bin := chromium(t)
 	page := render(t)
-
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(bin), chromedp.NoSandbox,
-		chromedp.Headless, chromedp.DisableGPU, chromedp.WindowSize(1280, 900))
-	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancel()
-	ctx, cancel := chromedp.NewContext(actx)
-	defer cancel()
-	ctx, cancel = context.WithTimeout(ctx, 60*time.Second)
-	defer cancel()
-
-	messages := chromedp.Console(ctx)
-	var problems []string
-	collected := make(chan struct{})
-	go func() {
-		defer close(collected)
-		for m, err := range messages {
-			if err != nil {
-				return
-			}
-			if m.IsException() || m.Type == chromedp.ConsoleError {
-				problems = append(problems, m.String())
-			}
-		}
-	}()
-
-	sel := func(s string) chromedp.CSS { return chromedp.CSS(s) }
-	visible := func(s string) string {
-		return `(() => { const e = document.querySelector(` + "`" + s + "`" + `); return !!e && e.getBoundingClientRect().height > 0; })()`
-	}
+	b := newBrowser(t)
 	eva := `section[data-scenario="eva_airline__1_1_3"] `
-	if err := chromedp.Do(ctx, chromedp.Navigate("file://"+page), chromedp.WaitVisible(sel("#domains"))); err != nil {
-		t.Fatal(err)
-	}
-	get := func(a chromedp.Action[string]) string {
-		t.Helper()
-		s, err := chromedp.Run(ctx, a)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return s
-	}
-	check := func(expr string) bool {
-		t.Helper()
-		b, err := chromedp.Run(ctx, chromedp.Evaluate[bool](expr))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return b
-	}
-	domains := get(chromedp.Text(sel("#domains tbody")))
-	transcript := get(chromedp.Text(sel(eva + ".transcript")))
-	diff := get(chromedp.Text(sel(eva + "table.diff")))
-	diffVisible, transcriptVisible := check(visible(eva+"table.diff")), check(visible(eva+".transcript"))
-	alerted := check(`typeof window.__alerted !== "undefined"`)
-	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := chromedp.Do(ctx, chromedp.Click(sel("#failed-only"))); err != nil {
-		t.Fatal(err)
-	}
-	hiddenAfterFilter := !check(visible(`section[data-scenario="customer_service__account_access"]`))
-	failedStillShown := check(visible(eva))
-	cancel()
-	<-collected
-
-	shot := filepath.Join(os.TempDir(), "harness-report.png")
-	if err := os.WriteFile(shot, png, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("screenshot: %s", shot)
-
-	if len(problems) > 0 {
+	b.do(chromedp.Navigate("file://"+page), chromedp.WaitVisible(chromedp.CSS("#domains")))
+	domains := b.text("#domains tbody")
+	transcript := b.text(eva + ".transcript")
+	diff := b.text(eva + "table.diff")
+	diffVisible, transcriptVisible := b.visible(eva+"table.diff"), b.visible(eva+".transcript")
+	callsBefore := b.visible(eva + "li.call")
+	b.do(chromedp.Click(chromedp.CSS(eva + "details.trajectory > summary")))
+	callsAfter := b.visible(eva + "li.call")
+	trajectory := b.text(eva + "details.trajectory")
+	b.screenshot("harness-report.png")
+	b.do(chromedp.Click(chromedp.CSS("#failed-only")))
+	hiddenAfterFilter := !b.visible(`section[data-scenario="customer_service__account_access"]`)
+	failedStillShown := b.visible(eva) && b.visible(eva+"li.call")
+	alerted := b.eval(`typeof window.__alerted !== "undefined"`)
+	if problems := b.close(); len(problems) > 0 {
 		t.Errorf("console errors or exceptions: %v", problems)
 	}
+
 	rows := map[string]string{}
 	for _, line := range strings.Split(strings.TrimSpace(domains), "\n") {
 		f := strings.Fields(line)
@@ -143,7 +85,7 @@ func TestReportInChromium(t *testing.T) {
 			t.Errorf("domain row %s = %q, want %q (table %q)", domain, rows[domain], want, domains)
 		}
 	}
-	for _, s := range []string{"Hello, how can I help?", "<script>alert(1)</script>", "I\u2019m locked out of <my> account & \"stuck\"."} {
+	for _, s := range []string{"Hello, how can I help?", "<script>alert(1)</script>", "I\u2019m locked out of <my> account & \"stuck\".", "812.5 ms"} {
 		if !strings.Contains(transcript, s) {
 			t.Errorf("transcript lacks %q: %q", s, transcript)
 		}
@@ -153,13 +95,25 @@ func TestReportInChromium(t *testing.T) {
 			t.Errorf("DB diff lacks %q: %q", s, diff)
 		}
 	}
+	// The trajectory: calls with their results (one hostile), a clipped
+	// argument, an unanswered call, a result no call asked for.
+	for _, s := range []string{"Trajectory (8 steps, 3 tool calls)", "get_reservation", `{"confirmation": "ABC123"}`,
+		`"note": "<script>alert(2)</script>"`, "cancel_reservation", "[clipped: 2000 of 2140 characters]", "Texts over 2000 characters are clipped",
+		"add_bag", "No result in the context.", "call_9 (no call of the context asked for it)", "Let me check <script>alert(1)</script> that for you.812.5 ms"} {
+		if !strings.Contains(trajectory, s) {
+			t.Errorf("trajectory lacks %q: %q", s, trajectory)
+		}
+	}
 	if !diffVisible || !transcriptVisible {
 		t.Errorf("diff visible %v, transcript visible %v", diffVisible, transcriptVisible)
 	}
+	if callsBefore || !callsAfter {
+		t.Errorf("tool calls visible before opening the trajectory %v, after %v", callsBefore, callsAfter)
+	}
 	if alerted {
-		t.Error("the transcript's script ran")
+		t.Error("a script of the transcript or a tool result ran")
 	}
 	if !hiddenAfterFilter || !failedStillShown {
-		t.Error("the failed-only filter left a passing scenario visible")
+		t.Error("the failed-only filter left a passing scenario visible or hid the failed one")
 	}
 }
