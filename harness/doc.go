@@ -49,6 +49,13 @@
 //   - A text run times each relayed turn to the other bot's first speech:
 //     the agent's answers are metrics latencies (latency_stats,
 //     all_latencies.csv), both sides' with LLM times latency_detail.json.
+//   - Each scenario's cost.json holds the tokens of the agent, the user
+//     simulator and the judge ([ModelJudge] meters its calls), call by
+//     call, each role's model ([Options].AgentModel …) and, with
+//     [Options].Prices ([ParsePrices]), their cost; cost_summary.json and
+//     cost_summary.txt sum them per domain and for the run. Usage a call
+//     did not report, or a model the table lacks, is an unknown cost (null,
+//     with the reason), never 0; metrics.json keeps NeMo's keys.
 //   - [RenderReport] rebuilds a run directory's report.html.
 //   - Configuration is by options structs: [EvaluateOptions],
 //     [SessionOptions] ([DefaultSessionOptions]), [Options], [Budgets],
