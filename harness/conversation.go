@@ -20,9 +20,13 @@ func runConversation(ctx context.Context, sc *Scenario, agentURL, userURL string
 	agentRec := &bridge.Recorder{Agent: true, MaxTurnBytes: b.TurnBytes, MaxHeldBytes: b.HeldBytes}
 	userRec := &bridge.Recorder{MaxTurnBytes: b.TurnBytes, MaxHeldBytes: b.HeldBytes}
 	var agentDeltas, userDeltas deltaTracker
-	on := func(isAgent bool, rec *bridge.Recorder, dt *deltaTracker) func(bridge.Event) {
+	var agentCalls, userCalls callLog
+	on := func(isAgent bool, rec *bridge.Recorder, dt *deltaTracker, calls *callLog) func(bridge.Event) {
 		return func(e bridge.Event) {
 			rec.Handle(e)
+			if rec.Err() == nil {
+				calls.observe(e)
+			}
 			dt.observe(e)
 			ev := sideEvent{agent: isAgent, e: e, err: rec.Err()}
 			if e.Kind == bridge.KindStoppedSpeaking {
@@ -33,7 +37,7 @@ func runConversation(ctx context.Context, sc *Scenario, agentURL, userURL string
 			q.push(ev)
 		}
 	}
-	onAgent, onUser := on(true, agentRec, &agentDeltas), on(false, userRec, &userDeltas)
+	onAgent, onUser := on(true, agentRec, &agentDeltas, &agentCalls), on(false, userRec, &userDeltas, &userCalls)
 
 	user, err := dial(ctx, userURL, "user", o, onUser)
 	if err != nil {
@@ -201,6 +205,7 @@ loop:
 	// agent's final responses, the runner's wall time.
 	record := func() {
 		run.Agent.Tokens, run.User.Tokens = tokensOfUsage(agentRec.Usage()), tokensOfUsage(userRec.Usage())
+		run.calls = &runCalls{agent: agentCalls.list(), user: userCalls.list()}
 		run.FinalResponses = agentRec.FinalResponses()
 		agentTurns, userTurns := agentRec.Turns(), userRec.Turns()
 		run.Turns = mergeTurns(agentTurns, userTurns)

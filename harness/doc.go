@@ -11,10 +11,11 @@
 //     results.jsonl line appended; then all_metrics.json, all_summary.txt,
 //     all_latencies.csv and report.html. [EvaluateOptions].ResumeDir
 //     finishes a run instead: only scenarios without a finished result run.
+//     With Trials n, each scenario runs n times into trial_1 … trial_n;
+//     [ReadTrials] gives pass@1, pass^k and the flaky share (trials.json).
 //   - A scenario a bot failed (an error event, a refused request, a closed
 //     connection, unreadable frames, a missed handshake) is written as
-//     failed with metrics harness_error, and the run goes on; any other
-//     error stops it and is returned.
+//     failed (harness_error) and the run goes on; other errors stop it.
 //   - Domain knowledge comes in through options, never from imports:
 //     DB-state predicates in [Options].Predicates, the cross-side sync and
 //     the summary verification in [EvaluateOptions].References (a
@@ -36,26 +37,26 @@
 //     agent.Model): given a [JudgeRequest], it returns the verdict object
 //     (ModelJudge finds it in the model's reply as NeMo's LLMJudge does).
 //     No judge: the judge signals are not applicable.
-//   - [Metrics] marshals as metrics.json byte for byte as the runner
-//     writes it (keys in its order, Python's number forms, non-ASCII
-//     escaped); results files are rewritten atomically, in queue order,
-//     so a resumed run ends with the files of an uninterrupted one.
+//   - [Metrics] marshals as the runner's metrics.json, byte for byte;
+//     results files are rewritten atomically in queue order, so a resumed
+//     run ends with the files of an uninterrupted one.
 //   - With SessionOptions.Verify, [VerifySummaries] replays each bot's
 //     reported actions and checks the hashes it reports (metrics
 //     summary_verified; NeMo's verdicts unchanged).
-//   - [Budgets] bound what bots can make the harness read, hold and
-//     write; a passed budget fails that scenario alone. A scenario takes
-//     at most its duration bound plus 8 s of grace.
-//   - A text run times each relayed turn to the other bot's first speech:
-//     the agent's answers are metrics latencies (latency_stats,
-//     all_latencies.csv), both sides' with LLM times latency_detail.json.
+//   - [Budgets] bound what bots make the harness read, hold and write (a
+//     passed budget fails that scenario alone); a scenario takes at most
+//     its duration bound plus 8 s of grace.
+//   - Each relayed turn is timed to the other bot's first speech: the
+//     agent's in metrics latencies, both sides' in latency_detail.json.
+//   - cost.json: each role's tokens, call by call (the judge's metered by
+//     [ModelJudge]), priced by [Options].Prices ([ParsePrices]); unknown
+//     usage or price is null with its reason, never 0.
 //   - [RenderReport] rebuilds a run directory's report.html: per scenario
 //     its trajectory (tool calls, results, latency), failed and flaky
 //     filters; a run of several trials gets the trials' page at the top.
 //   - [Compare] pairs two run directories (ours or NeMo's runner's) by
 //     scenario and trial and tests the difference (exact McNemar; with
 //     trials, paired permutation); [Comparison.Gate] decides.
-//   - Configuration is by options structs: [EvaluateOptions],
-//     [SessionOptions] ([DefaultSessionOptions]), [Options], [Budgets],
-//     [ReportOptions]; zero fields take NeMo's defaults where documented.
+//   - Configuration is by options structs ([DefaultSessionOptions]); zero
+//     fields take NeMo's defaults where documented.
 package harness

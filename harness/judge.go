@@ -258,6 +258,7 @@ func judgeOnce(ctx context.Context, j Judge, req JudgeRequest) (out judgeOutcome
 			err = fmt.Errorf("judge panicked: %v", r)
 		}
 	}()
+	judgeMeterOf(ctx).consult()
 	raw, err := j.Judge(ctx, req)
 	if err != nil {
 		return out, err

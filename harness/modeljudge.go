@@ -19,6 +19,8 @@ import (
 // --judge-temperature, --judge-top-p, --judge-seed, --judge-max-tokens)
 // are the model's to send. A model error, or an answer with no verdict,
 // is the Judge's error, which scores 0 as NeMo's judge_scenario does.
+// Each call's usage goes to the scenario's cost.json (judge), unknown
+// when the call failed or its response reported none.
 func ModelJudge(m agent.Model) Judge {
 	return JudgeFunc(func(ctx context.Context, req JudgeRequest) (json.RawMessage, error) {
 		if m == nil {
@@ -28,6 +30,7 @@ func ModelJudge(m agent.Model) Judge {
 			{Role: agent.RoleSystem, Content: req.SystemPrompt},
 			{Role: agent.RoleUser, Content: req.UserContent},
 		}})
+		judgeMeterOf(ctx).add(resp.Usage, err) // cost.json's judge tokens
 		if err != nil {
 			return nil, err
 		}

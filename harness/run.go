@@ -175,6 +175,9 @@ type Run struct {
 	// latency is both sides' response times as RunScenario measured them
 	// (latency_detail.json); nil when not measured.
 	latency *latencyDetail
+	// calls are both bots' model calls as RunScenario listed them from
+	// their metrics events (cost.json); nil when not measured.
+	calls *runCalls
 }
 
 // Options are the runner's scoring flags.
@@ -196,6 +199,14 @@ type Options struct {
 	// Predicates holds the DB-state predicates by tool domain (for
 	// tau2_telecom: telecom.Hooks().Predicates).
 	Predicates map[string]map[string]hooks.Predicate
+	// Prices, when set, prices the tokens of each role in the scenario's
+	// cost.json (ParsePrices reads a table), by the model names below; a
+	// model it does not hold, or usage a call did not report, leaves
+	// that cost unknown (null, with the reason), never 0.
+	Prices map[string]Price
+	// AgentModel, UserModel and JudgeModel name the model each role ran,
+	// as cost.json records them and Prices is looked up ("": not named).
+	AgentModel, UserModel, JudgeModel string
 }
 
 // defaultJudgeThreshold is run_evaluation.py's --judge-threshold default.

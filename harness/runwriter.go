@@ -210,6 +210,11 @@ func scenarioFiles(out *scenarioOutput) (map[string][]byte, error) {
 			return nil, fmt.Errorf("harness: %s: %w", fileLatencyDetail, err)
 		}
 	}
+	if res.cost != nil {
+		if files[fileCost], err = marshalIndented(res.cost); err != nil {
+			return nil, fmt.Errorf("harness: %s: %w", fileCost, err)
+		}
+	}
 	seg, err := segLST(r.Scenario.Name, r.Segments)
 	if err != nil {
 		return nil, err
@@ -403,6 +408,9 @@ func (w *runWriter) Finish(o finishOptions) error {
 		if err := replaceFile(filepath.Join(w.dir, f.name), f.b); err != nil {
 			return err
 		}
+	}
+	if err := w.writeCostSummary(lines); err != nil { // cost_summary.json, .txt
+		return err
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()

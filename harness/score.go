@@ -18,6 +18,9 @@ type Result struct {
 	JudgeResult []byte
 	// Domain is the per-domain bucket (the name up to "__").
 	Domain string
+
+	// cost is cost.json (nil: not written; see scenarioCost).
+	cost *costFile
 }
 
 // prediction is the bridge's _save_final_response: the pulled action list
@@ -137,7 +140,9 @@ func Score(ctx context.Context, r *Run, o Options) (*Result, error) {
 		})
 	}
 
-	// Signal 2: the judge (runner.py 495–577).
+	// Signal 2: the judge (runner.py 495–577); its model calls are
+	// metered for cost.json.
+	var jm *judgeMeter
 	if o.Judge != nil {
 		var refText, predJudge *string
 		if ref != nil {
@@ -162,7 +167,8 @@ func Score(ctx context.Context, r *Run, o Options) (*Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		out := runJudge(ctx, o.Judge, req, evidence)
+		jm = &judgeMeter{}
+		out := runJudge(withJudgeMeter(ctx, jm), o.Judge, req, evidence)
 		if res.JudgeResult, err = dumpIndent(out.result, 2); err != nil {
 			return nil, fmt.Errorf("harness: judge_result.json: %w", err)
 		}
@@ -281,6 +287,7 @@ func Score(ctx context.Context, r *Run, o Options) (*Result, error) {
 		m.IsSuccessful = false
 		m.IsTaskSuccessful = &f
 	}
+	res.cost = scenarioCost(r, jm, o)
 	return res, nil
 }
 

@@ -65,7 +65,7 @@ func TestLLMTimeoutAndMaxTokensReachTheModel(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		resp, err := llmModel(f.llm).Complete(context.Background(), agent.Request{Messages: msgs})
+		resp, err := mustModel(t, f.llm).Complete(context.Background(), agent.Request{Messages: msgs})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -93,7 +93,7 @@ func TestLLMTimeoutAndMaxTokensReachTheModel(t *testing.T) {
 		t.Fatal(err)
 	}
 	start := time.Now()
-	_, err = llmModel(f.llm).Complete(context.Background(), agent.Request{Messages: msgs})
+	_, err = mustModel(t, f.llm).Complete(context.Background(), agent.Request{Messages: msgs})
 	if took := time.Since(start); !errors.Is(err, context.DeadlineExceeded) || took > 5*time.Second {
 		t.Errorf("a hanging server: %v after %v; want a deadline within -llm-timeout", err, took)
 	}
@@ -130,7 +130,7 @@ func TestLLMSamplingAndTextCallFlags(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		resp, err := llmModel(f.llm).Complete(context.Background(), req)
+		resp, err := mustModel(t, f.llm).Complete(context.Background(), req)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -158,7 +158,7 @@ func TestKeyEnvSendsEmptyWhenUnset(t *testing.T) {
 	}))
 	defer srv.Close()
 	for env, want := range map[string]string{"": "Bearer EMPTY", "EVAL_TEST_UNSET": "Bearer EMPTY", "EVAL_TEST_KEY": "Bearer sk-this-one"} {
-		m := llmModel(llmFlags{modelFlags: modelFlags{url: srv.URL + "/v1", model: "m", keyEnv: env}, timeout: 5 * time.Second, temperature: -1, seed: -1, textCalls: textCallsKeep})
+		m := mustModel(t, llmFlags{modelFlags: modelFlags{url: srv.URL + "/v1", model: "m", keyEnv: env}, timeout: 5 * time.Second, temperature: -1, seed: -1, textCalls: textCallsKeep})
 		if _, err := m.Complete(context.Background(), agent.Request{Messages: []agent.Message{{Role: agent.RoleUser, Content: "hi"}}}); err != nil {
 			t.Fatal(err)
 		}
@@ -166,4 +166,14 @@ func TestKeyEnvSendsEmptyWhenUnset(t *testing.T) {
 			t.Errorf("-llm-key-env %q: Authorization %q, want %q", env, got, want)
 		}
 	}
+}
+
+// mustModel is llmModel(f), failing the test on an error.
+func mustModel(t *testing.T, f llmFlags) agent.Model {
+	t.Helper()
+	m, err := llmModel(context.Background(), f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
 }

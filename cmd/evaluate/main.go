@@ -7,6 +7,7 @@
 //	go run . -domain all-gold -parallel 4 -out DIR
 //	go run . -scenarios ... -agent-url ws://127.0.0.1:8765 -user-url ws://127.0.0.1:8766 -out DIR
 //	go run . -domain qa -llm-url http://127.0.0.1:8000/v1 -llm-model M -judge-url http://127.0.0.1:8000/v1/chat/completions -judge-model J -out DIR
+//	go run . -domain qa -agent-llm-url URL -agent-llm-model A -user-llm-url URL2 -user-llm-model U -user-llm-provider anthropic -prices prices.json -out DIR
 //	go run . -scenarios ... -resume DIR/eval_<timestamp>
 //
 // With no bot URLs it runs the repository's Go bots in-process
@@ -22,16 +23,40 @@
 // sided domains (telecom) the harness keeps NeMo's shadow DBs and pushes
 // the cross-side sync deltas, for in-process and external bots alike.
 // With -llm-url and -llm-model the in-process bots are driven by a real
-// model instead (an OpenAI-compatible server, through the official
-// openai-go SDK: provider/openai), both roles on the same server, and any
+// model instead (by default an OpenAI-compatible server, through the
+// official openai-go SDK: provider/openai; -llm-provider anthropic or
+// gemini takes those adapters), both roles on the same server, and any
 // scenario can run; -llm-timeout bounds each request attempt (60 s) and
-// -llm-max-tokens, when not 0, is sent as max_completion_tokens.
+// -llm-max-tokens, when not 0, is sent as max_completion_tokens
+// (anthropic: max_tokens, gemini: maxOutputTokens).
+//
+// A model per role: -agent-llm-url, -agent-llm-model,
+// -agent-llm-provider, -agent-llm-key-env, -agent-llm-timeout and
+// -agent-llm-max-tokens (and the same with -user-llm-) set one bot's
+// model, each flag overriding its -llm- default for that bot alone; both
+// in-process bots run on models or neither does. The key variable is
+// -<role>-llm-key-env, else -llm-key-env when given, else the provider's
+// (OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY). With external bots
+// (-agent-url), -agent-llm-model and -user-llm-model (or -llm-model) only
+// name their models for cost.json.
+//
+// Every scenario directory gets a cost.json (harness's): each role's
+// model, tokens and calls one by one — the judge's apart from metrics.json,
+// which keeps NeMo's keys — and, with -prices FILE, a JSON price table
+// ({"model": {"input": $, "cached_input": $, "output": $}} per million
+// tokens, checked strictly before the run), their cost; the run gets
+// cost_summary.json and cost_summary.txt, per domain and in all. Usage a
+// model did not report, or a model the table lacks, is an unknown cost
+// (null, with the reason; the command warns before the run), never 0.
 //
 // With -judge-url and -judge-model, NeMo's judge scores NL_ASSERTION and
 // JUDGE_PASSED (harness.ModelJudge on provider/openai, with NeMo's
 // sampling defaults: -judge-temperature 1.0, -judge-top-p 0.95,
 // -judge-seed 42, -judge-max-tokens 100000, thinking on); -judge-url takes
-// NeMo's form, the chat completions endpoint. Without them (unlike NeMo,
+// NeMo's form, the chat completions endpoint. -judge-provider anthropic
+// or gemini puts the judge on that adapter (-judge-url the server's root),
+// sending only the -judge-* sampling and max-tokens flags given: NeMo's
+// defaults are its vLLM server's. Without them (unlike NeMo,
 // whose --judge-url defaults to localhost:8000) there is no judge, and
 // those signals are scored as NeMo scores them with --judge-url "".
 //
@@ -71,6 +96,7 @@ type flags struct {
 	budgets                                             harness.Budgets
 	llm                                                 llmFlags
 	judge                                               judgeFlags
+	roles                                               roleModels
 	// argv is the command line, for run_args.json.
 	argv []string
 	// mutate breaks the in-process gold scripts (tests only).
@@ -115,9 +141,12 @@ func parse(args []string, stderr io.Writer) (flags, error) {
 	fs.IntVar(&f.judge.maxTokens, "judge-max-tokens", 100000, "judge max_tokens (thinking included)")
 	fs.Float64Var(&f.judge.threshold, "judge-threshold", 0.9, "judge score at or above which judge_passed")
 	fs.BoolVar(&f.judge.includeConversation, "judge-include-conversation", false, "give the judge the transcript too")
+	roleFlags(fs, &f)
 	if err := fs.Parse(args); err != nil {
 		return f, err
 	}
+	f.roles.set = map[string]bool{}
+	fs.Visit(func(fl *flag.Flag) { f.roles.set[fl.Name] = true })
 	f.argv = append([]string{"evaluate"}, args...)
 	switch {
 	case (f.out == "") == (f.resume == ""):
@@ -133,7 +162,7 @@ func parse(args []string, stderr io.Writer) (flags, error) {
 	case f.llm.url != "" && f.agentURLs != "":
 		return f, errors.New("-llm-url drives the in-process bots: give it without -agent-url and -user-url")
 	}
-	if err := checkModelFlags(f.llm, f.judge); err != nil {
+	if err := checkModelFlags(&f); err != nil {
 		return f, err
 	}
 	if err := checkBudgets(f.budgets); err != nil {
@@ -227,7 +256,7 @@ func evaluate(ctx context.Context, f flags, stdout, stderr io.Writer) error {
 		}
 	}
 	inProcess := f.agentURLs == ""
-	if inProcess && f.llm.url == "" {
+	if inProcess && f.roles.agent.url == "" {
 		for _, n := range queue {
 			if _, _, err := g.scripts(n); err != nil {
 				return err
@@ -238,7 +267,7 @@ func evaluate(ctx context.Context, f flags, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	pairs, cleanup, err := startPairs(f, inProcess)
+	pairs, cleanup, err := startPairs(ctx, f, inProcess)
 	if err != nil {
 		return err
 	}
@@ -247,7 +276,10 @@ func evaluate(ctx context.Context, f flags, stdout, stderr io.Writer) error {
 	o := harness.DefaultSessionOptions()
 	o.Score.MinAgentTurns = f.minAgentTurns
 	o.Score.Predicates = predicates()
-	o.Score.Judge = judge(f.judge)
+	if o.Score.Judge, err = judge(ctx, f.judge, f.roles.set); err != nil {
+		return err
+	}
+	costOptions(&o.Score, f, stderr)
 	threshold := f.judge.threshold
 	o.Score.JudgeThreshold = &threshold
 	o.Score.JudgeIncludeConversation = f.judge.includeConversation
@@ -331,7 +363,7 @@ func (p *pair) arm(g *golds, name string, trial int, mutate mutator) error {
 
 // startPairs returns the bot pairs: the URL lists paired up, or one
 // in-process pair per parallel slot.
-func startPairs(f flags, inProcess bool) ([]*pair, func(), error) {
+func startPairs(ctx context.Context, f flags, inProcess bool) ([]*pair, func(), error) {
 	if !inProcess {
 		as, us := splitURLs(f.agentURLs), splitURLs(f.userURLs)
 		if len(as) != len(us) {
@@ -364,9 +396,17 @@ func startPairs(f flags, inProcess bool) ([]*pair, func(), error) {
 		agentModel, userModel := &agenttest.Model{Fallback: agentFallback}, &agenttest.Model{Fallback: userFallback}
 		var am, um agent.Model = agentModel, userModel
 		toolSteps := 0
-		if f.llm.url != "" {
-			// A real model plays both roles; there is no script to arm.
-			am, um, agentModel, userModel = llmModel(f.llm), llmModel(f.llm), nil, nil
+		if f.roles.agent.url != "" {
+			// Real models play both roles (each its own, -agent-llm-* and
+			// -user-llm-* over -llm-*); there is no script to arm.
+			var errA, errU error
+			am, errA = llmModel(ctx, f.roles.agent)
+			um, errU = llmModel(ctx, f.roles.user)
+			if err := errors.Join(errA, errU); err != nil {
+				cleanup()
+				return nil, nil, err
+			}
+			agentModel, userModel = nil, nil
 			toolSteps = f.llm.toolSteps
 		}
 		a, err := serveBot(am, toolSteps, root, logger)

@@ -7,25 +7,14 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
 
 	"github.com/voiceeval/schematools/agent"
+	"github.com/voiceeval/schematools/cmd/internal/llmflags"
 	"github.com/voiceeval/schematools/domains"
-	"github.com/voiceeval/schematools/provider/anthropic"
-	"github.com/voiceeval/schematools/provider/gemini"
-	"github.com/voiceeval/schematools/provider/openai"
 	"github.com/voiceeval/schematools/registry"
 	"github.com/voiceeval/schematools/rtvi"
 	"github.com/voiceeval/schematools/rtvi/rtviws"
 	"github.com/voiceeval/schematools/state"
-)
-
-// The -llm-provider values: the adapter the LLM brain's model goes
-// through.
-const (
-	providerOpenAI    = "openai"
-	providerAnthropic = "anthropic"
-	providerGemini    = "gemini"
 )
 
 // parse reads the command's flags. -llm-url chooses the LLM brain; -gold
@@ -39,7 +28,7 @@ func parse(args []string, stderr io.Writer) (flags, error) {
 	keyEnvSet := false
 	fs.Visit(func(fl *flag.Flag) { keyEnvSet = keyEnvSet || fl.Name == "llm-key-env" })
 	if !keyEnvSet {
-		f.keyEnv = defaultKeyEnv[f.provider]
+		f.keyEnv = llmflags.KeyEnv(f.provider)
 	}
 	switch {
 	case f.timeouts.Write <= 0 || f.timeouts.RunWait <= 0 || f.timeouts.Idle < 0:
@@ -54,8 +43,6 @@ func parse(args []string, stderr io.Writer) (flags, error) {
 		return f, errors.New("-gold and -demo are the scripted bot's; the LLM brain (-llm-url) takes neither")
 	case f.model == "":
 		return f, errors.New("-llm-model must not be empty")
-	case defaultKeyEnv[f.provider] == "":
-		return f, fmt.Errorf("-llm-provider is openai, anthropic or gemini, not %q", f.provider)
 	case f.llmTimeout <= 0:
 		return f, fmt.Errorf("-llm-timeout must be positive, not %v", f.llmTimeout)
 	case f.llmMaxTokens < 0:
@@ -63,43 +50,18 @@ func parse(args []string, stderr io.Writer) (flags, error) {
 	case f.toolSteps < 0:
 		return f, fmt.Errorf("-llm-tool-steps must be positive, or 0 for no bound, not %d", f.toolSteps)
 	}
+	if err := llmflags.CheckProvider("-llm-provider", f.provider); err != nil {
+		return f, err
+	}
 	return f, nil
 }
 
-// defaultKeyEnv is each provider's API key variable.
-var defaultKeyEnv = map[string]string{
-	providerOpenAI:    "OPENAI_API_KEY",
-	providerAnthropic: "ANTHROPIC_API_KEY",
-	providerGemini:    "GEMINI_API_KEY",
-}
-
-// apiKey is the key the variable f.keyEnv holds; unset or empty, "EMPTY",
-// as NeMo's vLLM configs send.
-func apiKey(f flags) string {
-	if k := os.Getenv(f.keyEnv); k != "" {
-		return k
-	}
-	return "EMPTY"
-}
-
-// newModel returns an OpenAI-compatible model as f says: its server, key,
-// request timeout and max tokens.
-func newModel(f flags) *openai.Model {
-	return openai.New(f.model, &openai.Options{BaseURL: f.url, APIKey: apiKey(f),
-		Timeout: f.llmTimeout, MaxTokens: f.llmMaxTokens})
-}
-
-// llmModel returns the LLM brain's model on the -llm-provider adapter.
+// llmModel returns the LLM brain's model on the -llm-provider adapter
+// (cmd/internal/llmflags): its server, key, request timeout and max
+// tokens.
 func llmModel(ctx context.Context, f flags) (agent.Model, error) {
-	switch f.provider {
-	case providerAnthropic:
-		return anthropic.New(f.model, &anthropic.Options{BaseURL: f.url, APIKey: apiKey(f),
-			Timeout: f.llmTimeout, MaxTokens: f.llmMaxTokens}), nil
-	case providerGemini:
-		return gemini.New(ctx, f.model, &gemini.Options{BaseURL: f.url, APIKey: apiKey(f),
-			Timeout: f.llmTimeout, MaxTokens: f.llmMaxTokens})
-	}
-	return newModel(f), nil
+	return llmflags.New(ctx, llmflags.Settings{Provider: f.provider, URL: f.url, Model: f.model, APIKey: llmflags.APIKey(f.keyEnv),
+		Timeout: f.llmTimeout, MaxTokens: f.llmMaxTokens})
 }
 
 // newBot returns the LLM bot's server, its db_path values relative to

@@ -52,7 +52,9 @@ func TestLLMFlagsReachTheModel(t *testing.T) {
 	f, err := parse([]string{"-llm-url", srv.URL + "/v1", "-llm-max-tokens", "77"}, io.Discard)
 	require.NoError(t, err)
 	msgs := []agent.Message{{Role: agent.RoleUser, Content: "hi"}}
-	resp, err := newModel(f).Complete(context.Background(), agent.Request{Messages: msgs})
+	m, err := llmModel(context.Background(), f)
+	require.NoError(t, err)
+	resp, err := m.Complete(context.Background(), agent.Request{Messages: msgs})
 	require.NoError(t, err)
 	assert.True(t, resp.Usage.Missing, "the stand-in sends no usage")
 	assert.Equal(t, float64(77), (<-bodies)["max_completion_tokens"])
@@ -70,7 +72,9 @@ func TestLLMFlagsReachTheModel(t *testing.T) {
 	f, err = parse([]string{"-llm-url", hang.URL + "/v1", "-llm-timeout", "200ms"}, io.Discard)
 	require.NoError(t, err)
 	start := time.Now()
-	_, err = newModel(f).Complete(context.Background(), agent.Request{Messages: msgs})
+	m, err = llmModel(context.Background(), f)
+	require.NoError(t, err)
+	_, err = m.Complete(context.Background(), agent.Request{Messages: msgs})
 	require.ErrorIs(t, err, context.DeadlineExceeded)
 	assert.Less(t, time.Since(start), 5*time.Second)
 }

@@ -64,6 +64,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/voiceeval/schematools/cmd/internal/llmflags"
 	"github.com/voiceeval/schematools/rtvi/rtviws"
 )
 
@@ -102,7 +103,7 @@ func newFlagSet(f *flags, stderr io.Writer) *flag.FlagSet {
 	fs.DurationVar(&f.timeouts.Idle, "idle-timeout", DefaultTimeouts.Idle, "close a connection that sends no message for this long (NeMo's bridge holds a run connection open up to 900 s); 0: never")
 	fs.DurationVar(&f.timeouts.RunWait, "run-wait", DefaultTimeouts.RunWait, "how long a prepared scenario is kept for its run connection, once its preparation closed and while no run connection is open, before the bot takes a new scenario")
 	fs.StringVar(&f.url, "llm-url", "", "the LLM brain: base URL of the model's API, e.g. http://127.0.0.1:8000/v1 for an OpenAI-compatible server")
-	fs.StringVar(&f.provider, "llm-provider", providerOpenAI, "adapter of the LLM brain: openai (Chat Completions), anthropic or gemini")
+	fs.StringVar(&f.provider, "llm-provider", llmflags.OpenAI, "adapter of the LLM brain: openai (Chat Completions), anthropic or gemini")
 	fs.StringVar(&f.model, "llm-model", "standin", "model name sent with each request")
 	fs.StringVar(&f.keyEnv, "llm-key-env", "OPENAI_API_KEY", "environment variable holding the API key (default after -llm-provider: OPENAI_API_KEY, ANTHROPIC_API_KEY or GEMINI_API_KEY; unset: \"EMPTY\")")
 	fs.DurationVar(&f.llmTimeout, "llm-timeout", 60*time.Second, "bound of each model request attempt")
