@@ -11,13 +11,6 @@ import (
 	"github.com/voiceeval/schematools/internal/pyvalue"
 )
 
-// CompareOptions are Compare's settings.
-type CompareOptions struct {
-	// Alpha is the level of the test: head's regressions are significant
-	// when its p-value is below Alpha (0: 0.05; otherwise in (0, 1)).
-	Alpha float64
-}
-
 // ScenarioChange is one scenario of a comparison, as each run holds it.
 type ScenarioChange struct {
 	Name, Domain string
@@ -83,7 +76,9 @@ const (
 // against trial k of head, where both have a verdict. A scenario whose
 // pass rate over those trials fell is a regression, one whose rate rose
 // an improvement; the scenarios only one run holds, or that cannot be
-// paired, are listed apart, never dropped.
+// paired, are listed apart, never dropped. alpha is the level of the
+// test: head's regressions are significant when its p-value is below it
+// (0: 0.05; otherwise in (0, 1)).
 //
 // The paired difference is tested two-sided: with a run of one trial by
 // the exact McNemar test on the discordant pairs (b regressions against
@@ -94,13 +89,13 @@ const (
 // It reads results.jsonl (each trial's), as ReadTrials does; a directory
 // that is not a run, or a results file it cannot read, is an error naming
 // the file.
-func Compare(base, head string, o CompareOptions) (*Comparison, error) {
-	alpha := o.Alpha
-	if alpha == 0 {
-		alpha = defaultAlpha
+func Compare(base, head string, alpha float64) (*Comparison, error) {
+	level := alpha
+	if level == 0 {
+		level = defaultAlpha
 	}
-	if !(alpha > 0 && alpha < 1) {
-		return nil, fmt.Errorf("harness: Compare: Alpha %v is not in (0, 1)", o.Alpha)
+	if !(level > 0 && level < 1) {
+		return nil, fmt.Errorf("harness: Compare: alpha %v is not in (0, 1)", alpha)
 	}
 	b, err := readCompared("base", base)
 	if err != nil {
@@ -111,7 +106,7 @@ func Compare(base, head string, o CompareOptions) (*Comparison, error) {
 		return nil, err
 	}
 	c := &Comparison{Base: base, Head: head, BaseTrials: b.trials.Trials, HeadTrials: h.trials.Trials,
-		BasePassAt1: b.trials.Overall.PassAt1, HeadPassAt1: h.trials.Overall.PassAt1, Alpha: alpha}
+		BasePassAt1: b.trials.Overall.PassAt1, HeadPassAt1: h.trials.Overall.PassAt1, Alpha: level}
 
 	inHead := make(map[string]*ScenarioTrials, len(h.trials.Scenarios))
 	for i := range h.trials.Scenarios {

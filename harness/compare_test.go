@@ -120,7 +120,7 @@ func runCompareCases(t *testing.T, cases []compareCase) {
 			dir := t.TempDir()
 			base := writeRun(t, filepath.Join(dir, "base"), c.baseTrials, c.base)
 			head := writeRun(t, filepath.Join(dir, "head"), c.headTrials, c.head)
-			got, err := harness.Compare(base, head, harness.CompareOptions{})
+			got, err := harness.Compare(base, head, 0)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -233,7 +233,7 @@ func TestCompareTrialsAA(t *testing.T) {
 		dir := t.TempDir()
 		base := writeRun(t, filepath.Join(dir, "base"), 3, flakyRun(r, 60, rates))
 		head := writeRun(t, filepath.Join(dir, "head"), 3, flakyRun(r, 60, rates))
-		c, err := harness.Compare(base, head, harness.CompareOptions{})
+		c, err := harness.Compare(base, head, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -308,7 +308,7 @@ func TestCompareNeMoRuns(t *testing.T) {
 			if err := os.WriteFile(filepath.Join(head, "results.jsonl"), []byte(strings.Join(c.head, "")), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			got, err := harness.Compare(golden, head, harness.CompareOptions{})
+			got, err := harness.Compare(golden, head, 0)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -372,7 +372,7 @@ func TestCompareNotCompared(t *testing.T) {
 		{name: "x__na", verdicts: []any{false, "N/A"}}, {name: "x__gap", verdicts: []any{nil, false}},
 		{name: "x__half", verdicts: []any{nil, true}}, {name: "x__ok", verdicts: []any{true, true}},
 	})
-	c, err := harness.Compare(base, head, harness.CompareOptions{Alpha: 0.1})
+	c, err := harness.Compare(base, head, 0.1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -423,12 +423,12 @@ func TestCompareRefuses(t *testing.T) {
 		{"corrupt results.jsonl", corrupt, good, 0, []string{"base run " + corrupt, "results.jsonl:2"}},
 		{"corrupt trial", good, corruptTrial, 0, []string{"head run " + filepath.Join(corruptTrial, "trial_2"), "results.jsonl:1", "not a JSON object"}},
 		{"trial gap", gap, good, 0, []string{"base run " + gap, "trial_2 is missing"}},
-		{"alpha negative", good, good, -0.1, []string{"Alpha -0.1"}},
-		{"alpha 1", good, good, 1, []string{"Alpha 1"}},
-		{"alpha NaN", good, good, math.NaN(), []string{"Alpha NaN"}},
+		{"alpha negative", good, good, -0.1, []string{"alpha -0.1"}},
+		{"alpha 1", good, good, 1, []string{"alpha 1"}},
+		{"alpha NaN", good, good, math.NaN(), []string{"alpha NaN"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			got, err := harness.Compare(c.base, c.head, harness.CompareOptions{Alpha: c.alpha})
+			got, err := harness.Compare(c.base, c.head, c.alpha)
 			if err == nil {
 				t.Fatalf("no error: %+v", got)
 			}
@@ -454,7 +454,7 @@ func TestCompareReports(t *testing.T) {
 	// head's evil scenario failed with a harness error that is markup too.
 	head := writeRun(t, filepath.Join(dir, "head"), 1, concat(same("x", 0, 10, false), []outcome{{name: evil, verdicts: []any{false},
 		metrics: map[string]any{"stop_reason": "[BOT_FAILED]", "harness_error": "<img src=x onerror=alert(2)>"}}}))
-	c, err := harness.Compare(base, head, harness.CompareOptions{})
+	c, err := harness.Compare(base, head, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -520,7 +520,7 @@ func ExampleCompare() {
 	}
 	base, head := write("base", 0), write("head", 3)
 
-	c, err := harness.Compare(base, head, harness.CompareOptions{Alpha: 0.05})
+	c, err := harness.Compare(base, head, 0.05)
 	if err != nil {
 		panic(err)
 	}

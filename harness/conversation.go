@@ -329,11 +329,11 @@ func pull(ctx context.Context, c *bridge.Conn, side string, includeDB bool, sent
 	return s, nil
 }
 
-// ErrNotReset is wrapped by the error of a bot whose context holds user
+// errNotReset is wrapped by the error of a bot whose context holds user
 // messages the bridge did not send in this run: it kept a previous
 // scenario's conversation. NeMo's bridge does not check; it would score a
 // contaminated context.
-var ErrNotReset = errors.New("context holds messages from before this run (the bot did not reset)")
+var errNotReset = errors.New("context holds messages from before this run (the bot did not reset)")
 
 // checkFresh checks that a pulled context holds at most the user messages
 // the bridge sent this run (the kickoff and the relayed turns).
@@ -353,7 +353,7 @@ func checkFresh(h *bridge.History, sent int) error {
 		}
 	}
 	if users > sent {
-		return fmt.Errorf("%w: %d user messages, %d sent", ErrNotReset, users, sent)
+		return fmt.Errorf("%w: %d user messages, %d sent", errNotReset, users, sent)
 	}
 	return nil
 }

@@ -387,7 +387,7 @@ func botCost(role string, u Usage, calls []callUsage, listed bool, model string,
 	if s.PerCall == nil {
 		s.PerCall = []callUsage{}
 	}
-	if u.Known() {
+	if u.known() {
 		s.Prompt, s.Completion = some(u.Prompt), some(u.Completion)
 	}
 	if listed {

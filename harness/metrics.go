@@ -89,7 +89,7 @@ type Metrics struct {
 // completion; when some calls reported no usage, prompt and completion
 // are null and our calls_without_usage follows them.
 func tokensDict(t Usage) pyvalue.Dict {
-	if !t.Known() {
+	if !t.known() {
 		return pyvalue.Dict{{Key: "n_calls", Value: t.NCalls}, {Key: "prompt", Value: nil}, {Key: "completion", Value: nil},
 			{Key: keyCallsWithoutUsage, Value: t.CallsWithoutUsage}}
 	}

@@ -416,7 +416,7 @@ func TestBotThatDidNotResetFails(t *testing.T) {
 		t.Fatalf("first scenario: %v", err)
 	}
 	res, err := RunScenario(runCtx(t), sc, ag.URL, us.URL, testOptions())
-	if !errors.Is(err, ErrNotReset) || res.status != statusFailed {
+	if !errors.Is(err, errNotReset) || res.status != statusFailed {
 		t.Fatalf("second scenario: %v (%+v)", err, res)
 	}
 }

@@ -206,14 +206,14 @@ func allSummary(lines []*resultLine, total, minAgentTurns int) []byte {
 			t    Usage
 		}{{"agent", agg.Tokens.Agent}, {"user", agg.Tokens.User}} {
 			grand.add(side.t)
-			if !side.t.Known() {
+			if !side.t.known() {
 				p("  %s: %d call(s), prompt=unknown, completion=unknown, total=unknown (%d call(s) without usage)\n", side.name, side.t.NCalls, side.t.CallsWithoutUsage)
 				continue
 			}
 			st := side.t.Prompt + side.t.Completion
 			p("  %s: %d call(s), prompt=%s, completion=%s, total=%s\n", side.name, side.t.NCalls, thousands(side.t.Prompt), thousands(side.t.Completion), thousands(st))
 		}
-		if !grand.Known() {
+		if !grand.known() {
 			p("  Run total: unknown (%d call(s) without usage)\n", grand.CallsWithoutUsage)
 		} else {
 			p("  Run total: %s tokens\n", thousands(grand.Prompt+grand.Completion))

@@ -12,9 +12,9 @@ func tokensOfUsage(u bridge.Usage) Usage {
 		CallsWithoutUsage: u.Unreported + u.Partial}
 }
 
-// Known says the prompt and completion counts are known: every call
+// known says the prompt and completion counts are known: every call
 // reported its usage.
-func (t Usage) Known() bool { return t.CallsWithoutUsage == 0 }
+func (t Usage) known() bool { return t.CallsWithoutUsage == 0 }
 
 // add adds u's calls and counts to t.
 func (t *Usage) add(u Usage) {

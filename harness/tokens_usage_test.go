@@ -31,7 +31,7 @@ func TestTokensOfUsage(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			got := tokensOfUsage(tt.usage)
 			assert.Equal(t, tt.want, got)
-			assert.Equal(t, tt.want.CallsWithoutUsage == 0, got.Known())
+			assert.Equal(t, tt.want.CallsWithoutUsage == 0, got.known())
 		})
 	}
 }
@@ -122,8 +122,8 @@ func TestSummaryAndReportSayUnknown(t *testing.T) {
 	agg.Add(line)
 	agg.Add(kline)
 	assert.Equal(t, Usage{NCalls: 7, Prompt: 1000, Completion: 200, CallsWithoutUsage: 1}, agg.Tokens.Agent)
-	assert.False(t, agg.Tokens.Agent.Known())
-	assert.True(t, agg.Tokens.User.Known())
+	assert.False(t, agg.Tokens.Agent.known())
+	assert.True(t, agg.Tokens.User.known())
 
 	onlyKnown := string(allSummary([]*resultLine{kline}, 1, 3))
 	assert.Contains(t, onlyKnown, "  agent: 4 call(s), prompt=1,000, completion=200, total=1,200\n")

@@ -13,7 +13,7 @@ import (
 )
 
 // Bounds of what report.html embeds of a scenario, so that a huge context
-// or turn cannot blow the page up (docs/decisions-38/h-report.md).
+// or turn cannot blow the page up (docs/decisions.md, "From verdicts to decisions (issue #38)").
 const (
 	// clipChars bounds each text shown (a message, a tool call's
 	// arguments, a result, a transcript turn, a DB diff value), in

@@ -71,7 +71,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "compare: -alpha %v is not in (0, 1)\n", *alpha)
 		return 2
 	}
-	c, err := harness.Compare(dirs[0], dirs[1], harness.CompareOptions{Alpha: *alpha})
+	c, err := harness.Compare(dirs[0], dirs[1], *alpha)
 	if err != nil {
 		fmt.Fprintln(stderr, "compare:", err)
 		return 2

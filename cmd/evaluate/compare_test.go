@@ -128,7 +128,7 @@ func TestCompareGoldAndBrokenRuns(t *testing.T) {
 				bases[key] = runDir(t, root, nil, c.args...)
 			}
 			base, head := bases[key], runDir(t, t.TempDir(), c.mutate, c.args...)
-			cmp, err := harness.Compare(base, head, harness.CompareOptions{})
+			cmp, err := harness.Compare(base, head, 0)
 			if err != nil {
 				t.Fatal(err)
 			}

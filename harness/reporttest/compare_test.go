@@ -44,7 +44,7 @@ func renderComparison(t *testing.T) string {
 	if err := os.WriteFile(filepath.Join(headRun, "results.jsonl"), []byte(strings.Join(head, "")), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	c, err := harness.Compare(runDir, headRun, harness.CompareOptions{})
+	c, err := harness.Compare(runDir, headRun, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
