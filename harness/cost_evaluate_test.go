@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -205,6 +206,21 @@ func TestEvaluateWritesCost(t *testing.T) {
 			require.NoError(t, err)
 			assert.Equal(t, 3, s.Run.Scenarios)
 			assert.Equal(t, 2, s.Domains["notes"].Scenarios)
+			// report.html shows the cost: the run's total (or unknown, with
+			// why), each domain's, and each scenario's.
+			report, err := os.ReadFile(filepath.Join(ev.Dir, "report.html"))
+			require.NoError(t, err)
+			html := string(report)
+			assert.Contains(t, html, `<h2>Cost</h2>`)
+			assert.Contains(t, html, `<tr data-cost="memo">`)
+			if !tt.known {
+				assert.Contains(t, html, `<tr data-cost="Run"><td>Run</td><td class="num">3</td><td class="num">unknown <span class="small">`)
+				assert.Contains(t, html, "Why some costs are unknown")
+				assert.Contains(t, html, "<span>Cost <b>unknown: ")
+			} else {
+				assert.Contains(t, html, `<tr data-cost="Run"><td>Run</td><td class="num">3</td><td class="num">$`+strconv.FormatFloat(*s.Run.CostUSD, 'f', -1, 64)+`</td>`)
+				assert.NotContains(t, html, "Why some costs are unknown")
+			}
 			if !tt.known {
 				assert.Nil(t, s.Run.CostUSD)
 				assert.Equal(t, 3, s.Run.ScenariosCostUnknown)

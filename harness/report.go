@@ -97,6 +97,10 @@ type scenarioView struct {
 	DiffError                        string
 	AssertionVerdicts                []diffRow
 
+	// Cost is the scenario's cost from its cost.json ("$…" or "unknown:
+	// why"); "" without one.
+	Cost string
+
 	// SummaryFlag is why a summary is not reproducible from its actions
 	// (metrics summary_verified false: summary_verification); "" otherwise.
 	SummaryFlag string
@@ -126,6 +130,9 @@ type reportView struct {
 	// HasLatency: some scenario has a latency sample (the latency table
 	// is shown).
 	HasLatency bool
+
+	// Cost is the cost section (nil: no scenario has a cost.json).
+	Cost *costView
 
 	// Checked counts the scenarios whose summaries were checked
 	// (summary_verified true or false), Unreproducible those not
@@ -459,6 +466,7 @@ func renderReport(in reportInput) ([]byte, error) {
 		v.Scenarios = append(v.Scenarios, scenarioOf(l, dir, l.Scenario))
 	}
 	spendBudget(v.Scenarios, trajectoryBudget)
+	v.Cost = reportCost(in.Lines, in.ScenarioDir, v.Scenarios)
 	var buf bytes.Buffer
 	if err := reportTmpl.ExecuteTemplate(&buf, "report", v); err != nil {
 		return nil, fmt.Errorf("harness: report.html: %w", err)

@@ -47,6 +47,9 @@ type trialReportView struct {
 	// Sections are the failed and flaky scenarios, each with its first
 	// failing trial.
 	Sections []scenarioView
+	// Cost is each trial's cost and their sum (nil: no trial has a
+	// cost_summary.json).
+	Cost *costView
 }
 
 // trialOutcome classifies c successes of n runs with a verdict.
@@ -95,7 +98,7 @@ func trialReport(dir, title string, tr *Trials) ([]byte, error) {
 			lines[t-1][l.Scenario] = l
 		}
 	}
-	v := trialReportView{Title: title, Trials: tr.Trials}
+	v := trialReportView{Title: title, Trials: tr.Trials, Cost: trialsCost(dir, tr.Trials)}
 	for k := 1; k <= tr.Trials; k++ {
 		v.KS = append(v.KS, k)
 	}

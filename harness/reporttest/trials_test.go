@@ -108,6 +108,11 @@ func trialRun(t *testing.T) string {
 	o := harness.EvaluateOptions{OutputDir: t.TempDir(), Bots: []harness.BotPair{bots}, Session: harness.DefaultSessionOptions(), Trials: 3}
 	o.Session.KickoffDelay, o.Session.ExitSettle = -1, 50*time.Millisecond
 	o.Session.Score.MinAgentTurns = 0
+	prices, err := harness.ParsePrices([]byte(`{"agent-m": {"input": 2, "output": 8}, "user-m": {"input": 1, "output": 4}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.Session.Score.Prices, o.Session.Score.AgentModel, o.Session.Score.UserModel = prices, "agent-m", "user-m"
 	ev, err := harness.Evaluate(context.Background(), queue, o)
 	if err != nil {
 		t.Fatal(err)
@@ -131,6 +136,7 @@ func TestTrialReportInChromium(t *testing.T) {
 	b.do(chromedp.Navigate(top), chromedp.WaitVisible(chromedp.CSS("#stats")))
 
 	stats := b.text("#stats tbody")
+	cost := b.text("#cost tbody")
 	row := func(name string) string { return `#trial-scenarios tr[data-scenario="` + name + `"]` }
 	sec := func(name string) string { return `section[data-scenario="` + name + `"]` }
 	if !b.visible(row("notes__2")) || !b.visible(row("notes__1")) {
@@ -165,6 +171,7 @@ func TestTrialReportInChromium(t *testing.T) {
 	b.do(chromedp.Navigate("file://"+filepath.Join(dir, "trial_1", "report.html")), chromedp.WaitVisible(chromedp.CSS("#domains")))
 	b.do(chromedp.Click(chromedp.CSS("#failed-only")), chromedp.Click(chromedp.CSS(sec("notes__3")+" details.trajectory > summary")))
 	trialOnly := map[string]bool{"notes__1": b.visible(sec("notes__1")), "notes__2": b.visible(sec("notes__2")), "notes__3": b.visible(sec("notes__3"))}
+	trialCost := b.text("#cost tbody")
 	trialCalls := b.text(sec("notes__3") + " details.trajectory")
 	b.screenshot("harness-trial-report.png")
 	alerted := b.eval(`typeof window.__alerted !== "undefined"`)
@@ -172,6 +179,18 @@ func TestTrialReportInChromium(t *testing.T) {
 		t.Errorf("console errors or exceptions: %v", problems)
 	}
 
+	// The cost: each trial's and their sum on the top report, the run's
+	// and its domain's on a trial's (agent-m and user-m, priced).
+	for _, want := range []string{"All trials\t9\t", "trial 1\t3\t", "trial 3\t3\t", "agent-m"} {
+		if !strings.Contains(cost, want) {
+			t.Errorf("the trials report's cost table lacks %q:\n%s", want, cost)
+		}
+	}
+	for _, want := range []string{"Run\t3\t", "notes\t3\t", "agent-m", "user-m"} {
+		if !strings.Contains(trialCost, want) {
+			t.Errorf("trial_1's cost table lacks %q:\n%s", want, trialCost)
+		}
+	}
 	for _, want := range []string{"Overall\t3\t9\t5\t0.556 [", "notes\t3\t9\t5\t", "33.3%"} {
 		if !strings.Contains(stats, want) {
 			t.Errorf("statistics lack %q:\n%s", want, stats)
