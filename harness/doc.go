@@ -52,8 +52,8 @@
 //     [ModelJudge]), priced by [Options].Prices ([ParsePrices]); unknown
 //     usage or price is null with its reason, never 0.
 //   - [RenderReport] rebuilds a run directory's report.html: per scenario
-//     its trajectory (tool calls, results, latency), failed and flaky
-//     filters; a run of several trials gets the trials' page at the top.
+//     its trajectory (tool calls, results, latency) and cost, failed and
+//     flaky filters; a run of several trials gets the trials' page on top.
 //   - [Compare] pairs two run directories (ours or NeMo's runner's) by
 //     scenario and trial and tests the difference (exact McNemar; with
 //     trials, paired permutation); [Comparison.Gate] decides.
