@@ -52,6 +52,14 @@ type EvaluateOptions struct {
 	// ("[i/n] name verdict seconds", "name#trial" with trials) and the
 	// resume count.
 	Progress io.Writer
+	// Shards > 1 runs one shard of the evaluation, Shard (0 to Shards-1):
+	// a deterministic part of the (scenario, trial) runs, each domain
+	// dealt evenly, so that Shards processes given the same queue and
+	// settings run every run once (a batch engine's array: a Kubernetes
+	// Indexed Job's JOB_COMPLETION_INDEX, a Slurm array). The shard's run
+	// directory holds only its runs and shard.json; [Merge] makes one run
+	// of the shards'.
+	Shard, Shards int
 	// Trials runs every scenario this many times, each run from a fresh
 	// Prepare; 0 or 1 is once, in NeMo's layout. With more, the run
 	// directory holds trial_1 … trial_<Trials>, each a run in NeMo's

@@ -474,18 +474,6 @@ func renderReport(in reportInput) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// ReportOptions are RenderReport's settings.
-type ReportOptions struct {
-	// Title heads the page ("" for the run directory's name).
-	Title string
-	// Queued is the number of queued scenarios, finished or not (0: the
-	// finished ones).
-	Queued int
-	// MinAgentTurns is the run's minimum of agent LLM calls, as for
-	// all_summary.txt (the runner's default is 3).
-	MinAgentTurns int
-}
-
 // RenderReport returns the report.html of the run in runDir (written by
 // Evaluate, which writes report.html itself): one self-contained page
 // (inline CSS, a small inline script for the filters, no network) with
@@ -498,12 +486,17 @@ type ReportOptions struct {
 // long texts clipped). A failed-only filter hides the other scenarios.
 // Everything shown is escaped by html/template.
 //
+// The page is titled with the directory's name; the queue's length and
+// the turn gate (for the summary's numbers, as all_summary.txt) are the
+// last invocation's in run_args.json (resolved_scenario_count,
+// parsed_args min_agent_turns), else the finished scenarios and NeMo's 3.
+//
 // When runDir is a run of several trials (trial_1 … trial_n), the page is
 // the trials' report: the trial statistics overall and per domain, each
 // scenario's verdict per trial (linked to the trials' reports), and for a
 // scenario failed in some trial the trajectory of its first failing
 // trial, with failed-only and flaky-only filters.
-func RenderReport(runDir string, o ReportOptions) ([]byte, error) {
+func RenderReport(runDir string) ([]byte, error) {
 	n, err := trialsIn(runDir)
 	if err != nil {
 		if _, serr := os.Stat(filepath.Join(runDir, fileResults)); serr != nil {
@@ -511,19 +504,22 @@ func RenderReport(runDir string, o ReportOptions) ([]byte, error) {
 		}
 	}
 	if n > 0 {
-		return renderTrialReport(runDir, o.Title)
+		return renderTrialReport(runDir, "")
 	}
 	f, err := readResults(filepath.Join(runDir, fileResults))
 	if err != nil {
 		return nil, err
 	}
-	in := reportInput{Title: o.Title, Lines: f.Lines, Queued: o.Queued, MinAgentTurns: o.MinAgentTurns,
+	in := reportInput{Title: filepath.Base(runDir), Lines: f.Lines, Queued: len(f.Lines), MinAgentTurns: defaultMinAgentTurns,
 		ScenarioDir: func(name string) string { return filepath.Join(runDir, name) }}
-	if in.Title == "" {
-		in.Title = filepath.Base(runDir)
-	}
-	if in.Queued == 0 {
-		in.Queued = len(f.Lines)
+	if args, err := lastInvocation(runDir); err == nil && args != nil {
+		if c, ok := dictGet(args, "resolved_scenario_count"); ok && isPyNumber(c) && int(pyInt(c)) >= len(f.Lines) {
+			in.Queued = int(pyInt(c))
+		}
+		pa, _ := dictGet(args, "parsed_args")
+		if m, ok := dictGet(pa, "min_agent_turns"); ok && isPyNumber(m) && pyInt(m) >= 0 {
+			in.MinAgentTurns = int(pyInt(m))
+		}
 	}
 	return renderReport(in)
 }

@@ -68,14 +68,14 @@ func TestTrialReport(t *testing.T) {
 			t.Errorf("%s/report.html has no anchor %q", m[1], m[2])
 		}
 	}
-	again, err := harness.RenderReport(ev.Dir, harness.ReportOptions{})
+	again, err := harness.RenderReport(ev.Dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(again, page) {
 		t.Error("RenderReport of the run differs from the report.html Evaluate wrote")
 	}
-	trial, err := harness.RenderReport(filepath.Join(ev.Dir, "trial_1"), harness.ReportOptions{})
+	trial, err := harness.RenderReport(filepath.Join(ev.Dir, "trial_1"))
 	if err != nil || !bytes.Contains(trial, []byte(`<h2>Per signal</h2>`)) {
 		t.Errorf("RenderReport of a trial is not its run report: %v", err)
 	}
@@ -85,7 +85,7 @@ func TestTrialReport(t *testing.T) {
 	if err := os.Remove(filepath.Join(ev.Dir, "trial_1", "notes__3", "bot_logs_agent", "llm_context.json")); err != nil {
 		t.Fatal(err)
 	}
-	page, err = harness.RenderReport(ev.Dir, harness.ReportOptions{Title: "again"})
+	page, err = harness.RenderReport(ev.Dir)
 	if err != nil {
 		t.Fatal(err)
 	}

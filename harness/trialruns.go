@@ -71,6 +71,9 @@ func openRuns(o EvaluateOptions, names []string) (*runSet, error) {
 	if o.Trials < 0 || o.Trials > maxTrials {
 		return nil, fmt.Errorf("harness: Evaluate: Trials %d is not 0 to %d", o.Trials, maxTrials)
 	}
+	if o.Shards < 0 || o.Shards > maxShards || (o.Shards > 1 && (o.Shard < 0 || o.Shard >= o.Shards)) || (o.Shards <= 1 && o.Shard != 0) {
+		return nil, fmt.Errorf("harness: Evaluate: shard %d of %d: want 0 <= Shard < Shards <= %d", o.Shard, o.Shards, maxShards)
+	}
 	minTurns := o.Session.Score.MinAgentTurns
 	rs := &runSet{trials: max(o.Trials, 1)}
 	add := func(w *runWriter, trial int, toRun []string) {
@@ -97,12 +100,17 @@ func openRuns(o EvaluateOptions, names []string) (*runSet, error) {
 		if err != nil {
 			return nil, err
 		}
-		if found == 0 && rs.trials > 1 {
+		_, resErr := os.Stat(filepath.Join(rs.dir, fileResults))
+		fresh := found == 0 && errors.Is(resErr, os.ErrNotExist)
+		if found == 0 && rs.trials > 1 && !fresh {
 			return nil, fmt.Errorf("harness: resume: %s is a run of one trial; it cannot take %d (start a new run)", rs.dir, rs.trials)
 		}
 		if found > 0 {
 			rs.trials = max(rs.trials, found)
 		}
+	}
+	if err := checkShardFile(rs.dir, o, names, rs.trials); err != nil {
+		return nil, err
 	}
 	rs.total = rs.trials * len(names)
 	if rs.trials == 1 {
@@ -119,7 +127,7 @@ func openRuns(o EvaluateOptions, names []string) (*runSet, error) {
 		if err != nil {
 			return nil, err
 		}
-		return rs, nil
+		return rs.shard(o, names)
 	}
 	for t := 1; t <= rs.trials; t++ {
 		dir := trialDir(rs.dir, t)
@@ -146,7 +154,7 @@ func openRuns(o EvaluateOptions, names []string) (*runSet, error) {
 			return nil, fmt.Errorf("harness: trial %d: %w", t, err)
 		}
 	}
-	return rs, nil
+	return rs.shard(o, names)
 }
 
 // Finish writes each trial's run-level files, then, in a run of several

@@ -93,6 +93,9 @@ type flags struct {
 	timeout, kickoff, settle                            time.Duration
 	verify                                              bool
 	trials                                              int
+	shard                                               string
+	shards                                              int
+	shardIndex, shardCount                              int // resolved from -shard / -shards and the environment
 	budgets                                             harness.Budgets
 	llm                                                 llmFlags
 	judge                                               judgeFlags
@@ -120,6 +123,8 @@ func parse(args []string, stderr io.Writer) (flags, error) {
 	fs.DurationVar(&f.kickoff, "kickoff-delay", 0, "wait before the agent's Hello (0: NeMo's 1s with URLs, none in-process)")
 	fs.DurationVar(&f.settle, "exit-settle", 0, "wait after the agent's <exit> (0: NeMo's 0.5s with URLs, 50ms in-process)")
 	fs.IntVar(&f.trials, "trials", 1, "runs of every scenario, each from a fresh start; more than 1: DIR/eval_<timestamp>/trial_<n> in NeMo's layout and trials.json, trials_summary.txt at the top (pass@1, pass^k, flaky scenarios)")
+	fs.StringVar(&f.shard, "shard", "", "run shard I/N of the evaluation (I from 0): a deterministic part of the (scenario, trial) runs, in -out DIR/shard-I-of-N, resumed when it exists; merge the shards with cmd/merge")
+	fs.IntVar(&f.shards, "shards", 0, "run one shard of N, its index from JOB_COMPLETION_INDEX (a Kubernetes Indexed Job) or SLURM_ARRAY_TASK_ID - SLURM_ARRAY_TASK_MIN (a Slurm array)")
 	fs.BoolVar(&f.verify, "verify", true, "check that each bot's summary is reproducible from the actions it reports (metrics summary_verified; NeMo's verdicts unchanged)")
 	budgetFlags(fs, &f.budgets)
 	fs.StringVar(&f.llm.url, "llm-url", "", "OpenAI-compatible server of the in-process bots' model (e.g. http://127.0.0.1:8000/v1); empty: gold stand-ins")
@@ -164,6 +169,13 @@ func parse(args []string, stderr io.Writer) (flags, error) {
 	}
 	if err := checkModelFlags(&f); err != nil {
 		return f, err
+	}
+	var err error
+	if f.shardIndex, f.shardCount, err = resolveShard(f.shard, f.shards, os.Getenv); err != nil {
+		return f, err
+	}
+	if f.shardCount > 1 && f.resume != "" {
+		return f, errors.New("a shard resumes its own directory under -out: give -out, not -resume")
 	}
 	if err := checkBudgets(f.budgets); err != nil {
 		return f, err
@@ -308,10 +320,17 @@ func evaluate(ctx context.Context, f flags, stdout, stderr io.Writer) error {
 		sc.Config = shipped[n].Config
 		hq[i] = &sc
 	}
-	ev, err := harness.Evaluate(ctx, hq, harness.EvaluateOptions{
+	eo := harness.EvaluateOptions{
 		OutputDir: f.out, ResumeDir: f.resume, Bots: bots, Session: o,
 		References: refs.of, Argv: f.argv, Args: invocation(f), Progress: stderr, Trials: f.trials,
-	})
+	}
+	if f.shardCount > 1 {
+		if eo.ResumeDir, err = shardDir(f.out, f.shardIndex, f.shardCount); err != nil {
+			return err
+		}
+		eo.OutputDir, eo.Shard, eo.Shards = "", f.shardIndex, f.shardCount
+	}
+	ev, err := harness.Evaluate(ctx, hq, eo)
 	if err != nil {
 		return err
 	}
@@ -341,6 +360,9 @@ func invocation(f flags) []harness.Arg {
 	}
 	if f.trials > 1 { // NeMo's runner has no trials: its keys stay its own
 		args = append(args, harness.Arg{Name: "trials", Value: f.trials})
+	}
+	if f.shardCount > 1 {
+		args = append(args, harness.Arg{Name: "shard", Value: fmt.Sprintf("%d/%d", f.shardIndex, f.shardCount)})
 	}
 	return args
 }

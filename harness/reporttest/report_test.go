@@ -36,7 +36,7 @@ func render(t *testing.T) string {
 	if n := strings.Count(string(b), "\n"); n != 4 {
 		t.Fatalf("golden run has %d lines", n)
 	}
-	html, err := harness.RenderReport(runDir, harness.ReportOptions{Title: "eval_20260101_120000", Queued: 4, MinAgentTurns: 3})
+	html, err := harness.RenderReport(runDir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,64 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// The shard comes from -shard I/N, or from -shards N with a batch
+// engine's index; anything else is refused with the reason.
+func TestResolveShard(t *testing.T) {
+	for _, c := range []struct {
+		name         string
+		shard        string
+		shards       int
+		env          map[string]string
+		index, count int
+		err          string
+	}{
+		{"unsharded", "", 0, nil, 0, 0, ""},
+		{"one shard", "", 1, nil, 0, 0, ""},
+		{"flag", "2/4", 0, nil, 2, 4, ""},
+		{"flag and shards agree", "0/4", 4, nil, 0, 4, ""},
+		{"kubernetes", "", 4, map[string]string{"JOB_COMPLETION_INDEX": "3"}, 3, 4, ""},
+		{"slurm", "", 4, map[string]string{"SLURM_ARRAY_TASK_ID": "5", "SLURM_ARRAY_TASK_MIN": "4"}, 1, 4, ""},
+		{"slurm from 0", "", 4, map[string]string{"SLURM_ARRAY_TASK_ID": "2"}, 2, 4, ""},
+		{"kubernetes first", "", 4, map[string]string{"JOB_COMPLETION_INDEX": "0", "SLURM_ARRAY_TASK_ID": "2"}, 0, 4, ""},
+		{"no index", "", 4, nil, 0, 0, "none is set"},
+		{"index too large", "", 4, map[string]string{"JOB_COMPLETION_INDEX": "4"}, 0, 0, "JOB_COMPLETION_INDEX=4 is not a shard index"},
+		{"index not a number", "", 4, map[string]string{"JOB_COMPLETION_INDEX": "x"}, 0, 0, "is not a shard index"},
+		{"flag out of range", "4/4", 0, nil, 0, 0, "want I/N"},
+		{"flag malformed", "2", 0, nil, 0, 0, "want I/N"},
+		{"flag and shards disagree", "1/4", 3, nil, 0, 0, "disagree"},
+		{"negative", "", -1, nil, 0, 0, "must not be negative"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			i, n, err := resolveShard(c.shard, c.shards, func(k string) string { return c.env[k] })
+			if c.err != "" {
+				if err == nil || !strings.Contains(err.Error(), c.err) {
+					t.Fatalf("err %v, want %q", err, c.err)
+				}
+				return
+			}
+			if err != nil || i != c.index || n != c.count {
+				t.Fatalf("= %d, %d, %v; want %d, %d", i, n, err, c.index, c.count)
+			}
+		})
+	}
+}
+
+// A shard directory holds its evaluation: running another queue in it is
+// refused, naming it.
+func TestShardRefusesAnotherEvaluation(t *testing.T) {
+	out := t.TempDir()
+	evaluateRun(t, "-scenarios", "tau2_airline__7,tau2_airline__8", "-shard", "0/2", "-out", out)
+	f, err := parse([]string{"-scenarios", "tau2_airline__7", "-shard", "0/2", "-out", out}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr strings.Builder
+	err = evaluate(t.Context(), f, &stdout, &stderr)
+	if err == nil || !strings.Contains(err.Error(), "shard-0-of-2 holds shard 0 of 2 of another evaluation") {
+		t.Fatalf("another queue in a shard's directory: %v", err)
+	}
+}
