@@ -13,6 +13,7 @@
 //     finishes a run instead: only scenarios without a finished result run.
 //     With Trials n, each scenario runs n times into trial_1 … trial_n;
 //     [ReadTrials] gives pass@1, pass^k and the flaky share (trials.json).
+//     With Shards, one shard of the runs; [Merge] joins the shards.
 //   - A scenario a bot failed (an error event, a refused request, a closed
 //     connection, unreadable frames, a missed handshake) is written as
 //     failed (harness_error) and the run goes on; other errors stop it.
