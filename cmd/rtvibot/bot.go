@@ -114,11 +114,19 @@ func (b *Bot) setTimeouts(t Timeouts) {
 // openConnections is the number of connections being served.
 func (b *Bot) openConnections() int { return b.OpenConnections() }
 
+// listen listens on addr, which must be a loopback address unless remote.
+func listen(addr string, remote bool) (net.Listener, error) {
+	if remote {
+		return net.Listen("tcp", addr)
+	}
+	return listenLoopback(addr)
+}
+
 // listenLoopback listens on addr, which must be a loopback address.
 func listenLoopback(addr string) (net.Listener, error) {
 	ln, err := rtviws.ListenLoopback(addr)
 	if err != nil && strings.Contains(err.Error(), "loopback") {
-		return nil, errors.New("-addr must be a loopback address, e.g. 127.0.0.1:8765")
+		return nil, errors.New("-addr must be a loopback address, e.g. 127.0.0.1:8765 (any address with -remote)")
 	}
 	return ln, err
 }

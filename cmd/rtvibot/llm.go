@@ -65,8 +65,9 @@ func llmModel(ctx context.Context, f flags) (agent.Model, error) {
 }
 
 // newBot returns the LLM bot's server, its db_path values relative to
-// dataRoot, on model.
-func newBot(dataRoot string, model agent.Model, timeouts rtviws.Timeouts, logger *slog.Logger) (*rtviws.Server, *rtviws.AgentBrain, error) {
+// dataRoot, on model; remote serves clients that name the bot by any Host
+// (rtviws.Config.AllowRemote).
+func newBot(dataRoot string, model agent.Model, timeouts rtviws.Timeouts, remote bool, logger *slog.Logger) (*rtviws.Server, *rtviws.AgentBrain, error) {
 	reg := &registry.Tools{Logger: logger}
 	if err := domains.Register(reg); err != nil {
 		return nil, nil, err
@@ -83,9 +84,10 @@ func newBot(dataRoot string, model agent.Model, timeouts rtviws.Timeouts, logger
 			About:   map[string]any{"library": "schematools-rtvibot-llm"},
 			Logger:  logger,
 		}),
-		Brain:    brain,
-		Timeouts: timeouts,
-		Logger:   logger,
+		Brain:       brain,
+		Timeouts:    timeouts,
+		Logger:      logger,
+		AllowRemote: remote,
 	})
 	return srv, brain, err
 }
@@ -96,10 +98,10 @@ func serveLLM(ctx context.Context, f flags, stdout io.Writer, logger *slog.Logge
 	if err != nil {
 		return err
 	}
-	srv, brain, err := newBot(f.data, model, f.timeouts, logger)
+	srv, brain, err := newBot(f.data, model, f.timeouts, f.remote, logger)
 	if err != nil {
 		return err
 	}
 	brain.ToolSteps = f.toolSteps
-	return serve(ctx, srv, srv.CloseConnections, f.addr, stdout, "with "+f.model+" at "+f.url, logger)
+	return serve(ctx, srv, srv.CloseConnections, f.addr, f.remote, stdout, "with "+f.model+" at "+f.url, logger)
 }

@@ -40,7 +40,7 @@ func startLLMBot(t *testing.T) *llmBot {
 	llm := httptest.NewServer(h)
 	t.Cleanup(llm.Close)
 	model := openai.New("standin", &openai.Options{BaseURL: llm.URL + "/v1", APIKey: "EMPTY", MaxRetries: -1})
-	srv, brain, err := newBot(dir, model, rtviws.Timeouts{}, slog.New(slog.DiscardHandler))
+	srv, brain, err := newBot(dir, model, rtviws.Timeouts{}, false, slog.New(slog.DiscardHandler))
 	require.NoError(t, err)
 	ln, err := rtviws.ListenLoopback("127.0.0.1:0")
 	require.NoError(t, err)

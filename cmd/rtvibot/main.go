@@ -35,7 +35,10 @@
 // Either way it serves every domain of domains (coffee, tau2_airline,
 // tau2_retail, tau2_telecom, eva_airline, customer_service, waitlist,
 // restaurant and the default domain's basic and harness tools), and
-// listens on the loopback interface only. db_path values are relative to
+// listens on the loopback interface only, unless -remote: then -addr may
+// be any address (0.0.0.0:8765 in a pod of deploy/kubernetes's bot
+// pools) and requests are served whatever their Host — the bot has no
+// authentication, so only on a network you trust. db_path values are relative to
 // -data, which by default is a temporary directory laid out as NeMo names
 // them: coffee/db.json, tau2_airline/db.json (its shards in
 // tau2_airline/db/), tau2_retail/db.json, tau2_telecom/db.json,
@@ -78,6 +81,7 @@ func main() {
 // flags are the command's settings.
 type flags struct {
 	addr, data   string
+	remote       bool
 	verbose      bool
 	timeouts     rtviws.Timeouts
 	gold, demo   bool   // the scripted brain's
@@ -93,7 +97,8 @@ type flags struct {
 func newFlagSet(f *flags, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet("rtvibot", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.StringVar(&f.addr, "addr", "127.0.0.1:8765", "loopback address to listen on")
+	fs.StringVar(&f.addr, "addr", "127.0.0.1:8765", "loopback address to listen on (any address with -remote)")
+	fs.BoolVar(&f.remote, "remote", false, "serve harnesses on other machines: -addr may be any address (e.g. 0.0.0.0:8765) and requests are served whatever their Host (off: loopback only, a web page's DNS rebinding refused); the bot has no authentication, so only on a network you trust (a cluster's: deploy/kubernetes)")
 	fs.StringVar(&f.data, "data", "", "data root for db_path (default: a temporary directory holding every domain's data as NeMo names it: coffee/db.json, tau2_airline/..., eva_airline/1.1.2.json, ...)")
 	fs.BoolVar(&f.gold, "gold", false, "on a scenario's kickoff, play the -task's gold actions (tau2 domains, tasks embedded) and end the call")
 	fs.StringVar(&f.task, "task", "", "with -gold: the id of the task every scenario plays, in the scenario's domain")
@@ -148,6 +153,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	bot.cfg.AllowRemote = f.remote // setTimeouts makes the server from cfg
 	bot.setTimeouts(f.timeouts)
 	if f.gold {
 		bot.gold = &goldAgent{task: f.task}
@@ -168,15 +174,15 @@ func run(args []string, stdout, stderr io.Writer) error {
 		_, err = runScenario(ctx, "ws://"+ln.Addr().String(), stdout)
 		return err
 	}
-	return serve(ctx, bot, bot.CloseConnections, f.addr, stdout, "", logger)
+	return serve(ctx, bot, bot.CloseConnections, f.addr, f.remote, stdout, "", logger)
 }
 
-// serve serves h on the loopback address addr until ctx ends, then shuts
-// down: closeConns closes the bot's WebSocket connections, which
+// serve serves h on the loopback address addr (any address when remote)
+// until ctx ends, then shuts down: closeConns closes the bot's WebSocket connections, which
 // http.Server.Shutdown does not track. It prints "rtvibot listening on
 // ws://ADDR" (and what), once it accepts connections.
-func serve(ctx context.Context, h http.Handler, closeConns func(), addr string, stdout io.Writer, what string, logger *slog.Logger) error {
-	ln, err := listenLoopback(addr)
+func serve(ctx context.Context, h http.Handler, closeConns func(), addr string, remote bool, stdout io.Writer, what string, logger *slog.Logger) error {
+	ln, err := listen(addr, remote)
 	if err != nil {
 		return err
 	}

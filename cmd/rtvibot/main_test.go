@@ -1,14 +1,19 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/base64"
 	"github.com/voiceeval/schematools/state"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
+	"os"
+	"os/exec"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -164,6 +169,37 @@ func TestRefusesNonLoopbackAddresses(t *testing.T) {
 		err := run([]string{"-addr", addr}, io.Discard, io.Discard)
 		assert.ErrorContains(t, err, "loopback", addr)
 	}
+}
+
+// With -remote the bot listens on any address and serves a harness that
+// names it by a name of its own, as a pod of a bot pool is reached
+// (deploy/kubernetes: ws://agent-bots-0.agent-bots:8765). The test binary
+// runs the bot's main (TestMain).
+func TestRemote(t *testing.T) {
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "RTVIBOT_TEST_MAIN=1", "RTVIBOT_TEST_ARGS=-remote -addr 0.0.0.0:0", "TMPDIR="+t.TempDir())
+	stdout, err := cmd.StdoutPipe()
+	require.NoError(t, err)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	require.NoError(t, cmd.Start())
+	defer cmd.Process.Kill() //nolint:errcheck // ends a bot the test failed to stop
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	require.NoError(t, err, stderr.String())
+	host, port, err := net.SplitHostPort(strings.TrimPrefix(strings.TrimSpace(line), "rtvibot listening on ws://"))
+	require.NoError(t, err, line)
+	assert.True(t, net.ParseIP(host).IsUnspecified(), "listening on every interface: %s", line)
+
+	ctx := testContext(t)
+	c, _, err := websocket.Dial(ctx, "ws://127.0.0.1:"+port, &websocket.DialOptions{Host: "agent-bots-0.agent-bots:8765"})
+	require.NoError(t, err, "a Host that is not a loopback name is served")
+	h := &harness{c: c}
+	defer h.c.CloseNow()
+	_, err = h.ready(ctx)
+	require.NoError(t, err)
+
+	require.NoError(t, cmd.Process.Signal(syscall.SIGTERM))
+	require.NoError(t, cmd.Wait(), stderr.String())
 }
 
 // Hostile frames: garbage is dropped, the connection and the bot carry on;

@@ -7,7 +7,8 @@
 //     and _-prefixed directories);
 //   - [LibraryFiles] parses each non-test .go file of a library package:
 //     every package but commands (package main, cmd/), examples/, scripts/,
-//     docs/ and any internal/ directory;
+//     docs/, deploy/ (manifests and their test) and any internal/
+//     directory;
 //   - [ReceiverType] names a method's receiver type.
 package repotree
 
@@ -64,7 +65,7 @@ func LibraryFiles(root string, fn func(dir, path string, f *ast.File) error) err
 		if d.IsDir() {
 			base := d.Name()
 			if rel != "." && (strings.HasPrefix(base, ".") || base == "testdata" || base == "node_modules" ||
-				rel == "examples" || rel == "cmd" || base == "internal" || rel == "scripts" || rel == "docs") {
+				rel == "examples" || rel == "cmd" || base == "internal" || rel == "scripts" || rel == "docs" || rel == "deploy") {
 				return filepath.SkipDir
 			}
 			return nil

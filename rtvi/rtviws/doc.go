@@ -11,8 +11,9 @@
 //   - [Server] is an http.Handler, built by [New] from a [Config] (the only
 //     way to configure it; zero [Timeouts] fields take their defaults). Each
 //     request is one WebSocket connection, read limit 1 MiB; Hosts that
-//     are not loopback names are refused (DNS rebinding), and
-//     [ListenLoopback] refuses non-loopback addresses.
+//     are not loopback names are refused (DNS rebinding) unless
+//     [Config].AllowRemote, and [ListenLoopback] refuses non-loopback
+//     addresses.
 //   - Frames: message frames go to the dispatcher, whose reply goes back on
 //     the same connection; text frames, transcriptions (after a
 //     user-transcription event) and send-text are one user [Turn] each,

@@ -32,6 +32,13 @@ type Config struct {
 	Timeouts Timeouts
 	// Logger receives the server's logs; nil means slog.Default.
 	Logger *slog.Logger
+	// AllowRemote serves requests whatever their Host, for a bot that
+	// harnesses on other machines reach by name (a pod of a bot pool:
+	// deploy/kubernetes); serve it on a listener of your own. Unset,
+	// requests whose Host is not a loopback name are refused. The server
+	// has no authentication: allow remote clients on a trusted network
+	// only.
+	AllowRemote bool
 }
 
 // Server serves one bot to harnesses over WebSocket (see the package
@@ -43,6 +50,7 @@ type Server struct {
 	logger   *slog.Logger
 	timeouts Timeouts
 	scenario *scenarioOwner
+	remote   bool // Config.AllowRemote
 
 	mu     sync.Mutex
 	conns  map[*conn]bool // open connections
@@ -58,7 +66,7 @@ func New(cfg Config) (*Server, error) {
 	if logger == nil {
 		logger = slog.Default()
 	}
-	s := &Server{brain: cfg.Brain, logger: logger, conns: map[*conn]bool{}}
+	s := &Server{brain: cfg.Brain, logger: logger, conns: map[*conn]bool{}, remote: cfg.AllowRemote}
 	dc := cfg.Dispatcher
 	dc.Send = s.send
 	dc.SendText = s.queueText
@@ -89,9 +97,9 @@ func New(cfg Config) (*Server, error) {
 // ServeHTTP accepts one harness connection and serves it until it closes,
 // goes silent for longer than the idle timeout, or fails a write.
 // Requests whose Host is not a loopback name are refused, so a web page
-// cannot reach the bot through DNS rebinding.
+// cannot reach the bot through DNS rebinding, unless Config.AllowRemote.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if !loopbackHost(r.Host) {
+	if !s.remote && !loopbackHost(r.Host) {
 		http.Error(w, "this bot serves loopback clients only", http.StatusForbidden)
 		return
 	}

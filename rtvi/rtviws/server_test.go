@@ -46,6 +46,32 @@ func TestListenLoopbackRefusesOtherAddresses(t *testing.T) {
 	ln.Close()
 }
 
+// A request whose Host is not a loopback name is refused, unless the
+// server allows remote clients (a bot pool's pod, reached by its name).
+func TestAllowRemote(t *testing.T) {
+	for _, remote := range []bool{false, true} {
+		srv, err := New(Config{AllowRemote: remote, Logger: slog.New(slog.DiscardHandler)})
+		require.NoError(t, err)
+		ln, err := ListenLoopback("127.0.0.1:0")
+		require.NoError(t, err)
+		hs := &http.Server{Handler: srv, ReadHeaderTimeout: 30 * time.Second}
+		go hs.Serve(ln) //nolint:errcheck // ends with Close
+
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		c, resp, err := websocket.Dial(ctx, "ws://"+ln.Addr().String(), &websocket.DialOptions{Host: "agent-bots-0.agent-bots:8765"})
+		if remote {
+			require.NoError(t, err)
+			c.Close(websocket.StatusNormalClosure, "")
+		} else {
+			require.Error(t, err)
+			assert.Equal(t, http.StatusForbidden, resp.StatusCode)
+		}
+		cancel()
+		srv.CloseConnections()
+		hs.Close()
+	}
+}
+
 func TestNewRefusesTheServersCallbacks(t *testing.T) {
 	_, err := New(Config{Dispatcher: rtvi.Config{SendText: func(context.Context, string) error { return nil }}})
 	assert.Error(t, err)

@@ -1,6 +1,6 @@
 // Command apicount prints the number of exported identifiers of each
-// library package (every package but commands, examples/ and any
-// internal/ directory) and their total, the domain packs (domains/)
+// library package (every package but commands, examples/, deploy/ and
+// any internal/ directory) and their total, the domain packs (domains/)
 // counted apart: package-level constants, variables, functions and types,
 // and the exported methods of exported types. scripts/api-count.sh runs
 // it.
