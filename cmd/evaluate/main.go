@@ -395,6 +395,13 @@ func startPairs(ctx context.Context, f flags, inProcess bool) ([]*pair, func(), 
 		for i := range as {
 			out = append(out, &pair{agentURL: as[i], userURL: us[i]})
 		}
+		// A shard starts at its own pairs: shard i of a pool shared by the
+		// shards takes pairs i×parallel on (wrapping), so shards of one
+		// evaluation use disjoint bots when the pool has room for them.
+		if f.shardCount > 1 && len(out) > 0 {
+			start := (f.shardIndex * f.parallel) % len(out)
+			out = append(out[start:], out[:start]...)
+		}
 		return out[:min(len(out), f.parallel)], func() {}, nil
 	}
 	root, err := os.MkdirTemp("", "evaluate-data-")

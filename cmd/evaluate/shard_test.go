@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -60,5 +61,41 @@ func TestShardRefusesAnotherEvaluation(t *testing.T) {
 	err = evaluate(t.Context(), f, &stdout, &stderr)
 	if err == nil || !strings.Contains(err.Error(), "shard-0-of-2 holds shard 0 of 2 of another evaluation") {
 		t.Fatalf("another queue in a shard's directory: %v", err)
+	}
+}
+
+// Shards sharing a pool of bots start at their own pairs: shard i takes
+// pairs i×parallel on, wrapping around.
+func TestShardsTakeTheirOwnPairs(t *testing.T) {
+	var as, us []string
+	for i := range 8 {
+		as = append(as, fmt.Sprintf("ws://a%d", i))
+		us = append(us, fmt.Sprintf("ws://u%d", i))
+	}
+	for _, c := range []struct {
+		shard string
+		want  []string
+	}{
+		{"0/4", []string{"ws://a0", "ws://a1"}},
+		{"1/4", []string{"ws://a2", "ws://a3"}},
+		{"3/4", []string{"ws://a6", "ws://a7"}},
+		{"5/6", []string{"ws://a2", "ws://a3"}}, // 10 mod 8: the pool is smaller than the shards need
+	} {
+		f, err := parse([]string{"-domain", "tau2_airline", "-out", t.TempDir(), "-parallel", "2", "-shard", c.shard,
+			"-agent-url", strings.Join(as, ","), "-user-url", strings.Join(us, ",")}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pairs, _, err := startPairs(t.Context(), f, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, p := range pairs {
+			got = append(got, p.agentURL)
+		}
+		if strings.Join(got, " ") != strings.Join(c.want, " ") {
+			t.Errorf("shard %s: pairs %v, want %v", c.shard, got, c.want)
+		}
 	}
 }
