@@ -143,6 +143,15 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	for {
 		typ, data, err := s.read(ctx, c)
 		if err != nil {
+			if errors.Is(err, websocket.ErrMessageTooBig) {
+				// The close frame (1009) is sent; finish the close
+				// handshake, which reads and discards what the client
+				// is still sending (at most 5 s). Closing the socket
+				// with that unread would reset the connection, and the
+				// client would see an abnormal closure, not 1009.
+				_ = ws.Close(websocket.StatusMessageTooBig, "message too big")
+				return
+			}
 			if status := websocket.CloseStatus(err); status != websocket.StatusNormalClosure && status != websocket.StatusGoingAway {
 				s.logger.Debug("connection closed", "conn", c.id, "err", err)
 			}
