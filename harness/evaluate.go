@@ -18,9 +18,9 @@ import (
 type BotPair struct {
 	AgentURL, UserURL string
 	// Prepare, when set, is called before each run of a scenario on the
-	// pair, with the run's trial (1 to EvaluateOptions.Trials): in-process
-	// bots arm their scripted models with it. An error stops the
-	// evaluation.
+	// pair (a run a busy bot refused is run again: Prepare again), with
+	// the run's trial (1 to EvaluateOptions.Trials): in-process bots arm
+	// their scripted models with it. An error stops the evaluation.
 	Prepare func(ctx context.Context, sc *Scenario, trial int) error
 }
 
@@ -49,8 +49,9 @@ type EvaluateOptions struct {
 	Argv []string
 	Args []Arg
 	// Progress, when set, gets one line per finished scenario
-	// ("[i/n] name verdict seconds", "name#trial" with trials) and the
-	// resume count.
+	// ("[i/n] name verdict seconds", "name#trial" with trials), one per
+	// run refused by a busy bot ("name busy, retried: …") and the resume
+	// count.
 	Progress io.Writer
 	// Trials runs every scenario this many times, each run from a fresh
 	// Prepare; 0 or 1 is once, in NeMo's layout. With more, the run
@@ -88,6 +89,12 @@ type Evaluation struct {
 //   - a scenario a bot failed or that was aborted is written as failed,
 //     with the reason in harness_error, and the run goes on; any other
 //     error stops it (after the scenarios in flight) and is returned;
+//   - but a run whose preparation a bot refused because it was busy with
+//     another scenario (rtvi/rtviws runs one at a time: a pool's bot,
+//     another harness's) is not written: it goes back to the queue,
+//     behind the runs waiting, after a backoff (200 ms doubling to 2 s),
+//     for a pair that has not refused it (any pair once all have); refused
+//     5 times, it is written as failed, its refusals counted by bot;
 //   - with ResumeDir, only the scenarios not finished run (NeMo's resume
 //     rule), and the run-level files cover the whole queue.
 func Evaluate(ctx context.Context, queue []*Scenario, o EvaluateOptions) (*Evaluation, error) {
