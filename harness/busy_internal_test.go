@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -92,7 +91,7 @@ func TestBusyRefusalIsRecognised(t *testing.T) {
 			us := newUser(t, root)
 			tc.set(ag, us)
 			var attempts atomic.Int32
-			o := EvaluateOptions{OutputDir: t.TempDir(), Session: testOptions(), Progress: &lockedWriter{},
+			o := EvaluateOptions{OutputDir: t.TempDir(), Session: testOptions(), Progress: &strings.Builder{},
 				Bots: []BotPair{{AgentURL: ag.URL, UserURL: us.URL, Prepare: func(context.Context, *Scenario, int) error {
 					attempts.Add(1)
 					return nil
@@ -121,7 +120,8 @@ func TestBusyRefusalIsRecognised(t *testing.T) {
 				t.Errorf("harness_error %q\nwant %s\nstop %s (want %s), successful %v", m.HarnessError, want, m.StopReason, tc.stop, m.IsSuccessful)
 			}
 			// One progress line per refusal, then the finished run's.
-			lines := o.Progress.(*lockedWriter).lines()
+			// (Evaluate serialises its Progress writes; they are done.)
+			lines := strings.Split(strings.TrimSuffix(o.Progress.(*strings.Builder).String(), "\n"), "\n")
 			for i, l := range lines {
 				retried := strings.HasPrefix(l, name+" busy, retried: ")
 				if retried != (i < len(lines)-1) {
@@ -181,21 +181,3 @@ func TestBusyBackoff(t *testing.T) {
 type writerFunc func(p []byte) (int, error)
 
 func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
-
-// lockedWriter collects progress lines.
-type lockedWriter struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (w *lockedWriter) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.b.Write(p)
-}
-
-func (w *lockedWriter) lines() []string {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return strings.Split(strings.TrimSuffix(w.b.String(), "\n"), "\n")
-}

@@ -3,7 +3,6 @@ package harness_test
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -91,48 +90,22 @@ func holdBusy(t *testing.T, url string) {
 // reservation lapses).
 var poolTimeouts = rtviws.Timeouts{Grace: 20 * time.Millisecond, RunWait: 100 * time.Millisecond}
 
-func poolOptions(out string, pairs ...*poolPair) (harness.EvaluateOptions, *syncBuffer) {
+func poolOptions(out string, pairs ...*poolPair) (harness.EvaluateOptions, *bytes.Buffer) {
 	o := harness.EvaluateOptions{OutputDir: out, Session: harness.DefaultSessionOptions()}
 	for _, p := range pairs {
 		o.Bots = append(o.Bots, p.BotPair)
 	}
 	o.Session.KickoffDelay, o.Session.ExitSettle = -1, 50*time.Millisecond
 	o.Session.Score.MinAgentTurns = 0
-	progress := &syncBuffer{}
+	progress := &bytes.Buffer{}
 	o.Progress = progress
 	return o, progress
 }
 
-// syncBuffer is a bytes.Buffer safe for concurrent writes and reads.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) lines() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return strings.Split(strings.TrimSuffix(s.b.String(), "\n"), "\n")
-}
-
-// scenarioMetrics reads a written scenario's metrics.json.
-func scenarioMetrics(t *testing.T, dir, name string) map[string]any {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join(dir, name, "metrics.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var m map[string]any
-	if err := json.Unmarshal(b, &m); err != nil {
-		t.Fatal(err)
-	}
-	return m
+// progressLines are the lines Evaluate wrote to its Progress (its
+// writes are serialised, and done when it returns).
+func progressLines(b *bytes.Buffer) []string {
+	return strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
 }
 
 // A pool of two pairs whose first agent bot is busy with another
@@ -171,7 +144,7 @@ func TestBusyBotIsRetriedOnAnotherPair(t *testing.T) {
 		t.Fatal(err)
 	}
 	if ev.NotSuccessful != 0 || ev.Scenarios != 3 {
-		t.Errorf("Evaluation %+v, want 3 scenarios, all successful\n%s", *ev, strings.Join(progress.lines(), "\n"))
+		t.Errorf("Evaluation %+v, want 3 scenarios, all successful\n%s", *ev, strings.Join(progressLines(progress), "\n"))
 	}
 	ran := free.runs()
 	slices.Sort(ran)
@@ -188,7 +161,7 @@ func TestBusyBotIsRetriedOnAnotherPair(t *testing.T) {
 	finished := regexp.MustCompile(`^\[(\d)/3\] notes__\d pass \d+\.\d\ds$`)
 	var gotRefused []string
 	n := 0
-	for _, l := range progress.lines() {
+	for _, l := range progressLines(progress) {
 		if m := retried.FindStringSubmatch(l); m != nil {
 			gotRefused = append(gotRefused, m[1])
 			continue
@@ -210,7 +183,8 @@ func TestBusyBotIsRetriedOnAnotherPair(t *testing.T) {
 		t.Errorf("results.jsonl has %d lines, want 3", c)
 	}
 	for _, sc := range queue {
-		if m := scenarioMetrics(t, ev.Dir, sc.Name); m["is_successful"] != true || m["harness_error"] != nil {
+		var m map[string]any
+		if readJSON(t, filepath.Join(ev.Dir, sc.Name, "metrics.json"), &m); m["is_successful"] != true || m["harness_error"] != nil {
 			t.Errorf("%s: successful %v, harness_error %v", sc.Name, m["is_successful"], m["harness_error"])
 		}
 	}
@@ -240,10 +214,11 @@ func TestAllBotsBusyFailsAfterTheBound(t *testing.T) {
 	if a+b != 5 || a == 0 || b == 0 {
 		t.Errorf("attempts %d and %d, want 5 over both pairs", a, b)
 	}
-	m := scenarioMetrics(t, ev.Dir, "notes__1")
+	var m map[string]any
+	readJSON(t, filepath.Join(ev.Dir, "notes__1", "metrics.json"), &m)
 	he, _ := m["harness_error"].(string)
 	// The bots in the order of their first refusal, with their counts.
-	lines := progress.lines()
+	lines := progressLines(progress)
 	by := func(p *poolPair, n int) string { return "agent bot " + p.AgentURL + " (" + string(rune('0'+n)) + ")" }
 	first, second := by(pairs[0], a), by(pairs[1], b)
 	if !strings.HasPrefix(lines[0], "notes__1 busy, retried: agent bot "+pairs[0].AgentURL+" ") {
