@@ -42,8 +42,7 @@
 //     results files are rewritten atomically in queue order, so a resumed
 //     run ends with the files of an uninterrupted one.
 //   - With SessionOptions.Verify, [VerifySummaries] replays each bot's
-//     reported actions and checks the hashes it reports (metrics
-//     summary_verified; NeMo's verdicts unchanged).
+//     actions and checks its hashes (summary_verified; verdicts unchanged).
 //   - [Budgets] bound what bots make the harness read, hold and write (past
 //     one, that scenario fails); a scenario lasts at most its duration + 8 s.
 //   - Each relayed turn is timed to the other bot's first speech: the
