@@ -17,6 +17,7 @@
 //   - A scenario a bot failed (an error event, a refused request, a closed
 //     connection, unreadable frames, a missed handshake) is written as
 //     failed (harness_error) and the run goes on; other errors stop it.
+//     A bot busy with another scenario (a pool's) has the run re-queued.
 //   - Domain knowledge comes in through options, never from imports:
 //     DB-state predicates in [Options].Predicates, the cross-side sync and
 //     the summary verification in [EvaluateOptions].References (a
@@ -42,11 +43,9 @@
 //     results files are rewritten atomically in queue order, so a resumed
 //     run ends with the files of an uninterrupted one.
 //   - With SessionOptions.Verify, [VerifySummaries] replays each bot's
-//     reported actions and checks the hashes it reports (metrics
-//     summary_verified; NeMo's verdicts unchanged).
-//   - [Budgets] bound what bots make the harness read, hold and write (a
-//     passed budget fails that scenario alone); a scenario takes at most
-//     its duration bound plus 8 s of grace.
+//     actions and checks its hashes (summary_verified; verdicts unchanged).
+//   - [Budgets] bound what bots make the harness read, hold and write (past
+//     one, that scenario fails); a scenario lasts at most its duration + 8 s.
 //   - Each relayed turn is timed to the other bot's first speech: the
 //     agent's in metrics latencies, both sides' in latency_detail.json.
 //   - cost.json: each role's tokens, call by call (the judge's metered by

@@ -18,9 +18,9 @@ import (
 type BotPair struct {
 	AgentURL, UserURL string
 	// Prepare, when set, is called before each run of a scenario on the
-	// pair, with the run's trial (1 to EvaluateOptions.Trials): in-process
-	// bots arm their scripted models with it. An error stops the
-	// evaluation.
+	// pair (a run a busy bot refused is run again: Prepare again), with
+	// the run's trial (1 to EvaluateOptions.Trials): in-process bots arm
+	// their scripted models with it. An error stops the evaluation.
 	Prepare func(ctx context.Context, sc *Scenario, trial int) error
 }
 
@@ -49,8 +49,9 @@ type EvaluateOptions struct {
 	Argv []string
 	Args []Arg
 	// Progress, when set, gets one line per finished scenario
-	// ("[i/n] name verdict seconds", "name#trial" with trials) and the
-	// resume count.
+	// ("[i/n] name verdict seconds", "name#trial" with trials), one per
+	// run refused by a busy bot ("name busy, retried: …") and the resume
+	// count.
 	Progress io.Writer
 	// Shards > 1 runs one shard of the evaluation, Shard (0 to Shards-1):
 	// a deterministic part of the (scenario, trial) runs, each domain
@@ -96,6 +97,12 @@ type Evaluation struct {
 //   - a scenario a bot failed or that was aborted is written as failed,
 //     with the reason in harness_error, and the run goes on; any other
 //     error stops it (after the scenarios in flight) and is returned;
+//   - but a run whose preparation a bot refused because it was busy with
+//     another scenario (rtvi/rtviws runs one at a time: a pool's bot,
+//     another harness's) is not written: it goes back to the queue,
+//     behind the runs waiting, after a backoff (200 ms doubling to 2 s),
+//     for a pair that has not refused it (any pair once all have); refused
+//     5 times, it is written as failed, its refusals counted by bot;
 //   - with ResumeDir, only the scenarios not finished run (NeMo's resume
 //     rule), and the run-level files cover the whole queue.
 func Evaluate(ctx context.Context, queue []*Scenario, o EvaluateOptions) (*Evaluation, error) {
@@ -147,20 +154,39 @@ func Evaluate(ctx context.Context, queue []*Scenario, o EvaluateOptions) (*Evalu
 		}
 	}
 
-	jobs := make(chan trialJob)
+	jobs := newJobQueue(runs.toRun, len(o.Bots))
 	var mu sync.Mutex
 	done, failed := runs.total-len(runs.toRun), 0
 	var firstErr error
 	var wg sync.WaitGroup
-	for _, p := range o.Bots {
+	for i, p := range o.Bots {
 		wg.Go(func() {
-			for job := range jobs {
+			for {
+				job, more := jobs.next(ctx, i)
+				if !more {
+					return
+				}
 				start := time.Now()
 				sc := byName[job.name]
 				so := o.Session
 				so.Shadow, so.Verify = shadows[sc.Domain], verifies[sc.Domain]
-				ok, why, err := evaluateOne(ctx, runs.writers[job.trial-1], p, sc, job.trial, so)
+				ok, why, err := evaluateOne(ctx, runs.writers[job.trial-1], p, sc, job.trial, so, i, job)
+				retry := errors.Is(err, errBotBusy)
 				mu.Lock()
+				name := job.name
+				if runs.trials > 1 {
+					name += "#" + strconv.Itoa(job.trial)
+				}
+				if retry {
+					// Not written: it goes back to the queue (busy.go).
+					if o.Progress != nil {
+						r := job.refusals[len(job.refusals)-1]
+						fmt.Fprintf(o.Progress, "%s busy, retried: %s refused it (%d of %d, %.2fs): %s\n", name, r.bot, len(job.refusals), busyAttempts, time.Since(start).Seconds(), r.reason)
+					}
+					mu.Unlock()
+					jobs.finish(job, true)
+					continue
+				}
 				done++
 				verdict := "pass"
 				switch {
@@ -175,20 +201,13 @@ func Evaluate(ctx context.Context, queue []*Scenario, o EvaluateOptions) (*Evalu
 					verdict, failed = "fail", failed+1
 				}
 				if o.Progress != nil {
-					name := job.name
-					if runs.trials > 1 {
-						name += "#" + strconv.Itoa(job.trial)
-					}
 					fmt.Fprintf(o.Progress, "[%d/%d] %s %s %.2fs\n", done, runs.total, name, verdict, time.Since(start).Seconds())
 				}
 				mu.Unlock()
+				jobs.finish(job, false)
 			}
 		})
 	}
-	for _, job := range runs.toRun {
-		jobs <- job
-	}
-	close(jobs)
 	wg.Wait()
 	if firstErr != nil {
 		return nil, firstErr
@@ -199,10 +218,11 @@ func Evaluate(ctx context.Context, queue []*Scenario, o EvaluateOptions) (*Evalu
 	return &Evaluation{Dir: runs.dir, Scenarios: len(names), Trials: runs.trials, NotSuccessful: failed}, nil
 }
 
-// evaluateOne runs one scenario on pair p and writes it; ok is
-// is_successful, why the reason a bot failed it (harness_error), err what
-// stops the run.
-func evaluateOne(ctx context.Context, w *runWriter, p BotPair, sc *Scenario, trial int, o SessionOptions) (ok bool, why string, err error) {
+// evaluateOne runs one scenario on pair p (the pair-th) and writes it; ok
+// is is_successful, why the reason a bot failed it (harness_error), err
+// what stops the run — or, wrapping errBotBusy, a busy refusal the job
+// records, not written: the run goes back to the queue.
+func evaluateOne(ctx context.Context, w *runWriter, p BotPair, sc *Scenario, trial int, o SessionOptions, pair int, job *queuedJob) (ok bool, why string, err error) {
 	if p.Prepare != nil {
 		if err := p.Prepare(ctx, sc, trial); err != nil {
 			return false, "", err
@@ -212,6 +232,12 @@ func evaluateOne(ctx context.Context, w *runWriter, p BotPair, sc *Scenario, tri
 	start := time.Now()
 	res, runErr := RunScenario(ctx, sc, p.AgentURL, p.UserURL, o)
 	run, scored := res.Run, res.Result
+	if errors.Is(runErr, errBotBusy) {
+		if job.refused(pair, p, runErr) {
+			return false, "", runErr
+		}
+		res.Reason = job.summary(res.Reason)
+	}
 	if runErr != nil {
 		if !errors.Is(runErr, ErrBotFailed) && !errors.Is(runErr, ErrAborted) {
 			return false, "", runErr

@@ -60,6 +60,11 @@ func registerNotes(r *registry.Tools) error {
 // serveBot serves an RTVI bot on model with the notes tools over a
 // loopback WebSocket and returns its URL.
 func serveBot(model agent.Model) (url string, stop func(), err error) {
+	return serveBotTimeouts(model, rtviws.Timeouts{})
+}
+
+// serveBotTimeouts is serveBot with the server's timeouts.
+func serveBotTimeouts(model agent.Model, timeouts rtviws.Timeouts) (url string, stop func(), err error) {
 	logger := slog.New(slog.DiscardHandler)
 	reg := &registry.Tools{Logger: logger}
 	if err := errors.Join(registry.RegisterHarness(reg), registerNotes(reg)); err != nil {
@@ -70,6 +75,7 @@ func serveBot(model agent.Model) (url string, stop func(), err error) {
 		Dispatcher: brain.Wire(rtvi.Config{State: state.New(), Tools: reg, Logger: logger}),
 		Brain:      brain,
 		Logger:     logger,
+		Timeouts:   timeouts,
 	})
 	if err != nil {
 		return "", nil, err

@@ -190,7 +190,7 @@ func RunScenario(ctx context.Context, sc *Scenario, agentURL, userURL string, o 
 	sh, err := prepare(ctx, sc, agentURL, userURL, o, res)
 	if err != nil {
 		if errors.Is(err, bridge.ErrInitAborted) {
-			return fail(statusAborted, ErrAborted, err)
+			return fail(statusAborted, ErrAborted, markBusy(err))
 		}
 		return fail(statusFailed, ErrBotFailed, err)
 	}

@@ -73,3 +73,11 @@ const (
 // Kickoff is the text NeMo's bridge sends the agent bot (send-text) to open
 // the conversation, one second after the run connection's handshake.
 const Kickoff = "Hello"
+
+// BusyRefusal is what a bot that runs one scenario at a time (rtviws)
+// says when it refuses a preparing message (reset, update_system_prompt,
+// apply_initialization) because another connection's scenario is in
+// progress: "<the scenario> is in progress on another connection;
+// BusyRefusal (<t> refused)". The harness retries such a scenario on
+// another bot of its pool instead of failing it.
+const BusyRefusal = "this bot runs one scenario at a time"

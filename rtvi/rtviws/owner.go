@@ -248,11 +248,11 @@ func (o *scenarioOwner) decide(c *conn, r request) (v verdict, why string, wake 
 		// The owner may be closing: its peer's close can arrive after the
 		// next connection's first message (the next scenario's preparation
 		// after a run, the run connection after a preparation).
-		return hold, fmt.Sprintf("%s is in progress on another connection; this bot runs one scenario at a time (%s refused)", o.name(), r.t), wake
+		return hold, fmt.Sprintf("%s is in progress on another connection; %s (%s refused)", o.name(), rtviwire.BusyRefusal, r.t), wake
 	default: // reserved
 		if r.kind == kindPrepare {
 			c.triedIn = o.seq
-			return hold, fmt.Sprintf("%s is prepared and waits for its run connection; this bot runs one scenario at a time (%s refused)", o.name(), r.t), o.deadline
+			return hold, fmt.Sprintf("%s is prepared and waits for its run connection; %s (%s refused)", o.name(), rtviwire.BusyRefusal, r.t), o.deadline
 		}
 		if !o.candidate(c) {
 			return refuse, fmt.Sprintf("%s is prepared and waits for its run connection: a connection whose client-ready came after the preparation and that never tried to prepare a scenario of its own (%s refused)", o.name(), r.t), wake
