@@ -107,7 +107,11 @@ func Merge(out string, shardDirs ...string) error {
 					notDone++
 					continue
 				}
-				byTrial[t-1][n] = source{line: l, dir: filepath.Join(tdir, n)}
+				src := filepath.Join(tdir, n)
+				if st, err := os.Stat(src); err != nil || !st.IsDir() {
+					return fmt.Errorf("harness: Merge: shard %d of %d (%s): %s has a result but no directory", s.Shard, s.Shards, dir, n)
+				}
+				byTrial[t-1][n] = source{line: l, dir: src}
 			}
 		}
 		if notDone > 0 {

@@ -92,6 +92,16 @@ func TestMergeRefuses(t *testing.T) {
 	s0, s1, s2 := shard("s0", 0, 3, names, ""), shard("s1", 1, 3, names, ""), shard("s2", 2, 3, names, "")
 	foreign := shard("foreign", 2, 3, other, "")
 	unfinished := shard("unfinished", 2, 3, names, "d__3")
+	noDir := shard("nodir", 2, 3, names, "")
+	owner := shardAssignment(names, 1, 3)
+	for _, n := range names {
+		if owner[trialJob{name: n, trial: 1}] == 2 {
+			if err := os.RemoveAll(filepath.Join(noDir, n)); err != nil {
+				t.Fatal(err)
+			}
+			break
+		}
+	}
 	notShard := t.TempDir()
 	for _, c := range []struct {
 		name string
@@ -103,6 +113,7 @@ func TestMergeRefuses(t *testing.T) {
 		{"twice", []string{s0, s1, s1}, "are both shard 1 of 3"},
 		{"unfinished", []string{s0, s1, unfinished}, "shard 2 of 3 (" + unfinished + ") is not finished: 1 run(s) without a result"},
 		{"not a shard", []string{notShard}, notShard + " is not a shard directory"},
+		{"a result without its directory", []string{s0, s1, noDir}, "has a result but no directory"},
 		{"none", nil, "no shard directory"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
