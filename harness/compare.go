@@ -3,8 +3,6 @@ package harness
 import (
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/voiceeval/schematools/internal/evalstats"
@@ -236,36 +234,23 @@ func readCompared(side, dir string) (*comparedRun, error) {
 	fail := func(at string, err error) error {
 		return fmt.Errorf("harness: Compare: %s run %s: %w", side, at, unprefixed{err})
 	}
-	n, err := trialsIn(dir)
+	files, at, err := readTrialFiles(dir)
 	if err != nil {
-		return nil, fail(dir, err)
-	}
-	dirs := []string{dir}
-	if n > 0 {
-		dirs = dirs[:0]
-		for t := 1; t <= n; t++ {
-			dirs = append(dirs, trialDir(dir, t))
+		if at == "" {
+			at = dir
 		}
-	} else if _, err := os.Stat(filepath.Join(dir, fileResults)); err != nil {
-		return nil, fail(dir, fmt.Errorf("not a run directory (no %s, no %s1): %w", fileResults, trialDirPrefix, err))
+		return nil, fail(at, err)
 	}
-	r := &comparedRun{failures: map[string][]string{}}
-	for t, d := range dirs {
-		rf, err := readResults(filepath.Join(d, fileResults))
-		if err != nil {
-			return nil, fail(d, err)
-		}
+	r := &comparedRun{trials: trialsOf(files), failures: map[string][]string{}}
+	for t, rf := range files {
 		for name, l := range rf.Latest() {
 			if r.failures[name] == nil {
-				r.failures[name] = make([]string, len(dirs))
+				r.failures[name] = make([]string, len(files))
 			}
 			if verdictOf(l) != verdictPass {
 				r.failures[name][t] = failureOf(l.Metrics)
 			}
 		}
-	}
-	if r.trials, err = ReadTrials(dir); err != nil {
-		return nil, fail(dir, err)
 	}
 	return r, nil
 }

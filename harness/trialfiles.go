@@ -19,7 +19,7 @@ const (
 // writeTrialFiles writes trials.json, trials_summary.txt and report.html
 // (renderTrialReport) at the top of a run of several trials.
 func writeTrialFiles(dir string) error {
-	tr, err := ReadTrials(dir)
+	files, tr, err := readTrials(dir)
 	if err != nil {
 		return err
 	}
@@ -33,7 +33,7 @@ func writeTrialFiles(dir string) error {
 	if err := replaceFile(filepath.Join(dir, fileTrialsSummary), []byte(trialsSummary(tr))); err != nil {
 		return err
 	}
-	report, err := trialReport(dir, "", tr)
+	report, err := trialReport(dir, "", files, tr)
 	if err != nil {
 		return err
 	}

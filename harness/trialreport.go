@@ -74,29 +74,23 @@ func trialOutcome(c, n int) string {
 // that trial's scenario directory. Failed-only and flaky-only filters
 // hide the other scenarios.
 func renderTrialReport(dir, title string) ([]byte, error) {
-	tr, err := ReadTrials(dir)
+	files, tr, err := readTrials(dir)
 	if err != nil {
 		return nil, err
 	}
-	return trialReport(dir, title, tr)
+	return trialReport(dir, title, files, tr)
 }
 
-// trialReport is renderTrialReport with the trials read.
-func trialReport(dir, title string, tr *Trials) ([]byte, error) {
+// trialReport is renderTrialReport with the trials' results files read
+// (by trial - 1) and their statistics.
+func trialReport(dir, title string, files []*resultsFile, tr *Trials) ([]byte, error) {
 	if title == "" {
 		title = filepath.Base(dir)
 	}
 	// The line a scenario's verdict comes from: its last in each trial.
-	lines := make([]map[string]*resultLine, tr.Trials)
-	for t := 1; t <= tr.Trials; t++ {
-		rf, err := readResults(filepath.Join(trialDir(dir, t), fileResults))
-		if err != nil {
-			return nil, err
-		}
-		lines[t-1] = map[string]*resultLine{}
-		for _, l := range rf.Lines {
-			lines[t-1][l.Scenario] = l
-		}
+	lines := make([]map[string]*resultLine, len(files))
+	for t, rf := range files {
+		lines[t] = rf.Latest()
 	}
 	v := trialReportView{Title: title, Trials: tr.Trials, Cost: trialsCost(dir, tr.Trials)}
 	for k := 1; k <= tr.Trials; k++ {

@@ -72,9 +72,30 @@ const (
 // layout — and computes its trial statistics. A scenario's verdict in a
 // trial is its last results.jsonl line's is_successful.
 func ReadTrials(dir string) (*Trials, error) {
+	_, tr, err := readTrials(dir)
+	return tr, err
+}
+
+// readTrials is ReadTrials with the results files it read, by trial - 1.
+func readTrials(dir string) ([]*resultsFile, *Trials, error) {
+	files, at, err := readTrialFiles(dir)
+	if err != nil {
+		if at == "" {
+			return nil, nil, err
+		}
+		return nil, nil, fmt.Errorf("harness: %s: %w", at, unprefixed{err})
+	}
+	return files, trialsOf(files), nil
+}
+
+// readTrialFiles reads the results.jsonl of each trial of a run
+// directory: trial_1 … trial_n, or the directory itself for a run of one
+// (NeMo's layout). On an error, at is the directory it concerns, "" when
+// the error names it already.
+func readTrialFiles(dir string) (files []*resultsFile, at string, err error) {
 	n, err := trialsIn(dir)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	dirs := []string{dir}
 	if n > 0 {
@@ -83,21 +104,30 @@ func ReadTrials(dir string) (*Trials, error) {
 			dirs = append(dirs, trialDir(dir, t))
 		}
 	} else if _, err := os.Stat(filepath.Join(dir, fileResults)); err != nil {
-		return nil, fmt.Errorf("harness: %s is not a run directory: %w", dir, err)
+		return nil, dir, fmt.Errorf("not a run directory (no %s, no %s1): %w", fileResults, trialDirPrefix, err)
 	}
-	tr := &Trials{Trials: len(dirs)}
-	index := map[string]int{}
-	for t, d := range dirs {
+	for _, d := range dirs {
 		rf, err := readResults(filepath.Join(d, fileResults))
 		if err != nil {
-			return nil, err
+			return nil, d, err
 		}
+		files = append(files, rf)
+	}
+	return files, "", nil
+}
+
+// trialsOf computes the trial statistics of a run's results files, by
+// trial - 1.
+func trialsOf(files []*resultsFile) *Trials {
+	tr := &Trials{Trials: len(files)}
+	index := map[string]int{}
+	for t, rf := range files {
 		for _, l := range rf.Lines {
 			i, ok := index[l.Scenario]
 			if !ok {
 				i = len(tr.Scenarios)
 				index[l.Scenario] = i
-				tr.Scenarios = append(tr.Scenarios, ScenarioTrials{Name: l.Scenario, Domain: l.Domain, Verdicts: make([]string, len(dirs))})
+				tr.Scenarios = append(tr.Scenarios, ScenarioTrials{Name: l.Scenario, Domain: l.Domain, Verdicts: make([]string, len(files))})
 			}
 			tr.Scenarios[i].Verdicts[t] = verdictOf(l)
 		}
@@ -126,7 +156,7 @@ func ReadTrials(dir string) (*Trials, error) {
 	for _, d := range domains {
 		tr.Domains = append(tr.Domains, trialStats(d, byDomain[d]))
 	}
-	return tr, nil
+	return tr
 }
 
 // The verdicts of ScenarioTrials.
