@@ -491,6 +491,3 @@ func marshalIndented(v any) ([]byte, error) {
 	}
 	return b.Bytes(), nil
 }
-
-// errNoCost is readCost's error for a scenario directory without cost.json.
-var errNoCost = errors.New("no " + fileCost)

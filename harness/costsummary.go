@@ -1,10 +1,7 @@
 package harness
 
 import (
-	"encoding/json"
-	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -141,51 +138,53 @@ func (t *costTotals) add(f *costFile) {
 	}
 }
 
-// readCost reads a scenario's cost.json; errNoCost when it has none.
-func (w *runWriter) readCost(name string) (*costFile, error) {
-	b, err := os.ReadFile(filepath.Join(w.ScenarioDir(name), fileCost))
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, errNoCost
-	}
-	if err != nil {
-		return nil, fmt.Errorf("harness: %w", err)
-	}
-	var f costFile
-	if err := json.Unmarshal(b, &f); err != nil {
-		return nil, fmt.Errorf("harness: %s/%s: %w", name, fileCost, err)
-	}
-	return &f, nil
-}
-
 // costSummary sums the finished scenarios' cost.json files: the run's
 // cost_summary.json, or nil when no scenario has one (a run whose
-// scenarios were not measured, as the fixtures'). A finished scenario
-// without the file counts as one of unknown cost.
+// scenarios were not measured, as the fixtures'). An unreadable cost.json
+// is an error.
 func (w *runWriter) costSummary(lines []*resultLine) (*costSummaryFile, error) {
+	s, _, errs := sumCosts(lines, w.ScenarioDir)
+	for i, err := range errs {
+		if err != nil {
+			return nil, fmt.Errorf("harness: %s/%s: %w", lines[i].Scenario, fileCost, err)
+		}
+	}
+	return s, nil
+}
+
+// sumCosts reads the scenarios' cost.json files (in scenarioDir) and sums
+// them in all and per domain; a scenario without the file counts as one
+// of unknown cost, and so does one whose file cannot be read. It returns
+// the summary, nil when no scenario has a readable file, and by line
+// each scenario's cost.json (nil without one) and read error.
+func sumCosts(lines []*resultLine, scenarioDir func(string) string) (*costSummaryFile, []*costFile, []error) {
 	s := &costSummaryFile{Domains: map[string]costTotals{}, Unknown: []unknownCost{}}
+	files, errs := make([]*costFile, len(lines)), make([]error, len(lines))
 	found := false
-	for _, l := range lines {
-		f, err := w.readCost(l.Scenario)
+	for i, l := range lines {
+		f, err := readCostFile(filepath.Join(scenarioDir(l.Scenario), fileCost))
 		switch {
-		case errors.Is(err, errNoCost):
-			s.Unknown = append(s.Unknown, unknownCost{Scenario: l.Scenario, Reason: "no " + fileCost + " (the scenario was not measured)"})
 		case err != nil:
-			return nil, err
+			errs[i], f = err, nil
+			s.Unknown = append(s.Unknown, unknownCost{Scenario: l.Scenario, Reason: fileCost + " unreadable (" + err.Error() + ")"})
+		case f == nil:
+			s.Unknown = append(s.Unknown, unknownCost{Scenario: l.Scenario, Reason: "no " + fileCost + " (the scenario was not measured)"})
 		default:
 			found = true
 			if f.CostUSD == nil {
 				s.Unknown = append(s.Unknown, unknownCost{Scenario: l.Scenario, Reason: valueOr(f.CostUnknown)})
 			}
 		}
+		files[i] = f
 		s.Run.add(f)
 		d := s.Domains[l.Domain]
 		d.add(f)
 		s.Domains[l.Domain] = d
 	}
 	if !found {
-		return nil, nil
+		return nil, files, errs
 	}
-	return s, nil
+	return s, files, errs
 }
 
 // usd formats dollars as the text summary writes them.

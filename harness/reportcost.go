@@ -35,13 +35,8 @@ type costView struct {
 	More    int
 }
 
-func usdText(x float64) string { return "$" + strconv.FormatFloat(x, 'f', -1, 64) }
-
 func sideText(s sideTotals) string {
-	t := "unknown"
-	if s.CostUSD != nil {
-		t = usdText(*s.CostUSD)
-	}
+	t := usd(s.CostUSD)
 	if s.Prompt != nil && s.Completion != nil {
 		t += " (" + strconv.FormatInt(*s.Prompt, 10) + " prompt, " + strconv.FormatInt(*s.Completion, 10) + " completion"
 		if s.CachedPrompt != nil {
@@ -66,13 +61,11 @@ func modelsText(ms []string) string {
 }
 
 func rowOf(name string, t costTotals) costRow {
-	r := costRow{Name: name, Scenarios: t.Scenarios, Cost: "unknown", Unknown: t.ScenariosCostUnknown,
+	r := costRow{Name: name, Scenarios: t.Scenarios, Cost: usd(t.CostUSD), Unknown: t.ScenariosCostUnknown,
 		Agent: sideText(t.Agent), User: sideText(t.User), Judge: sideText(t.Judge),
 		AgentM: modelsText(t.Agent.Models), UserM: modelsText(t.User.Models), JdgM: modelsText(t.Judge.Models)}
-	if t.CostUSD != nil {
-		r.Cost = usdText(*t.CostUSD)
-	} else {
-		r.Known = usdText(t.CostUSDKnown)
+	if t.CostUSD == nil {
+		r.Known = usd(&t.CostUSDKnown)
 	}
 	return r
 }
@@ -114,61 +107,39 @@ func scenarioCostText(f *costFile, err error) string {
 	case f == nil:
 		return ""
 	case f.CostUSD != nil:
-		return usdText(*f.CostUSD)
+		return usd(f.CostUSD)
 	case f.CostUnknown != nil:
 		return "unknown: " + *f.CostUnknown
 	}
 	return "unknown"
 }
 
-// reportCost sums the scenarios' cost.json files (as cost_summary.json
-// does) into the report's cost section, and sets each scenario's cost
-// line. A run with no cost.json has no section.
+// reportCost is the report's cost section, from the sums cost_summary.json
+// holds (sumCosts), and sets each scenario's cost line. A run with no
+// cost.json has no section.
 func reportCost(lines []*resultLine, scenarioDir func(string) string, views []scenarioView) *costView {
 	if scenarioDir == nil {
 		return nil
 	}
-	run := costTotals{}
-	domains := map[string]*costTotals{}
-	var unknown []unknownCost
-	found := false
-	for i, l := range lines {
-		f, err := readCostFile(filepath.Join(scenarioDir(l.Scenario), fileCost))
+	s, files, errs := sumCosts(lines, scenarioDir)
+	for i := range lines {
 		if i < len(views) {
-			views[i].Cost = scenarioCostText(f, err)
+			views[i].Cost = scenarioCostText(files[i], errs[i])
 		}
-		if f != nil && err == nil {
-			found = true
-		} else {
-			f = nil
-		}
-		if f == nil || f.CostUSD == nil {
-			reason := "no " + fileCost + " (the scenario was not measured)"
-			if f != nil {
-				reason = valueOr(f.CostUnknown)
-			}
-			unknown = append(unknown, unknownCost{Scenario: l.Scenario, Reason: reason})
-		}
-		run.add(f)
-		d := domains[l.Domain]
-		if d == nil {
-			d = &costTotals{}
-			domains[l.Domain] = d
-		}
-		d.add(f)
 	}
-	if !found {
+	if s == nil {
 		return nil
 	}
-	v := &costView{Rows: []costRow{rowOf("Run", run)}}
-	names := make([]string, 0, len(domains))
-	for d := range domains {
+	v := &costView{Rows: []costRow{rowOf("Run", s.Run)}}
+	names := make([]string, 0, len(s.Domains))
+	for d := range s.Domains {
 		names = append(names, d)
 	}
 	slices.Sort(names)
 	for _, d := range names {
-		v.Rows = append(v.Rows, rowOf(d, *domains[d]))
+		v.Rows = append(v.Rows, rowOf(d, s.Domains[d]))
 	}
+	unknown := s.Unknown
 	if len(unknown) > 50 {
 		v.More = len(unknown) - 50
 		unknown = unknown[:50]
@@ -206,10 +177,10 @@ func trialsCost(dir string, trials int) *costView {
 	if !found {
 		return nil
 	}
-	total := costRow{Name: "All trials", Scenarios: sum.Scenarios, Cost: "unknown", Known: usdText(sum.CostUSDKnown),
+	total := costRow{Name: "All trials", Scenarios: sum.Scenarios, Cost: "unknown", Known: usd(&sum.CostUSDKnown),
 		Unknown: sum.ScenariosCostUnknown, Agent: "–", User: "–", Judge: "–", AgentM: "–", UserM: "–", JdgM: "–"}
 	if known {
-		total.Cost, total.Known = usdText(sum.CostUSDKnown), ""
+		total.Cost, total.Known = usd(&sum.CostUSDKnown), ""
 	}
 	return &costView{Rows: append([]costRow{total}, rows...)}
 }
