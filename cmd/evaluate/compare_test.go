@@ -14,8 +14,8 @@ import (
 	"github.com/voiceeval/schematools/harness"
 )
 
-// runDir runs evaluate in-process with mutate, its output under out, and
-// returns its run directory.
+// runDir runs evaluate in-process with mutate, its output under out, logs
+// the runs that ended in an error, and returns its run directory.
 func runDir(t *testing.T, out string, mutate mutator, args ...string) string {
 	t.Helper()
 	f, err := parse(append(args, "-out", out), os.Stderr)
@@ -26,6 +26,11 @@ func runDir(t *testing.T, out string, mutate mutator, args ...string) string {
 	var stdout, stderr bytes.Buffer
 	if err := evaluate(context.Background(), f, &stdout, &stderr); err != nil {
 		t.Fatalf("%v\n%s", err, stderr.String())
+	}
+	for _, l := range strings.Split(stderr.String(), "\n") {
+		if strings.Contains(l, " error: ") {
+			t.Log(l)
+		}
 	}
 	dir, _, _ := strings.Cut(stdout.String(), ":")
 	return dir

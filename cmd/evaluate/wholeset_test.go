@@ -2,8 +2,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
-	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -43,21 +41,7 @@ func sweep(t *testing.T, mutate mutator, args ...string) map[string]map[string]a
 			t.Fatal(err)
 		}
 	}
-	f, err := parse(append(args, "-out", out), os.Stderr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f.mutate = mutate
-	var stdout, stderr bytes.Buffer
-	if err := evaluate(context.Background(), f, &stdout, &stderr); err != nil {
-		t.Fatalf("%v\n%s", err, stderr.String())
-	}
-	for _, l := range strings.Split(stderr.String(), "\n") {
-		if strings.Contains(l, " error: ") {
-			t.Log(l)
-		}
-	}
-	dir, _, _ := strings.Cut(stdout.String(), ":")
+	dir := runDir(t, out, mutate, args...)
 	rf, err := os.Open(filepath.Join(dir, "results.jsonl"))
 	if err != nil {
 		t.Fatal(err)
