@@ -37,7 +37,6 @@ var kinds = map[string]struct {
 }{
 	"Job":                   {"batch/v1", func() any { return new(batchv1.Job) }},
 	"Deployment":            {"apps/v1", func() any { return new(appsv1.Deployment) }},
-	"StatefulSet":           {"apps/v1", func() any { return new(appsv1.StatefulSet) }},
 	"Service":               {"v1", func() any { return new(corev1.Service) }},
 	"PersistentVolumeClaim": {"v1", func() any { return new(corev1.PersistentVolumeClaim) }},
 }
@@ -45,7 +44,7 @@ var kinds = map[string]struct {
 // document is one decoded document of a manifest file.
 type document struct {
 	where string // file:n, n counting the file's non-empty documents from 1
-	obj   any    // *batchv1.Job, *appsv1.StatefulSet, ...
+	obj   any    // *batchv1.Job, *appsv1.Deployment, ...
 }
 
 // documentSeparator is a YAML document marker line.
@@ -137,7 +136,8 @@ func loadManifests(t *testing.T) []document {
 
 // Every manifest decodes strictly into the Kubernetes API types, and the
 // manifests agree with each other: the evaluate Job is Indexed with one
-// pod per shard, names every bot of both pools, writes to the volume the
+// pod per shard, resolves both pools' headless Services (Deployments of
+// shards x -parallel bots), writes to the volume the
 // merge Job reads, under the directory merge is given; the Services select
 // the bots' pods and reach their ports; every container runs the one image.
 func TestManifests(t *testing.T) {
@@ -152,8 +152,6 @@ func TestManifests(t *testing.T) {
 		switch o := d.obj.(type) {
 		case *batchv1.Job:
 			jobs = append(jobs, o)
-		case *appsv1.StatefulSet:
-			workloads = append(workloads, workload{kind: "StatefulSet", name: o.Name, replicas: o.Spec.Replicas, selector: o.Spec.Selector.MatchLabels, pod: o.Spec.Template, serviceName: o.Spec.ServiceName})
 		case *appsv1.Deployment:
 			workloads = append(workloads, workload{kind: "Deployment", name: o.Name, replicas: o.Spec.Replicas, selector: o.Spec.Selector.MatchLabels, pod: o.Spec.Template})
 		case *corev1.Service:
@@ -258,7 +256,7 @@ func TestManifests(t *testing.T) {
 	}
 
 	// Services select the pods of one workload each and reach a port they
-	// serve; a StatefulSet's governing Service is headless.
+	// serve.
 	for _, s := range services {
 		var selected []workload
 		for _, w := range workloads {
@@ -276,16 +274,10 @@ func TestManifests(t *testing.T) {
 				t.Errorf("Service %s: port %d targets %s, which %s %s's pods do not serve", s.Name, p.Port, portString(targetPort(p)), w.kind, w.name)
 			}
 		}
-		if w.serviceName == s.Name && s.Spec.ClusterIP != corev1.ClusterIPNone {
-			t.Errorf("Service %s governs StatefulSet %s: want clusterIP None (a DNS name per bot)", s.Name, w.name)
-		}
 	}
 	for _, w := range workloads {
 		if len(w.selector) == 0 || !subset(w.selector, w.pod.Labels) {
 			t.Errorf("%s %s: selector %v does not select its pods (labels %v)", w.kind, w.name, w.selector, w.pod.Labels)
-		}
-		if w.kind == "StatefulSet" && serviceNamed(services, w.serviceName) == nil {
-			t.Errorf("StatefulSet %s: serviceName %q is no Service of the manifests", w.name, w.serviceName)
 		}
 		for _, c := range w.pod.Spec.Containers {
 			if len(c.Command) > 0 && c.Command[0] == "rtvibot" {
@@ -294,8 +286,11 @@ func TestManifests(t *testing.T) {
 		}
 	}
 
-	// The pools: evaluate names every bot of each pool, one URL per pod,
-	// and a pool has a bot for each scenario running at once.
+	// The pools: evaluate resolves each pool's headless Service to its
+	// pods, and a pool has a bot for each scenario running at once.
+	if !hasFlag(evalC.Args, "resolve") {
+		t.Error("evaluate without -resolve: each connection to a pool's Service could reach another bot")
+	}
 	var pools [2]int
 	for i, role := range []string{"agent-url", "user-url"} {
 		v, ok := flagValue(evalC.Args, role)
@@ -303,24 +298,23 @@ func TestManifests(t *testing.T) {
 			t.Errorf("evaluate has no -%s", role)
 			continue
 		}
-		pools[i] = checkPool(t, role, strings.Split(v, ","), workloads, services)
+		pools[i] = checkPool(t, role, v, workloads, services)
 		if pools[i] < shards*parallel {
 			t.Errorf("-%s: %d bots for %d shards x -parallel %d", role, pools[i], shards, parallel)
 		}
 	}
 	if pools[0] != pools[1] {
-		t.Errorf("-agent-url names %d bots, -user-url %d: want a pair per slot", pools[0], pools[1])
+		t.Errorf("the agent pool has %d bots, the user pool %d: want a pair per slot", pools[0], pools[1])
 	}
 	t.Logf("%d shards x %d at once, pools of %d bots, run directory %s on claim %s", shards, parallel, pools[0], out, evalClaim)
 }
 
-// workload is a StatefulSet or a Deployment, as the checks need it.
+// workload is a Deployment, as the checks need it.
 type workload struct {
-	kind, name  string
-	replicas    *int32
-	selector    map[string]string
-	pod         corev1.PodTemplateSpec
-	serviceName string // a StatefulSet's governing Service
+	kind, name string
+	replicas   *int32
+	selector   map[string]string
+	pod        corev1.PodTemplateSpec
 }
 
 // containerPort resolves a port by number or name among the pods'
@@ -375,67 +369,52 @@ func checkBot(t *testing.T, w workload, c corev1.Container) {
 	}
 }
 
-// checkPool checks one role's bot URLs: ws://<set>-<k>.<service>:<port>,
-// every pod k of one StatefulSet once, through its headless Service's
-// port. It returns the pool's size.
-func checkPool(t *testing.T, role string, urls []string, workloads []workload, services []*corev1.Service) int {
+// checkPool checks one role's pool URL: ws://<service>:<port>, a
+// headless Service (its name resolves to every ready pod's address)
+// selecting one Deployment's pods, the port reaching the bots. It returns
+// the pool's size, the Deployment's replicas.
+func checkPool(t *testing.T, role, raw string, workloads []workload, services []*corev1.Service) int {
 	t.Helper()
-	var set *workload
-	seen := map[int]bool{}
-	for _, raw := range urls {
-		u, err := url.Parse(raw)
-		if err != nil || u.Scheme != "ws" || u.Port() == "" {
-			t.Errorf("-%s: %q is not ws://host:port", role, raw)
-			continue
-		}
-		pod, svcName, _ := strings.Cut(u.Hostname(), ".")
-		svc := serviceNamed(services, svcName)
-		if svc == nil {
-			t.Errorf("-%s: %s: no Service %q", role, raw, svcName)
-			continue
-		}
-		if set == nil {
-			for i, w := range workloads {
-				if w.kind == "StatefulSet" && w.serviceName == svcName {
-					set = &workloads[i]
-				}
-			}
-			if set == nil {
-				t.Errorf("-%s: %s: Service %s governs no StatefulSet", role, raw, svcName)
-				return 0
-			}
-		}
-		if svcName != set.serviceName {
-			t.Errorf("-%s: %s is not in StatefulSet %s's pool", role, raw, set.name)
-			continue
-		}
-		k, err := strconv.Atoi(strings.TrimPrefix(pod, set.name+"-"))
-		if !strings.HasPrefix(pod, set.name+"-") || err != nil || k < 0 || set.replicas == nil || k >= int(*set.replicas) {
-			t.Errorf("-%s: %s: %q is no pod of StatefulSet %s (replicas %v)", role, raw, pod, set.name, deref(set.replicas))
-			continue
-		}
-		if seen[k] {
-			t.Errorf("-%s: %s named twice", role, raw)
-		}
-		seen[k] = true
-		port, _ := strconv.Atoi(u.Port())
-		found := false
-		for _, p := range svc.Spec.Ports {
-			if int(p.Port) == port {
-				_, found = set.containerPort(targetPort(p))
-			}
-		}
-		if !found {
-			t.Errorf("-%s: %s: port %d is no port of Service %s reaching the bots", role, raw, port, svcName)
-		}
-	}
-	if set == nil {
+	u, err := url.Parse(raw)
+	if err != nil || u.Scheme != "ws" || u.Port() == "" {
+		t.Errorf("-%s: %q is not one ws://host:port", role, raw)
 		return 0
 	}
-	if len(seen) != int(*set.replicas) {
-		t.Errorf("-%s names %d of StatefulSet %s's %d bots", role, len(seen), set.name, *set.replicas)
+	svc := serviceNamed(services, u.Hostname())
+	if svc == nil {
+		t.Errorf("-%s: %s: no Service %q", role, raw, u.Hostname())
+		return 0
 	}
-	return len(seen)
+	if svc.Spec.ClusterIP != corev1.ClusterIPNone {
+		t.Errorf("-%s: Service %s has a cluster IP: want clusterIP None (its name resolves to every pod)", role, svc.Name)
+	}
+	var pool *workload
+	for i, w := range workloads {
+		if w.kind == "Deployment" && len(svc.Spec.Selector) > 0 && subset(svc.Spec.Selector, w.pod.Labels) {
+			pool = &workloads[i]
+		}
+	}
+	if pool == nil {
+		t.Errorf("-%s: Service %s selects no Deployment's pods", role, svc.Name)
+		return 0
+	}
+	port, _ := strconv.Atoi(u.Port())
+	found := false
+	for _, p := range svc.Spec.Ports {
+		if int(p.Port) == port {
+			target, ok := pool.containerPort(targetPort(p))
+			// A headless Service does no port mapping: a client dials
+			// the pod's address at the URL's port.
+			found = ok && int(target) == port
+		}
+	}
+	if !found {
+		t.Errorf("-%s: %s: port %d is no port of Service %s that the bots serve", role, raw, port, svc.Name)
+	}
+	if pool.replicas == nil {
+		return 1
+	}
+	return int(*pool.replicas)
 }
 
 // jobRunning is the one Job whose container runs command, and that
@@ -558,7 +537,7 @@ func TestDecodingIsStrict(t *testing.T) {
 		"unknown kind":        "apiVersion: v1\nkind: ConfigMap\n",
 		"no kind":             "apiVersion: v1\nmetadata: {name: x}\n",
 		"apiVersion":          "apiVersion: extensions/v1beta1\nkind: Deployment\n",
-		"wrong type":          "apiVersion: apps/v1\nkind: StatefulSet\nspec:\n  replicas: many\n",
+		"wrong type":          "apiVersion: apps/v1\nkind: Deployment\nspec:\n  replicas: many\n",
 		"bad quantity":        "apiVersion: v1\nkind: PersistentVolumeClaim\nspec:\n  resources:\n    requests: {storage: ten}\n",
 		"nested unknown":      "apiVersion: v1\nkind: Service\nspec:\n  ports:\n    - port: 80\n      targetport: 8080\n",
 		"unknown at the root": "apiVersion: v1\nkind: Service\nspecs: {}\n",

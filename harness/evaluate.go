@@ -68,6 +68,15 @@ type EvaluateOptions struct {
 	// statistics at its top (see [ReadTrials]). With ResumeDir, 0 keeps
 	// the run's trials and more adds trials to it.
 	Trials int
+	// Resolve makes each bot URL's host name a pool (ws:// URLs only): a
+	// run resolves it and dials one of its addresses for both of the
+	// scenario's connections, which must reach the same bot (a
+	// Kubernetes headless Service in front of a Deployment: one address
+	// per pod). Pair p of shard s takes address s×len(Bots)+p of the
+	// sorted list (modulo its length), the next one after each busy
+	// refusal; a name that does not resolve fails the run as a bot
+	// failure.
+	Resolve bool
 }
 
 // Arg is one parsed command-line setting of run_args.json's parsed_args:
@@ -111,6 +120,13 @@ func Evaluate(ctx context.Context, queue []*Scenario, o EvaluateOptions) (*Evalu
 	}
 	if len(o.Bots) == 0 {
 		return nil, errors.New("harness: Evaluate: no bot pair")
+	}
+	if o.Resolve {
+		for _, p := range o.Bots {
+			if err := errors.Join(checkResolvable(p.AgentURL), checkResolvable(p.UserURL)); err != nil {
+				return nil, err
+			}
+		}
 	}
 	names := make([]string, len(queue))
 	byName := make(map[string]*Scenario, len(queue))
@@ -170,7 +186,11 @@ func Evaluate(ctx context.Context, queue []*Scenario, o EvaluateOptions) (*Evalu
 				sc := byName[job.name]
 				so := o.Session
 				so.Shadow, so.Verify = shadows[sc.Domain], verifies[sc.Domain]
-				ok, why, err := evaluateOne(ctx, runs.writers[job.trial-1], p, sc, job.trial, so, i, job)
+				pin := -1
+				if o.Resolve {
+					pin = o.Shard*len(o.Bots) + i + len(job.refusals)
+				}
+				ok, why, err := evaluateOne(ctx, runs.writers[job.trial-1], p, sc, job.trial, so, i, pin, job)
 				retry := errors.Is(err, errBotBusy)
 				mu.Lock()
 				name := job.name
@@ -218,11 +238,12 @@ func Evaluate(ctx context.Context, queue []*Scenario, o EvaluateOptions) (*Evalu
 	return &Evaluation{Dir: runs.dir, Scenarios: len(names), Trials: runs.trials, NotSuccessful: failed}, nil
 }
 
-// evaluateOne runs one scenario on pair p (the pair-th) and writes it; ok
-// is is_successful, why the reason a bot failed it (harness_error), err
+// evaluateOne runs one scenario on pair p (the pair-th; its URLs pinned to
+// their pools' pin-th address when pin >= 0) and writes it; ok is
+// is_successful, why the reason a bot failed it (harness_error), err
 // what stops the run — or, wrapping errBotBusy, a busy refusal the job
 // records, not written: the run goes back to the queue.
-func evaluateOne(ctx context.Context, w *runWriter, p BotPair, sc *Scenario, trial int, o SessionOptions, pair int, job *queuedJob) (ok bool, why string, err error) {
+func evaluateOne(ctx context.Context, w *runWriter, p BotPair, sc *Scenario, trial int, o SessionOptions, pair, pin int, job *queuedJob) (ok bool, why string, err error) {
 	if p.Prepare != nil {
 		if err := p.Prepare(ctx, sc, trial); err != nil {
 			return false, "", err
@@ -230,7 +251,17 @@ func evaluateOne(ctx context.Context, w *runWriter, p BotPair, sc *Scenario, tri
 	}
 	o.ScenarioDirectory = w.ScenarioDir(sc.Name)
 	start := time.Now()
-	res, runErr := RunScenario(ctx, sc, p.AgentURL, p.UserURL, o)
+	var res *ScenarioResult
+	var runErr error
+	if pin >= 0 {
+		p, runErr = pinPair(ctx, p, pin)
+	}
+	if runErr != nil {
+		res = &ScenarioResult{Scenario: sc.Name, status: statusFailed, Reason: runErr.Error()}
+		runErr = fmt.Errorf("%w: %s: %w", ErrBotFailed, sc.Name, runErr)
+	} else {
+		res, runErr = RunScenario(ctx, sc, p.AgentURL, p.UserURL, o)
+	}
 	run, scored := res.Run, res.Result
 	if errors.Is(runErr, errBotBusy) {
 		if job.refused(pair, p, runErr) {

@@ -65,6 +65,11 @@ func serveBot(model agent.Model) (url string, stop func(), err error) {
 
 // serveBotTimeouts is serveBot with the server's timeouts.
 func serveBotTimeouts(model agent.Model, timeouts rtviws.Timeouts) (url string, stop func(), err error) {
+	return serveBotAt(model, timeouts, "127.0.0.1:0")
+}
+
+// serveBotAt is serveBotTimeouts listening on addr, a loopback address.
+func serveBotAt(model agent.Model, timeouts rtviws.Timeouts, addr string) (url string, stop func(), err error) {
 	logger := slog.New(slog.DiscardHandler)
 	reg := &registry.Tools{Logger: logger}
 	if err := errors.Join(registry.RegisterHarness(reg), registerNotes(reg)); err != nil {
@@ -80,7 +85,7 @@ func serveBotTimeouts(model agent.Model, timeouts rtviws.Timeouts) (url string, 
 	if err != nil {
 		return "", nil, err
 	}
-	ln, err := rtviws.ListenLoopback("127.0.0.1:0")
+	ln, err := rtviws.ListenLoopback(addr)
 	if err != nil {
 		return "", nil, err
 	}

@@ -96,6 +96,7 @@ type flags struct {
 	shard                                               string
 	shards                                              int
 	shardIndex, shardCount                              int // resolved from -shard / -shards and the environment
+	resolve                                             bool
 	budgets                                             harness.Budgets
 	llm                                                 llmFlags
 	judge                                               judgeFlags
@@ -125,6 +126,7 @@ func parse(args []string, stderr io.Writer) (flags, error) {
 	fs.IntVar(&f.trials, "trials", 1, "runs of every scenario, each from a fresh start; more than 1: DIR/eval_<timestamp>/trial_<n> in NeMo's layout and trials.json, trials_summary.txt at the top (pass@1, pass^k, flaky scenarios)")
 	fs.StringVar(&f.shard, "shard", "", "run shard I/N of the evaluation (I from 0): a deterministic part of the (scenario, trial) runs, in -out DIR/shard-I-of-N, resumed when it exists; merge the shards with cmd/merge")
 	fs.IntVar(&f.shards, "shards", 0, "run one shard of N, its index from JOB_COMPLETION_INDEX (a Kubernetes Indexed Job) or SLURM_ARRAY_TASK_ID - SLURM_ARRAY_TASK_MIN (a Slurm array)")
+	fs.BoolVar(&f.resolve, "resolve", false, "each -agent-url / -user-url host name is a pool of bots, one per address it resolves to (a Kubernetes headless Service in front of a Deployment): a run dials one address for both its connections; the URL lists are used -parallel pairs at a time, repeated as needed (ws:// only)")
 	fs.BoolVar(&f.verify, "verify", true, "check that each bot's summary is reproducible from the actions it reports (metrics summary_verified; NeMo's verdicts unchanged)")
 	budgetFlags(fs, &f.budgets)
 	fs.StringVar(&f.llm.url, "llm-url", "", "OpenAI-compatible server of the in-process bots' model (e.g. http://127.0.0.1:8000/v1); empty: gold stand-ins")
@@ -164,6 +166,8 @@ func parse(args []string, stderr io.Writer) (flags, error) {
 		return f, errors.New("-parallel must be at least 1")
 	case f.minAgentTurns < 0 || f.maxTurns < 0 || f.timeout < 0:
 		return f, errors.New("-min-agent-turns, -max-turns and -timeout must not be negative")
+	case f.resolve && f.agentURLs == "":
+		return f, errors.New("-resolve needs -agent-url and -user-url")
 	case f.llm.url != "" && f.agentURLs != "":
 		return f, errors.New("-llm-url drives the in-process bots: give it without -agent-url and -user-url")
 	}
@@ -322,7 +326,7 @@ func evaluate(ctx context.Context, f flags, stdout, stderr io.Writer) error {
 	}
 	eo := harness.EvaluateOptions{
 		OutputDir: f.out, ResumeDir: f.resume, Bots: bots, Session: o,
-		References: refs.of, Argv: f.argv, Args: invocation(f), Progress: stderr, Trials: f.trials,
+		References: refs.of, Argv: f.argv, Args: invocation(f), Progress: stderr, Trials: f.trials, Resolve: f.resolve,
 	}
 	if f.shardCount > 1 {
 		if eo.ResumeDir, err = shardDir(f.out, f.shardIndex, f.shardCount); err != nil {
@@ -364,6 +368,9 @@ func invocation(f flags) []harness.Arg {
 	if f.shardCount > 1 {
 		args = append(args, harness.Arg{Name: "shard", Value: fmt.Sprintf("%d/%d", f.shardIndex, f.shardCount)})
 	}
+	if f.resolve {
+		args = append(args, harness.Arg{Name: "resolve", Value: true})
+	}
 	return args
 }
 
@@ -394,6 +401,14 @@ func startPairs(ctx context.Context, f flags, inProcess bool) ([]*pair, func(), 
 		var out []*pair
 		for i := range as {
 			out = append(out, &pair{agentURL: as[i], userURL: us[i]})
+		}
+		if f.resolve {
+			// Pools by name: -parallel pairs, the list repeated; the
+			// harness gives each pair (and each shard) its own addresses.
+			for i := len(out); i < f.parallel; i++ {
+				out = append(out, out[i%len(as)])
+			}
+			return out[:f.parallel], func() {}, nil
 		}
 		// A shard starts at its own pairs: shard i of a pool shared by the
 		// shards takes pairs i×parallel on (wrapping), so shards of one

@@ -114,6 +114,7 @@ func TestBadFlags(t *testing.T) {
 		{"-scenarios", "tau2_retail__0", "-out", "x", "-resume", "y"},
 		{"-scenarios", "tau2_retail__0", "-out", "x", "-agent-url", "ws://127.0.0.1:1"},
 		{"-scenarios", "tau2_retail__0", "-out", "x", "-parallel", "0"},
+		{"-scenarios", "tau2_retail__0", "-out", "x", "-resolve"},
 	} {
 		var stdout, stderr bytes.Buffer
 		if code := run(args, &stdout, &stderr); code != 2 {

@@ -99,3 +99,30 @@ func TestShardsTakeTheirOwnPairs(t *testing.T) {
 		}
 	}
 }
+
+// With -resolve, a pool is a name: its URL pairs fill -parallel slots,
+// repeated, whatever the shard (the harness gives each pair and shard its
+// own addresses), and run_args records it.
+func TestResolvePairsFillParallel(t *testing.T) {
+	f, err := parse([]string{"-domain", "tau2_airline", "-out", t.TempDir(), "-parallel", "3", "-shard", "1/4", "-resolve",
+		"-agent-url", "ws://agent-bots:8765", "-user-url", "ws://user-bots:8766"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pairs, _, err := startPairs(t.Context(), f, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pairs) != 3 {
+		t.Fatalf("%d pairs, want 3", len(pairs))
+	}
+	for _, p := range pairs {
+		if p.agentURL != "ws://agent-bots:8765" || p.userURL != "ws://user-bots:8766" {
+			t.Errorf("pair %s %s", p.agentURL, p.userURL)
+		}
+	}
+	args := invocation(f)
+	if last := args[len(args)-1]; last.Name != "resolve" || last.Value != true {
+		t.Errorf("run_args ends with %+v, want resolve: true", last)
+	}
+}
