@@ -8,9 +8,13 @@
 //
 //	go run ./internal/cmd/testall [go test flags]   # e.g. -race -count=1
 //
-// It passes its arguments to every `go test`, runs the modules one after the
-// other with their output as it comes, and exits non-zero when any failed,
-// after running them all. -list prints the module directories and exits.
+// In the repository's workspace (go.work, the default) it runs one
+// `go test` over every module's packages (./..., ./cmd/..., …), so that
+// packages of different modules test at once (go test's -p, the CPUs);
+// with GOWORK=off it runs `go test ./...` in each module, one after the
+// other. Its arguments go to every `go test`; the output comes as it
+// comes, and it exits non-zero when any package failed, after running
+// them all. -list prints the module directories and exits.
 package main
 
 import (
@@ -42,13 +46,23 @@ func main() {
 		}
 		return
 	}
+	if workspace(root) {
+		patterns := make([]string, len(mods))
+		for i, m := range mods {
+			patterns[i] = "./" + filepath.ToSlash(filepath.Join(m, "..."))
+		}
+		fmt.Printf("== go test %s (modules %s, in the workspace)\n", strings.Join(append(args, patterns...), " "), strings.Join(mods, " "))
+		if err := goTest(root, append(args, patterns...)); err != nil {
+			fmt.Fprintf(os.Stderr, "testall: %v\n", err)
+			os.Exit(1)
+		}
+		fmt.Printf("testall: %d modules passed\n", len(mods))
+		return
+	}
 	var failed []string
 	for _, m := range mods {
 		fmt.Printf("== go test %s (module %s)\n", strings.Join(append(args, "./..."), " "), m)
-		cmd := exec.Command("go", append(append([]string{"test"}, args...), "./...")...)
-		cmd.Dir = filepath.Join(root, m)
-		cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
-		if err := cmd.Run(); err != nil {
+		if err := goTest(filepath.Join(root, m), append(args, "./...")); err != nil {
 			failed = append(failed, m)
 		}
 	}
@@ -59,8 +73,23 @@ func main() {
 	fmt.Printf("testall: %d modules passed\n", len(mods))
 }
 
-// repoRoot is the nearest directory at or above the working directory that
-// holds the core module's go.mod (module github.com/voiceeval/schematools).
+// goTest runs go test with args in dir, its output as it comes.
+func goTest(dir string, args []string) error {
+	cmd := exec.Command("go", append([]string{"test"}, args...)...)
+	cmd.Dir = dir
+	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+	return cmd.Run()
+}
+
+// workspace reports whether go runs in a workspace at root (go env GOWORK
+// names root's go.work: not GOWORK=off).
+func workspace(root string) bool {
+	cmd := exec.Command("go", "env", "GOWORK")
+	cmd.Dir = root
+	out, err := cmd.Output()
+	return err == nil && strings.TrimSpace(string(out)) == filepath.Join(root, "go.work")
+}
+
 func repoRoot() (string, error) {
 	dir, err := os.Getwd()
 	if err != nil {
