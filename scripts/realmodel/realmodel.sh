@@ -12,7 +12,9 @@
 #   realmodel.sh stop PID       stop it
 #
 # Environment: REALMODEL_CACHE (default ~/.cache/schematools/realmodel),
-# PYTHON (default python3), REALMODEL_LOG (the server's log file).
+# PYTHON (default python3), REALMODEL_LOG (the server's log file),
+# REALMODEL_PIDFILE (written with the server's PID as soon as it starts, for
+# a caller that may have to stop it before start returns).
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 PY=${PYTHON:-python3}
@@ -60,6 +62,9 @@ start() {
 	OMP_WAIT_POLICY=PASSIVE nohup "$DIR/venv/bin/python" "$HERE/serve.py" "$DIR/model.gguf" --host 127.0.0.1 --port "$port" \
 		--template "$DIR/template.jinja" --alias qwen2.5-coder-0.5b >"$log" 2>&1 &
 	local pid=$!
+	if [ -n "${REALMODEL_PIDFILE:-}" ]; then
+		echo "$pid" >"$REALMODEL_PIDFILE"
+	fi
 	for _ in $(seq 1 240); do
 		if curl -fsS "http://127.0.0.1:$port/health" >/dev/null 2>&1; then
 			echo "$pid http://127.0.0.1:$port/v1"
