@@ -113,7 +113,9 @@ type Evaluation struct {
 //     for a pair that has not refused it (any pair once all have); refused
 //     5 times, it is written as failed, its refusals counted by bot;
 //   - with ResumeDir, only the scenarios not finished run (NeMo's resume
-//     rule), and the run-level files cover the whole queue.
+//     rule), and the run-level files cover the whole queue;
+//   - with Resolve, a bot URL's host name is a pool of bots, one per
+//     address, and each run dials one address for both its connections.
 func Evaluate(ctx context.Context, queue []*Scenario, o EvaluateOptions) (*Evaluation, error) {
 	if (o.OutputDir == "") == (o.ResumeDir == "") {
 		return nil, errors.New("harness: Evaluate: give exactly one of OutputDir and ResumeDir")
