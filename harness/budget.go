@@ -25,10 +25,10 @@ type Budgets struct {
 }
 
 // DefaultBudgets are the budgets of a zero Budgets: turns of 1 MiB, 256
-// MiB per connection, 32 MiB held per side, files of 32 MiB, nesting of
+// MiB per connection, 16 MiB held per side, files of 32 MiB, nesting of
 // 900 (what Python's json.loads surely reads; bridge's default too).
 func DefaultBudgets() Budgets {
-	return Budgets{TurnBytes: 1 << 20, StreamBytes: 256 << 20, HeldBytes: 32 << 20, FileBytes: 32 << 20, Depth: 900}
+	return Budgets{TurnBytes: 1 << 20, StreamBytes: 256 << 20, HeldBytes: 16 << 20, FileBytes: 32 << 20, Depth: 900}
 }
 
 // withDefaults fills b's zero fields.

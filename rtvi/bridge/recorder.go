@@ -65,7 +65,7 @@ type Recorder struct {
 	Agent bool
 	// MaxTurnBytes bounds one turn's text; 0 means 1 MiB.
 	MaxTurnBytes int64
-	// MaxHeldBytes bounds what the recorder holds; 0 means 32 MiB.
+	// MaxHeldBytes bounds what the recorder holds; 0 means 16 MiB.
 	MaxHeldBytes int64
 
 	mu        sync.Mutex
@@ -86,7 +86,7 @@ type Recorder struct {
 // The Recorder's default bounds.
 const (
 	defaultMaxTurnBytes = 1 << 20
-	defaultMaxHeldBytes = 32 << 20
+	defaultMaxHeldBytes = 16 << 20
 )
 
 // recordCost is what a record counts beyond its texts: what one costs
