@@ -25,10 +25,7 @@ import (
 // 15 s and said timeout; token sums wrapped round; lone surrogates were
 // written as raw bytes.
 func TestHostileBotFailsOnlyItsScenario(t *testing.T) {
-	bin := filepath.Join(t.TempDir(), "evaluate")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := evaluateBinary(t)
 	const timeout = 10 * time.Second
 	names := []string{"tau2_retail__0", "tau2_retail__1"}
 	for _, tc := range []struct {
