@@ -148,6 +148,7 @@ func TestBrokenBotsFailTheirScenariosAndTheRunGoesOn(t *testing.T) {
 // kill -9 in the middle of a run, then -resume: results.jsonl holds what
 // an uninterrupted run's holds.
 func TestKilledRunResumes(t *testing.T) {
+	t.Parallel() // its evaluate processes overlap the waiting tests
 	bin := evaluateBinary(t)
 	args := []string{"-domain", "tau2_airline", "-parallel", "2"}
 	out := t.TempDir()
