@@ -148,10 +148,8 @@ func TestBrokenBotsFailTheirScenariosAndTheRunGoesOn(t *testing.T) {
 // kill -9 in the middle of a run, then -resume: results.jsonl holds what
 // an uninterrupted run's holds.
 func TestKilledRunResumes(t *testing.T) {
-	bin := filepath.Join(t.TempDir(), "evaluate")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	t.Parallel() // its evaluate processes overlap the waiting tests
+	bin := evaluateBinary(t)
 	args := []string{"-domain", "tau2_airline", "-parallel", "2"}
 	out := t.TempDir()
 	cmd := exec.Command(bin, append(args, "-out", out)...)

@@ -23,6 +23,7 @@ import (
 // on to the next scenario. Failed before: the bot only logged the failed
 // turn, and the harness waited out the scenario's duration.
 func TestFailingModelFailsItsScenarioAtOnce(t *testing.T) {
+	t.Parallel() // it waits out model timeouts
 	const llmTimeout = 2 * time.Second
 	release := make(chan struct{})
 	t.Cleanup(func() { close(release) })

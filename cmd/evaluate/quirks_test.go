@@ -27,6 +27,7 @@ import (
 //     with -llm-text-calls repair (TestLLMSamplingAndTextCallFlags);
 //   - no usage: unknown tokens (TestModelWithoutUsageIsScoredWithUnknownTokens).
 func TestRealModelQuirks(t *testing.T) {
+	t.Parallel() // it waits for slow tokens and a run's bound
 	for _, tc := range []struct {
 		name    string
 		turn    agenttest.Turn

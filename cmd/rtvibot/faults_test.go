@@ -237,6 +237,7 @@ func tryGold(ctx context.Context, url, domain, tools, wantHash string, x prepare
 // prepare connection, 10–13 of 20 per side still did (the read freed
 // the scenario for the other harness).
 func TestTwoHarnessesNeverMix(t *testing.T) {
+	t.Parallel() // each way, its own bot: the harnesses wait on each other
 	for _, tc := range []struct {
 		name string
 		x    prepareExtras
@@ -246,7 +247,10 @@ func TestTwoHarnessesNeverMix(t *testing.T) {
 		{"sync delta while preparing", prepareExtras{delta: true}},
 		{"both", prepareExtras{summary: true, delta: true}},
 	} {
-		t.Run(tc.name, func(t *testing.T) { twoHarnesses(t, 50, tc.x) })
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			twoHarnesses(t, 50, tc.x)
+		})
 	}
 }
 

@@ -23,35 +23,65 @@ func startGoldBot(t *testing.T) (*Bot, string) {
 // goldExpectations replays every task of a domain as the replay CLI does
 // (replay.GoldAll on the embedded data) and returns each task's final DB
 // hash, the tasks, and the tool spec NeMo sends for the domain: every tool
-// by the name the model sees, and EndConversationTool.
+// by the name the model sees, and EndConversationTool. The replay is the
+// same for every test: it runs once per domain (goldReplays), and its
+// results are read-only.
 func goldExpectations(t *testing.T, d domains.Domain) (map[string]string, []replay.Task, string) {
 	t.Helper()
+	r, err := goldReplays.get(d.Name, func() (goldReplay, error) { return replayGold(d) })
+	require.NoError(t, err)
+	return r.want, r.tasks, r.tools
+}
+
+// goldReplay is what goldExpectations returns.
+type goldReplay struct {
+	want  map[string]string
+	tasks []replay.Task
+	tools string
+}
+
+// goldReplays are the domains' gold replays, by name.
+var goldReplays memo[goldReplay]
+
+func replayGold(d domains.Domain) (goldReplay, error) {
 	data, err := fs.ReadFile(d.Files, "tasks.json")
-	require.NoError(t, err)
+	if err != nil {
+		return goldReplay{}, err
+	}
 	tasks, err := replay.DecodeTasks(data)
-	require.NoError(t, err)
+	if err != nil {
+		return goldReplay{}, err
+	}
 	db, err := d.LoadDB()
-	require.NoError(t, err)
+	if err != nil {
+		return goldReplay{}, err
+	}
 	source := state.NewSource(db)
 	scenarios := make([]replay.Scenario, len(tasks))
 	for i, task := range tasks {
 		scenarios[i] = replay.Scenario{Domain: d.Name, Task: task, DB: source, Tools: d.Replay, HashesOnly: true}
 	}
 	results, err := replay.GoldAll(context.Background(), scenarios, 0, nil)
-	require.NoError(t, err)
+	if err != nil {
+		return goldReplay{}, err
+	}
 	want := make(map[string]string, len(results))
 	for _, r := range results {
 		want[r.TaskID] = r.DBHash
 	}
 	tools, err := d.Replay(replay.Env{Domain: d.Name, Agent: state.New()})
-	require.NoError(t, err)
+	if err != nil {
+		return goldReplay{}, err
+	}
 	spec := map[string]any{"EndConversationTool": map[string]any{}}
 	for _, tl := range tools {
 		spec[tl.Name()] = map[string]any{}
 	}
 	text, err := json.Marshal(spec)
-	require.NoError(t, err)
-	return want, tasks, string(text)
+	if err != nil {
+		return goldReplay{}, err
+	}
+	return goldReplay{want: want, tasks: tasks, tools: string(text)}, nil
 }
 
 // prepareGold prepares one scenario as NeMo's bridge does: a prepare

@@ -17,6 +17,7 @@ import (
 // bot's data root or inline. The bot's summary then hashes the scenario's
 // initial DB exactly as the Python original does.
 func TestEvaScenarioByDBPathAndInline(t *testing.T) {
+	t.Parallel() // a set-up waits out the other's RunWait
 	ctx := testContext(t)
 	url := startBot(t)
 	f, err := os.Open(conformance.Path(t, "nemo", "eva_airline_scenarios.jsonl"))

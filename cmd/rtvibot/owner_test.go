@@ -134,6 +134,7 @@ func TestPrepareConnectionReadsAndDeltasKeepTheScenario(t *testing.T) {
 // connection (reset refused)"), for a minute, and NeMo's runner aborted
 // the whole run.
 func TestAbortedPreparationThenNeMosSequence(t *testing.T) {
+	t.Parallel() // it waits out RunWait
 	a, b := goldHarnesses(t)
 	bot, url := startGoldBot(t)
 	bot.gold.setTask("0")
