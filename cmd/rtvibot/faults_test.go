@@ -10,7 +10,6 @@ import (
 	"io"
 	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -559,16 +558,7 @@ func TestSIGTERMRemovesTheDataDirectory(t *testing.T) {
 	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
 		t.Run(sig.String(), func(t *testing.T) {
 			tmp := t.TempDir()
-			cmd := exec.Command(os.Args[0], "-test.run=^$")
-			cmd.Env = append(os.Environ(), "RTVIBOT_TEST_MAIN=1", "RTVIBOT_TEST_ARGS=-addr 127.0.0.1:0", "TMPDIR="+tmp)
-			stdout, err := cmd.StdoutPipe()
-			require.NoError(t, err)
-			var stderr strings.Builder
-			cmd.Stderr = &stderr
-			require.NoError(t, cmd.Start())
-			defer cmd.Process.Kill() //nolint:errcheck // ends a bot the test failed to stop
-			line, err := bufio.NewReader(stdout).ReadString('\n')
-			require.NoError(t, err, stderr.String())
+			cmd, line, stderr := startProcess(t, "-addr 127.0.0.1:0", tmp)
 			require.Contains(t, line, "listening on ws://")
 			dirs, _ := filepath.Glob(filepath.Join(tmp, "rtvibot-data-*"))
 			require.Len(t, dirs, 1, "the bot made its data directory")

@@ -171,21 +171,30 @@ func TestRefusesNonLoopbackAddresses(t *testing.T) {
 	}
 }
 
-// With -remote the bot listens on any address and serves a harness that
-// names it by a name of its own, as a pod of a bot pool is reached
-// (deploy/kubernetes: ws://agent-bots-0.agent-bots:8765). The test binary
-// runs the bot's main (TestMain).
-func TestRemote(t *testing.T) {
+// startProcess runs the bot's main in a child process (the test binary,
+// TestMain) with args and TMPDIR tmp, and returns it with the first line
+// it printed (where it listens) and its standard error.
+func startProcess(t *testing.T, args, tmp string) (*exec.Cmd, string, *strings.Builder) {
+	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), "RTVIBOT_TEST_MAIN=1", "RTVIBOT_TEST_ARGS=-remote -addr 0.0.0.0:0", "TMPDIR="+t.TempDir())
+	cmd.Env = append(os.Environ(), "RTVIBOT_TEST_MAIN=1", "RTVIBOT_TEST_ARGS="+args, "TMPDIR="+tmp)
 	stdout, err := cmd.StdoutPipe()
 	require.NoError(t, err)
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
+	stderr := &strings.Builder{}
+	cmd.Stderr = stderr
 	require.NoError(t, cmd.Start())
-	defer cmd.Process.Kill() //nolint:errcheck // ends a bot the test failed to stop
+	t.Cleanup(func() { cmd.Process.Kill() }) //nolint:errcheck // ends a bot the test failed to stop
 	line, err := bufio.NewReader(stdout).ReadString('\n')
 	require.NoError(t, err, stderr.String())
+	return cmd, line, stderr
+}
+
+// With -remote the bot listens on any address and serves a harness that
+// names it by a name that is not a loopback one, as a harness outside the
+// pod reaches a bot of a pool (deploy/kubernetes). The test binary runs
+// the bot's main (TestMain).
+func TestRemote(t *testing.T) {
+	cmd, line, stderr := startProcess(t, "-remote -addr 0.0.0.0:0", t.TempDir())
 	host, port, err := net.SplitHostPort(strings.TrimPrefix(strings.TrimSpace(line), "rtvibot listening on ws://"))
 	require.NoError(t, err, line)
 	assert.True(t, net.ParseIP(host).IsUnspecified(), "listening on every interface: %s", line)
