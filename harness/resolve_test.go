@@ -16,7 +16,6 @@ import (
 	"github.com/voiceeval/schematools/agent"
 	"github.com/voiceeval/schematools/agent/agenttest"
 	"github.com/voiceeval/schematools/harness"
-	"github.com/voiceeval/schematools/rtvi/rtviws"
 	"github.com/voiceeval/schematools/tool"
 )
 
@@ -66,7 +65,7 @@ func servePool(t *testing.T, models []agent.Model) (port string) {
 		if i > 0 {
 			addr = fmt.Sprintf("127.0.0.%d:%s", i+1, port)
 		}
-		url, stop, err := serveBotAt(m, rtviws.Timeouts{Grace: 20 * time.Millisecond, RunWait: 100 * time.Millisecond}, addr)
+		url, stop, err := serveBotAt(m, poolTimeouts, addr)
 		if err != nil {
 			t.Fatal(err)
 		}
