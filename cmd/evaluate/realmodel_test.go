@@ -37,11 +37,14 @@ func realModelURL(t *testing.T) string {
 // run stops after 4 turns (-max-turns), the time bound far behind, so the
 // verdict does not hang on the machine's speed. The agent's first turn
 // speaks at most 3 times (once per model call), and its second waits for
-// the user's answer: the user speaks within 4 turns.
+// the user's answer: the user speaks within 4 turns. .ci/run runs these
+// tests at the lowest priority beside other tests, so the time bounds (a
+// run in about a minute on an idle machine, a model call within one) are
+// far beyond what the load makes of them.
 func realModelArgs(url string) []string {
 	return []string{"-llm-url", url, "-llm-model", "qwen2.5-coder-0.5b", "-llm-temperature", "0", "-llm-seed", "42",
-		"-llm-max-tokens", "128", "-llm-timeout", "120s", "-llm-text-calls", "repair", "-llm-tool-steps", "2",
-		"-max-turns", "4", "-timeout", "240s"}
+		"-llm-max-tokens", "128", "-llm-timeout", "5m", "-llm-text-calls", "repair", "-llm-tool-steps", "2",
+		"-max-turns", "4", "-timeout", "12m"}
 }
 
 // The LLM bot and the user simulator, both on the real model, play two
