@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/voiceeval/schematools/domains"
+	"github.com/voiceeval/schematools/domains/tau2script"
 	"github.com/voiceeval/schematools/replay"
 	"github.com/voiceeval/schematools/state"
 )
@@ -28,33 +29,38 @@ func startGoldBot(t *testing.T) (*Bot, string) {
 // results are read-only.
 func goldExpectations(t *testing.T, d domains.Domain) (map[string]string, []replay.Task, string) {
 	t.Helper()
-	r, err := goldReplays.get(d.Name, func() (goldReplay, error) { return replayGold(d) })
+	r, err := goldReplays.get(d.Name, func() (domainReplay, error) {
+		data, err := fs.ReadFile(d.Files, "tasks.json")
+		if err != nil {
+			return domainReplay{}, err
+		}
+		tasks, err := replay.DecodeTasks(data)
+		if err != nil {
+			return domainReplay{}, err
+		}
+		return replayTasks(d, tasks)
+	})
 	require.NoError(t, err)
 	return r.want, r.tasks, r.tools
 }
 
-// goldReplay is what goldExpectations returns.
-type goldReplay struct {
+// goldReplays are the domains' gold replays of tasks.json, by name.
+var goldReplays memo[domainReplay]
+
+// domainReplay is a replay of tasks of a domain: each task's final DB
+// hash, the tasks, and the tool spec NeMo sends for the domain.
+type domainReplay struct {
 	want  map[string]string
 	tasks []replay.Task
 	tools string
 }
 
-// goldReplays are the domains' gold replays, by name.
-var goldReplays memo[goldReplay]
-
-func replayGold(d domains.Domain) (goldReplay, error) {
-	data, err := fs.ReadFile(d.Files, "tasks.json")
-	if err != nil {
-		return goldReplay{}, err
-	}
-	tasks, err := replay.DecodeTasks(data)
-	if err != nil {
-		return goldReplay{}, err
-	}
+// replayTasks replays tasks on d's DB as the replay CLI does
+// (replay.GoldAll, evalreplay's reference).
+func replayTasks(d domains.Domain, tasks []replay.Task) (domainReplay, error) {
 	db, err := d.LoadDB()
 	if err != nil {
-		return goldReplay{}, err
+		return domainReplay{}, err
 	}
 	source := state.NewSource(db)
 	scenarios := make([]replay.Scenario, len(tasks))
@@ -63,7 +69,7 @@ func replayGold(d domains.Domain) (goldReplay, error) {
 	}
 	results, err := replay.GoldAll(context.Background(), scenarios, 0, nil)
 	if err != nil {
-		return goldReplay{}, err
+		return domainReplay{}, err
 	}
 	want := make(map[string]string, len(results))
 	for _, r := range results {
@@ -71,17 +77,17 @@ func replayGold(d domains.Domain) (goldReplay, error) {
 	}
 	tools, err := d.Replay(replay.Env{Domain: d.Name, Agent: state.New()})
 	if err != nil {
-		return goldReplay{}, err
+		return domainReplay{}, err
 	}
-	spec := map[string]any{"EndConversationTool": map[string]any{}}
+	spec := map[string]any{tau2script.EndTool: map[string]any{}}
 	for _, tl := range tools {
 		spec[tl.Name()] = map[string]any{}
 	}
 	text, err := json.Marshal(spec)
 	if err != nil {
-		return goldReplay{}, err
+		return domainReplay{}, err
 	}
-	return goldReplay{want: want, tasks: tasks, tools: string(text)}, nil
+	return domainReplay{want: want, tasks: tasks, tools: string(text)}, nil
 }
 
 // prepareGold prepares one scenario as NeMo's bridge does: a prepare

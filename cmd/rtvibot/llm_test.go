@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -21,7 +20,6 @@ import (
 	"github.com/voiceeval/schematools/replay"
 	"github.com/voiceeval/schematools/rtvi/bridge"
 	"github.com/voiceeval/schematools/rtvi/rtviws"
-	"github.com/voiceeval/schematools/state"
 )
 
 // llmBot is the command's bot, in-process, on a loopback port, with its
@@ -141,15 +139,19 @@ func (b *llmBot) play(ctx context.Context, domain, prompt, tools string, script 
 	return p, nil
 }
 
-// expectations replays every task of a domain as the replay CLI does
-// (replay.GoldAll, evalreplay's reference) and returns each task's final
-// DB hash and the tool spec NeMo sends for the domain: every tool by the
-// name the model sees, and EndConversationTool. tasks are the domain's
-// (tau2script's); the replay runs once per domain (llmReplays) and its
-// results are read-only.
+// expectations replays tasks, a domain's (tau2script's), as the replay
+// CLI does and returns each task's final DB hash and the tool spec NeMo
+// sends for the domain (replayTasks). The replay runs once per domain
+// (llmReplays) and its results are read-only.
 func expectations(t *testing.T, name string, tasks []replay.Task) (map[string]string, string) {
 	t.Helper()
-	r, err := llmReplays.get(name, func() (llmReplay, error) { return replayTasks(name, tasks) })
+	r, err := llmReplays.get(name, func() (domainReplay, error) {
+		d, err := domains.Find(name)
+		if err != nil {
+			return domainReplay{}, err
+		}
+		return replayTasks(d, tasks)
+	})
 	require.NoError(t, err)
 	for _, task := range tasks {
 		require.Contains(t, r.want, task.ID, "%s: the tasks replayed", name)
@@ -157,51 +159,8 @@ func expectations(t *testing.T, name string, tasks []replay.Task) (map[string]st
 	return r.want, r.tools
 }
 
-// llmReplay is what expectations returns.
-type llmReplay struct {
-	want  map[string]string
-	tools string
-}
-
-// llmReplays are the domains' replays, by name.
-var llmReplays memo[llmReplay]
-
-func replayTasks(name string, tasks []replay.Task) (llmReplay, error) {
-	d, err := domains.Find(name)
-	if err != nil {
-		return llmReplay{}, err
-	}
-	db, err := d.LoadDB()
-	if err != nil {
-		return llmReplay{}, err
-	}
-	source := state.NewSource(db)
-	scenarios := make([]replay.Scenario, len(tasks))
-	for i, task := range tasks {
-		scenarios[i] = replay.Scenario{Domain: d.Name, Task: task, DB: source, Tools: d.Replay, HashesOnly: true}
-	}
-	results, err := replay.GoldAll(context.Background(), scenarios, 0, nil)
-	if err != nil {
-		return llmReplay{}, err
-	}
-	want := make(map[string]string, len(results))
-	for _, r := range results {
-		want[r.TaskID] = r.DBHash
-	}
-	tools, err := d.Replay(replay.Env{Domain: d.Name, Agent: state.New()})
-	if err != nil {
-		return llmReplay{}, err
-	}
-	spec := map[string]any{tau2script.EndTool: map[string]any{}}
-	for _, tl := range tools {
-		spec[tl.Name()] = map[string]any{}
-	}
-	text, err := json.Marshal(spec)
-	if err != nil {
-		return llmReplay{}, err
-	}
-	return llmReplay{want: want, tools: string(text)}, nil
-}
+// llmReplays are the domains' replays of tau2script's tasks, by name.
+var llmReplays memo[domainReplay]
 
 // bots is how many bots play a domain's tasks at once.
 const bots = 4
