@@ -148,9 +148,10 @@ func verdict(m map[string]any) string {
 // assertion failed, as NeMo scores it.
 //
 // The scenario is the one of the 90 with NL assertions whose judge request
-// is the shortest (6,066 prompt tokens; they run to 15,234, and
-// tau2_retail__103's, the one this test used before, is 9,149): on 2 cores
-// the model reads about 100 tokens/s, so the request takes about a minute.
+// is the shortest: its messages' text is 6,052 tokens (6,066 in the
+// template), where they run to 15,234, and tau2_retail__103's, the one
+// this test used before, is 9,135. On 2 cores the model reads about 100
+// tokens/s, so the request takes about a minute.
 // .ci/run runs this test at the lowest priority beside the race tests, so
 // its timeout is far beyond that minute.
 func TestRealModelJudges(t *testing.T) {
